@@ -1,0 +1,60 @@
+// Bundles every function under functions/ into its own minified, tree-shaken ESM bundle:
+// dist/functions/<kind>/<name>/index.mjs (+ .map). Run directly to build and print sizes.
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+export const functionsDir = join(root, 'functions');
+export const distDir = join(root, 'dist', 'functions');
+
+export interface BundleEntry {
+  /** `api/assets`, `workers/ledger-submitter` */
+  name: string;
+  source: string;
+  outDir: string;
+  outFile: string;
+}
+
+export function bundleEntries(): BundleEntry[] {
+  return readdirSync(functionsDir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => {
+      const name = file.replace(/\.ts$/, '');
+      const outDir = join(distDir, name);
+      return { name, source: join(functionsDir, file), outDir, outFile: join(outDir, 'index.mjs') };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export async function buildAll(): Promise<BundleEntry[]> {
+  const entries = bundleEntries();
+  await Promise.all(
+    entries.map((entry) =>
+      build({
+        entryPoints: [entry.source],
+        outfile: entry.outFile,
+        bundle: true,
+        minify: true,
+        treeShaking: true,
+        sourcemap: true,
+        format: 'esm',
+        platform: 'node',
+        target: 'node24',
+        // Some dependencies are CommonJS and call require(); give the ESM bundle one.
+        banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+        logLevel: 'warning',
+      }),
+    ),
+  );
+  return entries;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const entries = await buildAll();
+  for (const entry of entries) {
+    const kib = (statSync(entry.outFile).size / 1024).toFixed(1);
+    console.log(`${entry.name.padEnd(32)} ${kib.padStart(8)} KiB  ${relative(root, entry.outFile)}`);
+  }
+}

@@ -1,0 +1,38 @@
+// Configuration, read once at cold start and validated: missing config fails the start, not a request.
+import { z } from 'zod';
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const schema = z.object({
+  STAGE: z.string().min(1).default('local'),
+  TABLE_NAME: z.string().min(1),
+  /** Prefix of the `type` member of problem bodies. */
+  ERRORS_BASE: z.url().default('https://errors.payments-gateway.dev'),
+  TOKEN_ISSUER: z.string().min(1).default('https://auth.payments-gateway.dev'),
+  TOKEN_AUDIENCE: z.string().min(1).default('payments-gateway-api'),
+  TOKEN_TTL_SECONDS: positiveInt(900),
+  /** Secrets Manager secret with the private signing keys (only the token function reads it). */
+  SIGNING_KEYS_SECRET_ID: z.string().min(1).optional(),
+  /** Secrets Manager secret with the public JWKS every API function verifies against. */
+  TOKEN_JWKS_SECRET_ID: z.string().min(1).optional(),
+  /** Time allowed to fetch key material before a request answers 504. */
+  KEY_FETCH_TIMEOUT_MS: positiveInt(3000),
+  TOKEN_RATE_LIMIT: positiveInt(20),
+  TOKEN_RATE_WINDOW_SECONDS: positiveInt(60),
+  LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']).default('INFO'),
+});
+
+export type Config = z.infer<typeof schema>;
+
+let cached: Config | undefined;
+
+/** The validated configuration; parsed on first use (module load of each handler) and kept. */
+export function config(): Config {
+  cached ??= schema.parse(process.env);
+  return cached;
+}
+
+/** Forget the parsed configuration: tests that change the environment call this. */
+export function resetConfig(): void {
+  cached = undefined;
+}

@@ -1,0 +1,35 @@
+// The one table, described once: infra builds it from this and the local stack creates it from this.
+
+export const tableDefinition = {
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  /** Epoch seconds; DynamoDB deletes the item some time after (rate-limit windows, expired quotes). */
+  timeToLiveAttribute: 'expiresAt',
+  globalSecondaryIndexes: [
+    /** Alternate access path for tenant-scoped lookups by another identifier (always tenant-prefixed). */
+    { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+  ],
+} as const;
+
+/** The CreateTable input both the local stack and tests use (infra maps the same fields to CDK). */
+export function createTableInput(tableName: string) {
+  const { partitionKey, sortKey, globalSecondaryIndexes } = tableDefinition;
+  const keyAttributes = [partitionKey, sortKey, ...globalSecondaryIndexes.flatMap((g) => [g.partitionKey, g.sortKey])];
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST' as const,
+    AttributeDefinitions: keyAttributes.map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
+    KeySchema: [
+      { AttributeName: partitionKey, KeyType: 'HASH' as const },
+      { AttributeName: sortKey, KeyType: 'RANGE' as const },
+    ],
+    GlobalSecondaryIndexes: globalSecondaryIndexes.map((g) => ({
+      IndexName: g.indexName,
+      KeySchema: [
+        { AttributeName: g.partitionKey, KeyType: 'HASH' as const },
+        { AttributeName: g.sortKey, KeyType: 'RANGE' as const },
+      ],
+      Projection: { ProjectionType: 'ALL' as const },
+    })),
+  };
+}

@@ -1,0 +1,18 @@
+// The SQS queues and the workers they feed. Infra builds queues, DLQs and event sources from this,
+// and the local stack creates the same queues and runs one poller per worker from it.
+
+export interface QueueDefinition {
+  /** Logical name; the physical queue is `${stage}-${name}` (and `${stage}-${name}-dlq`). */
+  name: string;
+  /** Worker function under functions/workers/, or null while the queue has no consumer yet. */
+  worker: string | null;
+  batchSize: number;
+  visibilityTimeoutSeconds: number;
+  /** Receives before a message is moved to the dead-letter queue. */
+  maxReceiveCount: number;
+}
+
+export const queues: QueueDefinition[] = [
+  { name: 'ledger-submissions', worker: null, batchSize: 10, visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
+  { name: 'webhook-deliveries', worker: null, batchSize: 10, visibilityTimeoutSeconds: 60, maxReceiveCount: 8 },
+];

@@ -1,0 +1,85 @@
+// THE route table. Infra, the local gateway, esbuild.config.ts and the tests all read it;
+// a route listed anywhere else is a bug.
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** `apiKey`: only the application's x-service-auth; `token`: x-service-auth plus a bearer JWT. */
+export type RouteAuth = 'apiKey' | 'token';
+
+export interface Route {
+  method: HttpMethod;
+  /** Path under the version prefix, API Gateway style: `/assets/{assetCode}`. */
+  path: string;
+  /** The API function (functions/api/<fn>.ts) that serves it. */
+  fn: string;
+  /** The operation inside that function. */
+  operation: string;
+  auth: RouteAuth;
+}
+
+export const API_PREFIX = '/v1';
+
+export const routes = [
+  { method: 'POST', path: '/auth/token', fn: 'auth', operation: 'issueToken', auth: 'apiKey' },
+  { method: 'GET', path: '/assets', fn: 'assets', operation: 'listAssets', auth: 'token' },
+  { method: 'GET', path: '/assets/{assetCode}', fn: 'assets', operation: 'getAsset', auth: 'token' },
+] as const satisfies readonly Route[];
+
+export type RouteEntry = (typeof routes)[number];
+export type FunctionName = RouteEntry['fn'];
+export type OperationOf<F extends FunctionName> = Extract<RouteEntry, { fn: F }>['operation'];
+
+/**
+ * Answers every request no route matches (404, or 405 with `Allow` for a known path):
+ * API Gateway's `$default` route locally and in AWS, so unknown routes get the same problem bodies.
+ */
+export const FALLBACK_FUNCTION = 'fallback';
+
+export const apiFunctionNames: string[] = [...new Set<string>(routes.map((r) => r.fn)), FALLBACK_FUNCTION];
+
+/** `GET /v1/assets/{assetCode}`: the routeKey API Gateway puts on the event. */
+export const routeKeyOf = (route: Pick<Route, 'method' | 'path'>): string =>
+  `${route.method} ${API_PREFIX}${route.path}`;
+
+interface CompiledRoute {
+  route: Route;
+  pattern: RegExp;
+  params: string[];
+}
+
+const compiled: CompiledRoute[] = routes.map((route) => {
+  const params: string[] = [];
+  const source = `${API_PREFIX}${route.path}`
+    .split('/')
+    .map((segment) => {
+      const param = /^\{(\w+)\}$/.exec(segment);
+      if (!param?.[1]) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      params.push(param[1]);
+      return '([^/]+)';
+    })
+    .join('/');
+  return { route, pattern: new RegExp(`^${source}$`), params };
+});
+
+export type RouteMatch =
+  | { kind: 'route'; route: Route; pathParameters: Record<string, string> }
+  | { kind: 'wrongMethod'; allow: HttpMethod[] }
+  | { kind: 'none' };
+
+/** Resolves a request the way API Gateway does: a path matches a route template segment by segment. */
+export function matchRoute(method: string, path: string): RouteMatch {
+  const onPath = compiled.flatMap((c) => {
+    const m = c.pattern.exec(path);
+    return m ? [{ c, values: m.slice(1) }] : [];
+  });
+  const hit = onPath.find(({ c }) => c.route.method === method);
+  if (hit) {
+    const pathParameters: Record<string, string> = {};
+    hit.c.params.forEach((name, i) => {
+      pathParameters[name] = decodeURIComponent(hit.values[i] ?? '');
+    });
+    return { kind: 'route', route: hit.c.route, pathParameters };
+  }
+  if (onPath.length > 0) return { kind: 'wrongMethod', allow: [...new Set(onPath.map(({ c }) => c.route.method))] };
+  return { kind: 'none' };
+}
