@@ -15,6 +15,8 @@ const schema = z.object({
   SIGNING_KEYS_SECRET_ID: z.string().min(1).optional(),
   /** Secrets Manager secret with the public JWKS every API function verifies against. */
   TOKEN_JWKS_SECRET_ID: z.string().min(1).optional(),
+  /** Secrets Manager secret `{key}` that signs pagination cursors. */
+  CURSOR_KEY_SECRET_ID: z.string().min(1).optional(),
   /** Time allowed to fetch key material before a request answers 504. */
   KEY_FETCH_TIMEOUT_MS: positiveInt(3000),
   TOKEN_RATE_LIMIT: positiveInt(20),

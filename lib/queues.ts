@@ -13,6 +13,18 @@ export interface QueueDefinition {
 }
 
 export const queues: QueueDefinition[] = [
-  { name: 'ledger-submissions', worker: null, batchSize: 10, visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
-  { name: 'webhook-deliveries', worker: null, batchSize: 10, visibilityTimeoutSeconds: 60, maxReceiveCount: 8 },
+  {
+    name: 'ledger-submissions',
+    worker: null,
+    batchSize: 10,
+    visibilityTimeoutSeconds: 60,
+    maxReceiveCount: 5,
+  },
+  {
+    name: 'webhook-deliveries',
+    worker: null,
+    batchSize: 10,
+    visibilityTimeoutSeconds: 60,
+    maxReceiveCount: 8,
+  },
 ];

@@ -80,6 +80,7 @@ export function matchRoute(method: string, path: string): RouteMatch {
     });
     return { kind: 'route', route: hit.c.route, pathParameters };
   }
-  if (onPath.length > 0) return { kind: 'wrongMethod', allow: [...new Set(onPath.map(({ c }) => c.route.method))] };
+  if (onPath.length > 0)
+    return { kind: 'wrongMethod', allow: [...new Set(onPath.map(({ c }) => c.route.method))] };
   return { kind: 'none' };
 }

@@ -14,7 +14,11 @@ export const tableDefinition = {
 /** The CreateTable input both the local stack and tests use (infra maps the same fields to CDK). */
 export function createTableInput(tableName: string) {
   const { partitionKey, sortKey, globalSecondaryIndexes } = tableDefinition;
-  const keyAttributes = [partitionKey, sortKey, ...globalSecondaryIndexes.flatMap((g) => [g.partitionKey, g.sortKey])];
+  const keyAttributes = [
+    partitionKey,
+    sortKey,
+    ...globalSecondaryIndexes.flatMap((g) => [g.partitionKey, g.sortKey]),
+  ];
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST' as const,

@@ -1,0 +1,65 @@
+// Authentication: who the application is (x-service-auth), which client and association a bearer
+// token speaks for (resolved now, from the client record, never from a header), and token issuance.
+import { config } from '../config.ts';
+import { forbidden, unauthorized } from '../http/problem.ts';
+import type { Caller, Tenant } from '../http/types.ts';
+import { credentialMatches, hashCredential } from './credentials.ts';
+import { countTokenRequest } from './rate-limit.ts';
+import { findApiKey, findClient } from './repo.ts';
+import { signAccessToken, verifyAccessToken } from './tokens.ts';
+
+/** The application behind an x-service-auth key, or 401. */
+export async function authenticateApplication(apiKey: string | undefined): Promise<Caller> {
+  if (!apiKey) throw unauthorized('The x-service-auth header is required.');
+  const record = await findApiKey(hashCredential(apiKey));
+  if (!record || record.revokedAt) throw unauthorized('The x-service-auth key is invalid or revoked.');
+  return { applicationId: record.applicationId, environment: record.environment };
+}
+
+/** Verifies a bearer token for the application and resolves its tenant, or 401/403. */
+export async function authenticateBearer(
+  authorization: string | undefined,
+  application: Caller,
+): Promise<Tenant> {
+  const token = /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(authorization ?? '')?.[1];
+  if (!token) throw unauthorized('An Authorization: Bearer <token> header is required.');
+  const claims = await verifyAccessToken(token);
+  // A token is only good with the x-service-auth key of the application it was issued to.
+  if (claims.app !== application.applicationId) throw unauthorized('The bearer token is invalid or expired.');
+  const client = await findClient(claims.sub);
+  if (!client || client.revokedAt || client.applicationId !== application.applicationId) {
+    throw unauthorized('The bearer token is invalid or expired.');
+  }
+  if (!client.associationId) throw forbidden('The client has no registered association.');
+  return { environment: application.environment, associationId: client.associationId };
+}
+
+export interface IssuedToken {
+  accessToken: string;
+  tokenType: 'Bearer';
+  expiresIn: number;
+  /** null for a client with no association yet: its token is refused (403) until it gets one. */
+  associationId: string | null;
+}
+
+/** POST /auth/token: client credentials for a short-lived bearer token. */
+export async function issueToken(
+  application: Caller,
+  credentials: { clientId: string; clientSecret: string },
+  now: Date,
+): Promise<IssuedToken> {
+  await countTokenRequest(credentials.clientId, now);
+  const client = await findClient(credentials.clientId);
+  const valid =
+    client &&
+    !client.revokedAt &&
+    client.applicationId === application.applicationId &&
+    credentialMatches(credentials.clientSecret, client.secretHash);
+  if (!valid) throw unauthorized('The client credentials are invalid.');
+  return {
+    accessToken: await signAccessToken({ sub: client.clientId, app: application.applicationId }, now),
+    tokenType: 'Bearer',
+    expiresIn: config().TOKEN_TTL_SECONDS,
+    associationId: client.associationId ?? null,
+  };
+}

@@ -1,0 +1,94 @@
+// The one wrapper every API function goes through: request id → problem mapping → route → auth →
+// JSON body → zod → handler. Handlers only parse, call a service and return a Reply.
+import middy, { type MiddlewareObj } from '@middy/core';
+import type { Context } from 'aws-lambda';
+import type { z } from 'zod';
+import { type FunctionName, type OperationOf, type Route, routes } from '../routes.ts';
+import { authenticate } from './authenticate.ts';
+import { jsonBody } from './json-body.ts';
+import { notFound } from './problem.ts';
+import { problemMapper } from './problem-response.ts';
+import { requestId } from './request-id.ts';
+import type { ApiContext, ApiEvent, ApiResult, Caller, Tenant } from './types.ts';
+import { parseOrThrow } from './validation.ts';
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export const ok = (body: unknown): Reply => ({ status: 200, body });
+
+export interface ApiRequest<B, Q, P> {
+  body: B;
+  query: Q;
+  params: P;
+  caller: Caller;
+  /** The caller's tenant. Only token-authenticated routes have one; the token route has none. */
+  tenant: Tenant;
+  requestId: string;
+  now: Date;
+}
+
+export interface Operation<B = unknown, Q = unknown, P = unknown> {
+  body?: z.ZodType<B>;
+  query?: z.ZodType<Q>;
+  params?: z.ZodType<P>;
+  handle(request: ApiRequest<B, Q, P>): Promise<Reply>;
+}
+
+/** Declares an operation; its schemas type the request the handler receives. */
+export const operation = <B = undefined, Q = undefined, P = undefined>(op: Operation<B, Q, P>) => op;
+
+function toResult(reply: Reply): ApiResult {
+  const hasBody = reply.body !== undefined;
+  return {
+    statusCode: reply.status,
+    headers: { ...(hasBody ? { 'Content-Type': 'application/json' } : {}), ...reply.headers },
+    ...(hasBody ? { body: JSON.stringify(reply.body) } : {}),
+  };
+}
+
+/** Middleware: which route of lib/routes.ts this invocation serves (API Gateway's routeKey names it). */
+function resolveRoute(fn: string): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
+  const byRouteKey = new Map<string, Route>(
+    routes.filter((r) => r.fn === fn).map((r) => [`${r.method} /v1${r.path}`, r]),
+  );
+  return {
+    before: (request) => {
+      const route = byRouteKey.get(request.event.routeKey);
+      if (!route) throw notFound('No such route.');
+      request.context.route = route;
+    },
+  };
+}
+
+export function apiFunction<F extends FunctionName>(
+  fn: F,
+  // biome-ignore lint/suspicious/noExplicitAny: each operation has its own request types; `any` lets them share one record.
+  operations: Record<OperationOf<F>, Operation<any, any, any>>,
+) {
+  const ops = operations as Record<string, Operation<unknown, unknown, unknown>>;
+  const dispatch = async (event: ApiEvent, context: ApiContext): Promise<ApiResult> => {
+    const op = ops[context.route.operation];
+    if (!op) throw notFound('No such route.');
+    const request: ApiRequest<unknown, unknown, unknown> = {
+      body: op.body ? parseOrThrow(op.body, context.jsonBody, 'request body') : undefined,
+      query: op.query ? parseOrThrow(op.query, event.queryStringParameters ?? {}, 'query') : undefined,
+      params: op.params ? parseOrThrow(op.params, event.pathParameters ?? {}, 'path') : undefined,
+      caller: context.caller,
+      tenant: { environment: context.caller.environment, associationId: context.caller.associationId ?? '' },
+      requestId: context.requestId,
+      now: new Date(),
+    };
+    return toResult(await op.handle(request));
+  };
+  return middy<ApiEvent, ApiResult, Error, Context>()
+    .use(requestId() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
+    .use(problemMapper() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
+    .use(resolveRoute(fn) as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
+    .use(authenticate() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
+    .use(jsonBody() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
+    .handler((event, context) => dispatch(event, context as ApiContext));
+}

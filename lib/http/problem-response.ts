@@ -1,0 +1,28 @@
+// Middleware: the one error mapper. Problems pass through; anything else is logged and becomes a bare 500.
+import type { MiddlewareObj } from '@middy/core';
+import { logger } from '../log.ts';
+import { Problem } from './problem.ts';
+import type { ApiContext, ApiEvent, ApiResult } from './types.ts';
+
+export function problemResponse(problem: Problem, instance: string, requestId: string): ApiResult {
+  return {
+    statusCode: problem.status,
+    headers: { 'Content-Type': 'application/problem+json', ...problem.headers },
+    body: JSON.stringify(problem.body(instance, requestId)),
+  };
+}
+
+export function problemMapper(): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
+  const mapError: MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>['onError'] = (request) => {
+    const { error, event, context } = request;
+    let problem: Problem;
+    if (error instanceof Problem) {
+      problem = error;
+    } else {
+      logger.error('Unhandled error', { requestId: context.requestId, error: error as Error });
+      problem = new Problem(500, 'An unexpected error occurred. Quote the requestId if you contact support.');
+    }
+    request.response = problemResponse(problem, event.rawPath, context.requestId);
+  };
+  return { onError: mapError };
+}

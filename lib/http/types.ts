@@ -1,0 +1,30 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { Route } from '../routes.ts';
+
+export type ApiEvent = APIGatewayProxyEventV2;
+export type ApiResult = APIGatewayProxyStructuredResultV2;
+
+/** Who is calling: resolved by the authentication middleware, never from a header the caller sets. */
+export interface Caller {
+  applicationId: string;
+  environment: Environment;
+  /** Set once a bearer token has been verified and its client resolved. */
+  clientId?: string;
+  associationId?: string;
+}
+
+export type Environment = 'sandbox' | 'production';
+
+/** A tenant: all tenant data lives under environment + association. */
+export interface Tenant {
+  environment: Environment;
+  associationId: string;
+}
+
+export interface ApiContext extends Context {
+  requestId: string;
+  route: Route;
+  caller: Caller;
+  /** The request body once parsed as JSON (undefined when the request has none). */
+  jsonBody: unknown;
+}

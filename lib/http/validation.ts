@@ -1,0 +1,29 @@
+// zod failures as field errors: which member, and what is wrong with it, in words a caller can act on.
+import type { z } from 'zod';
+import { badRequest, type FieldError, type Problem } from './problem.ts';
+
+function messageOf(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type' && issue.input === undefined) return 'is required';
+  return issue.message;
+}
+
+export function fieldErrorsOf(error: z.ZodError, prefix = ''): FieldError[] {
+  return error.issues.flatMap((issue) => {
+    const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({
+        field: [path, key].filter(Boolean).join('.'),
+        message: 'is not accepted',
+      }));
+    }
+    return [{ field: path || prefix || 'body', message: messageOf(issue) }];
+  });
+}
+
+/** Parses `input` or throws a 400 problem naming every offending field. */
+export function parseOrThrow<T>(schema: z.ZodType<T>, input: unknown, what: string, prefix = ''): T {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const problem: Problem = badRequest(`The ${what} is invalid.`, fieldErrorsOf(result.error, prefix));
+  throw problem;
+}

@@ -1,0 +1,59 @@
+// AWS's DynamoDB Local (the jar, run with Java), in memory: every start begins from an empty table
+// that the stack creates and seeds, so runs never depend on what an earlier one left behind.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort, waitForPort } from './ports.ts';
+
+export interface DynamoDbLocal {
+  endpoint: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export async function startDynamoDbLocal(installDir: string, port?: number): Promise<DynamoDbLocal> {
+  const jar = join(installDir, 'DynamoDBLocal.jar');
+  if (!existsSync(jar))
+    throw new Error(`DynamoDB Local is not installed at ${installDir}; run npm start or npm test`);
+  const listenPort = port ?? (await freePort());
+  const child: ChildProcess = spawn(
+    'java',
+    [
+      `-Djava.library.path=${join(installDir, 'DynamoDBLocal_lib')}`,
+      '-Xms64m',
+      '-jar',
+      jar,
+      '-inMemory',
+      '-disableTelemetry',
+      '-port',
+      String(listenPort),
+    ],
+    { cwd: installDir, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (chunk) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    await Promise.race([
+      waitForPort(listenPort, 'DynamoDB Local'),
+      exited.then(() => {
+        throw new Error(`DynamoDB Local exited at start: ${stderr}`);
+      }),
+    ]);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return {
+    endpoint: `http://127.0.0.1:${listenPort}`,
+    pid: child.pid ?? -1,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}

@@ -1,0 +1,109 @@
+// The local API Gateway: serves every route of lib/routes.ts under /v1 by invoking the function's
+// exported handler with a payload-2.0 event, exactly as the HTTP API integration would, plus /healthz.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { FALLBACK_FUNCTION, matchRoute, routeKeyOf } from '../routes.ts';
+import { lambdaContext, type PlainRequest, toApiGatewayEvent } from './lambda-event.ts';
+
+type Handler = (
+  event: APIGatewayProxyEventV2,
+  context: Context,
+) => Promise<APIGatewayProxyStructuredResultV2>;
+
+/** API Gateway refuses payloads above 10 MB before any function runs; so do we. */
+const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+const handlers = new Map<string, Promise<Handler>>();
+
+/** Loads a function module once, like a warm Lambda container. */
+function handlerOf(fn: string): Promise<Handler> {
+  let loaded = handlers.get(fn);
+  if (!loaded) {
+    loaded = import(`../../functions/api/${fn}.ts`).then((m: { handler: Handler }) => m.handler);
+    handlers.set(fn, loaded);
+  }
+  return loaded;
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > GATEWAY_MAX_BODY_BYTES) {
+        resolve(null);
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function headersOf(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headersDistinct)) {
+    if (value) headers[name.toLowerCase()] = value.join(',');
+  }
+  return headers;
+}
+
+/** Invokes the function for one request; unmatched requests go to the fallback function ($default). */
+export async function invoke(request: PlainRequest): Promise<APIGatewayProxyStructuredResultV2> {
+  const path = request.url.split('?')[0] ?? '/';
+  const match = matchRoute(request.method, path);
+  const [fn, routeKey, pathParameters] =
+    match.kind === 'route'
+      ? [match.route.fn, routeKeyOf(match.route), match.pathParameters]
+      : [FALLBACK_FUNCTION, '$default', undefined];
+  const event = toApiGatewayEvent(request, routeKey, pathParameters);
+  try {
+    return await (await handlerOf(fn))(event, lambdaContext(fn));
+  } catch (error) {
+    // What API Gateway answers when the integration fails.
+    console.error(`[gateway] ${fn} failed`, error);
+    return {
+      statusCode: 500,
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"message":"Internal Server Error"}',
+    };
+  }
+}
+
+export function startGateway(port: number, host = '127.0.0.1'): Promise<Server> {
+  const server = createServer(async (req, res) => {
+    if (req.url === '/healthz' && req.method === 'GET') {
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"status":"ok"}');
+      return;
+    }
+    const body = await readBody(req);
+    if (body === null) {
+      res
+        .writeHead(413, { 'Content-Type': 'application/json', Connection: 'close' })
+        .end('{"message":"Request Entity Too Large"}');
+      return;
+    }
+    const result = await invoke({
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      headers: headersOf(req),
+      body,
+      sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+    });
+    const responseBody = result.body
+      ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8')
+      : undefined;
+    res.writeHead(result.statusCode ?? 200, {
+      ...(result.headers as Record<string, string>),
+      ...(result.cookies?.length ? { 'Set-Cookie': result.cookies } : {}),
+    });
+    res.end(responseBody);
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(server));
+  });
+}

@@ -1,0 +1,142 @@
+// The local stack: DynamoDB Local, fauxqs, a Secrets Manager stand-in, the gateway and one SQS poller
+// per worker, wired through the AWS SDK's standard endpoint variables. `npm start` and the test setup
+// both start it from here.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import { CreateTableCommand, DynamoDBClient, ResourceInUseException } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { NewTenant } from '../admin/tenants.ts';
+import { createTableInput } from '../db/table.ts';
+import { queues } from '../queues.ts';
+import { secretNames } from '../secret-names.ts';
+import { startDynamoDbLocal } from './dynamodb-local.ts';
+import { ensureQueues, startSqs } from './fauxqs.ts';
+import { startLocalSecretsManager } from './secrets-manager.ts';
+import { ensureLocalSecrets } from './secrets-seed.ts';
+import { type Poller, type SqsBatchHandler, startPoller } from './sqs-poller.ts';
+
+export interface StackOptions {
+  /** Gateway port; 0 picks a free one. */
+  port: number;
+  /** Where secrets, the pid file and credentials live (`.local/` for npm start). */
+  dataDir: string;
+  /** Where DynamoDB Local is installed. */
+  dynamoDbDir: string;
+  stage?: string;
+}
+
+export interface LocalStack {
+  baseUrl: string;
+  /** Environment the functions run with; tests and the admin CLI reuse it to reach the same services. */
+  env: Record<string, string>;
+  seededTenant: NewTenant;
+  stop(): Promise<void>;
+}
+
+const PID_FILE = 'stack.pid.json';
+
+/** A stack that crashed leaves its children behind; stop them before taking their places. */
+function stopLeftovers(dataDir: string): void {
+  const file = join(dataDir, PID_FILE);
+  if (!existsSync(file)) return;
+  const { pids } = JSON.parse(readFileSync(file, 'utf8')) as { pids: number[] };
+  for (const pid of pids) {
+    if (pid === process.pid) continue;
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+async function createTable(endpoint: string, tableName: string): Promise<void> {
+  const client = new DynamoDBClient({ endpoint });
+  try {
+    await client.send(new CreateTableCommand(createTableInput(tableName)));
+  } catch (error) {
+    if (!(error instanceof ResourceInUseException)) throw error;
+  } finally {
+    client.destroy();
+  }
+}
+
+export async function startStack(options: StackOptions): Promise<LocalStack> {
+  const stage = options.stage ?? 'local';
+  mkdirSync(options.dataDir, { recursive: true });
+  stopLeftovers(options.dataDir);
+  const secretsDir = join(options.dataDir, 'secrets');
+  await ensureLocalSecrets(secretsDir, stage);
+
+  const dynamo = await startDynamoDbLocal(options.dynamoDbDir);
+  writeFileSync(join(options.dataDir, PID_FILE), JSON.stringify({ pids: [process.pid, dynamo.pid] }));
+  const sqs = await startSqs({ port: 0 });
+  const secrets = await startLocalSecretsManager(secretsDir);
+  const names = secretNames(stage);
+  const env: Record<string, string> = {
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+    AWS_ENDPOINT_URL_SQS: sqs.endpoint,
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
+    STAGE: stage,
+    TABLE_NAME: `${stage}-payments-gateway`,
+    SIGNING_KEYS_SECRET_ID: names.signingKeys,
+    TOKEN_JWKS_SECRET_ID: names.tokenJwks,
+    CURSOR_KEY_SECRET_ID: names.cursorKey,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
+    POWERTOOLS_SERVICE_NAME: 'payments-gateway',
+  };
+  // The functions run in this process, as each would in its own Lambda: they read this environment.
+  Object.assign(process.env, env);
+
+  await createTable(dynamo.endpoint, env.TABLE_NAME as string);
+  // fauxqs writes queue URLs as sqs.<region>.localhost, which needs no DNS if the client keeps its endpoint.
+  const sqsClient = new SQSClient({ useQueueUrlAsEndpoint: false });
+  const ensured = await ensureQueues(sqsClient, stage);
+
+  // Imported only now: these modules read their configuration at load time.
+  const { seedLocalData } = await import('./seed.ts');
+  const seededTenant = await seedLocalData();
+
+  const pollers: Poller[] = [];
+  for (const definition of queues) {
+    const queue = ensured.get(definition.name);
+    if (!definition.worker || !queue) continue;
+    const { handler } = (await import(`../../functions/workers/${definition.worker}.ts`)) as {
+      handler: SqsBatchHandler;
+    };
+    pollers.push(
+      startPoller({
+        sqs: sqsClient,
+        queueUrl: queue.queueUrl,
+        queueArn: queue.queueArn,
+        batchSize: definition.batchSize,
+        handler,
+        functionName: definition.worker,
+      }),
+    );
+  }
+
+  const { startGateway } = await import('./gateway.ts');
+  const gateway: Server = await startGateway(options.port);
+  const address = gateway.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    env,
+    seededTenant,
+    stop: async () => {
+      await new Promise<void>((resolve) => {
+        gateway.close(() => resolve());
+        gateway.closeAllConnections();
+      });
+      await Promise.all(pollers.map((p) => p.stop()));
+      sqsClient.destroy();
+      await Promise.all([secrets.stop(), sqs.stop(), dynamo.stop()]);
+    },
+  };
+}

@@ -1,0 +1,44 @@
+// `npm start`: brings the local stack up, writes .local/credentials.json, stops everything on SIGINT/SIGTERM.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startStack } from './stack.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const dataDir = join(root, '.local');
+
+const stack = await startStack({
+  port: Number(process.env.PORT ?? 3000),
+  dataDir,
+  dynamoDbDir: join(dataDir, 'dynamodb'),
+});
+
+const credentials = {
+  baseUrl: stack.baseUrl,
+  apiKey: stack.seededTenant.apiKey,
+  clientId: stack.seededTenant.clientId,
+  clientSecret: stack.seededTenant.clientSecret,
+  associationId: stack.seededTenant.associationId,
+  environment: stack.seededTenant.environment,
+};
+writeFileSync(join(dataDir, 'credentials.json'), `${JSON.stringify(credentials, null, 2)}\n`, {
+  mode: 0o600,
+});
+// The admin CLI reads this to reach the same services.
+writeFileSync(join(dataDir, 'stack.env.json'), `${JSON.stringify(stack.env, null, 2)}\n`);
+
+console.log(`Local stack up: ${stack.baseUrl} (health: ${stack.baseUrl.replace(/\/v1$/, '')}/healthz)`);
+console.log('Sandbox tenant (also in .local/credentials.json):');
+console.log(JSON.stringify(credentials, null, 2));
+console.log('Ctrl-C stops it.');
+
+let stopping = false;
+const shutdown = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\n${signal}: stopping the local stack…`);
+  await stack.stop();
+  process.exit(0);
+};
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
