@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import type { NewTenant } from '../../lib/admin/tenants.ts';
+import { addApiKey, addClient, revokeApiKeyByValue } from '../../lib/admin/tenants.ts';
+import { call, newTenant, tokenFor } from '../support/api.ts';
+
+const tokenRequest = (tenant: NewTenant, overrides: Record<string, unknown> = {}) =>
+  call('/auth/token', {
+    method: 'POST',
+    apiKey: tenant.apiKey,
+    body: { clientId: tenant.clientId, clientSecret: tenant.clientSecret, ...overrides },
+  });
+
+function assertProblem(
+  response: { status: number; headers: Headers; body: any },
+  status: number,
+  slug: string,
+) {
+  assert.equal(response.status, status, JSON.stringify(response.body));
+  assert.equal(response.headers.get('content-type'), 'application/problem+json');
+  assert.ok(response.headers.get('x-request-id'));
+  assert.equal(response.body.status, status);
+  assert.match(response.body.type, new RegExp(`/${slug}$`));
+  assert.equal(response.body.requestId, response.headers.get('x-request-id'));
+  assert.equal(response.body.instance, '/v1/auth/token');
+}
+
+describe('POST /auth/token', () => {
+  let tenant: NewTenant;
+  let other: NewTenant;
+  before(async () => {
+    [tenant, other] = await Promise.all([newTenant(), newTenant()]);
+  });
+
+  it('issues a bearer token for valid client credentials', async () => {
+    const response = await tokenRequest(tenant);
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'application/json');
+    assert.ok(response.headers.get('x-request-id'));
+    const { accessToken, tokenType, expiresIn, associationId } = response.body;
+    assert.equal(tokenType, 'Bearer');
+    assert.equal(associationId, tenant.associationId);
+    assert.ok(Number.isInteger(expiresIn) && expiresIn > 0);
+    const [header, payload] = accessToken
+      .split('.')
+      .slice(0, 2)
+      .map((part: string) => JSON.parse(Buffer.from(part, 'base64url').toString()));
+    assert.equal(header.alg, 'ES256');
+    assert.ok(header.kid);
+    assert.equal(payload.sub, tenant.clientId);
+    assert.equal(payload.exp - payload.iat, expiresIn);
+  });
+
+  it('refuses a wrong secret, an unknown client and a missing key with 401', async () => {
+    assertProblem(await tokenRequest(tenant, { clientSecret: 'pgwcs_wrong' }), 401, 'unauthorized');
+    assertProblem(await tokenRequest(tenant, { clientId: crypto.randomUUID() }), 401, 'unauthorized');
+    const noKey = await call('/auth/token', {
+      method: 'POST',
+      body: { clientId: tenant.clientId, clientSecret: tenant.clientSecret },
+    });
+    assertProblem(noKey, 401, 'unauthorized');
+    assertProblem(
+      await call('/auth/token', { method: 'POST', apiKey: 'pgw_sandbox_forged', body: {} }),
+      401,
+      'unauthorized',
+    );
+  });
+
+  it("refuses another application's client presented with this application's key (401)", async () => {
+    const response = await call('/auth/token', {
+      method: 'POST',
+      apiKey: tenant.apiKey,
+      body: { clientId: other.clientId, clientSecret: other.clientSecret },
+    });
+    assertProblem(response, 401, 'unauthorized');
+  });
+
+  it('refuses a revoked API key with 401 while a second key of the application still works', async () => {
+    const fresh = await newTenant();
+    const { apiKey: secondKey } = await addApiKey(fresh.applicationId);
+    await revokeApiKeyByValue(fresh.apiKey);
+    assertProblem(await tokenRequest(fresh), 401, 'unauthorized');
+    assert.equal((await tokenRequest({ ...fresh, apiKey: secondKey })).status, 200);
+  });
+
+  it('answers malformed bodies with 400 naming the field', async () => {
+    const badJson = await call('/auth/token', {
+      method: 'POST',
+      apiKey: tenant.apiKey,
+      body: '{"clientId":',
+    });
+    assertProblem(badJson, 400, 'bad-request');
+
+    const missing = await call('/auth/token', {
+      method: 'POST',
+      apiKey: tenant.apiKey,
+      body: { clientId: 'x' },
+    });
+    assertProblem(missing, 400, 'bad-request');
+    assert.deepEqual(missing.body.errors, [{ field: 'clientSecret', message: 'is required' }]);
+
+    const wrongType = await tokenRequest(tenant, { clientId: 42 });
+    assertProblem(wrongType, 400, 'bad-request');
+    assert.equal(wrongType.body.errors[0].field, 'clientId');
+
+    assertProblem(await call('/auth/token', { method: 'POST', apiKey: tenant.apiKey }), 400, 'bad-request');
+    assertProblem(
+      await call('/auth/token', { method: 'POST', apiKey: tenant.apiKey, body: '[]' }),
+      400,
+      'bad-request',
+    );
+  });
+
+  it('answers a non-JSON body with 415 and an oversized one with 413', async () => {
+    const form = await call('/auth/token', {
+      method: 'POST',
+      apiKey: tenant.apiKey,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'clientId=a&clientSecret=b',
+    });
+    assertProblem(form, 415, 'unsupported-media-type');
+    const huge = await tokenRequest(tenant, { padding: 'x'.repeat(70 * 1024) });
+    assertProblem(huge, 413, 'payload-too-large');
+  });
+
+  it('limits token requests per client with 429 and Retry-After', async () => {
+    const limited = await newTenant();
+    const limit = 20; // the default TOKEN_RATE_LIMIT per 60 s window
+    // 2 × limit + 1 requests cannot all fit in the (at most two) windows the loop spans.
+    const responses = [];
+    for (let i = 0; i < 2 * limit + 1; i++) responses.push(await tokenRequest(limited));
+    const statuses = responses.map((r) => r.status);
+    assert.ok(
+      statuses.every((s) => s === 200 || s === 429),
+      statuses.join(','),
+    );
+    assert.ok(statuses.filter((s) => s === 200).length <= 2 * limit);
+    const refused = responses.find((r) => r.status === 429);
+    assert.ok(refused, `expected a 429 among ${statuses.join(',')}`);
+    assertProblem(refused, 429, 'rate-limited');
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+    // The limit is per client: another client is not affected.
+    assert.equal((await tokenRequest(other)).status, 200);
+  });
+
+  it('issues a token to a client with no association, which every other route then refuses with 403', async () => {
+    const { clientId, clientSecret } = await addClient(tenant.applicationId, null);
+    const response = await tokenRequest(tenant, { clientId, clientSecret });
+    assert.equal(response.status, 200);
+    assert.equal(response.body.associationId, null);
+    const assets = await call('/assets', { apiKey: tenant.apiKey, token: response.body.accessToken });
+    assert.equal(assets.status, 403);
+    assert.match(assets.body.type, /\/forbidden$/);
+    assert.equal(assets.headers.get('content-type'), 'application/problem+json');
+  });
+
+  it('works again for the seeded tenant written by the stack', async () => {
+    const seeded = JSON.parse(process.env.TEST_SEEDED_TENANT ?? '{}') as NewTenant;
+    assert.ok(await tokenFor(seeded));
+  });
+});

@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { generateKeyPair, importJWK, SignJWT } from 'jose';
+import { type NewTenant, revokeClientById } from '../../lib/admin/tenants.ts';
+import { call, newTenant, testSigningKeyRing, tokenFor } from '../support/api.ts';
+
+const ISSUER = 'https://auth.payments-gateway.dev';
+const AUDIENCE = 'payments-gateway-api';
+
+/** Signs a token with the stack's real active key, so only the claim under test is wrong. */
+async function mintWithRealKey(claims: Record<string, unknown>, options: { expiresAt?: number } = {}) {
+  const ring = testSigningKeyRing();
+  const key = ring.keys.find((k) => k.kid === ring.activeKid);
+  assert.ok(key);
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'ES256', kid: key.kid })
+    .setIssuedAt(now - 60)
+    .setExpirationTime(options.expiresAt ?? now + 300)
+    .sign(await importJWK(key.privateJwk, 'ES256'));
+}
+
+function assertUnauthorized(response: { status: number; headers: Headers; body: any }) {
+  assert.equal(response.status, 401, JSON.stringify(response.body));
+  assert.equal(response.headers.get('content-type'), 'application/problem+json');
+  assert.match(response.body.type, /\/unauthorized$/);
+  assert.ok(response.headers.get('x-request-id'));
+}
+
+describe('bearer-token authentication on protected routes', () => {
+  let tenant: NewTenant;
+  let other: NewTenant;
+  let token: string;
+  before(async () => {
+    [tenant, other] = await Promise.all([newTenant(), newTenant()]);
+    token = await tokenFor(tenant);
+  });
+
+  it('reads GET /assets with the key and a token', async () => {
+    const response = await call('/assets', { apiKey: tenant.apiKey, token });
+    assert.equal(response.status, 200);
+    assert.ok(response.headers.get('x-request-id'));
+  });
+
+  it('refuses a request without x-service-auth, or without a token', async () => {
+    assertUnauthorized(await call('/assets', { token }));
+    assertUnauthorized(await call('/assets', { apiKey: tenant.apiKey }));
+    assertUnauthorized(
+      await call('/assets', { apiKey: tenant.apiKey, headers: { authorization: `Basic ${token}` } }),
+    );
+  });
+
+  it("refuses a valid token presented with another application's key", async () => {
+    assertUnauthorized(await call('/assets', { apiKey: other.apiKey, token }));
+  });
+
+  it('refuses a token signed by a key the service does not hold', async () => {
+    const { privateKey } = await generateKeyPair('ES256');
+    const ring = testSigningKeyRing();
+    const forged = await new SignJWT({ app: tenant.applicationId })
+      .setProtectedHeader({ alg: 'ES256', kid: ring.activeKid ?? 'x' })
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setSubject(tenant.clientId)
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(privateKey);
+    assertUnauthorized(await call('/assets', { apiKey: tenant.apiKey, token: forged }));
+  });
+
+  it('refuses expired, wrong-audience, wrong-issuer and unknown-kid tokens signed with the real key', async () => {
+    const base = { app: tenant.applicationId, sub: tenant.clientId, iss: ISSUER, aud: AUDIENCE };
+    const sanity = await mintWithRealKey(base);
+    assert.equal((await call('/assets', { apiKey: tenant.apiKey, token: sanity })).status, 200);
+
+    const expired = await mintWithRealKey(base, { expiresAt: Math.floor(Date.now() / 1000) - 5 });
+    assertUnauthorized(await call('/assets', { apiKey: tenant.apiKey, token: expired }));
+    const wrongAudience = await mintWithRealKey({ ...base, aud: 'someone-else' });
+    assertUnauthorized(await call('/assets', { apiKey: tenant.apiKey, token: wrongAudience }));
+    const wrongIssuer = await mintWithRealKey({ ...base, iss: 'https://evil.example' });
+    assertUnauthorized(await call('/assets', { apiKey: tenant.apiKey, token: wrongIssuer }));
+  });
+
+  it('refuses an alg:none token and a tampered payload', async () => {
+    const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const [header, , signature] = token.split('.');
+    const claims = {
+      app: tenant.applicationId,
+      sub: other.clientId,
+      iss: ISSUER,
+      aud: AUDIENCE,
+      exp: 9999999999,
+    };
+    const none = `${encode({ alg: 'none', typ: 'JWT' })}.${encode(claims)}.`;
+    assertUnauthorized(await call('/assets', { apiKey: tenant.apiKey, token: none }));
+    const tampered = `${header}.${encode(claims)}.${signature}`;
+    assertUnauthorized(await call('/assets', { apiKey: tenant.apiKey, token: tampered }));
+  });
+
+  it('refuses the token of a revoked client', async () => {
+    const revoked = await newTenant();
+    const revokedToken = await tokenFor(revoked);
+    assert.equal((await call('/assets', { apiKey: revoked.apiKey, token: revokedToken })).status, 200);
+    await revokeClientById(revoked.clientId);
+    assertUnauthorized(await call('/assets', { apiKey: revoked.apiKey, token: revokedToken }));
+  });
+
+  it('ignores x-association-id: the association comes from the token', async () => {
+    const response = await call('/assets', {
+      apiKey: tenant.apiKey,
+      token,
+      headers: { 'x-association-id': other.associationId },
+    });
+    assert.equal(response.status, 200);
+  });
+});

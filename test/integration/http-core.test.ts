@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { baseUrl, call } from '../support/api.ts';
+
+describe('the HTTP core', () => {
+  it('answers unknown routes, and every removed route, with the same 404 problem', async () => {
+    const removed = [
+      '/intents',
+      '/intents/abc',
+      '/payments',
+      '/payments/p2p',
+      '/payments/swap',
+      '/wallet-types',
+      '/networks',
+    ];
+    for (const path of [...removed, '/nope']) {
+      const response = await call(path, { apiKey: 'irrelevant' });
+      assert.equal(response.status, 404, path);
+      assert.equal(response.headers.get('content-type'), 'application/problem+json');
+      assert.ok(response.headers.get('x-request-id'));
+      assert.deepEqual(Object.keys(response.body).sort(), [
+        'detail',
+        'instance',
+        'requestId',
+        'status',
+        'title',
+        'type',
+      ]);
+      assert.match(response.body.type, /\/not-found$/);
+      assert.equal(response.body.instance, `/v1${path}`);
+    }
+  });
+
+  it('answers a known path with a wrong method with 405 and Allow', async () => {
+    const response = await call('/assets', { method: 'POST', body: {} });
+    assert.equal(response.status, 405);
+    assert.equal(response.headers.get('allow'), 'GET');
+    assert.match(response.body.type, /\/method-not-allowed$/);
+    const token = await call('/auth/token', { method: 'GET' });
+    assert.equal(token.status, 405);
+    assert.equal(token.headers.get('allow'), 'POST');
+  });
+
+  it('keeps a safe incoming X-Request-Id and replaces an unsafe one', async () => {
+    const safe = await call('/assets', { headers: { 'x-request-id': 'trace-1234-abcd' } });
+    assert.equal(safe.headers.get('x-request-id'), 'trace-1234-abcd');
+    assert.equal(safe.body.requestId, 'trace-1234-abcd');
+    const unsafe = await call('/assets', { headers: { 'x-request-id': 'bad id with spaces and <html>' } });
+    assert.notEqual(unsafe.headers.get('x-request-id'), 'bad id with spaces and <html>');
+    assert.match(unsafe.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+  });
+
+  it('serves /healthz outside /v1', async () => {
+    const response = await fetch(`${baseUrl().replace(/\/v1$/, '')}/healthz`);
+    assert.equal(response.status, 200);
+  });
+});

@@ -1,0 +1,66 @@
+// Real HTTP against the test stack's gateway, and tenants made through the same admin code the CLI uses.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createTenant, type NewTenant } from '../../lib/admin/tenants.ts';
+import type { SigningKeyRing } from '../../lib/auth/signing-keys.ts';
+import type { Environment } from '../../lib/http/types.ts';
+import { secretFileName } from '../../lib/local/secrets-manager.ts';
+import { secretNames } from '../../lib/secret-names.ts';
+
+export const baseUrl = (): string => {
+  const url = process.env.TEST_BASE_URL;
+  if (!url) throw new Error('TEST_BASE_URL is not set: run the tests with npm test (it starts the stack)');
+  return url;
+};
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted on field by field.
+  body: any;
+}
+
+export interface CallOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  /** A value to send as JSON, or a raw string sent as is. */
+  body?: unknown;
+  apiKey?: string;
+  token?: string;
+}
+
+export async function call(path: string, options: CallOptions = {}): Promise<ApiResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.apiKey) headers['x-service-auth'] = options.apiKey;
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(`${baseUrl()}${path}`, { method: options.method ?? 'GET', headers, body });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+export const newTenant = (environment: Environment = 'sandbox'): Promise<NewTenant> =>
+  createTenant({ name: `Test ${environment} tenant`, environment, kind: 'business' });
+
+export async function tokenFor(
+  tenant: Pick<NewTenant, 'apiKey' | 'clientId' | 'clientSecret'>,
+): Promise<string> {
+  const { status, body } = await call('/auth/token', {
+    method: 'POST',
+    apiKey: tenant.apiKey,
+    body: { clientId: tenant.clientId, clientSecret: tenant.clientSecret },
+  });
+  if (status !== 200) throw new Error(`token request failed: ${status} ${JSON.stringify(body)}`);
+  return body.accessToken;
+}
+
+/** The test stack's private signing ring, for minting tokens the way an attacker with a leaked key could. */
+export function testSigningKeyRing(): SigningKeyRing {
+  const dataDir = process.env.TEST_DATA_DIR ?? '';
+  const file = join(dataDir, 'secrets', secretFileName(secretNames('test').signingKeys));
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
