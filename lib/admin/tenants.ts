@@ -2,7 +2,10 @@
 import { randomUUID } from 'node:crypto';
 import { hashCredential, keyIdOf, newApiKey, newClientId, newClientSecret } from '../auth/credentials.ts';
 import {
+  type ApiKeyRecord,
+  type ClientRecord,
   findApplication,
+  listCredentials,
   putApiKey,
   putApplication,
   putAssociation,
@@ -35,7 +38,13 @@ export async function createTenant(
     environment: input.environment,
     createdAt,
   });
-  await putApplication({ applicationId, name: input.name, environment: input.environment, createdAt });
+  await putApplication({
+    applicationId,
+    associationId,
+    name: input.name,
+    environment: input.environment,
+    createdAt,
+  });
   const { apiKey } = await addApiKey(applicationId, now);
   const { clientId, clientSecret } = await addClient(applicationId, associationId, now);
   return { associationId, applicationId, apiKey, clientId, clientSecret, environment: input.environment };
@@ -80,3 +89,33 @@ export async function addClient(applicationId: string, associationId: string | n
 export const revokeApiKeyByValue = (apiKey: string, now = new Date()) =>
   revokeApiKey(hashCredential(apiKey), now);
 export const revokeClientById = (clientId: string, now = new Date()) => revokeClient(clientId, now);
+
+export async function revokeApiKeyById(applicationId: string, keyId: string, now = new Date()) {
+  const key = (await listCredentials(applicationId)).find(
+    (c): c is ApiKeyRecord => 'keyId' in c && c.keyId === keyId,
+  );
+  if (!key) throw new Error(`No API key ${keyId} on application ${applicationId}`);
+  await revokeApiKey(key.keyHash, now);
+  return { applicationId, keyId, revoked: true };
+}
+
+export const associationOf = async (applicationId: string) =>
+  (await applicationOrThrow(applicationId)).associationId;
+
+/** Ids and states only: secrets are never stored, and hashes are not for display. */
+export async function listApplicationCredentials(applicationId: string) {
+  const records = await listCredentials(applicationId);
+  return {
+    apiKeys: records
+      .filter((r): r is ApiKeyRecord => 'keyId' in r)
+      .map(({ keyId, createdAt, revokedAt }) => ({ keyId, createdAt, revokedAt: revokedAt ?? null })),
+    clients: records
+      .filter((r): r is ClientRecord => 'clientId' in r)
+      .map(({ clientId, associationId, createdAt, revokedAt }) => ({
+        clientId,
+        associationId: associationId ?? null,
+        createdAt,
+        revokedAt: revokedAt ?? null,
+      })),
+  };
+}

@@ -6,6 +6,8 @@ import type { Environment } from '../http/types.ts';
 
 export interface ApplicationRecord {
   applicationId: string;
+  /** The one association the application is registered for. */
+  associationId: string;
   name: string;
   environment: Environment;
   createdAt: string;

@@ -1,6 +1,6 @@
-// A stand-in for Secrets Manager's GetSecretValue on loopback, serving JSON files from a folder, so the
+// A stand-in for Secrets Manager's GetSecretValue and PutSecretValue on loopback, serving JSON files from a folder, so the
 // functions read key material through the same SDK call as in AWS (only AWS_ENDPOINT_URL_SECRETS_MANAGER differs).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 
@@ -21,26 +21,23 @@ export function startLocalSecretsManager(secretsDir: string, port = 0): Promise<
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
       const target = String(req.headers['x-amz-target'] ?? '');
+      const input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as {
+        SecretId?: string;
+        SecretString?: string;
+      };
+      const file = join(secretsDir, secretFileName(input.SecretId ?? ''));
+      const arn = `arn:aws:secretsmanager:local:000000000000:secret:${input.SecretId}`;
       let reply: { status: number; body: unknown };
-      if (target !== 'secretsmanager.GetSecretValue') {
-        reply = awsError('InvalidRequestException', `Unsupported operation ${target}`);
+      if (!input.SecretId || !existsSync(file)) {
+        reply = awsError('ResourceNotFoundException', "Secrets Manager can't find the specified secret.");
+      } else if (target === 'secretsmanager.GetSecretValue') {
+        const SecretString = readFileSync(file, 'utf8');
+        reply = { status: 200, body: { ARN: arn, Name: input.SecretId, SecretString, VersionId: 'local' } };
+      } else if (target === 'secretsmanager.PutSecretValue' && typeof input.SecretString === 'string') {
+        writeFileSync(file, input.SecretString, { mode: 0o600 });
+        reply = { status: 200, body: { ARN: arn, Name: input.SecretId, VersionId: 'local' } };
       } else {
-        const { SecretId } = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as {
-          SecretId?: string;
-        };
-        const file = join(secretsDir, secretFileName(SecretId ?? ''));
-        reply =
-          SecretId && existsSync(file)
-            ? {
-                status: 200,
-                body: {
-                  ARN: `arn:aws:secretsmanager:local:000000000000:secret:${SecretId}`,
-                  Name: SecretId,
-                  SecretString: readFileSync(file, 'utf8'),
-                  VersionId: 'local',
-                },
-              }
-            : awsError('ResourceNotFoundException', "Secrets Manager can't find the specified secret.");
+        reply = awsError('InvalidRequestException', `Unsupported operation ${target}`);
       }
       res.writeHead(reply.status, { 'Content-Type': 'application/x-amz-json-1.1' });
       res.end(JSON.stringify(reply.body));

@@ -1,0 +1,127 @@
+// The platform team's admin CLI: tenants, API keys, clients, the asset registry and signing keys.
+// Against the local stack by default (it reads .local/stack.env.json), or a deployed stage's table
+// and secrets with --table/--stage and the usual AWS credentials.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const usage = `Usage: npm run admin -- <command> [options]
+
+Commands:
+  tenant create --name <name> [--environment sandbox|production] [--kind business|individual]
+      Creates an association, an application and a client; prints
+      {associationId, applicationId, apiKey, clientId, clientSecret, environment}.
+  apikey add --application <applicationId>            A new API key (shown once).
+  apikey revoke --api-key <key>                       Revokes a key by its value.
+  apikey revoke --application <id> --key-id <keyId>   Revokes a key by the id shown in 'credentials list'.
+  client add --application <applicationId> [--association <associationId> | --no-association]
+      A new client (shown once); by default bound to the application's association.
+  client revoke --client-id <clientId>
+  credentials list --application <applicationId>      Key ids and client ids (never secrets).
+  assets load --environment sandbox|production --file <registry.json>
+      Adds or replaces registry entries: a JSON array of {assetCode, assetIssuer, assetType, name, decimals, networkName}.
+  keys rotate                                         Adds a new token signing key; the previous stays valid.
+
+Options:
+  --table <name>    DynamoDB table of a deployed stage (default: the local stack's).
+  --stage <stage>   Stage whose secrets 'keys rotate' updates (default: the local stack's).
+  --help            This text.`;
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    name: { type: 'string' },
+    environment: { type: 'string', default: 'sandbox' },
+    kind: { type: 'string', default: 'business' },
+    application: { type: 'string' },
+    association: { type: 'string' },
+    'no-association': { type: 'boolean', default: false },
+    'api-key': { type: 'string' },
+    'key-id': { type: 'string' },
+    'client-id': { type: 'string' },
+    file: { type: 'string' },
+    table: { type: 'string' },
+    stage: { type: 'string' },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+function fail(message: string): never {
+  console.error(`${message}\n\n${usage}`);
+  process.exit(2);
+}
+
+const required = (name: keyof typeof values): string => {
+  const value = values[name];
+  if (typeof value !== 'string' || !value) fail(`--${name} is required`);
+  return value;
+};
+
+/** Points the SDK at the local stack unless a deployed table was named. */
+function configureTarget(): void {
+  const localEnv = join(fileURLToPath(new URL('..', import.meta.url)), '.local', 'stack.env.json');
+  if (!values.table && existsSync(localEnv)) {
+    for (const [key, value] of Object.entries(JSON.parse(readFileSync(localEnv, 'utf8'))))
+      process.env[key] ??= String(value);
+  }
+  if (values.table) process.env.TABLE_NAME = values.table;
+  if (values.stage) process.env.STAGE = values.stage;
+  if (!process.env.TABLE_NAME) fail('No table: start the local stack (npm start) or pass --table');
+}
+
+const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
+
+async function main(): Promise<void> {
+  const [noun, verb] = positionals;
+  if (values.help || !noun) {
+    console.log(usage);
+    return;
+  }
+  configureTarget();
+  // Imported after the target is known: these modules read their configuration when loaded.
+  const admin = await import('../lib/admin/tenants.ts');
+  switch (`${noun} ${verb}`) {
+    case 'tenant create': {
+      const environment = values.environment;
+      const kind = values.kind;
+      if (environment !== 'sandbox' && environment !== 'production')
+        fail('--environment must be sandbox or production');
+      if (kind !== 'business' && kind !== 'individual') fail('--kind must be business or individual');
+      return print(await admin.createTenant({ name: required('name'), environment, kind }));
+    }
+    case 'apikey add':
+      return print(await admin.addApiKey(required('application')));
+    case 'apikey revoke':
+      if (values['api-key'])
+        return print(await admin.revokeApiKeyByValue(values['api-key']).then(() => ({ revoked: true })));
+      return print(await admin.revokeApiKeyById(required('application'), required('key-id')));
+    case 'client add': {
+      const applicationId = required('application');
+      const association = values['no-association']
+        ? null
+        : (values.association ?? (await admin.associationOf(applicationId)));
+      return print(await admin.addClient(applicationId, association));
+    }
+    case 'client revoke':
+      await admin.revokeClientById(required('client-id'));
+      return print({ revoked: true });
+    case 'credentials list':
+      return print(await admin.listApplicationCredentials(required('application')));
+    case 'assets load': {
+      const { loadAssetRegistry } = await import('../lib/admin/assets.ts');
+      const environment = values.environment;
+      if (environment !== 'sandbox' && environment !== 'production')
+        fail('--environment must be sandbox or production');
+      return print(await loadAssetRegistry(environment, JSON.parse(readFileSync(required('file'), 'utf8'))));
+    }
+    case 'keys rotate': {
+      const { rotateSigningKeys } = await import('../lib/admin/signing-keys.ts');
+      return print(await rotateSigningKeys());
+    }
+    default:
+      fail(`Unknown command: ${positionals.join(' ')}`);
+  }
+}
+
+await main();

@@ -1,0 +1,121 @@
+// The admin CLI as the platform team runs it: a real process against the test stack's table and secrets.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { hashCredential, keyIdOf } from '../../lib/auth/credentials.ts';
+import { call, tokenFor } from '../support/api.ts';
+
+const run = promisify(execFile);
+
+async function admin(...args: string[]) {
+  const { stdout } = await run(process.execPath, ['scripts/admin.ts', ...args], { env: process.env });
+  return JSON.parse(stdout);
+}
+
+describe('admin CLI', () => {
+  it('lists every command in --help', async () => {
+    const { stdout } = await run(process.execPath, ['scripts/admin.ts', '--help']);
+    for (const command of [
+      'tenant create',
+      'apikey add',
+      'apikey revoke',
+      'client add',
+      'client revoke',
+      'assets load',
+      'keys rotate',
+    ]) {
+      assert.ok(stdout.includes(command), command);
+    }
+  });
+
+  it('creates a tenant whose credentials work over HTTP, and adds and revokes keys and clients', async () => {
+    const tenant = await admin('tenant', 'create', '--name', 'CLI Co', '--environment', 'sandbox');
+    assert.deepEqual(Object.keys(tenant).sort(), [
+      'apiKey',
+      'applicationId',
+      'associationId',
+      'clientId',
+      'clientSecret',
+      'environment',
+    ]);
+    const token = await tokenFor(tenant);
+    assert.equal((await call('/assets', { apiKey: tenant.apiKey, token })).status, 200);
+
+    const { apiKey: secondKey } = await admin('apikey', 'add', '--application', tenant.applicationId);
+    const listed = await admin('credentials', 'list', '--application', tenant.applicationId);
+    assert.equal(listed.apiKeys.length, 2);
+    assert.ok(
+      !JSON.stringify(listed).includes(tenant.apiKey) &&
+        !JSON.stringify(listed).includes(tenant.clientSecret),
+    );
+
+    const firstKeyId = keyIdOf(hashCredential(tenant.apiKey));
+    assert.ok(listed.apiKeys.some((k: { keyId: string }) => k.keyId === firstKeyId));
+    await admin('apikey', 'revoke', '--application', tenant.applicationId, '--key-id', firstKeyId);
+    await admin('apikey', 'revoke', '--api-key', secondKey);
+    assert.equal((await call('/assets', { apiKey: tenant.apiKey, token })).status, 401);
+    assert.equal((await call('/assets', { apiKey: secondKey, token })).status, 401);
+
+    const { apiKey: thirdKey } = await admin('apikey', 'add', '--application', tenant.applicationId);
+    const orphan = await admin('client', 'add', '--application', tenant.applicationId, '--no-association');
+    assert.equal(orphan.associationId, null);
+    const orphanToken = await tokenFor({ ...orphan, apiKey: thirdKey });
+    assert.equal((await call('/assets', { apiKey: thirdKey, token: orphanToken })).status, 403);
+
+    const bound = await admin('client', 'add', '--application', tenant.applicationId);
+    assert.equal(bound.associationId, tenant.associationId);
+    await admin('client', 'revoke', '--client-id', bound.clientId);
+    const refused = await call('/auth/token', {
+      method: 'POST',
+      apiKey: thirdKey,
+      body: { clientId: bound.clientId, clientSecret: bound.clientSecret },
+    });
+    assert.equal(refused.status, 401);
+  });
+
+  it('loads registry entries and refuses an invalid file without writing any of it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'registry-'));
+    const good = join(dir, 'good.json');
+    const entry = {
+      assetCode: 'ZARC',
+      assetIssuer: 'GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5',
+      assetType: 'credit_alphanum4',
+      name: 'Rand Coin',
+      decimals: 2,
+      networkName: 'stellar-testnet',
+    };
+    writeFileSync(good, JSON.stringify([entry]));
+    assert.deepEqual((await admin('assets', 'load', '--environment', 'sandbox', '--file', good)).loaded, [
+      'ZARC',
+    ]);
+    const tenant = await admin('tenant', 'create', '--name', 'Reader');
+    const token = await tokenFor(tenant);
+    const read = await call('/assets/zarc', { apiKey: tenant.apiKey, token });
+    assert.equal(read.status, 200);
+    assert.equal(read.body.name, 'Rand Coin');
+
+    const bad = join(dir, 'bad.json');
+    writeFileSync(
+      bad,
+      JSON.stringify([
+        { ...entry, assetCode: 'OKAY' },
+        { ...entry, assetCode: 'bad code' },
+      ]),
+    );
+    await assert.rejects(admin('assets', 'load', '--environment', 'sandbox', '--file', bad), /assetCode/);
+    assert.equal((await call('/assets/OKAY', { apiKey: tenant.apiKey, token })).status, 404);
+  });
+
+  it('rotates the signing key while tokens signed with the previous key stay valid', async () => {
+    const tenant = await admin('tenant', 'create', '--name', 'Rotation');
+    const before = await tokenFor(tenant);
+    const rotated = await admin('keys', 'rotate');
+    assert.equal(rotated.kids.length, 2);
+    assert.equal(rotated.kids[0], rotated.activeKid);
+    assert.equal((await call('/assets', { apiKey: tenant.apiKey, token: before })).status, 200);
+  });
+});
