@@ -43,7 +43,9 @@ export async function buildAll(): Promise<BundleEntry[]> {
         platform: 'node',
         target: 'node24',
         // Some dependencies are CommonJS and call require(); give the ESM bundle one.
-        banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+        banner: {
+          js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+        },
         logLevel: 'warning',
       }),
     ),

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { NewTenant } from '../../lib/admin/tenants.ts';
 import { addApiKey, addClient, revokeApiKeyByValue } from '../../lib/admin/tenants.ts';
-import { call, newTenant, tokenFor } from '../support/api.ts';
+import { type ApiResponse, call, newTenant, tokenFor } from '../support/api.ts';
 
 const tokenRequest = (tenant: NewTenant, overrides: Record<string, unknown> = {}) =>
   call('/auth/token', {
@@ -11,11 +11,7 @@ const tokenRequest = (tenant: NewTenant, overrides: Record<string, unknown> = {}
     body: { clientId: tenant.clientId, clientSecret: tenant.clientSecret, ...overrides },
   });
 
-function assertProblem(
-  response: { status: number; headers: Headers; body: any },
-  status: number,
-  slug: string,
-) {
+function assertProblem(response: ApiResponse, status: number, slug: string) {
   assert.equal(response.status, status, JSON.stringify(response.body));
   assert.equal(response.headers.get('content-type'), 'application/problem+json');
   assert.ok(response.headers.get('x-request-id'));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { generateKeyPair, importJWK, SignJWT } from 'jose';
 import { type NewTenant, revokeClientById } from '../../lib/admin/tenants.ts';
-import { call, newTenant, testSigningKeyRing, tokenFor } from '../support/api.ts';
+import { type ApiResponse, call, newTenant, testSigningKeyRing, tokenFor } from '../support/api.ts';
 
 const ISSUER = 'https://auth.payments-gateway.dev';
 const AUDIENCE = 'payments-gateway-api';
@@ -20,7 +20,7 @@ async function mintWithRealKey(claims: Record<string, unknown>, options: { expir
     .sign(await importJWK(key.privateJwk, 'ES256'));
 }
 
-function assertUnauthorized(response: { status: number; headers: Headers; body: any }) {
+function assertUnauthorized(response: ApiResponse) {
   assert.equal(response.status, 401, JSON.stringify(response.body));
   assert.equal(response.headers.get('content-type'), 'application/problem+json');
   assert.match(response.body.type, /\/unauthorized$/);

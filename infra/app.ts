@@ -1,0 +1,15 @@
+// `cdk synth -c stage=<name>` entry point (cdk.json). Bundles the functions first so a synth is
+// self-contained: no Docker, no network, no context lookups (the stack is environment-agnostic).
+import { App } from 'aws-cdk-lib';
+import { buildAll } from '../esbuild.config.ts';
+import { applyNagChecks } from './nag.ts';
+import { PaymentsGatewayStack } from './stack.ts';
+import { SERVICE_NAME, stageFromContext } from './stage.ts';
+
+await buildAll();
+
+const app = new App();
+const stage = stageFromContext(app.node);
+new PaymentsGatewayStack(app, `${SERVICE_NAME}-${stage}`, { stage });
+applyNagChecks(app);
+app.synth();

@@ -1,0 +1,41 @@
+// The one DynamoDB table, built from lib/db/table.ts so infra, the local stack and tests agree on keys.
+import type { RemovalPolicy } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import { Construct } from 'constructs';
+import { tableDefinition } from '../../lib/db/table.ts';
+
+export interface GatewayTableProps {
+  production: boolean;
+  removalPolicy: RemovalPolicy;
+}
+
+// Every key attribute is a string, as in createTableInput().
+const key = (name: string): dynamodb.Attribute => ({ name, type: dynamodb.AttributeType.STRING });
+
+export class GatewayTable extends Construct {
+  readonly table: dynamodb.Table;
+
+  constructor(scope: Construct, id: string, props: GatewayTableProps) {
+    super(scope, id);
+    this.table = new dynamodb.Table(this, 'Table', {
+      partitionKey: key(tableDefinition.partitionKey),
+      sortKey: key(tableDefinition.sortKey),
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: tableDefinition.timeToLiveAttribute,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      // A KMS key (aws/dynamodb) instead of the AWS-owned default: its use shows up in CloudTrail.
+      encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      // Two locks in production: the API refuses DeleteTable, and stack deletion orphans the table.
+      deletionProtection: props.production,
+      removalPolicy: props.removalPolicy,
+    });
+    for (const index of tableDefinition.globalSecondaryIndexes) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.indexName,
+        partitionKey: key(index.partitionKey),
+        sortKey: key(index.sortKey),
+        projectionType: dynamodb.ProjectionType.ALL,
+      });
+    }
+  }
+}

@@ -1,0 +1,40 @@
+// One queue from lib/queues.ts with its dead-letter queue, both encrypted and TLS-only.
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { physicalDeadLetterQueueName, physicalQueueName } from '../../lib/queue-names.ts';
+import type { QueueDefinition } from '../../lib/queues.ts';
+
+export interface WorkQueueProps {
+  stage: string;
+  definition: QueueDefinition;
+  removalPolicy: RemovalPolicy;
+}
+
+export class WorkQueue extends Construct {
+  readonly queue: sqs.Queue;
+  readonly deadLetterQueue: sqs.Queue;
+
+  constructor(scope: Construct, id: string, props: WorkQueueProps) {
+    super(scope, id);
+    const { stage, definition } = props;
+    const common = {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      removalPolicy: props.removalPolicy,
+    };
+    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
+      ...common,
+      queueName: physicalDeadLetterQueueName(stage, definition.name),
+      // The maximum: failed messages wait for a human (or a redrive) for as long as SQS allows.
+      retentionPeriod: Duration.days(14),
+    });
+    this.queue = new sqs.Queue(this, 'Queue', {
+      ...common,
+      // Physical names are shared with the local stack and the producers (lib/queue-names.ts).
+      queueName: physicalQueueName(stage, definition.name),
+      visibilityTimeout: Duration.seconds(definition.visibilityTimeoutSeconds),
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: definition.maxReceiveCount },
+    });
+  }
+}

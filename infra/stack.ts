@@ -1,0 +1,135 @@
+// Everything one stage of the payments gateway runs on. The shapes come from lib/ (routes, queues,
+// table); this file only wires them together.
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { Construct } from 'constructs';
+import { type BundleEntry, bundleEntries } from '../esbuild.config.ts';
+import { type QueueDefinition, queues as queueDefinitions } from '../lib/queues.ts';
+import { apiFunctionNames } from '../lib/routes.ts';
+import { AlarmTopic } from './constructs/alarm-topic.ts';
+import { BundledFunction } from './constructs/bundled-function.ts';
+import { GatewayApi } from './constructs/gateway-api.ts';
+import { GatewayTable } from './constructs/gateway-table.ts';
+import { KeySecrets } from './constructs/key-secrets.ts';
+import { WorkQueue } from './constructs/work-queue.ts';
+import {
+  accessOf,
+  type FunctionAccess,
+  functionAccess,
+  grantAccess,
+  secretIdVariable,
+} from './function-access.ts';
+import { SERVICE_NAME, type StageSettings, stageSettings } from './stage.ts';
+
+export interface PaymentsGatewayStackProps extends StackProps {
+  stage: string;
+  /** Defaults to lib/queues.ts. Tests pass their own to exercise queues that have a worker. */
+  queues?: readonly QueueDefinition[];
+  /** Defaults to the bundles esbuild.config.ts writes. */
+  bundles?: readonly BundleEntry[];
+  /** Defaults to infra/function-access.ts. */
+  access?: Readonly<Record<string, FunctionAccess>>;
+}
+
+const pascal = (name: string) => name.replace(/(^|[-_/])(\w)/g, (_, _sep, c: string) => c.toUpperCase());
+
+export class PaymentsGatewayStack extends Stack {
+  readonly settings: StageSettings;
+
+  constructor(scope: Construct, id: string, props: PaymentsGatewayStackProps) {
+    const {
+      stage: stageName,
+      queues = queueDefinitions,
+      bundles = bundleEntries(),
+      access: declaredAccess = functionAccess,
+      ...stackProps
+    } = props;
+    const settings = stageSettings(stageName);
+    super(scope, id, {
+      description: `${SERVICE_NAME} (${settings.stage})`,
+      terminationProtection: settings.production,
+      ...stackProps,
+    });
+    this.settings = settings;
+    const { stage, removalPolicy, logRetention } = settings;
+
+    const { table } = new GatewayTable(this, 'Data', { production: settings.production, removalPolicy });
+    const secrets = new KeySecrets(this, 'Keys', { stage, removalPolicy });
+    const alarms = new AlarmTopic(this, 'Alarms', { stage });
+
+    const bundledFunction = (bundleName: string, overrides: { timeout?: Duration } = {}) => {
+      const bundle = bundles.find((entry) => entry.name === bundleName);
+      if (!bundle) throw new Error(`No source for ${bundleName}: expected functions/${bundleName}.ts.`);
+      const granted = accessOf(bundleName, declaredAccess);
+      const environment: Record<string, string> = {
+        STAGE: stage,
+        // Every function validates its config at cold start and TABLE_NAME is required there; a name
+        // grants nothing, the role below decides what the function may do with it.
+        TABLE_NAME: table.tableName,
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+        LOG_LEVEL: settings.logLevel,
+      };
+      for (const name of granted.secrets)
+        environment[secretIdVariable[name]] = secrets.byName[name].secretArn;
+      const created = new BundledFunction(this, pascal(bundleName), {
+        bundle,
+        description: `${SERVICE_NAME} ${stage} ${bundleName}`,
+        environment,
+        logRetention,
+        removalPolicy,
+        ...overrides,
+      });
+      grantAccess(created.role, granted, { table, secrets: secrets.byName });
+      return created;
+    };
+
+    const apiFunctions = new Map(apiFunctionNames.map((fn) => [fn, bundledFunction(`api/${fn}`).function]));
+    const api = new GatewayApi(this, 'Api', {
+      stage,
+      functions: apiFunctions,
+      throttle: settings.throttle,
+      logRetention,
+      removalPolicy,
+    });
+    alarms.onServerErrors('Api5xx', api.api);
+
+    for (const definition of queues) {
+      const id = pascal(definition.name);
+      const { queue, deadLetterQueue } = new WorkQueue(this, id, { stage, definition, removalPolicy });
+      alarms.onDeadLetters(`${id}DeadLetters`, deadLetterQueue, definition.name);
+      if (definition.worker === null) continue;
+      const worker = bundledFunction(`workers/${definition.worker}`, {
+        // SQS hides a received message for the visibility timeout; a worker must finish well inside it
+        // (AWS advises a sixth) or the message is redelivered while still being processed.
+        timeout: Duration.seconds(Math.max(1, Math.floor(definition.visibilityTimeoutSeconds / 6))),
+      });
+      worker.function.addEventSource(
+        new SqsEventSource(queue, {
+          batchSize: definition.batchSize,
+          // Batches above 10 messages are only allowed with a batching window.
+          ...(definition.batchSize > 10 ? { maxBatchingWindow: Duration.seconds(1) } : {}),
+          // Workers use Powertools' BatchProcessor: only the failed messages are retried.
+          reportBatchItemFailures: true,
+        }),
+      );
+    }
+
+    new CfnOutput(this, 'ApiUrl', {
+      description: 'Base URL of the API: every route is under /v1 (e.g. POST <ApiUrl>/auth/token).',
+      value: api.versionedUrl,
+    });
+    new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'SigningKeysSecretName', {
+      description: 'Private signing keys; written by the admin CLI.',
+      value: secrets.names['signing-keys'],
+    });
+    new CfnOutput(this, 'TokenJwksSecretName', {
+      description: 'Public JWKS; written by the admin CLI.',
+      value: secrets.names['token-jwks'],
+    });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      description: 'Subscribe on-call here.',
+      value: alarms.topic.topicArn,
+    });
+  }
+}

@@ -1,0 +1,100 @@
+// The worker path of the stack (a queue whose definition names a worker). lib/queues.ts has no
+// worker yet, so this file feeds the stack a definition and a stand-in bundle of its own.
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { Template } from 'aws-cdk-lib/assertions';
+import { type BundleEntry, bundleEntries } from '../../esbuild.config.ts';
+import { functionAccess } from '../../infra/function-access.ts';
+import { nagChecks } from '../../infra/nag.ts';
+import { PaymentsGatewayStack } from '../../infra/stack.ts';
+import { physicalQueueName } from '../../lib/queue-names.ts';
+import type { QueueDefinition } from '../../lib/queues.ts';
+import {
+  asArray,
+  ensureBundles,
+  newApp,
+  ofType,
+  type Resources,
+  referencedId,
+  statementsOfRole,
+} from './support.ts';
+
+await ensureBundles();
+const outDir = mkdtempSync(join(tmpdir(), 'worker-bundle-'));
+writeFileSync(join(outDir, 'index.mjs'), 'export const handler = async () => ({ batchItemFailures: [] });\n');
+const worker: BundleEntry = {
+  name: 'workers/settler',
+  source: join(outDir, 'settler.ts'),
+  outDir,
+  outFile: join(outDir, 'index.mjs'),
+};
+const definition: QueueDefinition = {
+  name: 'settlements',
+  worker: 'settler',
+  batchSize: 25,
+  visibilityTimeoutSeconds: 120,
+  maxReceiveCount: 4,
+};
+const stackProps = {
+  stage: 'dev',
+  queues: [definition],
+  bundles: [...bundleEntries(), worker],
+  access: { ...functionAccess, 'workers/settler': { table: 'readWrite' as const, secrets: [] } },
+};
+
+const app = newApp();
+const stack = new PaymentsGatewayStack(app, 'Workers', stackProps);
+const resources = Template.fromStack(stack).toJSON().Resources as Resources;
+
+describe('a queue with a worker', () => {
+  const [queueId] = ofType(resources, 'AWS::SQS::Queue')
+    .filter(([, r]) => r.Properties?.QueueName === physicalQueueName('dev', definition.name))
+    .map(([id]) => id);
+
+  test('feeds the worker with its batch size, reporting partial batch failures', () => {
+    const mappings = ofType(resources, 'AWS::Lambda::EventSourceMapping');
+    assert.equal(mappings.length, 1);
+    const p = mappings[0]?.[1].Properties ?? {};
+    assert.equal(referencedId(p.EventSourceArn), queueId);
+    assert.equal(p.BatchSize, definition.batchSize);
+    assert.deepEqual(p.FunctionResponseTypes, ['ReportBatchItemFailures']);
+    // More than 10 messages per batch needs a batching window.
+    assert.ok(Number(p.MaximumBatchingWindowInSeconds) > 0);
+    const fn = resources[referencedId(p.FunctionName)]?.Properties ?? {};
+    assert.equal(fn.Runtime, 'nodejs24.x');
+    assert.ok(
+      Number(fn.Timeout) * 6 <= definition.visibilityTimeoutSeconds,
+      'finishes well within visibility',
+    );
+  });
+
+  test('the worker may consume its queue', () => {
+    const mapping = ofType(resources, 'AWS::Lambda::EventSourceMapping')[0]?.[1].Properties ?? {};
+    const roleId = referencedId(resources[referencedId(mapping.FunctionName)]?.Properties?.Role);
+    const statements = statementsOfRole(resources, roleId);
+    const consume = statements.find((s) => asArray(s.Action).includes('sqs:ReceiveMessage'));
+    assert.ok(consume, 'sqs:ReceiveMessage granted');
+    assert.ok(asArray(consume.Action).includes('sqs:DeleteMessage'));
+    assert.deepEqual(consume.Resource, { 'Fn::GetAtt': [queueId, 'Arn'] });
+  });
+
+  test('passes cdk-nag', () => {
+    assert.deepEqual(
+      nagChecks(app)
+        .validateScope(app)
+        .violations.map((v) => v.ruleName),
+      [],
+    );
+  });
+
+  test('a worker without declared access does not synthesize', () => {
+    const { 'workers/settler': _, ...withoutWorker } = stackProps.access;
+    assert.throws(
+      () => new PaymentsGatewayStack(newApp(), 'Undeclared', { ...stackProps, access: withoutWorker }),
+      /No access declared for workers\/settler/,
+    );
+  });
+});

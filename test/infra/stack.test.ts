@@ -1,0 +1,449 @@
+// The synthesized stack against the sources of truth in lib/ (routes, queues, table) and the access
+// each function must have. One synth (dev and prod stacks in one App) for the whole file.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { Validations } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { bundleEntries } from '../../esbuild.config.ts';
+import { nagChecks } from '../../infra/nag.ts';
+import { PaymentsGatewayStack } from '../../infra/stack.ts';
+import { tableDefinition } from '../../lib/db/table.ts';
+import { physicalDeadLetterQueueName, physicalQueueName } from '../../lib/queue-names.ts';
+import { queues } from '../../lib/queues.ts';
+import { API_PREFIX, apiFunctionNames, FALLBACK_FUNCTION, routeKeyOf, routes } from '../../lib/routes.ts';
+import {
+  asArray,
+  type CfnResource,
+  ensureBundles,
+  newApp,
+  ofType,
+  onlyOfType,
+  type PolicyStatement,
+  type Resources,
+  referencedId,
+  statementsOfRole,
+} from './support.ts';
+
+await ensureBundles();
+const app = newApp();
+const devStack = new PaymentsGatewayStack(app, 'Dev', { stage: 'dev' });
+const prodStack = new PaymentsGatewayStack(app, 'Prod', { stage: 'prod' });
+const assembly = app.synth();
+const dev = Template.fromStack(devStack);
+const prod = Template.fromStack(prodStack);
+const resources = dev.toJSON().Resources as Resources;
+const resource = (id: string): CfnResource => {
+  const found = resources[id];
+  assert.ok(found, `no resource ${id}`);
+  return found;
+};
+const props = (id: string) => resource(id).Properties ?? {};
+
+const tableId = onlyOfType(resources, 'AWS::DynamoDB::Table');
+const secretId = (name: string) => {
+  const ids = ofType(resources, 'AWS::SecretsManager::Secret')
+    .filter(([, r]) => String(r.Properties?.Name).endsWith(`/${name}`))
+    .map(([id]) => id);
+  assert.equal(ids.length, 1, `exactly one ${name} secret`);
+  return ids[0] as string;
+};
+
+/** The bundle each function ships, read from the asset CDK staged for it (what `cdk deploy` uploads). */
+function stagedBundleOf(functionId: string): string {
+  const code = props(functionId).Code as { S3Key?: string };
+  const hash = code.S3Key?.replace(/\.zip$/, '');
+  assert.ok(hash, `${functionId} has an S3 asset`);
+  return join(assembly.directory, `asset.${hash}`, 'index.mjs');
+}
+
+/** Which API function a template function is: the one whose esbuild output its asset is a copy of. */
+function apiFunctionOf(functionId: string): string {
+  const staged = readFileSync(stagedBundleOf(functionId));
+  const matches = bundleEntries()
+    .filter((entry) => entry.name.startsWith('api/') && readFileSync(entry.outFile).equals(staged))
+    .map((entry) => entry.name.slice('api/'.length));
+  assert.equal(matches.length, 1, `${functionId} ships exactly one API bundle (got ${matches.join(', ')})`);
+  return matches[0] as string;
+}
+
+const functionIds = ofType(resources, 'AWS::Lambda::Function').map(([id]) => id);
+const functionIdByName = new Map(functionIds.map((id) => [apiFunctionOf(id), id]));
+
+/** Follows a route's Target through its integration to the Lambda function it invokes. */
+function functionBehindRoute(routeKey: string): string {
+  const found = ofType(resources, 'AWS::ApiGatewayV2::Route').filter(
+    ([, r]) => r.Properties?.RouteKey === routeKey,
+  );
+  assert.equal(found.length, 1, `exactly one route ${routeKey}`);
+  const target = found[0]?.[1].Properties?.Target as { 'Fn::Join': [string, unknown[]] };
+  const [prefix, integrationRef] = target['Fn::Join'][1];
+  assert.equal(prefix, 'integrations/');
+  const integration = props(referencedId(integrationRef));
+  assert.equal(integration.IntegrationType, 'AWS_PROXY');
+  assert.equal(integration.PayloadFormatVersion, '2.0');
+  return referencedId(integration.IntegrationUri);
+}
+
+describe('HTTP API', () => {
+  test('every route of lib/routes.ts is served by the function named in its fn', () => {
+    for (const route of routes) {
+      const functionId = functionBehindRoute(routeKeyOf(route));
+      assert.equal(apiFunctionOf(functionId), route.fn, `${routeKeyOf(route)} → ${route.fn}`);
+    }
+  });
+
+  test('$default goes to the fallback function', () => {
+    assert.equal(apiFunctionOf(functionBehindRoute('$default')), FALLBACK_FUNCTION);
+  });
+
+  test('there are no routes besides the route table and $default', () => {
+    const keys = ofType(resources, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties?.RouteKey);
+    assert.deepEqual(new Set(keys), new Set([...routes.map(routeKeyOf), '$default']));
+  });
+
+  test('API Gateway may invoke every API function', () => {
+    for (const [name, functionId] of functionIdByName) {
+      const permitted = ofType(resources, 'AWS::Lambda::Permission').some(
+        ([, r]) =>
+          r.Properties?.Principal === 'apigateway.amazonaws.com' &&
+          r.Properties.Action === 'lambda:InvokeFunction' &&
+          referencedId(r.Properties.FunctionName) === functionId,
+      );
+      assert.ok(permitted, `no invoke permission for ${name}`);
+    }
+  });
+
+  test('the $default stage auto-deploys, is throttled and writes JSON access logs', () => {
+    const stages = ofType(resources, 'AWS::ApiGatewayV2::Stage');
+    assert.equal(stages.length, 1);
+    const stage = stages[0]?.[1].Properties ?? {};
+    assert.equal(stage.StageName, '$default');
+    assert.equal(stage.AutoDeploy, true);
+    const throttle = stage.DefaultRouteSettings as {
+      ThrottlingRateLimit?: number;
+      ThrottlingBurstLimit?: number;
+    };
+    assert.ok((throttle?.ThrottlingRateLimit ?? 0) > 0 && (throttle?.ThrottlingBurstLimit ?? 0) > 0);
+    const logs = stage.AccessLogSettings as { DestinationArn: unknown; Format: string };
+    assert.equal(resource(referencedId(logs.DestinationArn)).Type, 'AWS::Logs::LogGroup');
+    assert.equal(JSON.parse(logs.Format).requestId, '$context.requestId');
+  });
+
+  test('outputs the versioned URL, the table and the secret names', () => {
+    const outputs = dev.toJSON().Outputs as Record<string, { Value: unknown }>;
+    assert.match(JSON.stringify(outputs.ApiUrl?.Value), new RegExp(`"${API_PREFIX}"`));
+    assert.deepEqual(outputs.TableName?.Value, { Ref: tableId });
+    assert.equal(outputs.SigningKeysSecretName?.Value, props(secretId('signing-keys')).Name);
+    assert.equal(outputs.TokenJwksSecretName?.Value, props(secretId('token-jwks')).Name);
+  });
+});
+
+describe('functions', () => {
+  test('one function per API function name, nothing else', () => {
+    assert.deepEqual(new Set(functionIdByName.keys()), new Set(apiFunctionNames));
+    assert.equal(functionIds.length, apiFunctionNames.length);
+  });
+
+  test('every function exports a handler from the bundle it ships', () => {
+    for (const functionId of functionIds) {
+      const p = props(functionId);
+      assert.equal(p.Handler, 'index.handler');
+      const bundle = stagedBundleOf(functionId);
+      assert.ok(existsSync(`${bundle}.map`), `${functionId} ships its source map`);
+      // In a child process with stand-in configuration: loading a handler module reads its config.
+      const exported = execFileSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const m = await import(${JSON.stringify(pathToFileURL(bundle).href)}); process.stdout.write(typeof m.handler);`,
+        ],
+        {
+          encoding: 'utf8',
+          env: {
+            PATH: process.env.PATH,
+            AWS_REGION: 'eu-west-1',
+            TABLE_NAME: 'stand-in',
+            STAGE: 'test',
+            LOG_LEVEL: 'SILENT',
+            SIGNING_KEYS_SECRET_ID: 'stand-in',
+            TOKEN_JWKS_SECRET_ID: 'stand-in',
+          },
+        },
+      );
+      assert.equal(exported, 'function', `${functionId}: ${bundle} must export a handler function`);
+    }
+  });
+
+  test('Node.js 24 on arm64 with tracing, source maps and an explicit log group', () => {
+    for (const functionId of functionIds) {
+      const p = props(functionId);
+      assert.equal(p.Runtime, 'nodejs24.x', functionId);
+      assert.deepEqual(p.Architectures, ['arm64'], functionId);
+      assert.deepEqual(p.TracingConfig, { Mode: 'Active' }, functionId);
+      const env = (p.Environment as { Variables: Record<string, unknown> }).Variables;
+      assert.equal(env.NODE_OPTIONS, '--enable-source-maps', functionId);
+      const logGroup = resource(referencedId((p.LoggingConfig as { LogGroup: unknown }).LogGroup));
+      assert.equal(logGroup.Type, 'AWS::Logs::LogGroup');
+      assert.ok(Number(logGroup.Properties?.RetentionInDays) > 0, `${functionId} log retention`);
+      assert.ok(Number(p.Timeout) <= 29, `${functionId} answers within API Gateway's 30 s`);
+    }
+  });
+});
+
+// What each function needs, stated here independently of infra/function-access.ts.
+const TOKEN_ROUTE_FUNCTIONS = new Set<string>(routes.map((route) => route.fn));
+const expectedAccess: Record<string, { table: 'none' | 'read' | 'readWrite'; secrets: string[] }> = {
+  auth: { table: 'readWrite', secrets: ['signing-keys', 'token-jwks'] },
+  assets: { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
+  fallback: { table: 'none', secrets: [] },
+};
+const WRITE_ACTIONS = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+];
+const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'];
+
+function statementsOf(functionId: string): PolicyStatement[] {
+  const roleId = referencedId(props(functionId).Role);
+  const role = props(roleId);
+  assert.equal(role.ManagedPolicyArns, undefined, `${functionId}: no managed policies`);
+  assert.equal(role.Policies, undefined, `${functionId}: no inline role policies`);
+  return statementsOfRole(resources, roleId);
+}
+
+describe('least privilege', () => {
+  test('every API function has a stated expectation', () => {
+    assert.deepEqual(new Set(Object.keys(expectedAccess)), new Set(apiFunctionNames));
+  });
+
+  test('the JWKS is readable by exactly the functions that serve routes (all routes authenticate)', () => {
+    for (const name of apiFunctionNames) {
+      assert.equal(
+        expectedAccess[name]?.secrets.includes('token-jwks'),
+        TOKEN_ROUTE_FUNCTIONS.has(name),
+        name,
+      );
+    }
+  });
+
+  for (const [name, expected] of Object.entries(expectedAccess)) {
+    test(`${name}: table ${expected.table}, secrets [${expected.secrets.join(', ')}], nothing else`, () => {
+      const functionId = functionIdByName.get(name);
+      assert.ok(functionId, `function ${name}`);
+      const ownLogGroup = referencedId((props(functionId).LoggingConfig as { LogGroup: unknown }).LogGroup);
+      const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
+      const indexArn = { 'Fn::Join': ['', [tableArn, '/index/*']] };
+      const dynamodbActions = new Set<string>();
+      const secretsRead = new Set<string>();
+
+      for (const statement of statementsOf(functionId)) {
+        assert.equal(statement.Effect, 'Allow');
+        assert.equal(statement.Condition, undefined);
+        const actions = asArray(statement.Action);
+        const targets = asArray(statement.Resource);
+        const services = new Set(actions.map((action) => action.split(':')[0]));
+        assert.equal(services.size, 1, `one service per statement: ${actions.join(', ')}`);
+        switch ([...services][0]) {
+          case 'logs':
+            assert.deepEqual(new Set(actions), new Set(['logs:CreateLogStream', 'logs:PutLogEvents']));
+            assert.deepEqual(targets, [{ 'Fn::GetAtt': [ownLogGroup, 'Arn'] }], 'only its own log group');
+            break;
+          case 'xray':
+            assert.deepEqual(
+              new Set(actions),
+              new Set(['xray:PutTraceSegments', 'xray:PutTelemetryRecords']),
+            );
+            assert.deepEqual(targets, ['*']);
+            break;
+          case 'dynamodb':
+            assert.deepEqual(targets, [tableArn, indexArn], 'the table and its indexes only');
+            for (const action of actions) dynamodbActions.add(action);
+            break;
+          case 'secretsmanager':
+            assert.deepEqual(actions, ['secretsmanager:GetSecretValue']);
+            for (const target of targets) secretsRead.add(referencedId(target));
+            break;
+          default:
+            assert.fail(`unexpected permission ${actions.join(', ')}`);
+        }
+      }
+
+      const hasAll = (wanted: string[]) => wanted.every((action) => dynamodbActions.has(action));
+      const hasAny = (wanted: string[]) => wanted.some((action) => dynamodbActions.has(action));
+      if (expected.table === 'none') assert.equal(dynamodbActions.size, 0, 'no DynamoDB access');
+      if (expected.table === 'read') assert.ok(hasAll(READ_ACTIONS) && !hasAny(WRITE_ACTIONS), 'read only');
+      if (expected.table === 'readWrite')
+        assert.ok(hasAll(READ_ACTIONS) && hasAll(WRITE_ACTIONS), 'read+write');
+      assert.deepEqual(secretsRead, new Set(expected.secrets.map(secretId)));
+    });
+
+    test(`${name}: environment names the table, the stage and only the secrets it may read`, () => {
+      const functionId = functionIdByName.get(name) as string;
+      const env = (props(functionId).Environment as { Variables: Record<string, unknown> }).Variables;
+      assert.deepEqual(env.TABLE_NAME, { Ref: tableId });
+      assert.equal(env.STAGE, 'dev');
+      assert.equal(env.POWERTOOLS_SERVICE_NAME, 'payments-gateway');
+      assert.ok(['DEBUG', 'INFO', 'WARN', 'ERROR'].includes(String(env.LOG_LEVEL)));
+      const secretEnv = {
+        'signing-keys': 'SIGNING_KEYS_SECRET_ID',
+        'token-jwks': 'TOKEN_JWKS_SECRET_ID',
+        'cursor-key': 'CURSOR_KEY_SECRET_ID',
+      };
+      for (const [secret, variable] of Object.entries(secretEnv)) {
+        const expectedValue = expected.secrets.includes(secret) ? { Ref: secretId(secret) } : undefined;
+        assert.deepEqual(env[variable], expectedValue, variable);
+      }
+    });
+  }
+});
+
+describe('table', () => {
+  test('keys, indexes and TTL come from lib/db/table.ts', () => {
+    const p = props(tableId);
+    assert.deepEqual(p.KeySchema, [
+      { AttributeName: tableDefinition.partitionKey, KeyType: 'HASH' },
+      { AttributeName: tableDefinition.sortKey, KeyType: 'RANGE' },
+    ]);
+    assert.deepEqual(
+      p.GlobalSecondaryIndexes,
+      tableDefinition.globalSecondaryIndexes.map((index) => ({
+        IndexName: index.indexName,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    );
+    assert.deepEqual(p.TimeToLiveSpecification, {
+      AttributeName: tableDefinition.timeToLiveAttribute,
+      Enabled: true,
+    });
+  });
+
+  test('on demand, point-in-time recovery, KMS encryption', () => {
+    const p = props(tableId);
+    assert.equal(p.BillingMode, 'PAY_PER_REQUEST');
+    assert.deepEqual(p.PointInTimeRecoverySpecification, { PointInTimeRecoveryEnabled: true });
+    assert.equal((p.SSESpecification as { SSEEnabled: boolean }).SSEEnabled, true);
+  });
+
+  test('prod is deletion-protected and retained; dev is disposable', () => {
+    prod.hasResource('AWS::DynamoDB::Table', {
+      Properties: { DeletionProtectionEnabled: true },
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+    });
+    assert.notEqual(props(tableId).DeletionProtectionEnabled, true);
+    assert.equal(resource(tableId).DeletionPolicy, 'Delete');
+  });
+
+  test('prod retains the key secrets', () => {
+    prod.allResources('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain' });
+  });
+});
+
+describe('queues', () => {
+  const allQueues = ofType(resources, 'AWS::SQS::Queue');
+  const queueNamed = (name: string) => {
+    const found = allQueues.filter(([, r]) => r.Properties?.QueueName === name);
+    assert.equal(found.length, 1, `exactly one queue ${name}`);
+    return found[0] as [string, CfnResource];
+  };
+  const alarms = ofType(resources, 'AWS::CloudWatch::Alarm');
+  const topicId = onlyOfType(resources, 'AWS::SNS::Topic');
+
+  test('one queue and one DLQ per definition, nothing else', () => {
+    assert.equal(allQueues.length, queues.length * 2);
+  });
+
+  for (const definition of queues) {
+    test(`${definition.name}: DLQ after ${definition.maxReceiveCount} receives, encrypted, TLS only`, () => {
+      const [queueId, queue] = queueNamed(physicalQueueName('dev', definition.name));
+      const [dlqId] = queueNamed(physicalDeadLetterQueueName('dev', definition.name));
+      assert.deepEqual(queue.Properties?.RedrivePolicy, {
+        deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] },
+        maxReceiveCount: definition.maxReceiveCount,
+      });
+      assert.equal(queue.Properties?.VisibilityTimeout, definition.visibilityTimeoutSeconds);
+      for (const id of [queueId, dlqId]) {
+        assert.equal(props(id).SqsManagedSseEnabled, true, `${id} encrypted`);
+        const tlsOnly = ofType(resources, 'AWS::SQS::QueuePolicy').some(
+          ([, r]) =>
+            asArray(r.Properties?.Queues).some((ref) => referencedId(ref) === id) &&
+            JSON.stringify(r.Properties?.PolicyDocument).includes('"aws:SecureTransport":"false"'),
+        );
+        assert.ok(tlsOnly, `${id} denies non-TLS requests`);
+      }
+    });
+
+    test(`${definition.name}: an alarm fires on any message in its DLQ`, () => {
+      const [dlqId] = queueNamed(physicalDeadLetterQueueName('dev', definition.name));
+      const alarm = alarms.find(([, r]) =>
+        JSON.stringify(r.Properties?.Dimensions).includes(
+          JSON.stringify({ 'Fn::GetAtt': [dlqId, 'QueueName'] }),
+        ),
+      );
+      assert.ok(alarm, `alarm on ${dlqId}`);
+      const p = alarm[1].Properties ?? {};
+      assert.equal(p.Namespace, 'AWS/SQS');
+      assert.equal(p.MetricName, 'ApproximateNumberOfMessagesVisible');
+      assert.equal(p.Threshold, 0);
+      assert.equal(p.ComparisonOperator, 'GreaterThanThreshold');
+      assert.deepEqual(p.AlarmActions, [{ Ref: topicId }]);
+    });
+
+    test(`${definition.name}: consumed by its worker exactly when it has one`, () => {
+      const [queueId] = queueNamed(physicalQueueName('dev', definition.name));
+      const mappings = ofType(resources, 'AWS::Lambda::EventSourceMapping').filter(
+        ([, r]) => referencedId(r.Properties?.EventSourceArn) === queueId,
+      );
+      assert.equal(mappings.length, definition.worker === null ? 0 : 1);
+    });
+  }
+
+  test('the API 5xx alarm notifies the topic, which only accepts TLS', () => {
+    const apiId = onlyOfType(resources, 'AWS::ApiGatewayV2::Api');
+    const alarm = alarms.find(([, r]) => r.Properties?.MetricName === '5xx');
+    assert.ok(alarm, '5xx alarm');
+    const p = alarm[1].Properties ?? {};
+    assert.equal(p.Namespace, 'AWS/ApiGateway');
+    assert.deepEqual(p.Dimensions, [{ Name: 'ApiId', Value: { Ref: apiId } }]);
+    assert.deepEqual(p.AlarmActions, [{ Ref: topicId }]);
+    const tlsOnly = ofType(resources, 'AWS::SNS::TopicPolicy').some(
+      ([, r]) =>
+        asArray(r.Properties?.Topics).some((ref) => referencedId(ref) === topicId) &&
+        JSON.stringify(r.Properties?.PolicyDocument).includes('"aws:SecureTransport":"false"'),
+    );
+    assert.ok(tlsOnly, 'topic denies non-TLS publishing');
+  });
+});
+
+describe('cdk-nag (AwsSolutions)', () => {
+  test('no unacknowledged findings, errors or warnings, in dev and prod', () => {
+    const report = nagChecks(app).validateScope(app);
+    const findings = report.violations.map(
+      (v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`,
+    );
+    assert.deepEqual(findings, []);
+  });
+
+  test('every acknowledgment gives a specific reason', () => {
+    const acknowledged = app.node
+      .findAll()
+      .flatMap((c) => c.node.metadata.filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY))
+      .flatMap((m) => Object.entries(m.data as Record<string, string>));
+    assert.ok(acknowledged.length > 0);
+    for (const [rule, reason] of acknowledged) {
+      assert.ok(reason.length >= 60, `${rule}: reason too thin: ${reason}`);
+      assert.doesNotMatch(rule, /\[\*\]|^[^[]*IAM5$/, `${rule}: acknowledge IAM5 findings one by one`);
+    }
+  });
+});

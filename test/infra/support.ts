@@ -1,0 +1,66 @@
+// Shared by the infra tests: bundles on disk, an App configured like `cdk synth` (cdk.json context),
+// and small helpers to follow references through a synthesized template.
+import { existsSync, readFileSync } from 'node:fs';
+import { App } from 'aws-cdk-lib';
+import { buildAll, bundleEntries } from '../../esbuild.config.ts';
+
+/** `npm test` builds first; a bare `node --test test/infra` builds only what is missing. */
+export async function ensureBundles(): Promise<void> {
+  if (bundleEntries().some((entry) => !existsSync(entry.outFile))) await buildAll();
+}
+
+/** An App with the same feature flags as `cdk synth` (they change what constructs emit). */
+export function newApp(): App {
+  const cdkJson = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as {
+    context?: Record<string, unknown>;
+  };
+  return new App({ context: cdkJson.context ?? {} });
+}
+
+export interface CfnResource {
+  Type: string;
+  Properties?: Record<string, unknown>;
+  DeletionPolicy?: string;
+  UpdateReplacePolicy?: string;
+}
+
+export type Resources = Record<string, CfnResource>;
+
+export function ofType(resources: Resources, type: string): [string, CfnResource][] {
+  return Object.entries(resources).filter(([, r]) => r.Type === type);
+}
+
+/** The logical id of the one resource of a type. */
+export function onlyOfType(resources: Resources, type: string): string {
+  const ids = ofType(resources, type).map(([id]) => id);
+  if (ids.length !== 1 || !ids[0]) throw new Error(`Expected exactly one ${type}, found ${ids.length}`);
+  return ids[0];
+}
+
+export interface PolicyStatement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: unknown;
+}
+
+/** Every statement of the AWS::IAM::Policy resources attached to a role. */
+export function statementsOfRole(resources: Resources, roleId: string): PolicyStatement[] {
+  return ofType(resources, 'AWS::IAM::Policy')
+    .filter(([, r]) => asArray(r.Properties?.Roles).some((ref) => referencedId(ref) === roleId))
+    .flatMap(
+      ([, r]) =>
+        (r.Properties?.PolicyDocument as { Statement?: PolicyStatement[] } | undefined)?.Statement ?? [],
+    );
+}
+
+/** The logical id behind `{ Ref: id }` or `{ 'Fn::GetAtt': [id, attr] }`. */
+export function referencedId(value: unknown): string {
+  const v = value as { Ref?: string; 'Fn::GetAtt'?: [string, string] };
+  const id = v?.Ref ?? v?.['Fn::GetAtt']?.[0];
+  if (typeof id !== 'string') throw new Error(`Not a Ref/GetAtt: ${JSON.stringify(value)}`);
+  return id;
+}
+
+export const asArray = <T>(value: T | T[] | undefined): T[] =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];
