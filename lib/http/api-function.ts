@@ -3,6 +3,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { z } from 'zod';
+import { config } from '../config.ts';
 import { type FunctionName, type OperationOf, type Route, routes } from '../routes.ts';
 import { authenticate } from './authenticate.ts';
 import { jsonBody } from './json-body.ts';
@@ -69,6 +70,8 @@ export function apiFunction<F extends FunctionName>(
   // biome-ignore lint/suspicious/noExplicitAny: each operation has its own request types; `any` lets them share one record.
   operations: Record<OperationOf<F>, Operation<any, any, any>>,
 ) {
+  // Cold start: a function with missing or invalid configuration fails to load, not mid-request.
+  config();
   const ops = operations as Record<string, Operation<unknown, unknown, unknown>>;
   const dispatch = async (event: ApiEvent, context: ApiContext): Promise<ApiResult> => {
     const op = ops[context.route.operation];
