@@ -3,7 +3,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { type BuildOptions, build } from 'esbuild';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 export const functionsDir = join(root, 'functions');
@@ -28,31 +28,29 @@ export function bundleEntries(): BundleEntry[] {
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/** The options every function bundle is built with (the bench builds its baseline with them too). */
+export const bundleOptions = {
+  bundle: true,
+  minify: true,
+  treeShaking: true,
+  sourcemap: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node24',
+  // Some dependencies are CommonJS and call require(); give the ESM bundle one.
+  banner: {
+    js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+  },
+  logLevel: 'warning',
+} satisfies BuildOptions;
+
 export async function buildAll(): Promise<BundleEntry[]> {
   const entries = bundleEntries();
   await Promise.all(
-    entries.map((entry) =>
-      build({
-        entryPoints: [entry.source],
-        outfile: entry.outFile,
-        bundle: true,
-        minify: true,
-        treeShaking: true,
-        sourcemap: true,
-        format: 'esm',
-        platform: 'node',
-        target: 'node24',
-        // Some dependencies are CommonJS and call require(); give the ESM bundle one.
-        banner: {
-          js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-        },
-        logLevel: 'warning',
-      }),
-    ),
+    entries.map((entry) => build({ ...bundleOptions, entryPoints: [entry.source], outfile: entry.outFile })),
   );
   return entries;
 }
-
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const entries = await buildAll();
   for (const entry of entries) {

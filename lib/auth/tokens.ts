@@ -1,4 +1,5 @@
 // Access tokens: signed with jose, verified with aws-jwt-verify (issuer, audience, expiry, kid, alg).
+import type { webcrypto } from 'node:crypto';
 import { JwtVerifier } from 'aws-jwt-verify';
 import type { Fetcher } from 'aws-jwt-verify/https';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
@@ -18,33 +19,39 @@ export interface AccessTokenClaims {
 
 /** The signing ring is re-read after this long, so a rotation reaches warm functions without a deploy. */
 const KEY_RING_TTL_MS = 5 * 60 * 1000;
-let keyRing: { ring: SigningKeyRing; readAt: number } | undefined;
+let keyRing: { ring: SigningKeyRing; readAt: number; imported: Map<string, webcrypto.CryptoKey> } | undefined;
 
-async function activeSigningKey() {
+/** The active key, imported once per ring read (importing a JWK costs as much as signing). */
+async function activeSigningKey(): Promise<{ kid: string; key: webcrypto.CryptoKey }> {
   const { SIGNING_KEYS_SECRET_ID, KEY_FETCH_TIMEOUT_MS } = config();
   if (!SIGNING_KEYS_SECRET_ID) throw new Error('SIGNING_KEYS_SECRET_ID is not configured');
   if (!keyRing || Date.now() - keyRing.readAt > KEY_RING_TTL_MS) {
     const ring = (await readSecretJson(SIGNING_KEYS_SECRET_ID, KEY_FETCH_TIMEOUT_MS)) as SigningKeyRing;
-    keyRing = { ring, readAt: Date.now() };
+    keyRing = { ring, readAt: Date.now(), imported: new Map() };
   }
   const active = keyRing.ring.keys.find((k) => k.kid === keyRing?.ring.activeKid);
   if (!active) throw serviceUnavailable('No token signing key is configured.');
-  return active;
+  let key = keyRing.imported.get(active.kid);
+  if (!key) {
+    key = (await importJWK(active.privateJwk, TOKEN_ALGORITHM)) as webcrypto.CryptoKey;
+    keyRing.imported.set(active.kid, key);
+  }
+  return { kid: active.kid, key };
 }
 
 export async function signAccessToken(claims: AccessTokenClaims, now: Date): Promise<string> {
   const { TOKEN_ISSUER, TOKEN_AUDIENCE, TOKEN_TTL_SECONDS } = config();
-  const key = await activeSigningKey();
+  const { kid, key } = await activeSigningKey();
   const issuedAt = Math.floor(now.getTime() / 1000);
   return new SignJWT({ app: claims.app })
-    .setProtectedHeader({ alg: TOKEN_ALGORITHM, kid: key.kid, typ: 'JWT' })
+    .setProtectedHeader({ alg: TOKEN_ALGORITHM, kid, typ: 'JWT' })
     .setIssuer(TOKEN_ISSUER)
     .setAudience(TOKEN_AUDIENCE)
     .setSubject(claims.sub)
     .setIssuedAt(issuedAt)
     .setExpirationTime(issuedAt + TOKEN_TTL_SECONDS)
     .setJti(crypto.randomUUID())
-    .sign(await importJWK(key.privateJwk, TOKEN_ALGORITHM));
+    .sign(key);
 }
 
 /** aws-jwt-verify fetches the JWKS through this instead of HTTPS: the JWKS lives in a secret. */
