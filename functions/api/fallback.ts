@@ -1,21 +1,23 @@
 // API Gateway's $default route: whatever lib/routes.ts does not serve. A known path with another
-// method is a 405 with Allow; anything else (the removed routes included) is a 404.
+// method is a 405 with Allow; anything else (the removed routes included) is a 404. No authentication:
+// a 404 tells nothing, and the answer must not differ between removed and never-existing routes.
 import middy from '@middy/core';
 import { Problem } from '../../lib/http/problem.ts';
-import { problemResponse } from '../../lib/http/problem-response.ts';
-import { requestIdOf } from '../../lib/http/request-id.ts';
-import type { ApiEvent, ApiResult } from '../../lib/http/types.ts';
+import { problemMapper } from '../../lib/http/problem-response.ts';
+import { requestId } from '../../lib/http/request-id.ts';
+import type { ApiContext, ApiEvent, ApiResult } from '../../lib/http/types.ts';
 import { matchRoute } from '../../lib/routes.ts';
 
-export const handler = middy<ApiEvent, ApiResult>().handler(async (event) => {
-  const requestId = requestIdOf(event);
-  const match = matchRoute(event.requestContext.http.method, event.rawPath);
-  const problem =
-    match.kind === 'wrongMethod'
-      ? new Problem(405, `${event.requestContext.http.method} is not allowed here.`, {
-          headers: { Allow: match.allow.join(', ') },
-        })
-      : new Problem(404, `No route ${event.requestContext.http.method} ${event.rawPath}.`);
-  const response = problemResponse(problem, event.rawPath, requestId);
-  return { ...response, headers: { ...response.headers, 'X-Request-Id': requestId } };
-});
+export const handler = middy<ApiEvent, ApiResult, Error, ApiContext>()
+  .use(requestId())
+  .use(problemMapper())
+  .handler(async (event) => {
+    const { method } = event.requestContext.http;
+    const match = matchRoute(method, event.rawPath);
+    if (match.kind === 'wrongMethod') {
+      throw new Problem(405, `${method} is not allowed here.`, {
+        headers: { Allow: match.allow.join(', ') },
+      });
+    }
+    throw new Problem(404, `No route ${method} ${event.rawPath}.`);
+  });

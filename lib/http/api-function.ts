@@ -4,7 +4,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { z } from 'zod';
 import { config } from '../config.ts';
-import { type FunctionName, type OperationOf, type Route, routes } from '../routes.ts';
+import { type FunctionName, type OperationOf, type Route, routeKeyOf, routes } from '../routes.ts';
 import { authenticate } from './authenticate.ts';
 import { jsonBody } from './json-body.ts';
 import { notFound } from './problem.ts';
@@ -53,9 +53,7 @@ function toResult(reply: Reply): ApiResult {
 
 /** Middleware: which route of lib/routes.ts this invocation serves (API Gateway's routeKey names it). */
 function resolveRoute(fn: string): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
-  const byRouteKey = new Map<string, Route>(
-    routes.filter((r) => r.fn === fn).map((r) => [`${r.method} /v1${r.path}`, r]),
-  );
+  const byRouteKey = new Map<string, Route>(routes.filter((r) => r.fn === fn).map((r) => [routeKeyOf(r), r]));
   return {
     before: (request) => {
       const route = byRouteKey.get(request.event.routeKey);

@@ -1,7 +1,10 @@
 // The local API Gateway: serves every route of lib/routes.ts under /v1 by invoking the function's
 // exported handler with a payload-2.0 event, exactly as the HTTP API integration would, plus /healthz.
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { Problem } from '../http/problem.ts';
+import { problemResponse } from '../http/problem-response.ts';
 import { FALLBACK_FUNCTION, matchRoute, routeKeyOf } from '../routes.ts';
 import { lambdaContext, type PlainRequest, toApiGatewayEvent } from './lambda-event.ts';
 
@@ -25,20 +28,17 @@ function handlerOf(fn: string): Promise<Handler> {
   return loaded;
 }
 
+/** The body, or null when it is over the limit (the rest is read and dropped, never buffered). */
 function readBody(req: IncomingMessage): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > GATEWAY_MAX_BODY_BYTES) {
-        resolve(null);
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
+      if (size <= GATEWAY_MAX_BODY_BYTES) chunks.push(chunk);
+      else chunks.length = 0;
     });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('end', () => resolve(size > GATEWAY_MAX_BODY_BYTES ? null : Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
@@ -81,9 +81,11 @@ export function startGateway(port: number, host = '127.0.0.1'): Promise<Server> 
     }
     const body = await readBody(req);
     if (body === null) {
-      res
-        .writeHead(413, { 'Content-Type': 'application/json', Connection: 'close' })
-        .end('{"message":"Request Entity Too Large"}');
+      // API Gateway's own limit, answered the way every other error is.
+      const id = randomUUID();
+      const tooLarge = new Problem(413, `Request bodies above ${GATEWAY_MAX_BODY_BYTES} bytes are refused.`);
+      const response = problemResponse(tooLarge, (req.url ?? '/').split('?')[0] ?? '/', id);
+      res.writeHead(413, { ...response.headers, 'X-Request-Id': id, Connection: 'close' }).end(response.body);
       return;
     }
     const result = await invoke({

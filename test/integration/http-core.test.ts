@@ -55,3 +55,17 @@ describe('the HTTP core', () => {
     assert.equal(response.status, 200);
   });
 });
+
+describe('the gateway', () => {
+  it('refuses a body above API Gateway’s 10 MB with a 413 problem and X-Request-Id', async () => {
+    const response = await call('/auth/token', {
+      method: 'POST',
+      apiKey: 'any',
+      body: 'x'.repeat(11 * 1024 * 1024),
+    });
+    assert.equal(response.status, 413);
+    assert.equal(response.headers.get('content-type'), 'application/problem+json');
+    assert.ok(response.headers.get('x-request-id'));
+    assert.match(response.body.type, /\/payload-too-large$/);
+  });
+});
