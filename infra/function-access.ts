@@ -4,22 +4,26 @@ import { type CfnElement, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
 
 export type TableAccess = 'none' | 'read' | 'readWrite';
-export type SecretName = 'signing-keys' | 'token-jwks' | 'cursor-key';
+export type SecretName = 'signing-keys' | 'token-jwks' | 'cursor-key' | 'wallet-kek';
 
 /** The environment variable through which a function learns a secret's id (see lib/config.ts). */
 export const secretIdVariable: Readonly<Record<SecretName, string>> = {
   'signing-keys': 'SIGNING_KEYS_SECRET_ID',
   'token-jwks': 'TOKEN_JWKS_SECRET_ID',
   'cursor-key': 'CURSOR_KEY_SECRET_ID',
+  'wallet-kek': 'KEK_SECRET_ID',
 };
 
 export interface FunctionAccess {
   table: TableAccess;
   /** Secrets the function reads (GetSecretValue only); their ids are passed in its environment. */
   secrets: readonly SecretName[];
+  /** Queues (lib/queues.ts names) the function sends to; their URLs are passed as QUEUE_URL_<NAME>. */
+  sends?: readonly string[];
 }
 
 /** Keyed by bundle name (`api/<fn>`, `workers/<worker>`), as esbuild.config.ts names them. */
@@ -30,6 +34,16 @@ export const functionAccess: Readonly<Record<string, FunctionAccess>> = {
   'api/assets': { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
   // Answers 404/405 from the route table alone.
   'api/fallback': { table: 'none', secrets: [] },
+  // Creates wallets (seals each new ledger key) and asks for their activation; reads balances.
+  'api/wallets': {
+    table: 'readWrite',
+    secrets: ['token-jwks', 'cursor-key', 'wallet-kek'],
+    sends: ['wallet-activations'],
+  },
+  // Sandbox helpers: KYC decisions and funding payments signed by platform accounts.
+  'api/sandbox': { table: 'readWrite', secrets: ['token-jwks', 'wallet-kek'] },
+  // Opens wallets' ledger accounts: signs with the wallet and the platform funding account.
+  'workers/wallet-activator': { table: 'readWrite', secrets: ['wallet-kek'] },
 };
 
 export function accessOf(
@@ -44,6 +58,7 @@ export function accessOf(
 export interface AccessTargets {
   table: ITable;
   secrets: Record<SecretName, ISecret>;
+  queues: ReadonlyMap<string, IQueue>;
 }
 
 /** Grants exactly the declared access to a function's role. */
@@ -64,6 +79,11 @@ export function grantAccess(
         'The wildcard is the set of global secondary indexes of this one table (<table arn>/index/*), which ' +
         'the data-access layer queries; no other table or resource is covered.',
     });
+  }
+  for (const name of access.sends ?? []) {
+    const queue = targets.queues.get(name);
+    if (!queue) throw new Error(`Access names an unknown queue ${name}.`);
+    queue.grantSendMessages(grantee);
   }
   // GetSecretValue only: grantRead() would add DescribeSecret, which no function calls.
   for (const name of access.secrets) {

@@ -4,6 +4,7 @@ import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
 import { type BundleEntry, bundleEntries } from '../esbuild.config.ts';
+import { queueUrlVariable } from '../lib/queue-names.ts';
 import { type QueueDefinition, queues as queueDefinitions } from '../lib/queues.ts';
 import { apiFunctionNames } from '../lib/routes.ts';
 import { AlarmTopic } from './constructs/alarm-topic.ts';
@@ -57,6 +58,16 @@ export class PaymentsGatewayStack extends Stack {
     const secrets = new KeySecrets(this, 'Keys', { stage, removalPolicy });
     const alarms = new AlarmTopic(this, 'Alarms', { stage });
 
+    // Queues first: producers get their URLs and send grants when they are created.
+    const workQueues = new Map(
+      queues.map((definition) => {
+        const id = pascal(definition.name);
+        const created = new WorkQueue(this, id, { stage, definition, removalPolicy });
+        alarms.onDeadLetters(`${id}DeadLetters`, created.deadLetterQueue, definition.name);
+        return [definition.name, created.queue] as const;
+      }),
+    );
+
     const bundledFunction = (bundleName: string, overrides: { timeout?: Duration } = {}) => {
       const bundle = bundles.find((entry) => entry.name === bundleName);
       if (!bundle) throw new Error(`No source for ${bundleName}: expected functions/${bundleName}.ts.`);
@@ -71,6 +82,10 @@ export class PaymentsGatewayStack extends Stack {
       };
       for (const name of granted.secrets)
         environment[secretIdVariable[name]] = secrets.byName[name].secretArn;
+      for (const name of granted.sends ?? []) {
+        const queue = workQueues.get(name);
+        if (queue) environment[queueUrlVariable(name)] = queue.queueUrl;
+      }
       const created = new BundledFunction(this, pascal(bundleName), {
         bundle,
         description: `${SERVICE_NAME} ${stage} ${bundleName}`,
@@ -79,7 +94,7 @@ export class PaymentsGatewayStack extends Stack {
         removalPolicy,
         ...overrides,
       });
-      grantAccess(created.role, granted, { table, secrets: secrets.byName });
+      grantAccess(created.role, granted, { table, secrets: secrets.byName, queues: workQueues });
       return created;
     };
 
@@ -94,10 +109,8 @@ export class PaymentsGatewayStack extends Stack {
     alarms.onServerErrors('Api5xx', api.api);
 
     for (const definition of queues) {
-      const id = pascal(definition.name);
-      const { queue, deadLetterQueue } = new WorkQueue(this, id, { stage, definition, removalPolicy });
-      alarms.onDeadLetters(`${id}DeadLetters`, deadLetterQueue, definition.name);
-      if (definition.worker === null) continue;
+      const queue = workQueues.get(definition.name);
+      if (definition.worker === null || !queue) continue;
       const worker = bundledFunction(`workers/${definition.worker}`, {
         // SQS hides a received message for the visibility timeout; a worker must finish well inside it
         // (AWS advises a sixth) or the message is redelivered while still being processed.

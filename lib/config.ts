@@ -22,6 +22,16 @@ const schema = z.object({
   TOKEN_RATE_LIMIT: positiveInt(20),
   TOKEN_RATE_WINDOW_SECONDS: positiveInt(60),
   LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']).default('INFO'),
+  /** Horizon per environment (the local stack points these at its local ledger). */
+  HORIZON_URL_SANDBOX: z.url().default('https://horizon-testnet.stellar.org'),
+  HORIZON_URL_PRODUCTION: z.url().default('https://horizon.stellar.org'),
+  /** Defaults are the SDK's `Networks.TESTNET` / `Networks.PUBLIC` (spelled out to keep the SDK out of config). */
+  NETWORK_PASSPHRASE_SANDBOX: z.string().min(1).default('Test SDF Network ; September 2015'),
+  NETWORK_PASSPHRASE_PRODUCTION: z.string().min(1).default('Public Global Stellar Network ; September 2015'),
+  /** Time allowed for any one Horizon request (a submission that takes longer is looked up by hash). */
+  LEDGER_TIMEOUT_MS: positiveInt(10000),
+  /** Secrets Manager secret `{key}` (32 bytes, base64): the key-encryption key sealing ledger secrets. */
+  KEK_SECRET_ID: z.string().min(1).optional(),
 });
 
 export type Config = z.infer<typeof schema>;

@@ -9,3 +9,7 @@ export function physicalQueueName(stage: string, name: string): string {
 export function physicalDeadLetterQueueName(stage: string, name: string): string {
   return `${physicalQueueName(stage, name)}-dlq`;
 }
+
+/** The environment variable that gives a producer a queue's URL, e.g. QUEUE_URL_WALLET_ACTIVATIONS. */
+export const queueUrlVariable = (name: string): string =>
+  `QUEUE_URL_${name.toUpperCase().replaceAll('-', '_')}`;

@@ -13,6 +13,14 @@ export interface QueueDefinition {
 }
 
 export const queues: QueueDefinition[] = [
+  // Visibility 120 s gives the worker a 20 s budget (a sixth): enough for a testnet submission and its lookup.
+  {
+    name: 'wallet-activations',
+    worker: 'wallet-activator',
+    batchSize: 5,
+    visibilityTimeoutSeconds: 120,
+    maxReceiveCount: 10,
+  },
   {
     name: 'ledger-submissions',
     worker: null,

@@ -23,6 +23,31 @@ export const routes = [
   { method: 'POST', path: '/auth/token', fn: 'auth', operation: 'issueToken', auth: 'apiKey' },
   { method: 'GET', path: '/assets', fn: 'assets', operation: 'listAssets', auth: 'token' },
   { method: 'GET', path: '/assets/{assetCode}', fn: 'assets', operation: 'getAsset', auth: 'token' },
+  { method: 'GET', path: '/wallets', fn: 'wallets', operation: 'listWallets', auth: 'token' },
+  { method: 'POST', path: '/wallets', fn: 'wallets', operation: 'createWallet', auth: 'token' },
+  { method: 'GET', path: '/wallets/{walletId}', fn: 'wallets', operation: 'getWallet', auth: 'token' },
+  {
+    method: 'GET',
+    path: '/wallets/{walletId}/balances',
+    fn: 'wallets',
+    operation: 'getWalletBalances',
+    auth: 'token',
+  },
+  // Stripe-style test helpers: sandbox applications only (404 for production ones).
+  {
+    method: 'POST',
+    path: '/sandbox/wallets/{walletId}/kyc',
+    fn: 'sandbox',
+    operation: 'decideKyc',
+    auth: 'token',
+  },
+  {
+    method: 'POST',
+    path: '/sandbox/wallets/{walletId}/fund',
+    fn: 'sandbox',
+    operation: 'fundWallet',
+    auth: 'token',
+  },
 ] as const satisfies readonly Route[];
 
 export type RouteEntry = (typeof routes)[number];

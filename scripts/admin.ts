@@ -22,6 +22,8 @@ Commands:
   assets load --environment sandbox|production --file <registry.json>
       Adds or replaces registry entries: a JSON array of {assetCode, assetIssuer, assetType, name, decimals, networkName}.
   keys rotate                                         Adds a new token signing key; the previous stays valid.
+  wallet review --wallet <walletId> --decision Verified|Rejected
+      Ends a third-party wallet's KYC review (only a Pending wallet moves).
 
 Options:
   --table <name>    DynamoDB table of a deployed stage (default: the local stack's).
@@ -43,6 +45,8 @@ const { values, positionals } = parseArgs({
     file: { type: 'string' },
     table: { type: 'string' },
     stage: { type: 'string' },
+    wallet: { type: 'string' },
+    decision: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -118,6 +122,12 @@ async function main(): Promise<void> {
     case 'keys rotate': {
       const { rotateSigningKeys } = await import('../lib/admin/signing-keys.ts');
       return print(await rotateSigningKeys());
+    }
+    case 'wallet review': {
+      const decision = required('decision');
+      if (decision !== 'Verified' && decision !== 'Rejected') fail('--decision must be Verified or Rejected');
+      const { reviewWallet } = await import('../lib/admin/wallets.ts');
+      return print(await reviewWallet(required('wallet'), decision));
     }
     default:
       fail(`Unknown command: ${positionals.join(' ')}`);

@@ -16,6 +16,7 @@ export async function globalSetup(): Promise<void> {
     stage: 'test',
   });
   process.env.TEST_BASE_URL = stack.baseUrl;
+  process.env.TEST_HORIZON_URL = stack.horizonUrl;
   process.env.TEST_DATA_DIR = dataDir;
   process.env.TEST_SEEDED_TENANT = JSON.stringify(stack.seededTenant);
 }

@@ -27,12 +27,13 @@ export class KeySecrets extends Construct {
       'signing-keys': names.signingKeys,
       'token-jwks': names.tokenJwks,
       'cursor-key': names.cursorKey,
+      'wallet-kek': names.walletKek,
     };
     const secret = (name: SecretName, description: string) => {
       const created = new secretsmanager.Secret(this, name, {
         secretName: this.names[name],
         description,
-        ...(name === 'cursor-key'
+        ...(name === 'cursor-key' || name === 'wallet-kek'
           ? {
               generateSecretString: {
                 secretStringTemplate: '{}',
@@ -60,6 +61,7 @@ export class KeySecrets extends Construct {
       ),
       'token-jwks': secret('token-jwks', 'Public JWKS the API functions verify bearer tokens against.'),
       'cursor-key': secret('cursor-key', 'Key that seals pagination cursors.'),
+      'wallet-kek': secret('wallet-kek', 'Key-encryption key that seals wallet and platform ledger secrets.'),
     };
   }
 }

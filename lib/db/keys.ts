@@ -33,3 +33,29 @@ export const gsi1 = {
     gsi1sk: `${kind}#${id}`,
   }),
 };
+
+export const walletKeys = {
+  wallet: (tenant: Tenant, walletId: string): ItemKey => ({
+    pk: tenantScope(tenant),
+    sk: `WALLET#${walletId}`,
+  }),
+  walletPrefix: 'WALLET#',
+  /** Platform operations (KYC review) find a wallet by id alone; tenant reads never use this index. */
+  byWalletId: (walletId: string) => ({ gsi1pk: `WALLET#${walletId}`, gsi1sk: 'WALLET' }),
+};
+
+/**
+ * Ledger records (platform data, not tenant-owned: no API route reads them). Platform accounts are
+ * found by environment and role; a submission by the caller's intent id, which must be unique in its
+ * environment (callers prefix it with what it is for, e.g. `wallet-activation:<walletId>`).
+ */
+export const ledgerKeys = {
+  platformAccount: (environment: Environment, role: string): ItemKey => ({
+    pk: `PLATFORM#${environment}`,
+    sk: `ACCOUNT#${role}`,
+  }),
+  submission: (environment: Environment, intentId: string): ItemKey => ({
+    pk: `SUBMISSION#${environment}#${intentId}`,
+    sk: 'SUBMISSION',
+  }),
+};

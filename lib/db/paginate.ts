@@ -17,10 +17,22 @@ export async function queryPage<T>(
   keyOf: (item: Record<string, unknown>) => Record<string, unknown>,
   toResource: (item: Record<string, unknown>) => T,
 ): Promise<Page<T>> {
-  const start = page.cursor ? await decodeCursor(page.cursor, page.binding) : undefined;
-  const { Items = [] } = await db.send(
-    new QueryCommand({ ...query, TableName: tableName(), Limit: page.limit + 1, ExclusiveStartKey: start }),
-  );
+  let startKey = page.cursor ? await decodeCursor(page.cursor, page.binding) : undefined;
+  const Items: Record<string, unknown>[] = [];
+  // With a FilterExpression a read can come back short while more matches remain: read on until the
+  // page (plus one, to know whether there is more) is full or the partition is exhausted.
+  do {
+    const result = await db.send(
+      new QueryCommand({
+        ...query,
+        TableName: tableName(),
+        Limit: page.limit + 1 - Items.length,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    Items.push(...(result.Items ?? []));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey && Items.length <= page.limit);
   const items = Items.slice(0, page.limit);
   const hasMore = Items.length > page.limit;
   const last = items.at(-1);

@@ -19,4 +19,5 @@ export async function ensureLocalSecrets(secretsDir: string, stage: string): Pro
   }
   if (!existsSync(file(names.cursorKey)))
     write(names.cursorKey, { key: randomBytes(32).toString('base64url') });
+  if (!existsSync(file(names.walletKek))) write(names.walletKek, { key: randomBytes(32).toString('base64') });
 }

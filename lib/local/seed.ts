@@ -1,12 +1,79 @@
-// What every local start puts in the (empty, in-memory) table: the asset registries and one sandbox tenant.
+// What every local start puts in the (empty, in-memory) table and on the (new) local ledgers: the
+// platform accounts, the asset registries, the ledgers' genesis and one sandbox tenant.
 import { createTenant } from '../admin/tenants.ts';
 import { seedRegistries } from '../assets/registry-seed.ts';
 import { putAsset } from '../assets/repo.ts';
+import type { Asset } from '../assets/schema.ts';
 import type { Environment } from '../http/types.ts';
+import { ensurePlatformAccount } from '../ledger/platform-accounts.ts';
+import type { LedgerAsset, LedgerGenesis } from './ledger/index.ts';
 
-export async function seedLocalData() {
-  for (const [environment, assets] of Object.entries(seedRegistries)) {
-    for (const asset of assets) await putAsset(environment as Environment, asset);
+/** Plenty for every test and tester: the funding account pays fees and opens every wallet. */
+const FUNDING_XLM = '100000000';
+const ISSUER_XLM = '10000';
+
+/** Pools priced near real rates (1 XLM ≈ 0.12 USD, 1 EUR ≈ 1.08 USD), deep enough for realistic slippage. */
+const POOL_DEPTH: Record<string, { assetA: string; assetB: string; reserveA: string; reserveB: string }[]> = {
+  sandbox: [
+    { assetA: 'XLM', assetB: 'USDC', reserveA: '10000000', reserveB: '1200000' },
+    { assetA: 'XLM', assetB: 'EURC', reserveA: '10000000', reserveB: '1110000' },
+    { assetA: 'USDC', assetB: 'EURC', reserveA: '1080000', reserveB: '1000000' },
+  ],
+};
+
+async function registryOf(environment: Environment): Promise<Asset[]> {
+  if (environment === 'production') return seedRegistries.production;
+  // Sandbox assets are issued locally by platform accounts whose keys we hold, so the sandbox
+  // helpers can mint test money; production keeps the real issuers.
+  return Promise.all(
+    seedRegistries.sandbox.map(async (asset) =>
+      asset.assetIssuer === null
+        ? asset
+        : {
+            ...asset,
+            assetIssuer: (await ensurePlatformAccount('sandbox', `issuer:${asset.assetCode}`)).publicKey,
+          },
+    ),
+  );
+}
+
+function genesisOf(environment: Environment, registry: Asset[], fundingKey: string): LedgerGenesis {
+  const ledgerAsset = (code: string): LedgerAsset => {
+    const asset = registry.find((a) => a.assetCode === code);
+    if (!asset) throw new Error(`No ${code} in the ${environment} registry`);
+    return asset.assetIssuer === null ? 'native' : { code: asset.assetCode, issuer: asset.assetIssuer };
+  };
+  return {
+    accounts: [
+      { publicKey: fundingKey, nativeBalance: FUNDING_XLM },
+      ...registry.flatMap((a) =>
+        a.assetIssuer ? [{ publicKey: a.assetIssuer, nativeBalance: ISSUER_XLM }] : [],
+      ),
+    ],
+    pools: (POOL_DEPTH[environment] ?? []).map((p) => ({
+      assetA: ledgerAsset(p.assetA),
+      assetB: ledgerAsset(p.assetB),
+      reserveA: p.reserveA,
+      reserveB: p.reserveB,
+    })),
+  };
+}
+
+export async function seedLocalData(): Promise<{
+  tenant: Awaited<ReturnType<typeof createTenant>>;
+  genesis: Record<Environment, LedgerGenesis>;
+}> {
+  const genesis = {} as Record<Environment, LedgerGenesis>;
+  for (const environment of ['sandbox', 'production'] as const) {
+    const funding = await ensurePlatformAccount(environment, 'funding');
+    const registry = await registryOf(environment);
+    for (const asset of registry) await putAsset(environment, asset);
+    genesis[environment] = genesisOf(environment, registry, funding.publicKey);
   }
-  return createTenant({ name: 'Local Sandbox Business', environment: 'sandbox', kind: 'business' });
+  const tenant = await createTenant({
+    name: 'Local Sandbox Business',
+    environment: 'sandbox',
+    kind: 'business',
+  });
+  return { tenant, genesis };
 }

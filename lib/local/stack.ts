@@ -8,10 +8,12 @@ import { CreateTableCommand, DynamoDBClient, ResourceInUseException } from '@aws
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { NewTenant } from '../admin/tenants.ts';
 import { createTableInput } from '../db/table.ts';
+import { queueUrlVariable } from '../queue-names.ts';
 import { queues } from '../queues.ts';
 import { secretNames } from '../secret-names.ts';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
 import { ensureQueues, startSqs } from './fauxqs.ts';
+import { freePort } from './ports.ts';
 import { startLocalSecretsManager } from './secrets-manager.ts';
 import { ensureLocalSecrets } from './secrets-seed.ts';
 import { type Poller, type SqsBatchHandler, startPoller } from './sqs-poller.ts';
@@ -28,6 +30,8 @@ export interface StackOptions {
 
 export interface LocalStack {
   baseUrl: string;
+  /** The sandbox ledger's Horizon-compatible API, for looking at accounts directly. */
+  horizonUrl: string;
   /** Environment the functions run with; tests and the admin CLI reuse it to reach the same services. */
   env: Record<string, string>;
   seededTenant: NewTenant;
@@ -74,6 +78,9 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
   const sqs = await startSqs({ port: 0 });
   const secrets = await startLocalSecretsManager(secretsDir);
   const names = secretNames(stage);
+  // The ledgers start after seeding (their genesis holds the platform accounts), but the functions
+  // read their Horizon URLs once, at first use: so the ports are chosen now.
+  const ledgerPorts = { sandbox: await freePort(), production: await freePort() };
   const env: Record<string, string> = {
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local',
@@ -86,6 +93,9 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
     SIGNING_KEYS_SECRET_ID: names.signingKeys,
     TOKEN_JWKS_SECRET_ID: names.tokenJwks,
     CURSOR_KEY_SECRET_ID: names.cursorKey,
+    KEK_SECRET_ID: names.walletKek,
+    HORIZON_URL_SANDBOX: `http://127.0.0.1:${ledgerPorts.sandbox}`,
+    HORIZON_URL_PRODUCTION: `http://127.0.0.1:${ledgerPorts.production}`,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
     POWERTOOLS_SERVICE_NAME: 'payments-gateway',
   };
@@ -96,10 +106,26 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
   // fauxqs writes queue URLs as sqs.<region>.localhost, which needs no DNS if the client keeps its endpoint.
   const sqsClient = new SQSClient({ useQueueUrlAsEndpoint: false });
   const ensured = await ensureQueues(sqsClient, stage);
+  for (const [name, queue] of ensured) env[queueUrlVariable(name)] = queue.queueUrl;
+  Object.assign(process.env, env);
 
   // Imported only now: these modules read their configuration at load time.
   const { seedLocalData } = await import('./seed.ts');
-  const seededTenant = await seedLocalData();
+  const { tenant: seededTenant, genesis } = await seedLocalData();
+  const { startLocalLedger } = await import('./ledger/index.ts');
+  const { Networks } = await import('@stellar/stellar-sdk');
+  const ledgers = [
+    await startLocalLedger({
+      port: ledgerPorts.sandbox,
+      networkPassphrase: Networks.TESTNET,
+      genesis: genesis.sandbox,
+    }),
+    await startLocalLedger({
+      port: ledgerPorts.production,
+      networkPassphrase: Networks.PUBLIC,
+      genesis: genesis.production,
+    }),
+  ];
 
   const pollers: Poller[] = [];
   for (const definition of queues) {
@@ -127,6 +153,7 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
 
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
+    horizonUrl: env.HORIZON_URL_SANDBOX as string,
     env,
     seededTenant,
     stop: async () => {
@@ -136,7 +163,7 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
       });
       await Promise.all(pollers.map((p) => p.stop()));
       sqsClient.destroy();
-      await Promise.all([secrets.stop(), sqs.stop(), dynamo.stop()]);
+      await Promise.all([...ledgers.map((l) => l.stop()), secrets.stop(), sqs.stop(), dynamo.stop()]);
     },
   };
 }

@@ -20,6 +20,7 @@ const credentials = {
   clientSecret: stack.seededTenant.clientSecret,
   associationId: stack.seededTenant.associationId,
   environment: stack.seededTenant.environment,
+  horizonUrl: stack.horizonUrl,
 };
 writeFileSync(join(dataDir, 'credentials.json'), `${JSON.stringify(credentials, null, 2)}\n`, {
   mode: 0o600,

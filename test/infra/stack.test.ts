@@ -12,7 +12,7 @@ import { bundleEntries } from '../../esbuild.config.ts';
 import { nagChecks } from '../../infra/nag.ts';
 import { PaymentsGatewayStack } from '../../infra/stack.ts';
 import { tableDefinition } from '../../lib/db/table.ts';
-import { physicalDeadLetterQueueName, physicalQueueName } from '../../lib/queue-names.ts';
+import { physicalDeadLetterQueueName, physicalQueueName, queueUrlVariable } from '../../lib/queue-names.ts';
 import { queues } from '../../lib/queues.ts';
 import { API_PREFIX, apiFunctionNames, FALLBACK_FUNCTION, routeKeyOf, routes } from '../../lib/routes.ts';
 import {
@@ -60,18 +60,30 @@ function stagedBundleOf(functionId: string): string {
   return join(assembly.directory, `asset.${hash}`, 'index.mjs');
 }
 
-/** Which API function a template function is: the one whose esbuild output its asset is a copy of. */
-function apiFunctionOf(functionId: string): string {
+/** Which bundle a template function ships (`api/auth`, `workers/…`): the esbuild output its asset copies. */
+function bundleOf(functionId: string): string {
   const staged = readFileSync(stagedBundleOf(functionId));
   const matches = bundleEntries()
-    .filter((entry) => entry.name.startsWith('api/') && readFileSync(entry.outFile).equals(staged))
-    .map((entry) => entry.name.slice('api/'.length));
-  assert.equal(matches.length, 1, `${functionId} ships exactly one API bundle (got ${matches.join(', ')})`);
+    .filter((entry) => readFileSync(entry.outFile).equals(staged))
+    .map((entry) => entry.name);
+  assert.equal(matches.length, 1, `${functionId} ships exactly one bundle (got ${matches.join(', ')})`);
   return matches[0] as string;
 }
 
+/** The API function a template function is (its bundle under api/). */
+function apiFunctionOf(functionId: string): string {
+  const bundle = bundleOf(functionId);
+  assert.ok(bundle.startsWith('api/'), `${functionId} ships ${bundle}, not an API bundle`);
+  return bundle.slice('api/'.length);
+}
+
 const functionIds = ofType(resources, 'AWS::Lambda::Function').map(([id]) => id);
-const functionIdByName = new Map(functionIds.map((id) => [apiFunctionOf(id), id]));
+const functionIdByBundle = new Map(functionIds.map((id) => [bundleOf(id), id]));
+const functionIdByName = new Map(
+  [...functionIdByBundle]
+    .filter(([bundle]) => bundle.startsWith('api/'))
+    .map(([bundle, id]) => [bundle.slice(4), id]),
+);
 
 /** Follows a route's Target through its integration to the Lambda function it invokes. */
 function functionBehindRoute(routeKey: string): string {
@@ -143,9 +155,14 @@ describe('HTTP API', () => {
 });
 
 describe('functions', () => {
-  test('one function per API function name, nothing else', () => {
+  test('one function per API function name and per queue worker, nothing else', () => {
     assert.deepEqual(new Set(functionIdByName.keys()), new Set(apiFunctionNames));
-    assert.equal(functionIds.length, apiFunctionNames.length);
+    const workers = queues.flatMap((q) => (q.worker ? [`workers/${q.worker}`] : []));
+    assert.deepEqual(
+      new Set(functionIdByBundle.keys()),
+      new Set([...apiFunctionNames.map((fn) => `api/${fn}`), ...workers]),
+    );
+    assert.equal(functionIds.length, apiFunctionNames.length + workers.length);
   });
 
   test('every function exports a handler from the bundle it ships', () => {
@@ -197,10 +214,42 @@ describe('functions', () => {
 
 // What each function needs, stated here independently of infra/function-access.ts.
 const TOKEN_ROUTE_FUNCTIONS = new Set<string>(routes.map((route) => route.fn));
-const expectedAccess: Record<string, { table: 'none' | 'read' | 'readWrite'; secrets: string[] }> = {
+interface ExpectedAccess {
+  table: 'none' | 'read' | 'readWrite';
+  secrets: string[];
+  /** Queues it sends to. */
+  sends?: string[];
+  /** The queue it consumes (workers). */
+  consumes?: string;
+}
+const expectedAccess: Record<string, ExpectedAccess> = {
   auth: { table: 'readWrite', secrets: ['signing-keys', 'token-jwks'] },
   assets: { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
   fallback: { table: 'none', secrets: [] },
+  wallets: {
+    table: 'readWrite',
+    secrets: ['token-jwks', 'cursor-key', 'wallet-kek'],
+    sends: ['wallet-activations'],
+  },
+  sandbox: { table: 'readWrite', secrets: ['token-jwks', 'wallet-kek'] },
+};
+const expectedWorkerAccess: Record<string, ExpectedAccess> = {
+  'wallet-activator': { table: 'readWrite', secrets: ['wallet-kek'], consumes: 'wallet-activations' },
+};
+const SEND_ACTIONS = ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'];
+const CONSUME_ACTIONS = [
+  'sqs:ReceiveMessage',
+  'sqs:ChangeMessageVisibility',
+  'sqs:GetQueueUrl',
+  'sqs:DeleteMessage',
+  'sqs:GetQueueAttributes',
+];
+const queueIdNamed = (name: string) => {
+  const found = ofType(resources, 'AWS::SQS::Queue').filter(
+    ([, r]) => r.Properties?.QueueName === physicalQueueName('dev', name),
+  );
+  assert.equal(found.length, 1, `queue ${name}`);
+  return found[0]?.[0] as string;
 };
 const WRITE_ACTIONS = [
   'dynamodb:PutItem',
@@ -233,15 +282,27 @@ describe('least privilege', () => {
     }
   });
 
-  for (const [name, expected] of Object.entries(expectedAccess)) {
-    test(`${name}: table ${expected.table}, secrets [${expected.secrets.join(', ')}], nothing else`, () => {
-      const functionId = functionIdByName.get(name);
+  test('every worker has a stated expectation', () => {
+    const workers = [...functionIdByBundle.keys()]
+      .filter((b) => b.startsWith('workers/'))
+      .map((b) => b.slice(8));
+    assert.deepEqual(new Set(workers), new Set(Object.keys(expectedWorkerAccess)));
+  });
+
+  const cases = [
+    ...Object.entries(expectedAccess).map(([name, expected]) => [`api/${name}`, expected] as const),
+    ...Object.entries(expectedWorkerAccess).map(([name, expected]) => [`workers/${name}`, expected] as const),
+  ];
+  for (const [name, expected] of cases) {
+    test(`${name}: table ${expected.table}, secrets [${expected.secrets.join(', ')}], queues, nothing else`, () => {
+      const functionId = functionIdByBundle.get(name);
       assert.ok(functionId, `function ${name}`);
       const ownLogGroup = referencedId((props(functionId).LoggingConfig as { LogGroup: unknown }).LogGroup);
       const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
       const indexArn = { 'Fn::Join': ['', [tableArn, '/index/*']] };
       const dynamodbActions = new Set<string>();
       const secretsRead = new Set<string>();
+      const sqsActionsByQueue = new Map<string, Set<string>>();
 
       for (const statement of statementsOf(functionId)) {
         assert.equal(statement.Effect, 'Allow');
@@ -270,6 +331,14 @@ describe('least privilege', () => {
             assert.deepEqual(actions, ['secretsmanager:GetSecretValue']);
             for (const target of targets) secretsRead.add(referencedId(target));
             break;
+          case 'sqs':
+            for (const target of targets) {
+              const queueId = referencedId(target);
+              const seen = sqsActionsByQueue.get(queueId) ?? new Set<string>();
+              for (const action of actions) seen.add(action);
+              sqsActionsByQueue.set(queueId, seen);
+            }
+            break;
           default:
             assert.fail(`unexpected permission ${actions.join(', ')}`);
         }
@@ -282,10 +351,14 @@ describe('least privilege', () => {
       if (expected.table === 'readWrite')
         assert.ok(hasAll(READ_ACTIONS) && hasAll(WRITE_ACTIONS), 'read+write');
       assert.deepEqual(secretsRead, new Set(expected.secrets.map(secretId)));
+      const expectedSqs = new Map<string, Set<string>>();
+      for (const queue of expected.sends ?? []) expectedSqs.set(queueIdNamed(queue), new Set(SEND_ACTIONS));
+      if (expected.consumes) expectedSqs.set(queueIdNamed(expected.consumes), new Set(CONSUME_ACTIONS));
+      assert.deepEqual(sqsActionsByQueue, expectedSqs, 'SQS access');
     });
 
     test(`${name}: environment names the table, the stage and only the secrets it may read`, () => {
-      const functionId = functionIdByName.get(name) as string;
+      const functionId = functionIdByBundle.get(name) as string;
       const env = (props(functionId).Environment as { Variables: Record<string, unknown> }).Variables;
       assert.deepEqual(env.TABLE_NAME, { Ref: tableId });
       assert.equal(env.STAGE, 'dev');
@@ -295,11 +368,16 @@ describe('least privilege', () => {
         'signing-keys': 'SIGNING_KEYS_SECRET_ID',
         'token-jwks': 'TOKEN_JWKS_SECRET_ID',
         'cursor-key': 'CURSOR_KEY_SECRET_ID',
+        'wallet-kek': 'KEK_SECRET_ID',
       };
       for (const [secret, variable] of Object.entries(secretEnv)) {
         const expectedValue = expected.secrets.includes(secret) ? { Ref: secretId(secret) } : undefined;
         assert.deepEqual(env[variable], expectedValue, variable);
       }
+      const queueEnv = Object.keys(env).filter((variable) => variable.startsWith('QUEUE_URL_'));
+      assert.deepEqual(queueEnv, (expected.sends ?? []).map(queueUrlVariable));
+      for (const queue of expected.sends ?? [])
+        assert.deepEqual(env[queueUrlVariable(queue)], { Ref: queueIdNamed(queue) });
     });
   }
 });

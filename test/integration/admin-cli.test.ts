@@ -119,3 +119,34 @@ describe('admin CLI', () => {
     assert.equal((await call('/assets', { apiKey: tenant.apiKey, token: before })).status, 200);
   });
 });
+
+describe('admin CLI: KYC review', () => {
+  it('ends a Pending wallet’s review once, and says so when it already ended', async () => {
+    const tenant = await admin('tenant', 'create', '--name', 'KYC Co');
+    const token = await tokenFor(tenant);
+    const created = await call('/wallets', {
+      method: 'POST',
+      apiKey: tenant.apiKey,
+      token,
+      body: {
+        walletName: 'Third party',
+        assetCode: 'USDC',
+        metadata: {
+          entityType: 'Business',
+          registeredName: 'B',
+          registrationNumber: '1',
+          registrationCountry: 'ZA',
+        },
+      },
+    });
+    assert.equal(created.body.status, 'Pending');
+    const reviewed = await admin('wallet', 'review', '--wallet', created.body.id, '--decision', 'Rejected');
+    assert.deepEqual(reviewed, { walletId: created.body.id, status: 'Rejected' });
+    const read = await call(`/wallets/${created.body.id}`, { apiKey: tenant.apiKey, token });
+    assert.equal(read.body.status, 'Rejected');
+    await assert.rejects(
+      admin('wallet', 'review', '--wallet', created.body.id, '--decision', 'Verified'),
+      /already ended/,
+    );
+  });
+});

@@ -64,3 +64,10 @@ export function testSigningKeyRing(): SigningKeyRing {
   const file = join(dataDir, 'secrets', secretFileName(secretNames('test').signingKeys));
   return JSON.parse(readFileSync(file, 'utf8'));
 }
+
+/** A resource of the test stack's sandbox ledger, read over its Horizon-compatible API. */
+// biome-ignore lint/suspicious/noExplicitAny: Horizon resources are asserted on field by field.
+export async function horizon(path: string): Promise<any> {
+  const response = await fetch(`${process.env.TEST_HORIZON_URL}${path}`);
+  return response.json();
+}

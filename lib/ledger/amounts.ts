@@ -1,0 +1,25 @@
+// Ledger amounts: decimal strings, at most 7 decimal places (one stroop), never floats.
+import BigNumber from 'bignumber.js';
+import { LedgerInputError } from './errors.ts';
+
+/** The ledger's precision: amounts are whole numbers of stroops (10^-7). */
+export const LEDGER_DECIMALS = 7;
+/** The largest amount the ledger can hold: int64 stroops. */
+const MAX_AMOUNT = new BigNumber('922337203685.4775807');
+
+/**
+ * Validates a positive decimal string with at most 7 decimal places and returns it in the plain form
+ * the SDK expects (`'10'`, `'0.5'`, no exponent). Throws LedgerInputError otherwise.
+ */
+export function ledgerAmount(amount: string): string {
+  if (typeof amount !== 'string' || !/^\d+(\.\d+)?$/.test(amount.trim())) {
+    throw new LedgerInputError(`Amount must be a decimal string, got ${JSON.stringify(amount)}`);
+  }
+  const value = new BigNumber(amount.trim());
+  if (!value.isFinite() || value.lte(0)) throw new LedgerInputError('Amount must be greater than zero');
+  if ((value.decimalPlaces() ?? 0) > LEDGER_DECIMALS) {
+    throw new LedgerInputError(`Amount has more than ${LEDGER_DECIMALS} decimal places`);
+  }
+  if (value.gt(MAX_AMOUNT)) throw new LedgerInputError('Amount exceeds what the ledger can hold');
+  return value.toFixed();
+}

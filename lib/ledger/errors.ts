@@ -1,0 +1,33 @@
+// Typed ledger errors. None of them ever carries key material in its message.
+
+/** Horizon could not be reached or did not answer in time: retry later (balances show as null). */
+export class LedgerUnavailableError extends Error {
+  override name = 'LedgerUnavailableError';
+  readonly retryable = true;
+}
+
+/**
+ * A transaction that must not be built, decided before anything reaches the ledger (the source account
+ * does not exist, say). `submitOnce` records it as the intent's failed outcome.
+ */
+export class LedgerRefusal extends Error {
+  override name = 'LedgerRefusal';
+  readonly errorCode: string;
+  readonly failureReason: string;
+
+  constructor(errorCode: string, failureReason: string) {
+    super(`${errorCode}: ${failureReason}`);
+    this.errorCode = errorCode;
+    this.failureReason = failureReason;
+  }
+}
+
+/** Input the ledger adapter refuses outright (an amount with 8 decimals, a memo too long). */
+export class LedgerInputError extends Error {
+  override name = 'LedgerInputError';
+}
+
+/** A sealed secret that cannot be opened: wrong key, tampered with, or sealed for another account. */
+export class CustodyError extends Error {
+  override name = 'CustodyError';
+}

@@ -1,0 +1,94 @@
+// The platform's own ledger accounts, per environment and role: `funding` pays every fee and opens
+// wallet accounts; `issuer:<CODE>` and `distributor:<CODE>` issue and hold sandbox assets. Each is kept
+// in the table as { role, publicKey, sealedSecret }; putting its XLM on the ledger is an operator's job
+// (friendbot on testnet, the genesis of the local ledger, a treasury transfer in production).
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../db/client.ts';
+import { ledgerKeys } from '../db/keys.ts';
+import type { Environment } from '../http/types.ts';
+import { type AccountKeys, newAccountKeys, type SealedSecret } from './custody.ts';
+
+export type PlatformRole = 'funding' | `issuer:${string}` | `distributor:${string}`;
+
+export interface PlatformAccount {
+  role: PlatformRole;
+  environment: Environment;
+  publicKey: string;
+  sealedSecret: SealedSecret;
+  createdAt: string;
+}
+
+export class PlatformAccountMissingError extends Error {
+  override name = 'PlatformAccountMissingError';
+}
+
+const ROLE = /^(funding|(issuer|distributor):[A-Za-z0-9]{1,12})$/;
+
+function assertRole(role: string): asserts role is PlatformRole {
+  if (!ROLE.test(role)) throw new TypeError(`Unknown platform account role ${JSON.stringify(role)}`);
+}
+
+const toAccount = ({ role, environment, publicKey, sealedSecret, createdAt }: Record<string, unknown>) =>
+  ({ role, environment, publicKey, sealedSecret, createdAt }) as PlatformAccount;
+
+export async function findPlatformAccount(
+  environment: Environment,
+  role: PlatformRole,
+): Promise<PlatformAccount | undefined> {
+  const { Item } = await db.send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: ledgerKeys.platformAccount(environment, role),
+      ConsistentRead: true,
+    }),
+  );
+  return Item ? toAccount(Item) : undefined;
+}
+
+/** The account for a role; throws PlatformAccountMissingError if it has not been set up. */
+export async function platformAccount(
+  environment: Environment,
+  role: PlatformRole,
+): Promise<PlatformAccount> {
+  assertRole(role);
+  const account = await findPlatformAccount(environment, role);
+  if (!account) {
+    throw new PlatformAccountMissingError(
+      `No ${role} platform account for ${environment}: create it with ensurePlatformAccount and fund it on the ledger.`,
+    );
+  }
+  return account;
+}
+
+/**
+ * The account for a role, creating its keys if there are none yet (or adopting `keys`, sealed by
+ * `newAccountKeys`/`sealSecret`, for an account that already exists on the ledger). Concurrent callers
+ * agree: the put is conditional on absence, and the loser returns the winner's account.
+ */
+export async function ensurePlatformAccount(
+  environment: Environment,
+  role: PlatformRole,
+  options: { now?: Date; keys?: AccountKeys } = {},
+): Promise<PlatformAccount> {
+  assertRole(role);
+  const existing = await findPlatformAccount(environment, role);
+  if (existing) return existing;
+  const { publicKey, sealedSecret } = options.keys ?? (await newAccountKeys());
+  const createdAt = (options.now ?? new Date()).toISOString();
+  const account: PlatformAccount = { role, environment, publicKey, sealedSecret, createdAt };
+  try {
+    await db.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...ledgerKeys.platformAccount(environment, role), type: 'platformAccount', ...account },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return account;
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    // Another caller created it first: theirs is the account (read back consistently).
+    return platformAccount(environment, role);
+  }
+}

@@ -1,0 +1,62 @@
+// Wallet requests (spec §2.1, §4.2). Shape errors are 400s here; whether a country or an asset
+// exists is checked by the service (422), because a well-formed value can still name nothing.
+import { z } from 'zod';
+import { assetCodeParam } from '../assets/schema.ts';
+import { pageQueryShape } from '../http/pagination.ts';
+
+const text = (max: number) => z.string().trim().min(1, 'must not be blank').max(max);
+const countryCode = z.string().regex(/^[A-Za-z]{2,3}$/, 'must be an ISO 3166-1 alpha-2 or alpha-3 code');
+const isoDate = z.iso.date('must be a date, YYYY-MM-DD');
+
+export const personMetadata = z.strictObject({
+  entityType: z.literal('Person'),
+  firstName: text(100),
+  lastName: text(100),
+  dateOfBirth: isoDate,
+  idType: z.enum(['NATIONAL_ID', 'PASSPORT', 'DRIVERS_LICENSE']),
+  idNumber: text(50),
+  nationality: countryCode,
+});
+
+export const businessMetadata = z.strictObject({
+  entityType: z.literal('Business'),
+  registeredName: text(200),
+  registrationNumber: text(50),
+  registrationCountry: countryCode,
+});
+
+export const walletMetadata = z.discriminatedUnion('entityType', [personMetadata, businessMetadata]);
+export type WalletMetadata = z.infer<typeof walletMetadata>;
+
+export const createWalletBody = z
+  .strictObject({
+    walletName: text(100),
+    assetCode: assetCodeParam,
+    ownAccount: z.boolean().default(false),
+    metadata: walletMetadata.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (!body.ownAccount && !body.metadata) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['metadata'],
+        message: 'is required when ownAccount is false (the third party’s FICA details)',
+      });
+    }
+  });
+export type CreateWallet = z.infer<typeof createWalletBody>;
+
+export const walletIdParams = z.strictObject({ walletId: z.uuid('must be a UUID') });
+
+export const listWalletsQuery = z.strictObject({
+  ...pageQueryShape,
+  assetCode: assetCodeParam.optional(),
+  networkName: z.string().min(1).max(50).optional(),
+});
+
+export const kycDecisionBody = z.strictObject({ decision: z.enum(['Verified', 'Rejected']) });
+
+export const fundWalletBody = z.strictObject({
+  assetCode: assetCodeParam,
+  amount: z.number().positive('must be greater than 0'),
+});

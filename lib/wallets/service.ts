@@ -1,0 +1,168 @@
+// Wallets: a ledger account per wallet, its key sealed at rest, KYC status, balances read from the ledger.
+import { randomUUID } from 'node:crypto';
+import { findAsset } from '../assets/repo.ts';
+import { sendToQueue } from '../aws/queues.ts';
+import { type FieldError, notFound, Problem, unprocessable } from '../http/problem.ts';
+import type { Tenant } from '../http/types.ts';
+import { accountBalances } from '../ledger/balances.ts';
+import { newAccountKeys } from '../ledger/custody.ts';
+import { logger } from '../log.ts';
+import { toAlpha3 } from './countries.ts';
+import {
+  findWallet,
+  listWalletPage,
+  putWallet,
+  transitionStatus,
+  type WalletRecord,
+  type WalletStatus,
+} from './repo.ts';
+import type { CreateWallet, WalletMetadata } from './schema.ts';
+
+export const WALLET_ACTIVATION_QUEUE = 'wallet-activations';
+
+export interface ActivationMessage {
+  environment: Tenant['environment'];
+  associationId: string;
+  walletId: string;
+  requestedAt: string;
+}
+
+export interface BalanceEntry {
+  assetCode: string;
+  balance: string;
+  assetIssuer: string | null;
+  assetType: string;
+}
+
+/** Countries arrive as alpha-2 or alpha-3 in any case and are kept as alpha-3; unknown ones are 422s. */
+function normaliseMetadata(metadata: WalletMetadata): { metadata: WalletMetadata; errors: FieldError[] } {
+  const field = metadata.entityType === 'Person' ? 'nationality' : 'registrationCountry';
+  const given = metadata.entityType === 'Person' ? metadata.nationality : metadata.registrationCountry;
+  const alpha3 = toAlpha3(given);
+  if (!alpha3)
+    return {
+      metadata,
+      errors: [{ field: `metadata.${field}`, message: `${given} is not an ISO 3166-1 country` }],
+    };
+  return { metadata: { ...metadata, [field]: alpha3 } as WalletMetadata, errors: [] };
+}
+
+/** Balances of an active wallet; [] while its account is being opened; null when the ledger cannot be read. */
+async function balancesOf(record: WalletRecord): Promise<BalanceEntry[] | null> {
+  if (record.activationStatus !== 'active') return [];
+  try {
+    return (await accountBalances(record.environment, record.publicKey)).balances;
+  } catch (error) {
+    logger.warn('Balance lookup failed', { walletId: record.walletId, error: (error as Error).message });
+    return null;
+  }
+}
+
+export function toWalletResource(record: WalletRecord, balances: BalanceEntry[] | null) {
+  return {
+    id: record.walletId,
+    walletName: record.walletName,
+    assetCode: record.assetCode,
+    ownAccount: record.ownAccount,
+    status: record.status,
+    accountNumber: record.publicKey,
+    networkName: record.networkName,
+    publicKey: record.publicKey,
+    activationStatus: record.activationStatus,
+    ...(record.activationStatus === 'failed'
+      ? {
+          activationErrorCode: record.activationErrorCode,
+          activationFailureReason: record.activationFailureReason,
+        }
+      : {}),
+    balances,
+    metadata: record.metadata,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  };
+}
+
+export async function createWallet(tenant: Tenant, input: CreateWallet, now: Date) {
+  const asset = await findAsset(tenant.environment, input.assetCode);
+  const normalised = input.metadata ? normaliseMetadata(input.metadata) : { metadata: null, errors: [] };
+  const errors: FieldError[] = [
+    ...(asset ? [] : [{ field: 'assetCode', message: `${input.assetCode} is not in the asset registry` }]),
+    ...normalised.errors,
+  ];
+  if (!asset || errors.length) throw unprocessable('The wallet cannot be created as requested.', errors);
+
+  const walletId = randomUUID();
+  const keys = await newAccountKeys();
+  const record: WalletRecord = {
+    walletId,
+    environment: tenant.environment,
+    associationId: tenant.associationId,
+    walletName: input.walletName,
+    assetCode: asset.assetCode,
+    assetIssuer: asset.assetIssuer,
+    ownAccount: input.ownAccount,
+    status: input.ownAccount ? 'Verified' : 'Pending',
+    networkName: asset.networkName,
+    publicKey: keys.publicKey,
+    sealedSecret: keys.sealedSecret,
+    metadata: normalised.metadata,
+    activationStatus: 'pending',
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
+  // The activation message goes first: if we crash before the record is written, the worker finds no
+  // record and opens no account; once the record exists, a message for it is already on its way.
+  const message: ActivationMessage = { ...tenant, walletId, requestedAt: now.toISOString() };
+  await sendToQueue(WALLET_ACTIVATION_QUEUE, message, 1);
+  await putWallet(record);
+  return toWalletResource(record, []);
+}
+
+async function walletOrNotFound(tenant: Tenant, walletId: string): Promise<WalletRecord> {
+  const record = await findWallet(tenant, walletId);
+  if (!record) throw notFound(`No wallet ${walletId}.`);
+  return record;
+}
+
+export async function getWallet(tenant: Tenant, walletId: string) {
+  const record = await walletOrNotFound(tenant, walletId);
+  return toWalletResource(record, await balancesOf(record));
+}
+
+export async function getWalletBalances(tenant: Tenant, walletId: string) {
+  const record = await walletOrNotFound(tenant, walletId);
+  return { walletId: record.walletId, balances: await balancesOf(record), publicKey: record.publicKey };
+}
+
+export async function listWallets(
+  tenant: Tenant,
+  query: {
+    limit: number;
+    cursor?: string | undefined;
+    assetCode?: string | undefined;
+    networkName?: string | undefined;
+  },
+) {
+  const page = await listWalletPage(
+    tenant,
+    { assetCode: query.assetCode, networkName: query.networkName },
+    { limit: query.limit, cursor: query.cursor },
+  );
+  const data = await Promise.all(
+    page.data.map(async (record) => toWalletResource(record, await balancesOf(record))),
+  );
+  return { data, pagination: page.pagination };
+}
+
+/** The end of a KYC review: Pending → Verified or Rejected, once. */
+export async function decideKyc(
+  tenant: Tenant,
+  walletId: string,
+  decision: Exclude<WalletStatus, 'Pending'>,
+  now: Date,
+) {
+  const moved = await transitionStatus(tenant, walletId, 'Pending', decision, now);
+  if (moved) return toWalletResource(moved, await balancesOf(moved));
+  const record = await walletOrNotFound(tenant, walletId);
+  throw new Problem(409, `The wallet's KYC review has already ended: it is ${record.status}.`);
+}
