@@ -1,5 +1,5 @@
-// The worker path of the stack (a queue whose definition names a worker). lib/queues.ts has no
-// worker yet, so this file feeds the stack a definition and a stand-in bundle of its own.
+// The worker path of the stack, exercised with a definition and a stand-in bundle of this file's own
+// (beside the real queues), so batching-window and access rules are checked whatever lib/queues.ts holds.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { functionAccess } from '../../infra/function-access.ts';
 import { nagChecks } from '../../infra/nag.ts';
 import { PaymentsGatewayStack } from '../../infra/stack.ts';
 import { physicalQueueName } from '../../lib/queue-names.ts';
-import type { QueueDefinition } from '../../lib/queues.ts';
+import { type QueueDefinition, queues } from '../../lib/queues.ts';
 import {
   asArray,
   ensureBundles,
@@ -40,7 +40,7 @@ const definition: QueueDefinition = {
 };
 const stackProps = {
   stage: 'dev',
-  queues: [definition],
+  queues: [...queues, definition],
   bundles: [...bundleEntries(), worker],
   access: { ...functionAccess, 'workers/settler': { table: 'readWrite' as const, secrets: [] } },
 };
@@ -54,8 +54,13 @@ describe('a queue with a worker', () => {
     .filter(([, r]) => r.Properties?.QueueName === physicalQueueName('dev', definition.name))
     .map(([id]) => id);
 
+  const mappingsOfQueue = () =>
+    ofType(resources, 'AWS::Lambda::EventSourceMapping').filter(
+      ([, r]) => referencedId(r.Properties?.EventSourceArn) === queueId,
+    );
+
   test('feeds the worker with its batch size, reporting partial batch failures', () => {
-    const mappings = ofType(resources, 'AWS::Lambda::EventSourceMapping');
+    const mappings = mappingsOfQueue();
     assert.equal(mappings.length, 1);
     const p = mappings[0]?.[1].Properties ?? {};
     assert.equal(referencedId(p.EventSourceArn), queueId);
@@ -72,7 +77,7 @@ describe('a queue with a worker', () => {
   });
 
   test('the worker may consume its queue', () => {
-    const mapping = ofType(resources, 'AWS::Lambda::EventSourceMapping')[0]?.[1].Properties ?? {};
+    const mapping = mappingsOfQueue()[0]?.[1].Properties ?? {};
     const roleId = referencedId(resources[referencedId(mapping.FunctionName)]?.Properties?.Role);
     const statements = statementsOfRole(resources, roleId);
     const consume = statements.find((s) => asArray(s.Action).includes('sqs:ReceiveMessage'));

@@ -196,6 +196,9 @@ describe('local ledger: network metadata', () => {
     assert.equal(page.records[0]?.base_fee_in_stroops, 100);
     assert.equal(page.records[0]?.base_reserve_in_stroops, 5_000_000);
 
+    const raw = await server.httpClient.get(ledger.url);
+    const date = Date.parse((raw.headers as unknown as Headers).get('date') ?? '');
+    assert.ok(Math.abs(date / 1000 - now()) <= 2, 'a Date header with the server clock');
     const bounds = await server.fetchTimebounds(100);
     assert.ok(Math.abs(bounds.maxTime - (now() + 100)) <= 2, 'time bounds follow the server clock');
   });

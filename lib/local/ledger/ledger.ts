@@ -47,6 +47,9 @@ export class Ledger {
     baseFee: number;
     baseReserve: string;
   }) {
+    if (!Number.isSafeInteger(options.baseFee) || options.baseFee < 1) {
+      throw new RangeError(`baseFee must be a positive number of stroops, not ${options.baseFee}`);
+    }
     this.networkPassphrase = options.networkPassphrase;
     this.state = new LedgerState(
       options.genesis,
