@@ -63,11 +63,16 @@ export function httpClient(concurrency: number) {
 
 type HttpClient = ReturnType<typeof httpClient>;
 
-async function expect200(response: Promise<{ status: number; body: string }>): Promise<string> {
+async function expectStatus(
+  response: Promise<{ status: number; body: string }>,
+  expected: number,
+): Promise<string> {
   const { status, body } = await response;
-  if (status !== 200) throw new Error(`HTTP ${status} ${body.slice(0, 200)}`);
+  if (status !== expected) throw new Error(`HTTP ${status} ${body.slice(0, 200)}`);
   return body;
 }
+
+const expect200 = (response: Promise<{ status: number; body: string }>) => expectStatus(response, 200);
 
 /** POST /v1/auth/token with the seeded tenant's key and client credentials. */
 export function tokenRoute(stack: LocalStack, client: HttpClient): Op {
@@ -91,7 +96,60 @@ export function assetsRoute(stack: LocalStack, client: HttpClient, accessToken: 
   };
 }
 
-/** A bearer token for the seeded tenant, for the assets route. */
+/** The parts of a wallet resource the bench reads. */
+export interface WalletView {
+  id: string;
+  publicKey: string;
+  activationStatus: 'pending' | 'active' | 'failed';
+}
+
+const tokenHeaders = (stack: LocalStack, accessToken: string) => ({
+  'x-service-auth': stack.seededTenant.apiKey,
+  authorization: `Bearer ${accessToken}`,
+});
+
+/** POST /v1/wallets (an own USDC wallet) with the seeded tenant's key and a bearer token; expects 201. */
+export function walletCreator(stack: LocalStack, client: HttpClient, accessToken: string) {
+  let created = 0;
+  return async (): Promise<WalletView> => {
+    const body = JSON.stringify({ walletName: `bench ${++created}`, assetCode: 'USDC', ownAccount: true });
+    const headers = {
+      ...tokenHeaders(stack, accessToken),
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+    };
+    return JSON.parse(
+      await expectStatus(client.send(`${stack.baseUrl}/wallets`, { method: 'POST', headers, body }), 201),
+    ) as WalletView;
+  };
+}
+
+/** GET /v1/wallets/{walletId} with the seeded tenant's key and a bearer token. */
+export function walletReader(stack: LocalStack, client: HttpClient, accessToken: string) {
+  const headers = tokenHeaders(stack, accessToken);
+  return async (walletId: string): Promise<WalletView> =>
+    JSON.parse(
+      await expect200(client.send(`${stack.baseUrl}/wallets/${walletId}`, { method: 'GET', headers })),
+    ) as WalletView;
+}
+
+/** POST /v1/wallets as a load op: each request creates a wallet, whose account the worker then opens. */
+export function createWalletRoute(stack: LocalStack, client: HttpClient, accessToken: string): Op {
+  const create = walletCreator(stack, client, accessToken);
+  return async () => {
+    await create();
+  };
+}
+
+/** GET /v1/wallets/{walletId} as a load op. */
+export function walletRoute(stack: LocalStack, client: HttpClient, accessToken: string, walletId: string): Op {
+  const read = walletReader(stack, client, accessToken);
+  return async () => {
+    await read(walletId);
+  };
+}
+
+/** A bearer token for the seeded tenant, for the assets and wallet routes. */
 export async function issueAccessToken(stack: LocalStack): Promise<string> {
   const client = httpClient(1);
   try {

@@ -25,7 +25,10 @@ describe('assets', () => {
     const codes = response.body.data.map((a: { assetCode: string }) => a.assetCode).sort();
     assert.deepEqual(codes, seedRegistries.sandbox.map((a) => a.assetCode).sort());
     const usdc = response.body.data.find((a: { assetCode: string }) => a.assetCode === 'USDC');
-    assert.equal(usdc.assetIssuer, seedRegistries.sandbox.find((a) => a.assetCode === 'USDC')?.assetIssuer);
+    // Sandbox assets are issued by the platform's own local issuer accounts (the ledger's genesis).
+    const { platformAccount } = await import('../../lib/ledger/platform-accounts.ts');
+    assert.equal(usdc.assetIssuer, (await platformAccount('sandbox', 'issuer:USDC')).publicKey);
+    assert.equal(usdc.networkName, 'stellar-testnet');
     assert.deepEqual(response.body.pagination, { nextCursor: null, hasMore: false });
   });
 
