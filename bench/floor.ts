@@ -1,37 +1,58 @@
-// The floor: the DynamoDB calls each route makes, in the same order, sent straight from the AWS SDK
-// to the same DynamoDB Local. What a route costs above this is HTTP, the gateway, Middy, zod and JWTs.
+// The floor: the backend calls each route makes, in the same order, sent straight from the AWS SDK
+// (and, for the ledger, plain HTTP) to the same DynamoDB Local, fauxqs and local ledger. What a route
+// costs above this is HTTP, the gateway, Middy, zod, JWTs and the route's own work (e.g. key sealing).
+import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { CreateQueueCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { hashCredential } from '../lib/auth/credentials.ts';
-import { keys } from '../lib/db/keys.ts';
+import { type ItemKey, keys, walletKeys } from '../lib/db/keys.ts';
+import type { Tenant } from '../lib/http/types.ts';
 import type { LocalStack } from '../lib/local/stack.ts';
-import type { Op } from './latency.ts';
+import type { ActivationMessage } from '../lib/wallets/service.ts';
+import { httpClient, type Op } from './latency.ts';
 
 /** Page size + 1, as lib/db/paginate.ts reads it for the default `limit` of 20. */
 const ASSET_QUERY_LIMIT = 21;
 
-export function floorOps(stack: LocalStack, rate: { limit: number; windowSeconds: number }) {
+/** Region and credentials of the stack, for SDK clients of its local services. */
+export const awsSettings = (env: Record<string, string>) => ({
+  region: env.AWS_REGION as string,
+  credentials: {
+    accessKeyId: env.AWS_ACCESS_KEY_ID as string,
+    secretAccessKey: env.AWS_SECRET_ACCESS_KEY as string,
+  },
+});
+
+/** The reads every token-authenticated route starts with, on a document client of its own. */
+function tableAccess(stack: LocalStack) {
   const { env, seededTenant: tenant } = stack;
   const TableName = env.TABLE_NAME as string;
   const db = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: env.AWS_ENDPOINT_URL_DYNAMODB as string,
-      region: env.AWS_REGION as string,
-      credentials: {
-        accessKeyId: env.AWS_ACCESS_KEY_ID as string,
-        secretAccessKey: env.AWS_SECRET_ACCESS_KEY as string,
-      },
-    }),
+    new DynamoDBClient({ endpoint: env.AWS_ENDPOINT_URL_DYNAMODB as string, ...awsSettings(env) }),
     { marshallOptions: { removeUndefinedValues: true } },
   );
   const apiKeyKey = keys.apiKey(hashCredential(tenant.apiKey));
   // A miss is cheaper than a hit: each read must find what the route finds.
-  const getItem = async (Key: { pk: string; sk: string }) => {
+  const getItem = async (Key: ItemKey) => {
     const { Item } = await db.send(new GetCommand({ TableName, Key }));
     if (!Item) throw new Error(`no item ${Key.pk}`);
+    return Item;
   };
   const getApiKey = () => getItem(apiKeyKey);
   const getClient = () => getItem(keys.client(tenant.clientId));
+  return { db, TableName, getItem, getApiKey, getClient };
+}
+
+export function floorOps(stack: LocalStack, rate: { limit: number; windowSeconds: number }) {
+  const { seededTenant: tenant } = stack;
+  const { db, TableName, getApiKey, getClient } = tableAccess(stack);
 
   // The same atomic counter the route keeps (lib/auth/rate-limit.ts), on the same client's window item.
   const countRequest = () => {
@@ -77,4 +98,82 @@ export function floorOps(stack: LocalStack, rate: { limit: number; windowSeconds
     await queryAssets();
   };
   return { token, assets, close: () => db.destroy() };
+}
+
+/** The create floor's activation queue: the bench's own on the stack's fauxqs, read by no worker. */
+const BENCH_QUEUE = 'bench-wallet-activations-floor';
+
+/**
+ * The wallet routes' backend calls, for `wallet` (an active wallet of the seeded tenant). The create floor
+ * sends its message to a queue of its own, which no worker reads (so it opens no accounts), and writes
+ * records under a tenant scope no caller has (a random association), so they cannot collide with the route's.
+ */
+export async function walletFloorOps(stack: LocalStack, wallet: { walletId: string; publicKey: string }) {
+  const { env, seededTenant: tenant } = stack;
+  const { db, TableName, getItem, getApiKey, getClient } = tableAccess(stack);
+  const sqs = new SQSClient({
+    endpoint: env.AWS_ENDPOINT_URL_SQS as string,
+    useQueueUrlAsEndpoint: false,
+    ...awsSettings(env),
+  });
+  const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: BENCH_QUEUE }));
+  if (!QueueUrl) throw new Error(`CreateQueue ${BENCH_QUEUE} returned no QueueUrl`);
+  const ledger = httpClient(16);
+
+  // The record the route wrote for `wallet`, as it was written (pending): same attributes, same sizes.
+  const template = { ...(await getItem(walletKeys.wallet(tenant, wallet.walletId))), activationStatus: 'pending' };
+  const benchTenant: Tenant = { environment: tenant.environment, associationId: randomUUID() };
+
+  /** Horizon's GET /accounts/{id}, as the route's balance lookup makes it. */
+  const loadAccount = async () => {
+    const { status, body } = await ledger.send(`${stack.horizonUrl}/accounts/${wallet.publicKey}`, {
+      method: 'GET',
+      headers: { accept: 'application/json' },
+    });
+    if (status !== 200) throw new Error(`ledger HTTP ${status} ${body.slice(0, 200)}`);
+  };
+
+  /** GET /wallets/{walletId}: API key (middleware), client (bearer), wallet record, ledger account. */
+  const getWallet: Op = async () => {
+    await getApiKey();
+    await getClient();
+    await getItem(walletKeys.wallet(tenant, wallet.walletId));
+    await loadAccount();
+  };
+  /** POST /wallets: API key, client, asset, activation message (DelaySeconds 1, as sent), conditional put. */
+  const createWallet: Op = async () => {
+    await getApiKey();
+    await getClient();
+    await getItem(keys.asset(tenant.environment, 'USDC'));
+    const walletId = randomUUID();
+    const now = new Date().toISOString();
+    const message: ActivationMessage = { ...benchTenant, walletId, requestedAt: now };
+    await sqs.send(
+      new SendMessageCommand({ QueueUrl, MessageBody: JSON.stringify(message), DelaySeconds: 1 }),
+    );
+    await db.send(
+      new PutCommand({
+        TableName,
+        Item: {
+          ...template,
+          ...walletKeys.wallet(benchTenant, walletId),
+          ...walletKeys.byWalletId(walletId),
+          walletId,
+          associationId: benchTenant.associationId,
+          createdAt: now,
+          updatedAt: now,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  };
+  return {
+    getWallet,
+    createWallet,
+    close: () => {
+      ledger.close();
+      sqs.destroy();
+      db.destroy();
+    },
+  };
 }

@@ -61,7 +61,7 @@ export function httpClient(concurrency: number) {
   return { send, close: () => agent.destroy() };
 }
 
-type HttpClient = ReturnType<typeof httpClient>;
+export type HttpClient = ReturnType<typeof httpClient>;
 
 async function expectStatus(
   response: Promise<{ status: number; body: string }>,
@@ -88,9 +88,14 @@ export function tokenRoute(stack: LocalStack, client: HttpClient): Op {
   };
 }
 
+const tokenHeaders = (stack: LocalStack, accessToken: string) => ({
+  'x-service-auth': stack.seededTenant.apiKey,
+  authorization: `Bearer ${accessToken}`,
+});
+
 /** GET /v1/assets with the seeded tenant's key and a bearer token. */
 export function assetsRoute(stack: LocalStack, client: HttpClient, accessToken: string): Op {
-  const headers = { 'x-service-auth': stack.seededTenant.apiKey, authorization: `Bearer ${accessToken}` };
+  const headers = tokenHeaders(stack, accessToken);
   return async () => {
     await expect200(client.send(`${stack.baseUrl}/assets`, { method: 'GET', headers }));
   };
@@ -102,11 +107,6 @@ export interface WalletView {
   publicKey: string;
   activationStatus: 'pending' | 'active' | 'failed';
 }
-
-const tokenHeaders = (stack: LocalStack, accessToken: string) => ({
-  'x-service-auth': stack.seededTenant.apiKey,
-  authorization: `Bearer ${accessToken}`,
-});
 
 /** POST /v1/wallets (an own USDC wallet) with the seeded tenant's key and a bearer token; expects 201. */
 export function walletCreator(stack: LocalStack, client: HttpClient, accessToken: string) {
@@ -143,9 +143,9 @@ export function createWalletRoute(stack: LocalStack, client: HttpClient, accessT
 
 /** GET /v1/wallets/{walletId} as a load op. */
 export function walletRoute(stack: LocalStack, client: HttpClient, accessToken: string, walletId: string): Op {
-  const read = walletReader(stack, client, accessToken);
+  const headers = tokenHeaders(stack, accessToken);
   return async () => {
-    await read(walletId);
+    await expect200(client.send(`${stack.baseUrl}/wallets/${walletId}`, { method: 'GET', headers }));
   };
 }
 
