@@ -1,4 +1,5 @@
-// `npm run bench`: route latency against its DynamoDB floor, bundle sizes and cold module loads, in one run.
+// `npm run bench`: route latency against its backend floor, wallet activation time, bundle sizes and cold
+// module loads, in one run.
 import { rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -7,24 +8,47 @@ import { config } from '../lib/config.ts';
 import { type LocalStack, startStack } from '../lib/local/stack.ts';
 import { buildBareMiddy, buildFunctions } from './bundles.ts';
 import { coldLoad } from './cold-start.ts';
-import { floorOps } from './floor.ts';
-import { assetsRoute, httpClient, issueAccessToken, type Op, runLoad, tokenRoute } from './latency.ts';
+import { activeWallet, drainActivations, measureActivation, spread } from './activation.ts';
+import { floorOps, walletFloorOps } from './floor.ts';
+import {
+  assetsRoute,
+  createWalletRoute,
+  httpClient,
+  issueAccessToken,
+  type Op,
+  runLoad,
+  tokenRoute,
+  walletRoute,
+} from './latency.ts';
 import { fixed, type Summary, table } from './stats.ts';
 
 // Read by lib/config.ts when the functions load, so it must be set before the stack starts.
 const TOKEN_RATE_LIMIT = 1_000_000;
 process.env.TOKEN_RATE_LIMIT = String(TOKEN_RATE_LIMIT);
 
+/**
+ * `creates`: POST /v1/wallets requests, fewer than the rest because each one also has the activation
+ * worker open a ledger account in the background (in this process).
+ */
 const CASES = [
-  { concurrency: 1, requests: 400 },
-  { concurrency: 16, requests: 1600 },
+  { concurrency: 1, requests: 400, creates: 200 },
+  { concurrency: 16, requests: 1600, creates: 400 },
 ];
 /** Per measured case (route or floor); a case that hits it reports what it completed. */
 const CASE_CAP_MS = 10_000;
-/** The whole latency section, from the start of the run; the rest (build, cold loads) takes about 20 s. */
-const LATENCY_CAP_MS = 85_000;
+/** The same for the wallet routes, which come on top: they keep the whole run near 3 minutes. */
+const WALLET_CASE_CAP_MS = 6_000;
+/** After each POST /v1/wallets case: waiting for the worker to open the accounts it asked for. */
+const DRAIN_CAP_MS = 15_000;
+/** The whole latency section, from the start of the run; the rest (activation, build, cold loads) takes about 60 s. */
+const LATENCY_CAP_MS = 125_000;
+/** Wallet activation: wallets created one at a time, each given PER_WALLET_MS, the whole section ACTIVATION_CAP_MS. */
+const ACTIVATION_WALLETS = 20;
+const ACTIVATION_POLL_MS = 20;
+const PER_WALLET_MS = 10_000;
+const ACTIVATION_CAP_MS = 30_000;
 /** Past this the run gives up, stops the stack and exits 1. */
-const HARD_CAP_MS = 170_000;
+const HARD_CAP_MS = 240_000;
 const COLD_RUNS = 6;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -54,38 +78,86 @@ const ms = (value: number) => fixed(value, 2);
 const ratio = (a: number, b: number) => `${fixed(a / b, 2)}x`;
 const count = (s: Summary) => `${s.n}${s.capped ? '*' : ''}`;
 
-async function measureLatency(running: LocalStack): Promise<void> {
-  const accessToken = await issueAccessToken(running);
+/** Waits for the activation backlog and notes how long it took. */
+async function drain(running: LocalStack, label: string, notes: string[]): Promise<void> {
+  const { waiting, ms: drainMs } = await drainActivations(running, DRAIN_CAP_MS);
+  notes.push(
+    Number.isFinite(drainMs)
+      ? `${label}: ${waiting} activation message(s) waiting, drained in ${fixed(drainMs / 1000, 1)} s`
+      : `${label}: ${waiting} activation message(s) waiting, NOT drained within the ${DRAIN_CAP_MS / 1000} s cap`,
+  );
+}
+
+async function measureLatency(running: LocalStack, accessToken: string): Promise<void> {
   const { TOKEN_RATE_WINDOW_SECONDS: windowSeconds } = config();
   const floor = floorOps(running, { limit: TOKEN_RATE_LIMIT, windowSeconds });
+  // Also loads the wallets function and the activation worker, and reads the KEK once.
+  const wallet = await activeWallet(running, accessToken, PER_WALLET_MS);
+  const walletFloor = await walletFloorOps(running, wallet);
   const rows: string[][] = [];
   const failures: string[] = [];
-  const capMs = () => Math.max(0, Math.min(CASE_CAP_MS, LATENCY_CAP_MS - elapsed()));
+  const drains: string[] = [];
+  const capMs = (cap: number) => Math.max(0, Math.min(cap, LATENCY_CAP_MS - elapsed()));
   try {
     // Loads the handlers (each module once, like a warm Lambda) and warms DynamoDB Local's JIT.
     const warmClient = httpClient(4);
-    for (const op of [
-      tokenRoute(running, warmClient),
-      assetsRoute(running, warmClient, accessToken),
-      floor.token,
-      floor.assets,
-    ]) {
-      await runLoad(op, { concurrency: 4, requests: 100, capMs: 3000 });
+    for (const [op, requests] of [
+      [tokenRoute(running, warmClient), 100],
+      [assetsRoute(running, warmClient, accessToken), 100],
+      [walletRoute(running, warmClient, accessToken, wallet.walletId), 100],
+      [createWalletRoute(running, warmClient, accessToken), 20],
+      [floor.token, 100],
+      [floor.assets, 100],
+      [walletFloor.getWallet, 100],
+      [walletFloor.createWallet, 20],
+    ] as const) {
+      await runLoad(op, { concurrency: 4, requests, capMs: 3000 });
     }
     warmClient.close();
+    await drain(running, 'warm-up', drains);
 
-    for (const { concurrency, requests } of CASES) {
+    for (const { concurrency, requests, creates } of CASES) {
       const client = httpClient(concurrency);
-      const endpoints: [string, Op, Op][] = [
-        ['POST /v1/auth/token', tokenRoute(running, client), floor.token],
-        ['GET /v1/assets', assetsRoute(running, client, accessToken), floor.assets],
-      ];
-      for (const [name, route, floorOp] of endpoints) {
+      const endpoints: { name: string; route: Op; floor: Op; requests: number; cap: number; creates?: true }[] =
+        [
+          {
+            name: 'POST /v1/auth/token',
+            route: tokenRoute(running, client),
+            floor: floor.token,
+            requests,
+            cap: CASE_CAP_MS,
+          },
+          {
+            name: 'GET /v1/assets',
+            route: assetsRoute(running, client, accessToken),
+            floor: floor.assets,
+            requests,
+            cap: CASE_CAP_MS,
+          },
+          {
+            name: 'GET /v1/wallets/{walletId}',
+            route: walletRoute(running, client, accessToken, wallet.walletId),
+            floor: walletFloor.getWallet,
+            requests,
+            cap: WALLET_CASE_CAP_MS,
+          },
+          {
+            name: 'POST /v1/wallets',
+            route: createWalletRoute(running, client, accessToken),
+            floor: walletFloor.createWallet,
+            requests: creates,
+            cap: WALLET_CASE_CAP_MS,
+            creates: true,
+          },
+        ];
+      for (const { name, route, floor: floorOp, requests, cap, creates } of endpoints) {
         const measure = async (op: Op) => {
-          await runLoad(op, { concurrency, requests: requests / 8, capMs: Math.min(2000, capMs()) });
-          return runLoad(op, { concurrency, requests, capMs: capMs() });
+          await runLoad(op, { concurrency, requests: requests / 8, capMs: Math.min(2000, capMs(cap)) });
+          return runLoad(op, { concurrency, requests, capMs: capMs(cap) });
         };
         const r = await measure(route);
+        // The floor's messages go to a queue no worker reads; the route's must be worked off first.
+        if (creates) await drain(running, `${name} c=${concurrency}`, drains);
         const f = await measure(floorOp);
         rows.push([
           name,
@@ -110,10 +182,11 @@ async function measureLatency(running: LocalStack): Promise<void> {
     }
   } finally {
     floor.close();
+    walletFloor.close();
   }
 
   console.log(
-    '\n== 1+2. Route latency vs its DynamoDB floor (ms; same run, same DynamoDB Local, same concurrency)',
+    '\n== 1+2. Route latency vs its backend floor (ms; same run, same DynamoDB Local, fauxqs and ledger, same concurrency)',
   );
   console.log(
     table(
@@ -141,21 +214,74 @@ async function measureLatency(running: LocalStack): Promise<void> {
       '',
       `route: real HTTP/1.1 keep-alive on loopback to the local gateway; TOKEN_RATE_LIMIT=${TOKEN_RATE_LIMIT} for this run,`,
       '       so every token request is counted in DynamoDB but none is refused (the 429 path is not measured).',
-      'floor: the same DynamoDB calls in the same order, straight from the AWS SDK (document client):',
+      'floor: the same backend calls in the same order, straight from the AWS SDK (document client, SQS client)',
+      '       and, for the ledger, plain keep-alive HTTP:',
       '       token = GetItem API key + UpdateItem rate window + GetItem client;',
-      '       assets = GetItem API key + GetItem client + Query (Limit 21) on the registry partition.',
-      'Latencies are of successful requests; a failure is any non-200 (route) or error (floor).',
-      'The load generator, the gateway and the functions share this Node process; DynamoDB Local (Java) runs',
-      `beside it on ${availableParallelism()} CPU(s). n marked * was cut short by the ${CASE_CAP_MS / 1000} s per-case cap.`,
+      '       assets = GetItem API key + GetItem client + Query (Limit 21) on the registry partition;',
+      '       wallet GET = GetItem API key + GetItem client + GetItem wallet + Horizon GET /accounts/{id} on the',
+      '         local ledger (the wallet is active, so the route reads its balances there too);',
+      '       wallet POST = GetItem API key + GetItem client + GetItem asset + SQS SendMessage (DelaySeconds 1) to a',
+      '         bench queue no worker reads + conditional PutItem of a copy of a real wallet record under a',
+      '         random tenant scope. The route also makes a keypair and seals its secret (AES-256-GCM), which the',
+      '         floor does not: that is in the route/floor ratio.',
+      `POST /v1/wallets runs ${CASES.map((c) => c.creates).join(' and ')} requests (not ${CASES.map((c) => c.requests).join(' and ')}): each one also has the activation`,
+      '       worker open a ledger account in the background, from ~1 s after its 201, in this same process, so the',
+      "       route's figures include that contention. Before its floor and before the next case, the bench waits",
+      '       for the activation queue to empty:',
+      ...drains.map((d) => `         ${d}`),
+      'Latencies are of successful requests; a failure is any other status than the route answers on success',
+      '(200; 201 for POST /v1/wallets) or an error (floor).',
+      'The load generator, the gateway, the functions, the activation worker, fauxqs and the ledger share this',
+      `Node process; DynamoDB Local (Java) runs beside it on ${availableParallelism()} CPU(s). n marked * was cut short by`,
+      `the per-case cap (${CASE_CAP_MS / 1000} s; ${WALLET_CASE_CAP_MS / 1000} s for the wallet routes) or the latency section's ${LATENCY_CAP_MS / 1000} s cap.`,
     ].join('\n'),
   );
   for (const failure of failures) console.log(`first failure, ${failure}`);
 }
 
+async function measureWalletActivation(running: LocalStack, accessToken: string): Promise<void> {
+  const times = await measureActivation(running, accessToken, {
+    wallets: ACTIVATION_WALLETS,
+    pollMs: ACTIVATION_POLL_MS,
+    perWalletMs: PER_WALLET_MS,
+    capMs: ACTIVATION_CAP_MS,
+  });
+  const row = (name: string, values: number[]) => {
+    const s = spread(values);
+    return [name, `${s.n}${times.capped ? '*' : ''}`, ms(s.min), ms(s.p50), ms(s.p99), ms(s.max)];
+  };
+  console.log(
+    `\n== 3. Wallet activation: POST /v1/wallets 201 -> account open (ms; ${ACTIVATION_WALLETS} wallets, created one at a time)`,
+  );
+  console.log(
+    table(
+      ['seen', 'n', 'min', 'p50', 'p99', 'max'],
+      [
+        row("through the API: GET /v1/wallets/{id} says 'active'", times.api),
+        row('on the ledger: GET /accounts/{publicKey} answers 200', times.ledger),
+      ],
+    ),
+  );
+  console.log(
+    [
+      '',
+      'From the moment the 201 arrived; each wallet polled every',
+      `${ACTIVATION_POLL_MS} ms through the API and on the local ledger at once, so each time is late by up to ${ACTIVATION_POLL_MS} ms plus one request.`,
+      'The API sends the activation message with DelaySeconds 1 (lib/wallets/service.ts: the record is written',
+      'after the message is sent), so no account opens sooner than ~1 s after the 201. The rest is fauxqs',
+      '(checks delayed messages every 20 ms), the worker (GetItem wallet, open the sealed secret, the ledger',
+      "submission and its records) and the API's own UpdateItem to 'active', which is why the API sees it after the ledger.",
+      `With ${ACTIVATION_WALLETS} samples p99 is the slowest one. The queue was empty when this began.`,
+      `n marked * was cut short by the ${ACTIVATION_CAP_MS / 1000} s section cap; each wallet may take ${PER_WALLET_MS / 1000} s.`,
+    ].join('\n'),
+  );
+  if (times.firstFailure) console.log(`failures ${times.failures}, first: ${times.firstFailure}`);
+}
+
 async function measureBundlesAndColdLoads(env: Record<string, string>): Promise<void> {
   const { entries, sizes } = await buildFunctions();
   const bare = await buildBareMiddy(workDir);
-  console.log('\n== 3. Bundles (esbuild.config.ts buildAll(); minified ESM + source map)');
+  console.log('\n== 4. Bundles (esbuild.config.ts buildAll(); minified ESM + source map)');
   console.log(
     table(
       ['bundle', 'KiB', 'map KiB'],
@@ -171,7 +297,7 @@ async function measureBundlesAndColdLoads(env: Record<string, string>): Promise<
   }
   const bareMs = loads.get(bare.name)?.medianMs ?? Number.NaN;
   console.log(
-    `\n== 4. Cold module load: await import(bundle) in a fresh node, median of ${COLD_RUNS} runs (ms)`,
+    `\n== 5. Cold module load: await import(bundle) in a fresh node, median of ${COLD_RUNS} runs (ms)`,
   );
   console.log(
     table(
@@ -212,7 +338,9 @@ try {
   });
   console.log(`stack up in ${fixed(elapsed() / 1000, 1)} s at ${stack.baseUrl}`);
   const env = { ...stack.env };
-  await measureLatency(stack);
+  const accessToken = await issueAccessToken(stack);
+  await measureLatency(stack, accessToken);
+  await measureWalletActivation(stack, accessToken);
   // Stopped before the cold loads, so DynamoDB Local's JVM does not compete with them.
   const running = stack;
   stack = undefined;
