@@ -50,7 +50,8 @@ async function blackHole(): Promise<{ url: string; close(): void }> {
 /** The test stack's KEK if it configures one (its platform accounts are sealed under it), else our own. */
 function ensureKek(): void {
   const dataDir = process.env.TEST_DATA_DIR;
-  if (!dataDir) throw new Error('TEST_DATA_DIR is not set: run the tests with npm test (it starts the stack)');
+  if (!dataDir)
+    throw new Error('TEST_DATA_DIR is not set: run the tests with npm test (it starts the stack)');
   const secretsDir = join(dataDir, 'secrets');
   process.env.KEK_SECRET_ID ??= `test/payments-gateway/ledger-adapter-kek-${randomUUID()}`;
   const file = join(secretsDir, secretFileName(process.env.KEK_SECRET_ID));
