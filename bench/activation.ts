@@ -24,7 +24,12 @@ export async function activeWallet(stack: LocalStack, accessToken: string, timeo
     const created = await walletCreator(stack, client, accessToken)();
     const read = walletReader(stack, client, accessToken);
     const t0 = performance.now();
-    await timeUntil(async () => (await read(created.id)).activationStatus === 'active', t0, t0 + timeoutMs, 50);
+    await timeUntil(
+      async () => (await read(created.id)).activationStatus === 'active',
+      t0,
+      t0 + timeoutMs,
+      50,
+    );
     return { walletId: created.id, publicKey: created.publicKey };
   } finally {
     client.close();

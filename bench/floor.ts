@@ -121,7 +121,10 @@ export async function walletFloorOps(stack: LocalStack, wallet: { walletId: stri
   const ledger = httpClient(16);
 
   // The record the route wrote for `wallet`, as it was written (pending): same attributes, same sizes.
-  const template = { ...(await getItem(walletKeys.wallet(tenant, wallet.walletId))), activationStatus: 'pending' };
+  const template = {
+    ...(await getItem(walletKeys.wallet(tenant, wallet.walletId))),
+    activationStatus: 'pending',
+  };
   const benchTenant: Tenant = { environment: tenant.environment, associationId: randomUUID() };
 
   /** Horizon's GET /accounts/{id}, as the route's balance lookup makes it. */

@@ -142,7 +142,12 @@ export function createWalletRoute(stack: LocalStack, client: HttpClient, accessT
 }
 
 /** GET /v1/wallets/{walletId} as a load op. */
-export function walletRoute(stack: LocalStack, client: HttpClient, accessToken: string, walletId: string): Op {
+export function walletRoute(
+  stack: LocalStack,
+  client: HttpClient,
+  accessToken: string,
+  walletId: string,
+): Op {
   const headers = tokenHeaders(stack, accessToken);
   return async () => {
     await expect200(client.send(`${stack.baseUrl}/wallets/${walletId}`, { method: 'GET', headers }));

@@ -12,5 +12,7 @@ const processor = new BatchProcessor(EventType.SQS);
 const activate = async (record: SQSRecord) =>
   activateWallet(JSON.parse(record.body) as ActivationMessage, new Date());
 
+// One at a time: every activation is a transaction of the one funding account, so parallel ones only
+// race for its sequence number (tx_bad_seq) and rebuild.
 export const handler = async (event: SQSEvent, context: Context) =>
-  processPartialResponse(event, activate, processor, { context });
+  processPartialResponse(event, activate, processor, { context, processInParallel: false });
