@@ -176,8 +176,26 @@ export function operationResultXdr(op: OpOutcome): xdr.OperationResult {
   }
 }
 
-function transactionResultResult(code: TxCode, ops: xdr.OperationResult[]): xdr.TransactionResultResult {
-  const R = xdr.TransactionResultResult;
+/** The static factories a transaction result union has; the outer and the fee-bump inner unions share them. */
+interface ResultUnion<T> {
+  txSuccess(ops: xdr.OperationResult[]): T;
+  txFailed(ops: xdr.OperationResult[]): T;
+  txTooEarly(): T;
+  txTooLate(): T;
+  txMissingOperation(): T;
+  txBadSeq(): T;
+  txBadAuth(): T;
+  txInsufficientBalance(): T;
+  txNoAccount(): T;
+  txInsufficientFee(): T;
+  txBadAuthExtra(): T;
+  txNotSupported(): T;
+  txBadMinSeqAgeOrGap(): T;
+  txMalformed(): T;
+  txInternalError(): T;
+}
+
+function resultOf<T>(R: ResultUnion<T>, code: TxCode, ops: xdr.OperationResult[]): T {
   switch (code) {
     case 'tx_success':
       return R.txSuccess(ops);
@@ -212,41 +230,11 @@ function transactionResultResult(code: TxCode, ops: xdr.OperationResult[]): xdr.
   }
 }
 
-function innerResultResult(code: TxCode, ops: xdr.OperationResult[]): xdr.InnerTransactionResultResult {
-  const R = xdr.InnerTransactionResultResult;
-  switch (code) {
-    case 'tx_success':
-      return R.txSuccess(ops);
-    case 'tx_failed':
-      return R.txFailed(ops);
-    case 'tx_too_early':
-      return R.txTooEarly();
-    case 'tx_too_late':
-      return R.txTooLate();
-    case 'tx_missing_operation':
-      return R.txMissingOperation();
-    case 'tx_bad_seq':
-      return R.txBadSeq();
-    case 'tx_bad_auth':
-      return R.txBadAuth();
-    case 'tx_insufficient_balance':
-      return R.txInsufficientBalance();
-    case 'tx_no_source_account':
-      return R.txNoAccount();
-    case 'tx_insufficient_fee':
-      return R.txInsufficientFee();
-    case 'tx_bad_auth_extra':
-      return R.txBadAuthExtra();
-    case 'tx_not_supported':
-      return R.txNotSupported();
-    case 'tx_bad_min_seq_age_or_gap':
-      return R.txBadMinSeqAgeOrGap();
-    case 'tx_malformed':
-      return R.txMalformed();
-    default:
-      return R.txInternalError();
-  }
-}
+const transactionResultResult = (code: TxCode, ops: xdr.OperationResult[]) =>
+  resultOf<xdr.TransactionResultResult>(xdr.TransactionResultResult, code, ops);
+
+const innerResultResult = (code: TxCode, ops: xdr.OperationResult[]) =>
+  resultOf<xdr.InnerTransactionResultResult>(xdr.InnerTransactionResultResult, code, ops);
 
 export function transactionResultXdr(outcome: TxOutcome): string {
   let result: xdr.TransactionResultResult;
