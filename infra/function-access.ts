@@ -40,6 +40,12 @@ export const functionAccess: Readonly<Record<string, FunctionAccess>> = {
     secrets: ['token-jwks', 'cursor-key', 'wallet-kek'],
     sends: ['wallet-activations'],
   },
+  // Beneficiaries and their payment destinations: tenant records, paged.
+  'api/beneficiaries': { table: 'readWrite', secrets: ['token-jwks', 'cursor-key'] },
+  // The connector catalogue, its compliance requirements and vocabularies: read-only, paged.
+  'api/connectors': { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
+  // Prices and stores quotes (reads connectors, beneficiaries, fee rows).
+  'api/quotes': { table: 'readWrite', secrets: ['token-jwks'] },
   // Sandbox helpers: KYC decisions and funding payments signed by platform accounts.
   'api/sandbox': { table: 'readWrite', secrets: ['token-jwks', 'wallet-kek'] },
   // Opens wallets' ledger accounts: signs with the wallet and the platform funding account.

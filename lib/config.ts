@@ -32,6 +32,11 @@ const schema = z.object({
   LEDGER_TIMEOUT_MS: positiveInt(10000),
   /** Secrets Manager secret `{key}` (32 bytes, base64): the key-encryption key sealing ledger secrets. */
   KEK_SECRET_ID: z.string().min(1).optional(),
+  /** How long a quote can be paid against (spec: roughly two minutes). */
+  QUOTE_TTL_SECONDS: positiveInt(120),
+  /** Rate source per environment (lib/quotes/rates.ts): the configured sandbox table or the provider. */
+  QUOTE_RATE_SOURCE_SANDBOX: z.enum(['configured', 'provider']).default('configured'),
+  QUOTE_RATE_SOURCE_PRODUCTION: z.enum(['configured', 'provider']).default('provider'),
 });
 
 export type Config = z.infer<typeof schema>;

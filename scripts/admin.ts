@@ -22,8 +22,18 @@ Commands:
   assets load --environment sandbox|production --file <registry.json>
       Adds or replaces registry entries: a JSON array of {assetCode, assetIssuer, assetType, name, decimals, networkName}.
   keys rotate                                         Adds a new token signing key; the previous stays valid.
+  connectors load --environment sandbox|production --file <connectors.json>
+      Validates the whole catalogue file, then adds or replaces its connectors (seed/connectors.json is the default catalogue).
+  fees set --association <id> --environment <env> --connector <id> --transaction-type C2C|C2B|B2C|B2B
+           [--percentage <pct>] [--fixed <amount>]
+      Sets an association's off-ramp fee row (wins over the connector's fee, zero included).
+  fees clear --association <id> --environment <env> --connector <id> --transaction-type <type>
+      Removes the row: quotes fall back to the connector's fee.
+  fees list --association <id> --environment <env>    The association's fee rows.
   wallet review --wallet <walletId> --decision Verified|Rejected
       Ends a third-party wallet's KYC review (only a Pending wallet moves).
+  destination review --destination <destinationId> --decision APPROVED|REJECTED
+      Ends a BANK or MOBILE_MONEY payment destination's verification (only a PENDING one moves).
 
 Options:
   --table <name>    DynamoDB table of a deployed stage (default: the local stack's).
@@ -46,7 +56,12 @@ const { values, positionals } = parseArgs({
     table: { type: 'string' },
     stage: { type: 'string' },
     wallet: { type: 'string' },
+    destination: { type: 'string' },
     decision: { type: 'string' },
+    connector: { type: 'string' },
+    'transaction-type': { type: 'string' },
+    percentage: { type: 'string' },
+    fixed: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -128,6 +143,39 @@ async function main(): Promise<void> {
       if (decision !== 'Verified' && decision !== 'Rejected') fail('--decision must be Verified or Rejected');
       const { reviewWallet } = await import('../lib/admin/wallets.ts');
       return print(await reviewWallet(required('wallet'), decision));
+    }
+    case 'destination review': {
+      const decision = required('decision');
+      if (decision !== 'APPROVED' && decision !== 'REJECTED') fail('--decision must be APPROVED or REJECTED');
+      const { reviewPaymentDestination } = await import('../lib/admin/payment-destinations.ts');
+      return print(await reviewPaymentDestination(required('destination'), decision));
+    }
+    case 'connectors load': {
+      const { loadConnectorCatalogue } = await import('../lib/admin/connectors.ts');
+      const environment = values.environment;
+      if (environment !== 'sandbox' && environment !== 'production')
+        fail('--environment must be sandbox or production');
+      return print(
+        await loadConnectorCatalogue(environment, JSON.parse(readFileSync(required('file'), 'utf8'))),
+      );
+    }
+    case 'fees set':
+    case 'fees clear':
+    case 'fees list': {
+      const environment = values.environment;
+      if (environment !== 'sandbox' && environment !== 'production')
+        fail('--environment must be sandbox or production');
+      const fees = await import('../lib/admin/fees.ts');
+      const associationId = required('association');
+      if (verb === 'list') return print(await fees.listAssociationFeeRows(associationId, environment));
+      const target: Parameters<typeof fees.clearFeeRow>[0] = {
+        associationId,
+        environment,
+        connectorId: required('connector'),
+        transactionType: required('transaction-type'),
+      };
+      if (verb === 'clear') return print(await fees.clearFeeRow(target));
+      return print(await fees.setFeeRow({ ...target, percentage: values.percentage, fixed: values.fixed }));
     }
     default:
       fail(`Unknown command: ${positionals.join(' ')}`);

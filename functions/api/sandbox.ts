@@ -1,3 +1,5 @@
+import { sandboxDestinationParams, verificationDecisionBody } from '../../lib/beneficiaries/schema.ts';
+import { decideDestinationVerification } from '../../lib/beneficiaries/service.ts';
 import { apiFunction, ok, operation } from '../../lib/http/api-function.ts';
 import { assertSandbox, fundWallet } from '../../lib/wallets/sandbox.ts';
 import { fundWalletBody, kycDecisionBody, walletIdParams } from '../../lib/wallets/schema.ts';
@@ -16,5 +18,13 @@ export const handler = apiFunction('sandbox', {
     params: walletIdParams,
     body: fundWalletBody,
     handle: async ({ tenant, params, body }) => ok(await fundWallet(tenant, params.walletId, body)),
+  }),
+  verifyPaymentDestination: operation({
+    params: sandboxDestinationParams,
+    body: verificationDecisionBody,
+    handle: async ({ tenant, params, body, now }) => {
+      assertSandbox(tenant);
+      return ok(await decideDestinationVerification(params.destinationId, body.decision, now, tenant));
+    },
   }),
 });

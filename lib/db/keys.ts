@@ -59,3 +59,45 @@ export const ledgerKeys = {
     sk: 'SUBMISSION',
   }),
 };
+
+/**
+ * Beneficiaries and their payment destinations (tenant-owned). Destinations sort under their
+ * beneficiary with a prefix of their own, so a beneficiary list never reads destinations and a
+ * destination is only ever found through the beneficiary it belongs to.
+ */
+export const beneficiaryKeys = {
+  beneficiary: (tenant: Tenant, beneficiaryId: string): ItemKey => ({
+    pk: tenantScope(tenant),
+    sk: `BENEFICIARY#${beneficiaryId}`,
+  }),
+  beneficiaryPrefix: 'BENEFICIARY#',
+  destination: (tenant: Tenant, beneficiaryId: string, destinationId: string): ItemKey => ({
+    pk: tenantScope(tenant),
+    sk: `PAYDEST#${beneficiaryId}#${destinationId}`,
+  }),
+  destinationPrefix: (beneficiaryId: string): string => `PAYDEST#${beneficiaryId}#`,
+  /** Platform operations (destination review) find a destination by id alone; tenant reads never use this index. */
+  byDestinationId: (destinationId: string) => ({ gsi1pk: `PAYDEST#${destinationId}`, gsi1sk: 'PAYDEST' }),
+};
+
+/**
+ * The connector catalogue (platform data, one partition per environment, sorted by connector id),
+ * and what is tenant-owned around it: quotes, and the business fee rows per connector and
+ * transaction type that the platform team sets for an association.
+ */
+export const connectorKeys = {
+  catalogue: (environment: Environment): string => `CONNECTORS#${environment}`,
+  connector: (environment: Environment, connectorId: string): ItemKey => ({
+    pk: `CONNECTORS#${environment}`,
+    sk: `CONNECTOR#${connectorId}`,
+  }),
+};
+
+export const quoteKeys = {
+  quote: (tenant: Tenant, quoteId: string): ItemKey => ({ pk: tenantScope(tenant), sk: `QUOTE#${quoteId}` }),
+  feeRow: (tenant: Tenant, connectorId: string, transactionType: string): ItemKey => ({
+    pk: tenantScope(tenant),
+    sk: `FEE#${connectorId}#${transactionType}`,
+  }),
+  feeRowPrefix: 'FEE#',
+};

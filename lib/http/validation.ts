@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import { badRequest, type FieldError, type Problem } from './problem.ts';
 
 function messageOf(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'invalid_type' && issue.input === undefined) return 'is required';
+  if (issue.code === 'invalid_type')
+    return issue.input === undefined ? 'is required' : `must be of type ${issue.expected}`;
   return issue.message;
 }
 
@@ -22,7 +23,8 @@ export function fieldErrorsOf(error: z.ZodError, prefix = ''): FieldError[] {
 
 /** Parses `input` or throws a 400 problem naming every offending field. */
 export function parseOrThrow<T>(schema: z.ZodType<T>, input: unknown, what: string, prefix = ''): T {
-  const result = schema.safeParse(input);
+  // reportInput: issues carry the offending value, so a wrong type is told apart from a missing member.
+  const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   const problem: Problem = badRequest(`The ${what} is invalid.`, fieldErrorsOf(result.error, prefix));
   throw problem;

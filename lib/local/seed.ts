@@ -1,5 +1,7 @@
 // What every local start puts in the (empty, in-memory) table and on the (new) local ledgers: the
-// platform accounts, the asset registries, the ledgers' genesis and one sandbox tenant.
+// platform accounts, the asset registries and connector catalogues, the ledgers' genesis and one sandbox tenant.
+import { readFileSync } from 'node:fs';
+import { loadConnectorCatalogue } from '../admin/connectors.ts';
 import { createTenant } from '../admin/tenants.ts';
 import { seedRegistries } from '../assets/registry-seed.ts';
 import { putAsset } from '../assets/repo.ts';
@@ -11,6 +13,11 @@ import type { LedgerAsset, LedgerGenesis } from './ledger/index.ts';
 /** Plenty for every test and tester: the funding account pays fees and opens every wallet. */
 const FUNDING_XLM = '100000000';
 const ISSUER_XLM = '10000';
+
+/** The connector catalogue kept in the repository; both environments load it (after their asset registry). */
+const CONNECTOR_CATALOGUE: unknown = JSON.parse(
+  readFileSync(new URL('../../seed/connectors.json', import.meta.url), 'utf8'),
+);
 
 /** Pools priced near real rates (1 XLM ≈ 0.12 USD, 1 EUR ≈ 1.08 USD), deep enough for realistic slippage. */
 const POOL_DEPTH: Record<string, { assetA: string; assetB: string; reserveA: string; reserveB: string }[]> = {
@@ -68,6 +75,7 @@ export async function seedLocalData(): Promise<{
     const funding = await ensurePlatformAccount(environment, 'funding');
     const registry = await registryOf(environment);
     for (const asset of registry) await putAsset(environment, asset);
+    await loadConnectorCatalogue(environment, CONNECTOR_CATALOGUE);
     genesis[environment] = genesisOf(environment, registry, funding.publicKey);
   }
   const tenant = await createTenant({

@@ -232,6 +232,9 @@ const expectedAccess: Record<string, ExpectedAccess> = {
     sends: ['wallet-activations'],
   },
   sandbox: { table: 'readWrite', secrets: ['token-jwks', 'wallet-kek'] },
+  beneficiaries: { table: 'readWrite', secrets: ['token-jwks', 'cursor-key'] },
+  connectors: { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
+  quotes: { table: 'readWrite', secrets: ['token-jwks'] },
 };
 const expectedWorkerAccess: Record<string, ExpectedAccess> = {
   'wallet-activator': { table: 'readWrite', secrets: ['wallet-kek'], consumes: 'wallet-activations' },

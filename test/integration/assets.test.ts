@@ -22,8 +22,10 @@ describe('assets', () => {
   it("lists the environment's registry with code and issuer", async () => {
     const response = await get('/assets');
     assert.equal(response.status, 200);
-    const codes = response.body.data.map((a: { assetCode: string }) => a.assetCode).sort();
-    assert.deepEqual(codes, seedRegistries.sandbox.map((a) => a.assetCode).sort());
+    const codes = response.body.data.map((a: { assetCode: string }) => a.assetCode);
+    // Other tests may load more entries into the shared registry; the seeded ones are always there.
+    for (const seeded of seedRegistries.sandbox)
+      assert.ok(codes.includes(seeded.assetCode), seeded.assetCode);
     const usdc = response.body.data.find((a: { assetCode: string }) => a.assetCode === 'USDC');
     // Sandbox assets are issued by the platform's own local issuer accounts (the ledger's genesis).
     const { platformAccount } = await import('../../lib/ledger/platform-accounts.ts');
@@ -59,8 +61,10 @@ describe('assets', () => {
       cursor = response.body.pagination.nextCursor;
       assert.equal(response.body.pagination.hasMore, cursor !== null);
       pages++;
-    } while (cursor && pages < 10);
-    assert.deepEqual(seen.sort(), seedRegistries.sandbox.map((a) => a.assetCode).sort());
+    } while (cursor && pages < 50);
+    const all = (await get('/assets?limit=100')).body.data.map((a: { assetCode: string }) => a.assetCode);
+    assert.deepEqual(seen.sort(), all.sort());
+    assert.equal(new Set(seen).size, seen.length, 'no asset twice');
   });
 
   it('treats a limit above 100 as 100 and refuses non-numeric or non-positive limits', async () => {

@@ -97,7 +97,7 @@ describe('POST /auth/token', () => {
 
     const wrongType = await tokenRequest(tenant, { clientId: 42 });
     assertProblem(wrongType, 400, 'bad-request');
-    assert.equal(wrongType.body.errors[0].field, 'clientId');
+    assert.deepEqual(wrongType.body.errors, [{ field: 'clientId', message: 'must be of type string' }]);
 
     assertProblem(await call('/auth/token', { method: 'POST', apiKey: tenant.apiKey }), 400, 'bad-request');
     assertProblem(

@@ -1,0 +1,95 @@
+// Business fee rows: what an association pays on an off-ramp connector for one transaction type,
+// set by the platform team. The exact row wins over the connector's own fee in quotes, zero included.
+
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import BigNumber from 'bignumber.js';
+import { findConnector } from '../connectors/repo.ts';
+import { type TransactionType, transactionTypeParam } from '../connectors/transaction-types.ts';
+import { db, tableName } from '../db/client.ts';
+import { keys } from '../db/keys.ts';
+import type { Environment, Tenant } from '../http/types.ts';
+import { assetDecimals } from '../quotes/currencies.ts';
+import { deleteFeeRow, listFeeRows, putFeeRow } from '../quotes/repo.ts';
+
+export interface FeeRowTarget {
+  associationId: string;
+  environment: Environment;
+  connectorId: string;
+  /** C2C, b2c, B_2_C… */
+  transactionType: string;
+}
+
+function parseType(value: string): TransactionType {
+  const parsed = transactionTypeParam.safeParse(value);
+  if (!parsed.success) throw new Error(`--transaction-type must be one of C2C, C2B, B2C, B2B (got ${value})`);
+  return parsed.data;
+}
+
+async function tenantOrThrow(associationId: string, environment: Environment): Promise<Tenant> {
+  const tenant = { associationId, environment };
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.association(tenant) }));
+  if (!Item) throw new Error(`No association ${associationId} in ${environment}`);
+  return tenant;
+}
+
+function decimal(name: string, value: string | undefined, maxDecimals: number, max?: number): string {
+  if (value === undefined) return '0';
+  if (!/^\d+(\.\d+)?$/.test(value)) throw new Error(`--${name} must be a non-negative decimal number`);
+  const number = new BigNumber(value);
+  if ((number.decimalPlaces() ?? 0) > maxDecimals)
+    throw new Error(`--${name} must have at most ${maxDecimals} decimal places`);
+  if (max !== undefined && number.gt(max)) throw new Error(`--${name} must be at most ${max}`);
+  return number.toFixed();
+}
+
+/** Adds or replaces the row; `percentage` and `fixed` default to 0 (at least one must be given). */
+export async function setFeeRow(
+  target: FeeRowTarget & { percentage?: string | undefined; fixed?: string | undefined },
+  now = new Date(),
+) {
+  if (target.percentage === undefined && target.fixed === undefined)
+    throw new Error('Give --percentage and/or --fixed (0 for a free corridor)');
+  const transactionType = parseType(target.transactionType);
+  const tenant = await tenantOrThrow(target.associationId, target.environment);
+  const connectorId = target.connectorId.toLowerCase();
+  const connector = await findConnector(target.environment, connectorId);
+  if (!connector) throw new Error(`No connector ${connectorId} in ${target.environment}`);
+  if (connector.direction !== 'OFF_RAMP')
+    throw new Error(
+      `${connectorId} is an ${connector.direction} connector: fee rows apply to off-ramp connectors only`,
+    );
+  if (!connector.transactionTypes.some((t) => t.type === transactionType))
+    throw new Error(`${connectorId} does not list transaction type ${target.transactionType}`);
+  const decimals = await assetDecimals(target.environment, connector.acceptedAsset);
+  const row = {
+    environment: tenant.environment,
+    associationId: tenant.associationId,
+    connectorId,
+    transactionType,
+    percentage: decimal('percentage', target.percentage, 4, 100),
+    fixed: decimal('fixed', target.fixed, decimals),
+    currency: connector.acceptedAsset,
+    updatedAt: now.toISOString(),
+  };
+  await putFeeRow(row);
+  return row;
+}
+
+/** Removes the row (quotes fall back to the connector's fee). */
+export async function clearFeeRow(target: FeeRowTarget) {
+  const transactionType = parseType(target.transactionType);
+  const tenant = await tenantOrThrow(target.associationId, target.environment);
+  const connectorId = target.connectorId.toLowerCase();
+  const cleared = await deleteFeeRow(tenant, connectorId, transactionType);
+  return {
+    associationId: tenant.associationId,
+    environment: tenant.environment,
+    connectorId,
+    transactionType,
+    cleared,
+  };
+}
+
+export async function listAssociationFeeRows(associationId: string, environment: Environment) {
+  return listFeeRows(await tenantOrThrow(associationId, environment));
+}

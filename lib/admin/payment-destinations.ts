@@ -1,0 +1,23 @@
+// Payment destination verification by platform operations: the decision that ends a BANK or
+// MOBILE_MONEY destination's PENDING status (found by id alone, in whichever tenant holds it).
+import { decideDestinationVerification } from '../beneficiaries/service.ts';
+import { Problem } from '../http/problem.ts';
+
+export async function reviewPaymentDestination(
+  destinationId: string,
+  decision: 'APPROVED' | 'REJECTED',
+  now = new Date(),
+) {
+  const reviewed = await decideDestinationVerification(destinationId, decision, now).catch(
+    (error: unknown) => {
+      // A missing destination or a second decision: the operator reads the reason, not an HTTP problem.
+      throw error instanceof Problem ? new Error(error.detail) : error;
+    },
+  );
+  return {
+    destinationId: reviewed.id,
+    beneficiaryId: reviewed.beneficiaryId,
+    method: reviewed.method,
+    verificationStatus: reviewed.verificationStatus,
+  };
+}

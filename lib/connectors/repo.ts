@@ -1,0 +1,78 @@
+// The connector catalogue in the table: one partition per environment (platform data, loaded by the
+// admin CLI), items sorted by connector id. Filter members are kept upper-case beside the entry.
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../db/client.ts';
+import { connectorKeys } from '../db/keys.ts';
+import { type PageRequest, queryPage } from '../db/paginate.ts';
+import type { Environment } from '../http/types.ts';
+import type { ConnectorEntry, ConnectorFilters } from './schema.ts';
+
+export interface ConnectorRecord extends ConnectorEntry {
+  environment: Environment;
+  /** `region.iso`, kept flat for the list filter. */
+  countryIsoCode2: string;
+  loadedAt: string;
+}
+
+function recordOf(item: Record<string, unknown>): ConnectorRecord {
+  const { pk: _pk, sk: _sk, type: _type, ...record } = item;
+  return record as unknown as ConnectorRecord;
+}
+
+export async function findConnector(
+  environment: Environment,
+  connectorId: string,
+): Promise<ConnectorRecord | undefined> {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: connectorKeys.connector(environment, connectorId) }),
+  );
+  return Item ? recordOf(Item) : undefined;
+}
+
+/** Adds or replaces a catalogue entry. */
+export const putConnector = (environment: Environment, entry: ConnectorEntry, now: Date) =>
+  db.send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...connectorKeys.connector(environment, entry.id),
+        type: 'connector',
+        ...entry,
+        environment,
+        countryIsoCode2: entry.region.iso,
+        loadedAt: now.toISOString(),
+      } satisfies ConnectorRecord & Record<string, unknown>,
+    }),
+  );
+
+const FILTER_ATTRIBUTES = {
+  countryIsoCode2: 'countryIsoCode2',
+  method: 'method',
+  direction: 'direction',
+  flow: 'flow',
+} as const satisfies Record<keyof ConnectorFilters, string>;
+
+export function listConnectorPage(environment: Environment, filters: ConnectorFilters, page: PageRequest) {
+  const conditions: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':pk': connectorKeys.catalogue(environment) };
+  for (const [member, attribute] of Object.entries(FILTER_ATTRIBUTES)) {
+    const value = filters[member as keyof ConnectorFilters];
+    if (value === undefined) continue;
+    conditions.push(`#${member} = :${member}`);
+    names[`#${member}`] = attribute;
+    values[`:${member}`] = value;
+  }
+  return queryPage(
+    {
+      KeyConditionExpression: 'pk = :pk',
+      ...(conditions.length
+        ? { FilterExpression: conditions.join(' AND '), ExpressionAttributeNames: names }
+        : {}),
+      ExpressionAttributeValues: values,
+    },
+    page,
+    (item) => ({ pk: item.pk, sk: item.sk }),
+    recordOf,
+  );
+}
