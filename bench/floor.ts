@@ -12,14 +12,15 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { hashCredential } from '../lib/auth/credentials.ts';
-import { type ItemKey, keys, walletKeys } from '../lib/db/keys.ts';
+import type { TransactionType } from '../lib/connectors/transaction-types.ts';
+import { connectorKeys, type ItemKey, keys, quoteKeys, walletKeys } from '../lib/db/keys.ts';
 import type { Tenant } from '../lib/http/types.ts';
 import type { LocalStack } from '../lib/local/stack.ts';
 import type { ActivationMessage } from '../lib/wallets/service.ts';
 import { httpClient, type Op } from './latency.ts';
 
 /** Page size + 1, as lib/db/paginate.ts reads it for the default `limit` of 20. */
-const ASSET_QUERY_LIMIT = 21;
+const FIRST_PAGE_LIMIT = 21;
 
 /** Region and credentials of the stack, for SDK clients of its local services. */
 export const awsSettings = (env: Record<string, string>) => ({
@@ -47,12 +48,32 @@ function tableAccess(stack: LocalStack) {
   };
   const getApiKey = () => getItem(apiKeyKey);
   const getClient = () => getItem(keys.client(tenant.clientId));
-  return { db, TableName, getItem, getApiKey, getClient };
+  // The Query(ies) lib/db/paginate.ts queryPage makes for a first page without a filter: read on until the
+  // page plus one is full or the partition is exhausted (one Query unless DynamoDB cuts a read short).
+  const queryFirstPage = async (pk: string) => {
+    const Items: Record<string, unknown>[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const result = await db.send(
+        new QueryCommand({
+          TableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': pk },
+          Limit: FIRST_PAGE_LIMIT - Items.length,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      Items.push(...(result.Items ?? []));
+      startKey = result.LastEvaluatedKey;
+    } while (startKey && Items.length < FIRST_PAGE_LIMIT);
+    if (Items.length === 0) throw new Error(`empty partition ${pk}`);
+  };
+  return { db, TableName, getItem, getApiKey, getClient, queryFirstPage };
 }
 
 export function floorOps(stack: LocalStack, rate: { limit: number; windowSeconds: number }) {
   const { seededTenant: tenant } = stack;
-  const { db, TableName, getApiKey, getClient } = tableAccess(stack);
+  const { db, TableName, getApiKey, getClient, queryFirstPage } = tableAccess(stack);
 
   // The same atomic counter the route keeps (lib/auth/rate-limit.ts), on the same client's window item.
   const countRequest = () => {
@@ -73,18 +94,6 @@ export function floorOps(stack: LocalStack, rate: { limit: number; windowSeconds
     );
   };
 
-  const queryAssets = async () => {
-    const { Items = [] } = await db.send(
-      new QueryCommand({
-        TableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.assetRegistry(tenant.environment) },
-        Limit: ASSET_QUERY_LIMIT,
-      }),
-    );
-    if (Items.length === 0) throw new Error('empty asset registry');
-  };
-
   /** POST /auth/token: API key (middleware), rate window, client. */
   const token: Op = async () => {
     await getApiKey();
@@ -95,9 +104,15 @@ export function floorOps(stack: LocalStack, rate: { limit: number; windowSeconds
   const assets: Op = async () => {
     await getApiKey();
     await getClient();
-    await queryAssets();
+    await queryFirstPage(keys.assetRegistry(tenant.environment));
   };
-  return { token, assets, close: () => db.destroy() };
+  /** GET /connectors: API key (middleware), client (bearer), catalogue page (no filter). */
+  const connectors: Op = async () => {
+    await getApiKey();
+    await getClient();
+    await queryFirstPage(connectorKeys.catalogue(tenant.environment));
+  };
+  return { token, assets, connectors, close: () => db.destroy() };
 }
 
 /** The create floor's activation queue: the bench's own on the stack's fauxqs, read by no worker. */
@@ -179,4 +194,61 @@ export async function walletFloorOps(stack: LocalStack, wallet: { walletId: stri
       db.destroy();
     },
   };
+}
+
+/**
+ * POST /quotes (off-ramp, exploratory: a transaction type, no beneficiary), for `quote` (one the route
+ * made for the seeded tenant): API key, client, connector, the asset it accepts (its quoting decimals),
+ * the association's fee row for the connector and type, and the conditional put of the quote. The
+ * quote is a copy of the route's record, written under a tenant scope no caller has (a random
+ * association), so it cannot collide with the route's. The route's zod, pricing (bignumber.js) and rate
+ * lookup (a configured table, no backend call) are not in the floor.
+ */
+export async function quoteFloorOps(stack: LocalStack, quote: { quoteId: string }) {
+  const { seededTenant: tenant } = stack;
+  const { db, TableName, getItem, getApiKey, getClient } = tableAccess(stack);
+
+  // The record the route wrote, as it was written: same attributes, same sizes.
+  const template = await getItem(quoteKeys.quote(tenant, quote.quoteId));
+  const connectorId = template.connectorId as string;
+  const transactionType = template.transactionType as TransactionType;
+  const connectorKey = connectorKeys.connector(tenant.environment, connectorId);
+  const assetKey = keys.asset(tenant.environment, (await getItem(connectorKey)).acceptedAsset as string);
+  const feeRowKey = quoteKeys.feeRow(tenant, connectorId, transactionType);
+  // The route found a fee row (or not): the floor's read must find the same.
+  const hasFeeRow = template.feeSource === 'feeRow';
+  const ttlMs = Date.parse(template.expiry as string) - Date.parse(template.createdAt as string);
+  const benchTenant: Tenant = { environment: tenant.environment, associationId: randomUUID() };
+
+  const getFeeRow = async () => {
+    const { Item } = await db.send(new GetCommand({ TableName, Key: feeRowKey }));
+    if (Boolean(Item) !== hasFeeRow) throw new Error(`fee row ${feeRowKey.sk} ${Item ? 'found' : 'missing'}`);
+  };
+
+  const createQuote: Op = async () => {
+    await getApiKey();
+    await getClient();
+    await getItem(connectorKey);
+    await getItem(assetKey);
+    await getFeeRow();
+    const quoteId = randomUUID();
+    const now = new Date();
+    const expiry = new Date(now.getTime() + ttlMs);
+    await db.send(
+      new PutCommand({
+        TableName,
+        Item: {
+          ...template,
+          ...quoteKeys.quote(benchTenant, quoteId),
+          quoteId,
+          associationId: benchTenant.associationId,
+          createdAt: now.toISOString(),
+          expiry: expiry.toISOString(),
+          expiresAt: Math.ceil(expiry.getTime() / 1000),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  };
+  return { createQuote, close: () => db.destroy() };
 }

@@ -1,5 +1,13 @@
 // Closed-loop load: `concurrency` workers each send the next request as soon as their last one answered.
+import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { connectorCatalogueFile } from '../lib/connectors/schema.ts';
+import {
+  type ShortTransactionType,
+  shortForm,
+  supportedKey,
+  type TransactionType,
+} from '../lib/connectors/transaction-types.ts';
 import type { LocalStack } from '../lib/local/stack.ts';
 import { type Summary, summarize } from './stats.ts';
 
@@ -101,6 +109,87 @@ export function assetsRoute(stack: LocalStack, client: HttpClient, accessToken: 
   };
 }
 
+/** GET /v1/connectors (the first page, default limit) with the seeded tenant's key and a bearer token. */
+export function connectorsRoute(stack: LocalStack, client: HttpClient, accessToken: string): Op {
+  const headers = tokenHeaders(stack, accessToken);
+  return async () => {
+    await expect200(client.send(`${stack.baseUrl}/connectors`, { method: 'GET', headers }));
+  };
+}
+
+/** The body of an exploratory quote: priced for a transaction type, not for a beneficiary. */
+export interface QuoteRequest {
+  amount: number;
+  connectorId: string;
+  transactionType: ShortTransactionType;
+}
+
+/**
+ * An off-ramp exploratory quote of `amount` through the first connector of the repository's catalogue
+ * (seed/connectors.json, which every local start loads) that can price it: active, OFF_RAMP, STANDARD,
+ * listing `transactionType` ONLINE, with `amount` inside its TRANSACTION limits.
+ */
+export function offRampQuoteRequest(amount: number, transactionType: TransactionType): QuoteRequest {
+  const catalogue = connectorCatalogueFile.parse(
+    JSON.parse(readFileSync(new URL('../seed/connectors.json', import.meta.url), 'utf8')),
+  );
+  const connector = catalogue.find(
+    (c) =>
+      c.isActive &&
+      c.direction === 'OFF_RAMP' &&
+      c.flow === 'STANDARD' &&
+      c.supportedTransactionType[supportedKey(transactionType)] &&
+      c.transactionTypes.some((t) => t.type === transactionType && t.status === 'ONLINE') &&
+      c.limits.every(
+        (l) =>
+          l.scope !== 'TRANSACTION' ||
+          l.type !== 'AMOUNT' ||
+          l.currency !== c.acceptedAsset ||
+          (amount >= l.minValue && amount <= l.maxValue),
+      ),
+  );
+  if (!connector)
+    throw new Error(`no connector in seed/connectors.json can quote ${transactionType} off-ramp`);
+  return { amount, connectorId: connector.id, transactionType: shortForm(transactionType) };
+}
+
+/** The parts of a quote resource the bench reads. */
+export interface QuoteView {
+  quoteId: string;
+}
+
+/** POST /v1/quotes (off-ramp: no `type`) with the seeded tenant's key and a bearer token; expects 201. */
+export function quoteCreator(
+  stack: LocalStack,
+  client: HttpClient,
+  accessToken: string,
+  quote: QuoteRequest,
+) {
+  const body = JSON.stringify(quote);
+  const headers = {
+    ...tokenHeaders(stack, accessToken),
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+  };
+  return async (): Promise<QuoteView> =>
+    JSON.parse(
+      await expectStatus(client.send(`${stack.baseUrl}/quotes`, { method: 'POST', headers, body }), 201),
+    ) as QuoteView;
+}
+
+/** POST /v1/quotes as a load op: each request prices the same quote and stores a new one. */
+export function createQuoteRoute(
+  stack: LocalStack,
+  client: HttpClient,
+  accessToken: string,
+  quote: QuoteRequest,
+): Op {
+  const create = quoteCreator(stack, client, accessToken, quote);
+  return async () => {
+    await create();
+  };
+}
+
 /** The parts of a wallet resource the bench reads. */
 export interface WalletView {
   id: string;
@@ -154,7 +243,7 @@ export function walletRoute(
   };
 }
 
-/** A bearer token for the seeded tenant, for the assets and wallet routes. */
+/** A bearer token for the seeded tenant, for the token-authenticated routes. */
 export async function issueAccessToken(stack: LocalStack): Promise<string> {
   const client = httpClient(1);
   try {

@@ -9,13 +9,17 @@ import { type LocalStack, startStack } from '../lib/local/stack.ts';
 import { activeWallet, drainActivations, measureActivation, spread } from './activation.ts';
 import { buildBareMiddy, buildFunctions } from './bundles.ts';
 import { coldLoad } from './cold-start.ts';
-import { floorOps, walletFloorOps } from './floor.ts';
+import { floorOps, quoteFloorOps, walletFloorOps } from './floor.ts';
 import {
   assetsRoute,
+  connectorsRoute,
+  createQuoteRoute,
   createWalletRoute,
   httpClient,
   issueAccessToken,
   type Op,
+  offRampQuoteRequest,
+  quoteCreator,
   runLoad,
   tokenRoute,
   walletRoute,
@@ -30,19 +34,22 @@ process.env.TOKEN_RATE_LIMIT = String(TOKEN_RATE_LIMIT);
  * `creates`: POST /v1/wallets requests, fewer than the rest because each one also has the activation
  * worker open a ledger account in the background (in this process), at some 10-15 a second on 2 CPUs,
  * and the bench waits for those before it measures anything else.
+ * `catalogue`: GET /v1/connectors and POST /v1/quotes requests, fewer than the rest because both read
+ * connector records (nested maps of several KB each; the first page is the whole seeded catalogue), which
+ * DynamoDB Local serves at only some 50-100 a second on 2 CPUs.
  */
 const CASES = [
-  { concurrency: 1, requests: 400, creates: 100 },
-  { concurrency: 16, requests: 1600, creates: 200 },
+  { concurrency: 1, requests: 400, creates: 100, catalogue: 150 },
+  { concurrency: 16, requests: 1600, creates: 200, catalogue: 320 },
 ];
 /** Per measured case (route or floor); a case that hits it reports what it completed. */
 const CASE_CAP_MS = 10_000;
-/** The same for the wallet routes, which come on top: they keep the whole run near 3 minutes. */
-const WALLET_CASE_CAP_MS = 6_000;
+/** The same for the wallet, connector and quote routes, which come on top: they keep the whole run near 3 minutes. */
+const SHORT_CASE_CAP_MS = 6_000;
 /** After each POST /v1/wallets case: waiting for the worker to open the accounts it asked for. */
 const DRAIN_CAP_MS = 20_000;
 /** The whole latency section, from the start of the run; the rest (activation, build, cold loads) takes about 50 s. */
-const LATENCY_CAP_MS = 130_000;
+const LATENCY_CAP_MS = 150_000;
 /** Wallet activation: wallets created one at a time, each given PER_WALLET_MS, the whole section ACTIVATION_CAP_MS. */
 const ACTIVATION_WALLETS = 20;
 const ACTIVATION_POLL_MS = 20;
@@ -51,6 +58,9 @@ const ACTIVATION_CAP_MS = 30_000;
 /** Past this the run gives up, stops the stack and exits 1. */
 const HARD_CAP_MS = 240_000;
 const COLD_RUNS = 6;
+/** POST /v1/quotes: an off-ramp exploratory quote of this many units of the connector's asset, for this type. */
+const QUOTE_AMOUNT = 100;
+const QUOTE_TYPE = 'C_2_C';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const workDir = join(root, '.local', `bench-${process.pid}`);
@@ -106,6 +116,13 @@ async function measureLatency(running: LocalStack, accessToken: string): Promise
   // Also loads the wallets function and the activation worker, and reads the KEK once.
   const wallet = await activeWallet(running, accessToken, PER_WALLET_MS);
   const walletFloor = await walletFloorOps(running, wallet);
+  const quote = offRampQuoteRequest(QUOTE_AMOUNT, QUOTE_TYPE);
+  // Also loads the quotes function; the floor copies the record this quote left.
+  const setupClient = httpClient(1);
+  const quoteFloor = await quoteFloorOps(
+    running,
+    await quoteCreator(running, setupClient, accessToken, quote)().finally(setupClient.close),
+  );
   const rows: string[][] = [];
   const failures: string[] = [];
   const drains: string[] = [];
@@ -116,10 +133,14 @@ async function measureLatency(running: LocalStack, accessToken: string): Promise
     for (const [op, requests] of [
       [tokenRoute(running, warmClient), 100],
       [assetsRoute(running, warmClient, accessToken), 100],
+      [connectorsRoute(running, warmClient, accessToken), 40],
+      [createQuoteRoute(running, warmClient, accessToken, quote), 40],
       [walletRoute(running, warmClient, accessToken, wallet.walletId), 100],
       [createWalletRoute(running, warmClient, accessToken), 20],
       [floor.token, 100],
       [floor.assets, 100],
+      [floor.connectors, 40],
+      [quoteFloor.createQuote, 40],
       [walletFloor.getWallet, 100],
       [walletFloor.createWallet, 20],
     ] as const) {
@@ -128,7 +149,7 @@ async function measureLatency(running: LocalStack, accessToken: string): Promise
     warmClient.close();
     await drain(running, 'warm-up', drains);
 
-    for (const { concurrency, requests, creates } of CASES) {
+    for (const { concurrency, requests, creates, catalogue } of CASES) {
       const client = httpClient(concurrency);
       const endpoints: Endpoint[] = [
         {
@@ -146,18 +167,32 @@ async function measureLatency(running: LocalStack, accessToken: string): Promise
           cap: CASE_CAP_MS,
         },
         {
+          name: 'GET /v1/connectors',
+          route: connectorsRoute(running, client, accessToken),
+          floor: floor.connectors,
+          requests: catalogue,
+          cap: SHORT_CASE_CAP_MS,
+        },
+        {
+          name: 'POST /v1/quotes',
+          route: createQuoteRoute(running, client, accessToken, quote),
+          floor: quoteFloor.createQuote,
+          requests: catalogue,
+          cap: SHORT_CASE_CAP_MS,
+        },
+        {
           name: 'GET /v1/wallets/{walletId}',
           route: walletRoute(running, client, accessToken, wallet.walletId),
           floor: walletFloor.getWallet,
           requests,
-          cap: WALLET_CASE_CAP_MS,
+          cap: SHORT_CASE_CAP_MS,
         },
         {
           name: 'POST /v1/wallets',
           route: createWalletRoute(running, client, accessToken),
           floor: walletFloor.createWallet,
           requests: creates,
-          cap: WALLET_CASE_CAP_MS,
+          cap: SHORT_CASE_CAP_MS,
           creates: true,
         },
       ];
@@ -194,6 +229,7 @@ async function measureLatency(running: LocalStack, accessToken: string): Promise
   } finally {
     floor.close();
     walletFloor.close();
+    quoteFloor.close();
   }
 
   console.log(
@@ -229,22 +265,34 @@ async function measureLatency(running: LocalStack, accessToken: string): Promise
       '       and, for the ledger, plain keep-alive HTTP:',
       '       token = GetItem API key + UpdateItem rate window + GetItem client;',
       '       assets = GetItem API key + GetItem client + Query (Limit 21) on the registry partition;',
+      '       connectors = GetItem API key + GetItem client + Query (Limit 21, no filter) on the catalogue',
+      '         partition: the first page (default limit 20), read on only if DynamoDB cuts it short, as',
+      '         lib/db/paginate.ts does;',
+      '       quote POST = GetItem API key + GetItem client + GetItem connector + GetItem asset (its decimals) +',
+      '         GetItem fee row (missing or found, as the route finds it) + conditional PutItem of a copy of a',
+      '         real quote record under a random tenant scope. Exploratory (a transaction type, no beneficiary):',
+      '         neither reads the association. The route also validates, takes the rate from its configured',
+      '         table and prices with bignumber.js, which the floor does not: that is in the ratio.',
+      `         Body ${JSON.stringify(quote)}, off-ramp;`,
       '       wallet GET = GetItem API key + GetItem client + GetItem wallet + Horizon GET /accounts/{id} on the',
       '         local ledger (the wallet is active, so the route reads its balances there too);',
       '       wallet POST = GetItem API key + GetItem client + GetItem asset + SQS SendMessage (DelaySeconds 1) to a',
       '         bench queue no worker reads + conditional PutItem of a copy of a real wallet record under a',
       '         random tenant scope. The route also makes a keypair and seals its secret (AES-256-GCM), which the',
       '         floor does not: that is in the route/floor ratio.',
+      `GET /v1/connectors and POST /v1/quotes run ${CASES.map((c) => c.catalogue).join(' and ')} requests: both read connector records, nested maps`,
+      '       of several KB each (the first page is the whole seeded catalogue), and DynamoDB Local is slow to serve',
+      '       them: that Query is most of the connectors floor.',
       `POST /v1/wallets runs ${CASES.map((c) => c.creates).join(' and ')} requests (not ${CASES.map((c) => c.requests).join(' and ')}): each one also has the activation`,
       '       worker open a ledger account in the background, from ~1 s after its 201, in this same process, so the',
       "       route's figures include that contention. Before its floor and before the next case, the bench waits",
       '       for the activation queue to empty:',
       ...drains.map((d) => `         ${d}`),
       'Latencies are of successful requests; a failure is any other status than the route answers on success',
-      '(200; 201 for POST /v1/wallets) or an error (floor).',
+      '(200; 201 for POST /v1/wallets and POST /v1/quotes) or an error (floor).',
       'The load generator, the gateway, the functions, the activation worker, fauxqs and the ledger share this',
       `Node process; DynamoDB Local (Java) runs beside it on ${availableParallelism()} CPU(s). n marked * was cut short by`,
-      `the per-case cap (${CASE_CAP_MS / 1000} s; ${WALLET_CASE_CAP_MS / 1000} s for the wallet routes) or the latency section's ${LATENCY_CAP_MS / 1000} s cap.`,
+      `the per-case cap (${CASE_CAP_MS / 1000} s; ${SHORT_CASE_CAP_MS / 1000} s for the connector, quote and wallet routes) or the latency section's ${LATENCY_CAP_MS / 1000} s cap.`,
     ].join('\n'),
   );
   for (const failure of failures) console.log(`first failure, ${failure}`);
