@@ -1,39 +1,7 @@
 // Beneficiaries through the real local gateway: create, read, list, PATCH (RFC 7396), classification.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { createTenant, type NewTenant } from '../../lib/admin/tenants.ts';
-import { type ApiResponse, call, newTenant, tokenFor } from '../support/api.ts';
-
-interface Caller {
-  tenant: NewTenant;
-  token: string;
-}
-
-const as = (caller: Caller, path: string, options: { method?: string; body?: unknown } = {}) =>
-  call(path, { ...options, apiKey: caller.tenant.apiKey, token: caller.token });
-
-async function newCaller(
-  options: { environment?: 'sandbox' | 'production'; name?: string; kind?: 'business' | 'individual' } = {},
-): Promise<Caller> {
-  const tenant = options.name
-    ? await createTenant({
-        name: options.name,
-        environment: options.environment ?? 'sandbox',
-        kind: options.kind ?? 'business',
-      })
-    : await newTenant(options.environment ?? 'sandbox');
-  return { tenant, token: await tokenFor(tenant) };
-}
-
-function assertFieldError(response: ApiResponse, status: number, field: string) {
-  assert.equal(response.status, status, JSON.stringify(response.body));
-  assert.equal(response.headers.get('content-type'), 'application/problem+json');
-  assert.ok(
-    response.body.errors?.some((e: { field: string }) => e.field === field),
-    `expected a field error on ${field}: ${JSON.stringify(response.body.errors)}`,
-  );
-  if (status === 422) assert.match(response.body.type, /\/validation-error$/);
-}
+import { type ApiResponse, as, assertFieldError, type Caller, newCaller } from '../support/api.ts';
 
 const thandi = { firstName: 'Thandi', lastName: 'Nkosi' };
 const thandiComplete = {

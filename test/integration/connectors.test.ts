@@ -7,8 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import type { NewTenant } from '../../lib/admin/tenants.ts';
-import { type ApiResponse, call, newTenant, tokenFor } from '../support/api.ts';
+import { type ApiResponse, as, assertFieldError, type Caller, call, newCaller } from '../support/api.ts';
 
 const run = promisify(execFile);
 const admin = async (...args: string[]) =>
@@ -42,26 +41,6 @@ const PUBLIC_MEMBERS = [
   'supportedTransactionType',
   'transactionTypes',
 ];
-
-interface Caller {
-  tenant: NewTenant;
-  token: string;
-}
-const as = (caller: Caller, path: string) =>
-  call(path, { apiKey: caller.tenant.apiKey, token: caller.token });
-async function newCaller(environment: 'sandbox' | 'production' = 'sandbox'): Promise<Caller> {
-  const tenant = await newTenant(environment);
-  return { tenant, token: await tokenFor(tenant) };
-}
-
-function assertFieldError(response: ApiResponse, status: number, field: string) {
-  assert.equal(response.status, status, JSON.stringify(response.body));
-  assert.equal(response.headers.get('content-type'), 'application/problem+json');
-  assert.ok(
-    response.body.errors?.some((e: { field: string }) => e.field === field),
-    `expected a field error on ${field}: ${JSON.stringify(response.body.errors)}`,
-  );
-}
 
 /** Nothing internal in a response: no fee members, settlement or compliance data, at any depth. */
 const INTERNAL_MEMBERS = ['fee', 'fees', 'settlement', 'compliance', 'percentage', 'fixed'];
@@ -269,7 +248,7 @@ describe('connectors', () => {
   });
 
   it('serves the same catalogue to production applications', async () => {
-    const production = await newCaller('production');
+    const production = await newCaller({ environment: 'production' });
     const listed = (await listAll(production)).map((c) => c.id).filter((id) => seedIds().includes(id));
     assert.deepEqual(listed.sort(), seedIds());
   });
@@ -393,7 +372,7 @@ describe('admin CLI: connectors load', () => {
       admin('connectors', 'load', '--environment', 'production', '--file', malformed),
       /1\.region\.iso/,
     );
-    const production = await newCaller('production');
+    const production = await newCaller({ environment: 'production' });
     assert.equal((await as(production, `/connectors/${added.id}`)).status, 404);
 
     const good = join(dir, 'good.json');

@@ -5,33 +5,9 @@ import { execFile } from 'node:child_process';
 import { before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { Account, Keypair, MuxedAccount } from '@stellar/stellar-sdk';
-import type { NewTenant } from '../../lib/admin/tenants.ts';
-import { type ApiResponse, call, newTenant, tokenFor } from '../support/api.ts';
+import { type ApiResponse, as, assertFieldError, type Caller, newCaller } from '../support/api.ts';
 
 const run = promisify(execFile);
-
-interface Caller {
-  tenant: NewTenant;
-  token: string;
-}
-
-const as = (caller: Caller, path: string, options: { method?: string; body?: unknown } = {}) =>
-  call(path, { ...options, apiKey: caller.tenant.apiKey, token: caller.token });
-
-async function newCaller(environment: 'sandbox' | 'production' = 'sandbox'): Promise<Caller> {
-  const tenant = await newTenant(environment);
-  return { tenant, token: await tokenFor(tenant) };
-}
-
-function assertFieldError(response: ApiResponse, status: number, field: string) {
-  assert.equal(response.status, status, JSON.stringify(response.body));
-  assert.equal(response.headers.get('content-type'), 'application/problem+json');
-  assert.ok(
-    response.body.errors?.some((e: { field: string }) => e.field === field),
-    `expected a field error on ${field}: ${JSON.stringify(response.body.errors)}`,
-  );
-  if (status === 422) assert.match(response.body.type, /\/validation-error$/);
-}
 
 async function admin(...args: string[]) {
   const { stdout } = await run(process.execPath, ['scripts/admin.ts', ...args], { env: process.env });
@@ -420,7 +396,7 @@ describe('payment destinations', () => {
   });
 
   it('hides the sandbox helper from production applications', async () => {
-    const production = await newCaller('production');
+    const production = await newCaller({ environment: 'production' });
     const id = await newBeneficiary(production);
     const created = await addDestination(production, id, bank);
     assert.equal(created.status, 201);

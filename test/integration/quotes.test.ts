@@ -11,42 +11,15 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { createTenant, type NewTenant } from '../../lib/admin/tenants.ts';
 import { findQuote, isQuoteExpired } from '../../lib/quotes/repo.ts';
-import { type ApiResponse, call, newTenant, tokenFor } from '../support/api.ts';
+import { type ApiResponse, as, assertFieldError, type Caller, newCaller } from '../support/api.ts';
 
 const run = promisify(execFile);
 const admin = async (...args: string[]) =>
   JSON.parse((await run(process.execPath, ['scripts/admin.ts', ...args], { env: process.env })).stdout);
 
-interface Caller {
-  tenant: NewTenant;
-  token: string;
-}
-const as = (caller: Caller, path: string, options: { method?: string; body?: unknown } = {}) =>
-  call(path, { ...options, apiKey: caller.tenant.apiKey, token: caller.token });
 const quote = (caller: Caller, body: unknown, query = '') =>
   as(caller, `/quotes${query}`, { method: 'POST', body });
-
-async function newCaller(
-  environment: 'sandbox' | 'production' = 'sandbox',
-  kind: 'business' | 'individual' = 'business',
-): Promise<Caller> {
-  const tenant =
-    kind === 'business'
-      ? await newTenant(environment)
-      : await createTenant({ name: 'Test individual', environment, kind });
-  return { tenant, token: await tokenFor(tenant) };
-}
-
-function assertFieldError(response: ApiResponse, status: number, field: string, message?: RegExp) {
-  assert.equal(response.status, status, JSON.stringify(response.body));
-  assert.equal(response.headers.get('content-type'), 'application/problem+json');
-  const error = response.body.errors?.find((e: { field: string }) => e.field === field);
-  assert.ok(error, `expected a field error on ${field}: ${JSON.stringify(response.body.errors)}`);
-  if (message) assert.match(error.message, message);
-  if (status === 422) assert.match(response.body.type, /\/validation-error$/);
-}
 
 const QUOTE_MEMBERS = [
   'beneficiaryId',
@@ -117,7 +90,7 @@ describe('quotes', () => {
   let wanjiru: { id: string; keMomo: string };
 
   before(async () => {
-    [alice, bob, carol] = await Promise.all([newCaller(), newCaller(), newCaller('sandbox', 'individual')]);
+    [alice, bob, carol] = await Promise.all([newCaller(), newCaller(), newCaller({ kind: 'individual' })]);
     const thandiId = await newBeneficiary(alice, { individual: { firstName: 'Thandi', lastName: 'Nkosi' } });
     thandi = {
       id: thandiId,
@@ -237,7 +210,7 @@ describe('quotes', () => {
     });
 
     it('prices production quotes with the production rate source', async () => {
-      const production = await newCaller('production');
+      const production = await newCaller({ environment: 'production' });
       // stand-in provider: 100 × 18.42 = 1842
       assertQuote(
         await quote(production, {

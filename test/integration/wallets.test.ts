@@ -1,20 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import type { NewTenant } from '../../lib/admin/tenants.ts';
-import { type ApiResponse, call, horizon, newTenant, tokenFor } from '../support/api.ts';
-
-interface Caller {
-  tenant: NewTenant;
-  token: string;
-}
-
-const as = (caller: Caller, path: string, options: { method?: string; body?: unknown } = {}) =>
-  call(path, { ...options, apiKey: caller.tenant.apiKey, token: caller.token });
-
-async function newCaller(environment: 'sandbox' | 'production' = 'sandbox'): Promise<Caller> {
-  const tenant = await newTenant(environment);
-  return { tenant, token: await tokenFor(tenant) };
-}
+import { type ApiResponse, as, assertFieldError, type Caller, horizon, newCaller } from '../support/api.ts';
 
 const person = {
   entityType: 'Person',
@@ -40,15 +26,6 @@ async function activated(caller: Caller, walletId: string): Promise<ApiResponse>
     if (response.body?.activationStatus !== 'pending' || Date.now() > deadline) return response;
     await new Promise((r) => setTimeout(r, 200));
   }
-}
-
-function assertFieldError(response: ApiResponse, status: number, field: string) {
-  assert.equal(response.status, status, JSON.stringify(response.body));
-  assert.equal(response.headers.get('content-type'), 'application/problem+json');
-  assert.ok(
-    response.body.errors?.some((e: { field: string }) => e.field === field),
-    `expected a field error on ${field}: ${JSON.stringify(response.body.errors)}`,
-  );
 }
 
 describe('wallets', () => {
@@ -339,7 +316,7 @@ describe('wallets', () => {
   });
 
   it('hides the sandbox helpers from production applications', async () => {
-    const production = await newCaller('production');
+    const production = await newCaller({ environment: 'production' });
     const created = await as(production, '/wallets', {
       method: 'POST',
       body: { walletName: 'Prod', assetCode: 'USDC', ownAccount: true },

@@ -1,4 +1,5 @@
 // Real HTTP against the test stack's gateway, and tenants made through the same admin code the CLI uses.
+import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTenant, type NewTenant } from '../../lib/admin/tenants.ts';
@@ -70,4 +71,36 @@ export function testSigningKeyRing(): SigningKeyRing {
 export async function horizon(path: string): Promise<any> {
   const response = await fetch(`${process.env.TEST_HORIZON_URL}${path}`);
   return response.json();
+}
+
+/** A tenant with a token: who a test calls the API as. */
+export interface Caller {
+  tenant: NewTenant;
+  token: string;
+}
+
+export async function newCaller(
+  options: { environment?: Environment; name?: string; kind?: 'business' | 'individual' } = {},
+): Promise<Caller> {
+  const environment = options.environment ?? 'sandbox';
+  const tenant = await createTenant({
+    name: options.name ?? `Test ${environment} tenant`,
+    environment,
+    kind: options.kind ?? 'business',
+  });
+  return { tenant, token: await tokenFor(tenant) };
+}
+
+/** A call made as `caller` (its key and token). */
+export const as = (caller: Caller, path: string, options: { method?: string; body?: unknown } = {}) =>
+  call(path, { ...options, apiKey: caller.tenant.apiKey, token: caller.token });
+
+/** A problem+json answer of `status` with a field error on `field` (and, for 422, the validation slug). */
+export function assertFieldError(response: ApiResponse, status: number, field: string, message?: RegExp) {
+  assert.equal(response.status, status, JSON.stringify(response.body));
+  assert.equal(response.headers.get('content-type'), 'application/problem+json');
+  const error = response.body.errors?.find((e: { field: string }) => e.field === field);
+  assert.ok(error, `expected a field error on ${field}: ${JSON.stringify(response.body.errors)}`);
+  if (message) assert.match(error.message, message);
+  if (status === 422) assert.match(response.body.type, /\/validation-error$/);
 }
