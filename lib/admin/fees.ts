@@ -1,12 +1,10 @@
 // Business fee rows: what an association pays on an off-ramp connector for one transaction type,
 // set by the platform team. The exact row wins over the connector's own fee in quotes, zero included.
 
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import BigNumber from 'bignumber.js';
+import { findAssociation } from '../auth/repo.ts';
 import { findConnector } from '../connectors/repo.ts';
 import { type TransactionType, transactionTypeParam } from '../connectors/transaction-types.ts';
-import { db, tableName } from '../db/client.ts';
-import { keys } from '../db/keys.ts';
 import type { Environment, Tenant } from '../http/types.ts';
 import { assetDecimals } from '../quotes/currencies.ts';
 import { deleteFeeRow, listFeeRows, putFeeRow } from '../quotes/repo.ts';
@@ -27,8 +25,7 @@ function parseType(value: string): TransactionType {
 
 async function tenantOrThrow(associationId: string, environment: Environment): Promise<Tenant> {
   const tenant = { associationId, environment };
-  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.association(tenant) }));
-  if (!Item) throw new Error(`No association ${associationId} in ${environment}`);
+  if (!(await findAssociation(tenant))) throw new Error(`No association ${associationId} in ${environment}`);
   return tenant;
 }
 

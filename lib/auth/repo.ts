@@ -1,7 +1,8 @@
 // Applications, their API keys and clients, and associations: the records authentication reads.
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client.ts';
-import { gsi1, keys } from '../db/keys.ts';
+import { getRecord, putNewItem } from '../db/items.ts';
+import { gsi1, type ItemKey, keys } from '../db/keys.ts';
 import type { Environment } from '../http/types.ts';
 
 export interface ApplicationRecord {
@@ -40,14 +41,8 @@ export interface AssociationRecord {
   createdAt: string;
 }
 
-const get = async <T>(key: { pk: string; sk: string }): Promise<T | undefined> =>
-  (await db.send(new GetCommand({ TableName: tableName(), Key: key }))).Item as T | undefined;
-
-/** Creates a record that must not exist yet (ids are random; a collision is a bug, not a retry). */
-const putNew = (item: Record<string, unknown>) =>
-  db.send(
-    new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
-  );
+const get = <T>(key: ItemKey) => getRecord<T>(key);
+const putNew = putNewItem;
 
 export const findApiKey = (keyHash: string) => get<ApiKeyRecord>(keys.apiKey(keyHash));
 export const findClient = (clientId: string) => get<ClientRecord>(keys.client(clientId));
@@ -106,3 +101,6 @@ const revoke = (key: { pk: string; sk: string }, at: Date) =>
 
 export const revokeApiKey = (keyHash: string, at: Date) => revoke(keys.apiKey(keyHash), at);
 export const revokeClient = (clientId: string, at: Date) => revoke(keys.client(clientId), at);
+
+export const findAssociation = (tenant: { environment: Environment; associationId: string }) =>
+  get<AssociationRecord>(keys.association(tenant));

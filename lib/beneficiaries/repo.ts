@@ -1,9 +1,11 @@
 // Beneficiaries and their payment destinations: tenant-owned items under the tenant scope
 // (lib/db/keys.ts beneficiaryKeys). Destinations are read through their beneficiary, so a destination
 // id under another beneficiary (or another tenant) is simply not found.
+
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client.ts';
+import { getRecord, recordOf } from '../db/items.ts';
 import { beneficiaryKeys, keys, tenantScope } from '../db/keys.ts';
 import { type PageRequest, queryPage } from '../db/paginate.ts';
 import type { Environment, Tenant } from '../http/types.ts';
@@ -76,23 +78,13 @@ export const tenantOf = (record: { environment: Environment; associationId: stri
   associationId: record.associationId,
 });
 
-/** Strips the table's own attributes from an item. */
-function recordOf<T>(item: Record<string, unknown> | undefined): T | undefined {
-  if (!item) return undefined;
-  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, type: _type, ...record } = item;
-  return record as T;
-}
-
 // ── beneficiaries ──────────────────────────────────────────────────────────────────────────────
 
 export async function findBeneficiary(
   tenant: Tenant,
   beneficiaryId: string,
 ): Promise<BeneficiaryRecord | undefined> {
-  const { Item } = await db.send(
-    new GetCommand({ TableName: tableName(), Key: beneficiaryKeys.beneficiary(tenant, beneficiaryId) }),
-  );
-  return recordOf<BeneficiaryRecord>(Item);
+  return getRecord<BeneficiaryRecord>(beneficiaryKeys.beneficiary(tenant, beneficiaryId));
 }
 
 export const putBeneficiary = (record: BeneficiaryRecord) =>
@@ -145,12 +137,7 @@ export const listBeneficiaryPage = (tenant: Tenant, page: Omit<PageRequest, 'bin
   );
 
 /** The caller's association (its name and kind decide which beneficiaries are `Me`). */
-export async function findAssociation(
-  tenant: Tenant,
-): Promise<{ name: string; kind: 'business' | 'individual' } | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.association(tenant) }));
-  return Item as { name: string; kind: 'business' | 'individual' } | undefined;
-}
+export { findAssociation } from '../auth/repo.ts';
 
 // ── payment destinations ───────────────────────────────────────────────────────────────────────
 
@@ -159,13 +146,9 @@ export async function findPaymentDestination(
   beneficiaryId: string,
   destinationId: string,
 ): Promise<PaymentDestinationRecord | undefined> {
-  const { Item } = await db.send(
-    new GetCommand({
-      TableName: tableName(),
-      Key: beneficiaryKeys.destination(tenant, beneficiaryId, destinationId),
-    }),
+  return getRecord<PaymentDestinationRecord>(
+    beneficiaryKeys.destination(tenant, beneficiaryId, destinationId),
   );
-  return recordOf<PaymentDestinationRecord>(Item);
 }
 
 export const putPaymentDestination = (record: PaymentDestinationRecord) =>

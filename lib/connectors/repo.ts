@@ -1,7 +1,9 @@
 // The connector catalogue in the table: one partition per environment (platform data, loaded by the
 // admin CLI), items sorted by connector id. Filter members are kept upper-case beside the entry.
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client.ts';
+import { getRecord, recordOf } from '../db/items.ts';
 import { connectorKeys } from '../db/keys.ts';
 import { type PageRequest, queryPage } from '../db/paginate.ts';
 import type { Environment } from '../http/types.ts';
@@ -14,19 +16,13 @@ export interface ConnectorRecord extends ConnectorEntry {
   loadedAt: string;
 }
 
-function recordOf(item: Record<string, unknown>): ConnectorRecord {
-  const { pk: _pk, sk: _sk, type: _type, ...record } = item;
-  return record as unknown as ConnectorRecord;
-}
+const connectorOf = (item: Record<string, unknown>) => recordOf<ConnectorRecord>(item) as ConnectorRecord;
 
 export async function findConnector(
   environment: Environment,
   connectorId: string,
 ): Promise<ConnectorRecord | undefined> {
-  const { Item } = await db.send(
-    new GetCommand({ TableName: tableName(), Key: connectorKeys.connector(environment, connectorId) }),
-  );
-  return Item ? recordOf(Item) : undefined;
+  return getRecord<ConnectorRecord>(connectorKeys.connector(environment, connectorId));
 }
 
 /** Adds or replaces a catalogue entry. */
@@ -73,6 +69,6 @@ export function listConnectorPage(environment: Environment, filters: ConnectorFi
     },
     page,
     (item) => ({ pk: item.pk, sk: item.sk }),
-    recordOf,
+    connectorOf,
   );
 }

@@ -1,9 +1,12 @@
 // Quotes and business fee rows: tenant-owned items under the tenant scope (lib/db/keys.ts quoteKeys),
 // so a quote or fee row of another association is not found by construction.
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+
+import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { findAssociation } from '../auth/repo.ts';
 import type { TransactionType } from '../connectors/transaction-types.ts';
 import { db, tableName } from '../db/client.ts';
-import { keys, quoteKeys, tenantScope } from '../db/keys.ts';
+import { getRecord, recordOf } from '../db/items.ts';
+import { quoteKeys, tenantScope } from '../db/keys.ts';
 import type { Environment, Tenant } from '../http/types.ts';
 
 export type QuoteType = 'offramp' | 'onramp';
@@ -54,12 +57,6 @@ const tenantOf = (record: { environment: Environment; associationId: string }): 
   associationId: record.associationId,
 });
 
-function recordOf<T>(item: Record<string, unknown> | undefined): T | undefined {
-  if (!item) return undefined;
-  const { pk: _pk, sk: _sk, type: _type, ...record } = item;
-  return record as T;
-}
-
 export const putQuote = (record: QuoteRecord) =>
   db.send(
     new PutCommand({
@@ -75,10 +72,7 @@ export const putQuote = (record: QuoteRecord) =>
  * with 422 naming `quoteId` (`quote expired`); one already removed reads as unknown (404).
  */
 export async function findQuote(tenant: Tenant, quoteId: string): Promise<QuoteRecord | undefined> {
-  const { Item } = await db.send(
-    new GetCommand({ TableName: tableName(), Key: quoteKeys.quote(tenant, quoteId) }),
-  );
-  return recordOf<QuoteRecord>(Item);
+  return getRecord<QuoteRecord>(quoteKeys.quote(tenant, quoteId));
 }
 
 export const isQuoteExpired = (quote: Pick<QuoteRecord, 'expiry'>, now: Date): boolean =>
@@ -89,10 +83,7 @@ export async function findFeeRow(
   connectorId: string,
   transactionType: TransactionType,
 ): Promise<FeeRowRecord | undefined> {
-  const { Item } = await db.send(
-    new GetCommand({ TableName: tableName(), Key: quoteKeys.feeRow(tenant, connectorId, transactionType) }),
-  );
-  return recordOf<FeeRowRecord>(Item);
+  return getRecord<FeeRowRecord>(quoteKeys.feeRow(tenant, connectorId, transactionType));
 }
 
 /** Sets (adds or replaces) an association's fee row. */
@@ -144,6 +135,5 @@ export async function listFeeRows(tenant: Tenant): Promise<FeeRowRecord[]> {
 
 /** The kind of the caller's association: the payer (off-ramp) or payee (on-ramp) side of the type. */
 export async function findAssociationKind(tenant: Tenant): Promise<'business' | 'individual' | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: keys.association(tenant) }));
-  return Item?.kind as 'business' | 'individual' | undefined;
+  return (await findAssociation(tenant))?.kind;
 }

@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client.ts';
+import { getRecord } from '../db/items.ts';
 import { tenantScope, walletKeys } from '../db/keys.ts';
 import { type PageRequest, queryPage } from '../db/paginate.ts';
 import type { Tenant } from '../http/types.ts';
@@ -52,10 +53,7 @@ export const putWallet = (record: WalletRecord) =>
   );
 
 export async function findWallet(tenant: Tenant, walletId: string): Promise<WalletRecord | undefined> {
-  const { Item } = await db.send(
-    new GetCommand({ TableName: tableName(), Key: walletKeys.wallet(tenant, walletId) }),
-  );
-  return Item as WalletRecord | undefined;
+  return getRecord<WalletRecord>(walletKeys.wallet(tenant, walletId));
 }
 
 export function listWalletPage(
