@@ -40,13 +40,28 @@ export interface LocalStack {
 
 const PID_FILE = 'stack.pid.json';
 
-/** A stack that crashed leaves its children behind; stop them before taking their places. */
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * A stack that crashed leaves its children behind: stop them before taking their places. A stack
+ * whose owner is still running is not a leftover: refuse to start beside it rather than kill it.
+ */
 function stopLeftovers(dataDir: string): void {
   const file = join(dataDir, PID_FILE);
   if (!existsSync(file)) return;
   const { pids } = JSON.parse(readFileSync(file, 'utf8')) as { pids: number[] };
-  for (const pid of pids) {
-    if (pid === process.pid) continue;
+  const [owner, ...children] = pids;
+  if (owner !== undefined && owner !== process.pid && isAlive(owner)) {
+    throw new Error(`A local stack (pid ${owner}) is already running from ${dataDir}; stop it first.`);
+  }
+  for (const pid of children) {
     try {
       process.kill(pid, 'SIGKILL');
     } catch {

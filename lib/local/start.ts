@@ -11,6 +11,9 @@ const stack = await startStack({
   port: Number(process.env.PORT ?? 3000),
   dataDir,
   dynamoDbDir: join(dataDir, 'dynamodb'),
+}).catch((error: Error) => {
+  console.error(`Could not start the local stack: ${error.message}`);
+  process.exit(1);
 });
 
 const credentials = {
