@@ -5,7 +5,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client.ts';
-import { getRecord, recordOf } from '../db/items.ts';
+import { getRecord, putNewItem, recordOf } from '../db/items.ts';
 import { beneficiaryKeys, keys, tenantScope } from '../db/keys.ts';
 import { type PageRequest, queryPage } from '../db/paginate.ts';
 import type { Environment, Tenant } from '../http/types.ts';
@@ -87,18 +87,14 @@ export async function findBeneficiary(
   return getRecord<BeneficiaryRecord>(beneficiaryKeys.beneficiary(tenant, beneficiaryId));
 }
 
-export const putBeneficiary = (record: BeneficiaryRecord) =>
-  db.send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...beneficiaryKeys.beneficiary(tenantOf(record), record.beneficiaryId),
-        type: 'beneficiary',
-        ...record,
-      },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+/** The table item of a beneficiary record. */
+const beneficiaryItem = (record: BeneficiaryRecord) => ({
+  ...beneficiaryKeys.beneficiary(tenantOf(record), record.beneficiaryId),
+  type: 'beneficiary',
+  ...record,
+});
+
+export const putBeneficiary = (record: BeneficiaryRecord) => putNewItem(beneficiaryItem(record));
 
 /** Replaces a beneficiary if nobody changed it since `expectedVersion`; false when someone did. */
 export async function replaceBeneficiary(
@@ -109,11 +105,7 @@ export async function replaceBeneficiary(
     await db.send(
       new PutCommand({
         TableName: tableName(),
-        Item: {
-          ...beneficiaryKeys.beneficiary(tenantOf(record), record.beneficiaryId),
-          type: 'beneficiary',
-          ...record,
-        },
+        Item: beneficiaryItem(record),
         ConditionExpression: 'attribute_exists(pk) AND version = :expected',
         ExpressionAttributeValues: { ':expected': expectedVersion },
       }),

@@ -31,17 +31,20 @@ export function feeOf(amount: BigNumber, schedule: FeeSchedule, decimals: number
     .decimalPlaces(decimals, BigNumber.ROUND_HALF_UP);
 }
 
-/**
- * Off-ramp: `amount` (in the asset the connector accepts) is what is converted and paid out; the fee
- * comes on top. rate = fiat per asset unit.
- */
-export function priceOffRamp(input: {
+/** What both directions are priced from: the amount sent in, the rate, the fee schedule and minor units. */
+export interface PricingInput {
   amount: BigNumber;
   rate: BigNumber;
   fee: FeeSchedule;
   sendDecimals: number;
   receiveDecimals: number;
-}): Priced {
+}
+
+/**
+ * Off-ramp: `amount` (in the asset the connector accepts) is what is converted and paid out; the fee
+ * comes on top. rate = fiat per asset unit.
+ */
+export function priceOffRamp(input: PricingInput): Priced {
   const fee = feeOf(input.amount, input.fee, input.sendDecimals);
   return {
     sendAmount: input.amount,
@@ -55,13 +58,7 @@ export function priceOffRamp(input: {
  * On-ramp: `amount` (in the fiat the connector accepts) is what the counterparty pays; the fee is taken
  * out of it and the rest converted into the wallet asset. rate = fiat per asset unit.
  */
-export function priceOnRamp(input: {
-  amount: BigNumber;
-  rate: BigNumber;
-  fee: FeeSchedule;
-  sendDecimals: number;
-  receiveDecimals: number;
-}): Priced {
+export function priceOnRamp(input: PricingInput): Priced {
   const fee = feeOf(input.amount, input.fee, input.sendDecimals);
   const net = input.amount.minus(fee);
   return {

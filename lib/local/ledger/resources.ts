@@ -17,6 +17,14 @@ export function isoTime(unixSeconds: number): string {
 }
 
 const link = (href: string, templated = false) => (templated ? { href, templated } : { href });
+
+/** The history collections Horizon links from an account or a ledger. */
+const historyLinks = (self: string) => ({
+  transactions: link(`${self}/transactions{?cursor,limit,order}`, true),
+  operations: link(`${self}/operations{?cursor,limit,order}`, true),
+  payments: link(`${self}/payments{?cursor,limit,order}`, true),
+  effects: link(`${self}/effects{?cursor,limit,order}`, true),
+});
 const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 
 export function accountResource(base: string, account: Account): Record<string, unknown> {
@@ -35,10 +43,7 @@ export function accountResource(base: string, account: Account): Record<string, 
   return {
     _links: {
       self: link(self),
-      transactions: link(`${self}/transactions{?cursor,limit,order}`, true),
-      operations: link(`${self}/operations{?cursor,limit,order}`, true),
-      payments: link(`${self}/payments{?cursor,limit,order}`, true),
-      effects: link(`${self}/effects{?cursor,limit,order}`, true),
+      ...historyLinks(self),
       offers: link(`${self}/offers{?cursor,limit,order}`, true),
       trades: link(`${self}/trades{?cursor,limit,order}`, true),
       data: link(`${self}/data/{key}`, true),
@@ -289,10 +294,7 @@ export function ledgerResource(
   return {
     _links: {
       self: link(self),
-      transactions: link(`${self}/transactions{?cursor,limit,order}`, true),
-      operations: link(`${self}/operations{?cursor,limit,order}`, true),
-      payments: link(`${self}/payments{?cursor,limit,order}`, true),
-      effects: link(`${self}/effects{?cursor,limit,order}`, true),
+      ...historyLinks(self),
     },
     id: header.hash,
     paging_token: (BigInt(header.sequence) << 32n).toString(),
