@@ -161,11 +161,22 @@ const compiled: CompiledRoute[] = routes.map((route) => {
 
 export type RouteMatch =
   | { kind: 'route'; route: Route; pathParameters: Record<string, string> }
+  /** A path whose percent-escapes do not decode to UTF-8 (`/v1/assets/%FF`): no route can serve it. */
+  | { kind: 'malformedPath' }
   | { kind: 'wrongMethod'; allow: HttpMethod[] }
   | { kind: 'none' };
 
+function isDecodablePath(path: string): boolean {
+  try {
+    return decodeURIComponent(path).isWellFormed();
+  } catch {
+    return false;
+  }
+}
+
 /** Resolves a request the way API Gateway does: a path matches a route template segment by segment. */
 export function matchRoute(method: string, path: string): RouteMatch {
+  if (!isDecodablePath(path)) return { kind: 'malformedPath' };
   const onPath = compiled.flatMap((c) => {
     const m = c.pattern.exec(path);
     return m ? [{ c, values: m.slice(1) }] : [];

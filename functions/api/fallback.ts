@@ -2,7 +2,7 @@
 // method is a 405 with Allow; anything else (the removed routes included) is a 404. No authentication:
 // a 404 tells nothing, and the answer must not differ between removed and never-existing routes.
 import middy from '@middy/core';
-import { Problem } from '../../lib/http/problem.ts';
+import { badRequest, Problem } from '../../lib/http/problem.ts';
 import { problemMapper } from '../../lib/http/problem-response.ts';
 import { requestId } from '../../lib/http/request-id.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '../../lib/http/types.ts';
@@ -14,6 +14,11 @@ export const handler = middy<ApiEvent, ApiResult, Error, ApiContext>()
   .handler(async (event) => {
     const { method } = event.requestContext.http;
     const match = matchRoute(method, event.rawPath);
+    if (match.kind === 'malformedPath') {
+      throw badRequest('The request path is not valid percent-encoded UTF-8.', [
+        { field: 'path', message: 'has a malformed percent-escape' },
+      ]);
+    }
     if (match.kind === 'wrongMethod') {
       throw new Problem(405, `${method} is not allowed here.`, {
         headers: { Allow: match.allow.join(', ') },

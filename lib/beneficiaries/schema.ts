@@ -143,15 +143,34 @@ export type BeneficiaryContent = z.infer<typeof beneficiaryContent>;
 export const createBeneficiaryBody = jsonObject(beneficiaryContent);
 
 /**
- * PATCH is an RFC 7396 merge patch. Which members it may touch is checked here (read-only and unknown
- * members are named with a 400); the merged result is then validated by `beneficiaryContent`.
+ * A merge patch of an object: each member optional, `null` (remove) allowed, its value of the member's
+ * own type. Checked before anything is merged, so a patch of the wrong shape never reaches the merge.
+ */
+const mergePatchOf = (schema: z.ZodObject) =>
+  z.strictObject(
+    Object.fromEntries(
+      Object.entries(schema.shape).map(([member, type]) => [
+        member,
+        (type as z.ZodType).nullable().optional(),
+      ]),
+    ),
+  );
+
+/**
+ * PATCH is an RFC 7396 merge patch. Its shape is checked here (read-only and unknown members are named
+ * with a 400, every value has its member's type; arrays replace); the merged result is then validated
+ * by `beneficiaryContent`.
  */
 export const updateBeneficiaryBody = jsonObject(
   z.strictObject({
-    individual: z.unknown().optional(),
-    business: z.unknown().optional(),
-    addresses: z.unknown().optional(),
-    tags: z.unknown().optional(),
+    individual: mergePatchOf(individual).nullable().optional(),
+    business: mergePatchOf(business).nullable().optional(),
+    addresses: z
+      .array(address)
+      .max(MAX_ADDRESSES, `must have at most ${MAX_ADDRESSES} addresses`)
+      .nullable()
+      .optional(),
+    tags: tags.nullable().optional(),
     ...readOnlyShape,
   }),
 );

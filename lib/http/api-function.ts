@@ -7,8 +7,9 @@ import { config } from '../config.ts';
 import { type FunctionName, type OperationOf, type Route, routeKeyOf, routes } from '../routes.ts';
 import { authenticate } from './authenticate.ts';
 import { jsonBody } from './json-body.ts';
-import { notFound } from './problem.ts';
+import { badRequest, notFound } from './problem.ts';
 import { problemMapper } from './problem-response.ts';
+import { queryOf } from './query.ts';
 import { requestId } from './request-id.ts';
 import type { ApiContext, ApiEvent, ApiResult, Caller, Tenant } from './types.ts';
 import { parseOrThrow } from './validation.ts';
@@ -74,9 +75,15 @@ export function apiFunction<F extends FunctionName>(
   const dispatch = async (event: ApiEvent, context: ApiContext): Promise<ApiResult> => {
     const op = ops[context.route.operation];
     if (!op) throw notFound('No such route.');
+    // Every route refuses query members it does not declare, so no operation can forget to.
+    const query = queryOf(event.rawQueryString, op.query !== undefined);
+    const body: unknown = event.body;
+    if (!op.body && body !== undefined) {
+      throw badRequest('This route takes no request body.', [{ field: 'body', message: 'is not accepted' }]);
+    }
     const request: ApiRequest<unknown, unknown, unknown> = {
-      body: op.body ? parseOrThrow(op.body, context.jsonBody, 'request body') : undefined,
-      query: op.query ? parseOrThrow(op.query, event.queryStringParameters ?? {}, 'query') : undefined,
+      body: op.body ? parseOrThrow(op.body, body, 'request body') : undefined,
+      query: op.query ? parseOrThrow(op.query, query, 'query') : undefined,
       params: op.params ? parseOrThrow(op.params, event.pathParameters ?? {}, 'path') : undefined,
       caller: context.caller,
       tenant: { environment: context.caller.environment, associationId: context.caller.associationId ?? '' },

@@ -25,6 +25,4 @@ export interface ApiContext extends Context {
   requestId: string;
   route: Route;
   caller: Caller;
-  /** The request body once parsed as JSON (undefined when the request has none). */
-  jsonBody: unknown;
 }

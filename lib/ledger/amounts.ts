@@ -5,7 +5,7 @@ import { LedgerInputError } from './errors.ts';
 /** The ledger's precision: amounts are whole numbers of stroops (10^-7). */
 export const LEDGER_DECIMALS = 7;
 /** The largest amount the ledger can hold: int64 stroops. */
-const MAX_AMOUNT = new BigNumber('922337203685.4775807');
+export const MAX_AMOUNT = new BigNumber('922337203685.4775807');
 
 /**
  * Validates a positive decimal string with at most 7 decimal places and returns it in the plain form

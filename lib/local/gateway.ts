@@ -1,7 +1,7 @@
 // The local API Gateway: serves every route of lib/routes.ts under /v1 by invoking the function's
 // exported handler with a payload-2.0 event, exactly as the HTTP API integration would, plus /healthz.
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { Problem } from '../http/problem.ts';
 import { problemResponse } from '../http/problem-response.ts';
@@ -67,42 +67,60 @@ export async function invoke(request: PlainRequest): Promise<APIGatewayProxyStru
     console.error(`[gateway] ${fn} failed`, error);
     return {
       statusCode: 500,
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', 'X-Request-Id': event.requestContext.requestId },
       body: '{"message":"Internal Server Error"}',
     };
   }
 }
 
+/** Answers one request; any failure of its own is a 500 problem, never the end of the process. */
+async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.url === '/healthz' && req.method === 'GET') {
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"status":"ok"}');
+    return;
+  }
+  const body = await readBody(req);
+  if (body === null) {
+    // API Gateway's own limit, answered the way every other error is.
+    const tooLarge = new Problem(413, `Request bodies above ${GATEWAY_MAX_BODY_BYTES} bytes are refused.`);
+    answerWithProblem(req, res, tooLarge, { Connection: 'close' });
+    return;
+  }
+  const result = await invoke({
+    method: req.method ?? 'GET',
+    url: req.url ?? '/',
+    headers: headersOf(req),
+    body,
+    sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+  });
+  const responseBody = result.body
+    ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8')
+    : undefined;
+  res.writeHead(result.statusCode ?? 200, {
+    ...(result.headers as Record<string, string>),
+    ...(result.cookies?.length ? { 'Set-Cookie': result.cookies } : {}),
+  });
+  res.end(responseBody);
+}
+
+function answerWithProblem(
+  req: IncomingMessage,
+  res: ServerResponse,
+  problem: Problem,
+  headers: Record<string, string> = {},
+): void {
+  const id = randomUUID();
+  const response = problemResponse(problem, (req.url ?? '/').split('?')[0] ?? '/', id);
+  res.writeHead(problem.status, { ...response.headers, ...headers, 'X-Request-Id': id }).end(response.body);
+}
+
 export function startGateway(port: number, host = '127.0.0.1'): Promise<Server> {
-  const server = createServer(async (req, res) => {
-    if (req.url === '/healthz' && req.method === 'GET') {
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"status":"ok"}');
-      return;
-    }
-    const body = await readBody(req);
-    if (body === null) {
-      // API Gateway's own limit, answered the way every other error is.
-      const id = randomUUID();
-      const tooLarge = new Problem(413, `Request bodies above ${GATEWAY_MAX_BODY_BYTES} bytes are refused.`);
-      const response = problemResponse(tooLarge, (req.url ?? '/').split('?')[0] ?? '/', id);
-      res.writeHead(413, { ...response.headers, 'X-Request-Id': id, Connection: 'close' }).end(response.body);
-      return;
-    }
-    const result = await invoke({
-      method: req.method ?? 'GET',
-      url: req.url ?? '/',
-      headers: headersOf(req),
-      body,
-      sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+  const server = createServer((req, res) => {
+    serve(req, res).catch((error: unknown) => {
+      console.error('[gateway] request failed', error);
+      if (res.headersSent) res.destroy();
+      else answerWithProblem(req, res, new Problem(500, 'The local gateway failed to serve this request.'));
     });
-    const responseBody = result.body
-      ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8')
-      : undefined;
-    res.writeHead(result.statusCode ?? 200, {
-      ...(result.headers as Record<string, string>),
-      ...(result.cookies?.length ? { 'Set-Cookie': result.cookies } : {}),
-    });
-    res.end(responseBody);
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

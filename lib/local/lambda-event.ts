@@ -1,4 +1,5 @@
 // Builds what API Gateway (HTTP API, payload format 2.0) hands a Lambda function, from a plain request.
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 
@@ -25,7 +26,9 @@ export function toApiGatewayEvent(
   const queryStringParameters: Record<string, string> = {};
   for (const name of new Set(query.keys())) queryStringParameters[name] = query.getAll(name).join(',');
   const hasBody = request.body.length > 0;
-  const isText = TEXT_MEDIA_TYPE.test(request.headers['content-type'] ?? '');
+  // Bytes that are not UTF-8 travel as base64, so the function sees them as sent instead of with
+  // U+FFFD in their place (and can refuse them).
+  const isText = TEXT_MEDIA_TYPE.test(request.headers['content-type'] ?? '') && isUtf8(request.body);
   return {
     version: '2.0',
     routeKey,

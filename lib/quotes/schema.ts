@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { connectorIdParam } from '../connectors/schema.ts';
 import { transactionTypeParam } from '../connectors/transaction-types.ts';
+import { amountField } from '../ledger/amount-field.ts';
 
 /** `?type=onramp` (any case) prices an on-ramp; without `type` the quote is an off-ramp. */
 export const createQuoteQuery = z.strictObject({
@@ -21,7 +22,7 @@ const optionalUuid = z
   .transform((v) => v ?? undefined);
 
 export const createQuoteBody = z.strictObject({
-  amount: z.number('must be a number').positive('must be greater than 0'),
+  amount: amountField,
   connectorId: connectorIdParam,
   beneficiaryId: optionalUuid,
   transactionType: transactionTypeParam.nullish().transform((v) => v ?? undefined),

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { assetCodeParam } from '../assets/schema.ts';
 import { pageQueryShape } from '../http/pagination.ts';
+import { amountField } from '../ledger/amount-field.ts';
 
 const text = (max: number) => z.string().trim().min(1, 'must not be blank').max(max);
 const countryCode = z.string().regex(/^[A-Za-z]{2,3}$/, 'must be an ISO 3166-1 alpha-2 or alpha-3 code');
@@ -58,5 +59,5 @@ export const kycDecisionBody = z.strictObject({ decision: z.enum(['Verified', 'R
 
 export const fundWalletBody = z.strictObject({
   assetCode: assetCodeParam,
-  amount: z.number().positive('must be greater than 0'),
+  amount: amountField,
 });

@@ -23,4 +23,15 @@ describe('route matching', () => {
     assert.deepEqual(matchRoute('GET', '/v1/assets/a/b'), { kind: 'none' });
     assert.deepEqual(matchRoute('GET', '/assets'), { kind: 'none' });
   });
+
+  it('tells a path that does not decode to UTF-8 from an unknown one, and never throws on it', () => {
+    for (const path of [
+      '/v1/assets/%FF',
+      '/v1/assets/%',
+      '/v1/assets/%zz',
+      '/v1/wallets/%E0%A4%A',
+      '/v1/x/%C0%AF',
+    ])
+      assert.deepEqual(matchRoute('GET', path), { kind: 'malformedPath' }, path);
+  });
 });
