@@ -24,7 +24,7 @@ export const handler = apiFunction('sandbox', {
     body: verificationDecisionBody,
     handle: async ({ tenant, params, body, now }) => {
       assertSandbox(tenant);
-      return ok(await decideDestinationVerification(params.destinationId, body.decision, now, tenant));
+      return ok(await decideDestinationVerification(tenant, params.destinationId, body.decision, now));
     },
   }),
 });

@@ -1,6 +1,9 @@
 // Payment destination verification by platform operations: the decision that ends a BANK or
 // MOBILE_MONEY destination's PENDING status (found by id alone, in whichever tenant holds it).
+import type { PaymentDestinationRecord } from '../beneficiaries/repo.ts';
 import { decideDestinationVerification } from '../beneficiaries/service.ts';
+import { tenantOf } from '../db/keys.ts';
+import { findByPlatformId } from '../db/platform-index.ts';
 import { Problem } from '../http/problem.ts';
 
 export async function reviewPaymentDestination(
@@ -8,7 +11,9 @@ export async function reviewPaymentDestination(
   decision: 'APPROVED' | 'REJECTED',
   now = new Date(),
 ) {
-  const reviewed = await decideDestinationVerification(destinationId, decision, now).catch(
+  const found = await findByPlatformId<PaymentDestinationRecord>('PAYDEST', destinationId);
+  if (!found) throw new Error(`No payment destination ${destinationId}.`);
+  const reviewed = await decideDestinationVerification(tenantOf(found), destinationId, decision, now).catch(
     (error: unknown) => {
       // A missing destination or a second decision: the operator reads the reason, not an HTTP problem.
       throw error instanceof Problem ? new Error(error.detail) : error;

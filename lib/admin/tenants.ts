@@ -5,7 +5,6 @@ import {
   type ApiKeyRecord,
   type ClientRecord,
   findApplication,
-  listCredentials,
   putApiKey,
   putApplication,
   putAssociation,
@@ -13,6 +12,7 @@ import {
   revokeApiKey,
   revokeClient,
 } from '../auth/repo.ts';
+import { listApplicationItems } from '../db/platform-index.ts';
 import type { Environment } from '../http/types.ts';
 
 export interface NewTenant {
@@ -91,7 +91,7 @@ export const revokeApiKeyByValue = (apiKey: string, now = new Date()) =>
 export const revokeClientById = (clientId: string, now = new Date()) => revokeClient(clientId, now);
 
 export async function revokeApiKeyById(applicationId: string, keyId: string, now = new Date()) {
-  const key = (await listCredentials(applicationId)).find(
+  const key = (await listApplicationItems<ApiKeyRecord | ClientRecord>(applicationId)).find(
     (c): c is ApiKeyRecord => 'keyId' in c && c.keyId === keyId,
   );
   if (!key) throw new Error(`No API key ${keyId} on application ${applicationId}`);
@@ -104,7 +104,7 @@ export const associationOf = async (applicationId: string) =>
 
 /** Ids and states only: secrets are never stored, and hashes are not for display. */
 export async function listApplicationCredentials(applicationId: string) {
-  const records = await listCredentials(applicationId);
+  const records = await listApplicationItems<ApiKeyRecord | ClientRecord>(applicationId);
   return {
     apiKeys: records
       .filter((r): r is ApiKeyRecord => 'keyId' in r)

@@ -1,24 +1,31 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../db/client.ts';
+// The asset registry: platform data, one partition per environment (lib/db/keys.ts keys.asset).
+import { entity } from '../db/entity.ts';
+import { getRecord, putIf, readAllPages } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
 import { type PageRequest, queryPage } from '../db/paginate.ts';
 import type { Environment } from '../http/types.ts';
 import type { Asset } from './schema.ts';
 
-const toAsset = ({
+/** A registry entry as stored: the asset and the environment whose registry holds it. */
+type AssetItem = Asset & { environment: Environment };
+
+const assetEntity = entity<AssetItem>({
+  type: 'asset',
+  keyOf: (record) => keys.asset(record.environment, record.assetCode),
+});
+
+const toAsset = ({ assetCode, assetIssuer, assetType, name, decimals, networkName }: Asset): Asset => ({
   assetCode,
   assetIssuer,
   assetType,
   name,
   decimals,
   networkName,
-}: Record<string, unknown>) => ({ assetCode, assetIssuer, assetType, name, decimals, networkName }) as Asset;
+});
 
 export async function findAsset(environment: Environment, assetCode: string): Promise<Asset | undefined> {
-  const { Item } = await db.send(
-    new GetCommand({ TableName: tableName(), Key: keys.asset(environment, assetCode) }),
-  );
-  return Item ? toAsset(Item) : undefined;
+  const record = await getRecord<Asset>(keys.asset(environment, assetCode));
+  return record && toAsset(record);
 }
 
 export const listAssetPage = (environment: Environment, page: PageRequest) =>
@@ -29,14 +36,20 @@ export const listAssetPage = (environment: Environment, page: PageRequest) =>
     },
     page,
     (item) => ({ pk: item.pk, sk: item.sk }),
-    toAsset,
+    (item) => toAsset(item as unknown as Asset),
   );
 
+/** The network names of an environment's registry. */
+export async function listNetworkNames(environment: Environment): Promise<Set<string>> {
+  const items = await readAllPages<{ networkName?: unknown }>({
+    KeyConditionExpression: 'pk = :pk',
+    ProjectionExpression: 'networkName',
+    ExpressionAttributeValues: { ':pk': keys.assetRegistry(environment) },
+  });
+  return new Set(items.flatMap((item) => (typeof item.networkName === 'string' ? [item.networkName] : [])));
+}
+
 /** Adds or replaces a registry entry (the registry is platform data, loaded by the admin CLI). */
-export const putAsset = (environment: Environment, asset: Asset) =>
-  db.send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...keys.asset(environment, asset.assetCode), type: 'asset', ...asset },
-    }),
-  );
+export async function putAsset(environment: Environment, asset: Asset): Promise<void> {
+  await putIf(assetEntity, { ...toAsset(asset), environment });
+}

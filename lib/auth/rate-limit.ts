@@ -1,8 +1,7 @@
 // Fixed-window request counting in the table: one atomic ADD per request, the window item expiring by TTL.
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
-import { db, tableName } from '../db/client.ts';
+import { absentOrBelow } from '../db/conditions.ts';
+import { updateIf } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
 import { tooManyRequests } from '../http/problem.ts';
 
@@ -11,20 +10,10 @@ export async function countTokenRequest(clientId: string, now: Date): Promise<vo
   const { TOKEN_RATE_LIMIT: limit, TOKEN_RATE_WINDOW_SECONDS: window } = config();
   const nowSeconds = Math.floor(now.getTime() / 1000);
   const windowStart = nowSeconds - (nowSeconds % window);
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.tokenRateWindow(clientId, windowStart),
-        UpdateExpression: 'ADD requests :one SET expiresAt = if_not_exists(expiresAt, :expiresAt)',
-        ConditionExpression: 'attribute_not_exists(requests) OR requests < :limit',
-        ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':expiresAt': windowStart + window * 2 },
-      }),
-    );
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) {
-      throw tooManyRequests(Math.max(1, windowStart + window - nowSeconds));
-    }
-    throw error;
-  }
+  const counted = await updateIf(
+    keys.tokenRateWindow(clientId, windowStart),
+    { add: { requests: 1 }, setIfAbsent: { expiresAt: windowStart + window * 2 } },
+    absentOrBelow('requests', limit),
+  );
+  if (counted.outcome !== 'written') throw tooManyRequests(Math.max(1, windowStart + window - nowSeconds));
 }

@@ -1,8 +1,8 @@
 // Applications, their API keys and clients, and associations: the records authentication reads.
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../db/client.ts';
-import { getRecord, putNewItem } from '../db/items.ts';
-import { gsi1, type ItemKey, keys } from '../db/keys.ts';
+import { exists } from '../db/conditions.ts';
+import { type Entity, entity } from '../db/entity.ts';
+import { createIfAbsent, getRecord, updateIf } from '../db/items.ts';
+import { type ItemKey, keys, tenantOf } from '../db/keys.ts';
 import type { Environment } from '../http/types.ts';
 
 export interface ApplicationRecord {
@@ -41,66 +41,53 @@ export interface AssociationRecord {
   createdAt: string;
 }
 
-const get = <T>(key: ItemKey) => getRecord<T>(key);
-const putNew = putNewItem;
+const applicationEntity = entity<ApplicationRecord>({
+  type: 'application',
+  keyOf: (record) => keys.application(record.applicationId),
+});
 
-export const findApiKey = (keyHash: string) => get<ApiKeyRecord>(keys.apiKey(keyHash));
-export const findClient = (clientId: string) => get<ClientRecord>(keys.client(clientId));
-export const findApplication = (applicationId: string) =>
-  get<ApplicationRecord>(keys.application(applicationId));
+const associationEntity = entity<AssociationRecord>({
+  type: 'association',
+  keyOf: (record) => keys.association(tenantOf(record)),
+});
 
-export const putApplication = (record: ApplicationRecord) =>
-  putNew({ ...keys.application(record.applicationId), type: 'application', ...record });
+/** API keys are found by their hash; the admin CLI lists an application's keys on the platform index. */
+const apiKeyEntity = entity<ApiKeyRecord>({
+  type: 'apiKey',
+  keyOf: (record) => keys.apiKey(record.keyHash),
+  indexKeysOf: (record) => keys.byApplication(record.applicationId, 'APIKEY', record.keyId),
+});
 
-export const putAssociation = (record: AssociationRecord) =>
-  putNew({
-    ...keys.association({ environment: record.environment, associationId: record.associationId }),
-    type: 'association',
-    ...record,
-  });
+const clientEntity = entity<ClientRecord>({
+  type: 'client',
+  keyOf: (record) => keys.client(record.clientId),
+  indexKeysOf: (record) => keys.byApplication(record.applicationId, 'CLIENT', record.clientId),
+});
 
-export const putApiKey = (record: ApiKeyRecord) =>
-  putNew({
-    ...keys.apiKey(record.keyHash),
-    ...gsi1.byApplication(record.applicationId, 'APIKEY', record.keyId),
-    type: 'apiKey',
-    ...record,
-  });
-
-export const putClient = (record: ClientRecord) =>
-  putNew({
-    ...keys.client(record.clientId),
-    ...gsi1.byApplication(record.applicationId, 'CLIENT', record.clientId),
-    type: 'client',
-    ...record,
-  });
-
-/** API keys and clients of an application, for the admin CLI. */
-export async function listCredentials(applicationId: string) {
-  const { Items = [] } = await db.send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': `APP#${applicationId}` },
-    }),
-  );
-  return Items as (ApiKeyRecord | ClientRecord)[];
+/** Writes a new record; its id is random (or a hash of 256 random bits), so an existing item is a bug. */
+async function putNew<R>(definition: Entity<R>, record: R): Promise<void> {
+  if ((await createIfAbsent(definition, record)).outcome !== 'written')
+    throw new Error(`A ${definition.type} with this id already exists`);
 }
 
-const revoke = (key: { pk: string; sk: string }, at: Date) =>
-  db.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: key,
-      UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :at)',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':at': at.toISOString() },
-    }),
-  );
+export const findApiKey = (keyHash: string) => getRecord<ApiKeyRecord>(keys.apiKey(keyHash));
+export const findClient = (clientId: string) => getRecord<ClientRecord>(keys.client(clientId));
+export const findApplication = (applicationId: string) =>
+  getRecord<ApplicationRecord>(keys.application(applicationId));
+
+export const putApplication = (record: ApplicationRecord) => putNew(applicationEntity, record);
+export const putAssociation = (record: AssociationRecord) => putNew(associationEntity, record);
+export const putApiKey = (record: ApiKeyRecord) => putNew(apiKeyEntity, record);
+export const putClient = (record: ClientRecord) => putNew(clientEntity, record);
+
+/** Revokes once: a second revocation keeps the first time. */
+async function revoke(key: ItemKey, at: Date): Promise<void> {
+  const revoked = await updateIf(key, { setIfAbsent: { revokedAt: at.toISOString() } }, exists);
+  if (revoked.outcome === 'missing') throw new Error('No such credential');
+}
 
 export const revokeApiKey = (keyHash: string, at: Date) => revoke(keys.apiKey(keyHash), at);
 export const revokeClient = (clientId: string, at: Date) => revoke(keys.client(clientId), at);
 
 export const findAssociation = (tenant: { environment: Environment; associationId: string }) =>
-  get<AssociationRecord>(keys.association(tenant));
+  getRecord<AssociationRecord>(keys.association(tenant));

@@ -2,11 +2,10 @@
 // (lib/db/keys.ts beneficiaryKeys). Destinations are read through their beneficiary, so a destination
 // id under another beneficiary (or another tenant) is simply not found.
 
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../db/client.ts';
-import { getRecord, putNewItem, recordOf } from '../db/items.ts';
-import { beneficiaryKeys, keys, tenantScope } from '../db/keys.ts';
+import { holds } from '../db/conditions.ts';
+import { entity, recordOf } from '../db/entity.ts';
+import { createIfAbsent, getRecord, putIf, readAllPages, updateIf, type Written } from '../db/items.ts';
+import { beneficiaryKeys, keys, tenantOf, tenantScope } from '../db/keys.ts';
 import { type PageRequest, queryPage } from '../db/paginate.ts';
 import type { Environment, Tenant } from '../http/types.ts';
 import type { Address, Business, Individual, Tag } from './schema.ts';
@@ -73,10 +72,29 @@ export interface PaymentDestinationRecord {
   updatedAt: string;
 }
 
-export const tenantOf = (record: { environment: Environment; associationId: string }): Tenant => ({
-  environment: record.environment,
-  associationId: record.associationId,
+export { tenantOf };
+
+/** A beneficiary: tenant-owned; its `version` guards PATCH (read, merge, write if unchanged). */
+export const beneficiaryEntity = entity<BeneficiaryRecord>({
+  type: 'beneficiary',
+  keyOf: (record) => beneficiaryKeys.beneficiary(tenantOf(record), record.beneficiaryId),
 });
+
+/** A payment destination: tenant-owned, under its beneficiary; found by id in the tenant (gsi1). */
+export const paymentDestinationEntity = entity<PaymentDestinationRecord>({
+  type: 'paymentDestination',
+  keyOf: (record) =>
+    beneficiaryKeys.destination(tenantOf(record), record.beneficiaryId, record.destinationId),
+  indexKeysOf: (record) => beneficiaryKeys.destinationIndexKeys(tenantOf(record), record.destinationId),
+});
+
+/** Named conditions of the beneficiary items. */
+const unchangedSince = (version: number) => holds({ version });
+const pendingVerification = holds({ verificationStatus: 'PENDING' });
+
+async function created<R>(written: Promise<Written<R>>): Promise<void> {
+  if ((await written).outcome !== 'written') throw new Error('An item with this new id already exists');
+}
 
 // ── beneficiaries ──────────────────────────────────────────────────────────────────────────────
 
@@ -87,35 +105,12 @@ export async function findBeneficiary(
   return getRecord<BeneficiaryRecord>(beneficiaryKeys.beneficiary(tenant, beneficiaryId));
 }
 
-/** The table item of a beneficiary record. */
-const beneficiaryItem = (record: BeneficiaryRecord) => ({
-  ...beneficiaryKeys.beneficiary(tenantOf(record), record.beneficiaryId),
-  type: 'beneficiary',
-  ...record,
-});
+export const putBeneficiary = (record: BeneficiaryRecord) =>
+  created(createIfAbsent(beneficiaryEntity, record));
 
-export const putBeneficiary = (record: BeneficiaryRecord) => putNewItem(beneficiaryItem(record));
-
-/** Replaces a beneficiary if nobody changed it since `expectedVersion`; false when someone did. */
-export async function replaceBeneficiary(
-  record: BeneficiaryRecord,
-  expectedVersion: number,
-): Promise<boolean> {
-  try {
-    await db.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: beneficiaryItem(record),
-        ConditionExpression: 'attribute_exists(pk) AND version = :expected',
-        ExpressionAttributeValues: { ':expected': expectedVersion },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
-}
+/** Replaces a beneficiary if nobody changed it since `expectedVersion`. */
+export const replaceBeneficiary = (record: BeneficiaryRecord, expectedVersion: number) =>
+  putIf(beneficiaryEntity, record, unchangedSince(expectedVersion));
 
 export const listBeneficiaryPage = (tenant: Tenant, page: Omit<PageRequest, 'binding'>) =>
   queryPage(
@@ -125,11 +120,8 @@ export const listBeneficiaryPage = (tenant: Tenant, page: Omit<PageRequest, 'bin
     },
     { ...page, binding: { scope: tenantScope(tenant), query: 'beneficiaries' } },
     (item) => ({ pk: item.pk, sk: item.sk }),
-    (item) => recordOf<BeneficiaryRecord>(item) as BeneficiaryRecord,
+    (item) => recordOf<BeneficiaryRecord>(item),
   );
-
-/** The caller's association (its name and kind decide which beneficiaries are `Me`). */
-export { findAssociation } from '../auth/repo.ts';
 
 // ── payment destinations ───────────────────────────────────────────────────────────────────────
 
@@ -143,19 +135,22 @@ export async function findPaymentDestination(
   );
 }
 
+/** The caller's destination with this id, whichever of its beneficiaries holds it (gsi1, tenant-scoped). */
+export async function findTenantPaymentDestination(
+  tenant: Tenant,
+  destinationId: string,
+): Promise<PaymentDestinationRecord | undefined> {
+  const { gsi1pk, gsi1sk } = beneficiaryKeys.destinationIndexKeys(tenant, destinationId);
+  const [found] = await readAllPages<PaymentDestinationRecord>({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
+    ExpressionAttributeValues: { ':pk': gsi1pk, ':sk': gsi1sk },
+  });
+  return found;
+}
+
 export const putPaymentDestination = (record: PaymentDestinationRecord) =>
-  db.send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...beneficiaryKeys.destination(tenantOf(record), record.beneficiaryId, record.destinationId),
-        ...beneficiaryKeys.byDestinationId(record.destinationId),
-        type: 'paymentDestination',
-        ...record,
-      },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+  created(createIfAbsent(paymentDestinationEntity, record));
 
 export function listPaymentDestinationPage(
   tenant: Tenant,
@@ -183,93 +178,34 @@ export function listPaymentDestinationPage(
       },
     },
     (item) => ({ pk: item.pk, sk: item.sk }),
-    (item) => recordOf<PaymentDestinationRecord>(item) as PaymentDestinationRecord,
+    (item) => recordOf<PaymentDestinationRecord>(item),
   );
 }
 
 /** Every destination of a beneficiary (the single-beneficiary read nests them). */
-export async function listAllPaymentDestinations(
-  tenant: Tenant,
-  beneficiaryId: string,
-): Promise<PaymentDestinationRecord[]> {
-  const records: PaymentDestinationRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: {
-          ':pk': tenantScope(tenant),
-          ':prefix': beneficiaryKeys.destinationPrefix(beneficiaryId),
-        },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of result.Items ?? [])
-      records.push(recordOf<PaymentDestinationRecord>(item) as PaymentDestinationRecord);
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
-  return records;
-}
+export const listAllPaymentDestinations = (tenant: Tenant, beneficiaryId: string) =>
+  readAllPages<PaymentDestinationRecord>({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: {
+      ':pk': tenantScope(tenant),
+      ':prefix': beneficiaryKeys.destinationPrefix(beneficiaryId),
+    },
+  });
 
-/** Moves a destination out of PENDING, once; false when it was not PENDING (decided, or needs no verification). */
-export async function decideVerification(
+/** Moves a destination out of PENDING, once: the destination now, or as it is when it was not PENDING. */
+export const decideVerification = (
   record: Pick<PaymentDestinationRecord, 'environment' | 'associationId' | 'beneficiaryId' | 'destinationId'>,
   decision: 'APPROVED' | 'REJECTED',
   now: Date,
-): Promise<PaymentDestinationRecord | false> {
-  try {
-    const { Attributes } = await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: beneficiaryKeys.destination(tenantOf(record), record.beneficiaryId, record.destinationId),
-        UpdateExpression: 'SET verificationStatus = :to, verificationDecidedAt = :now, updatedAt = :now',
-        ConditionExpression: 'attribute_exists(pk) AND verificationStatus = :pending',
-        ExpressionAttributeValues: { ':to': decision, ':pending': 'PENDING', ':now': now.toISOString() },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return recordOf<PaymentDestinationRecord>(Attributes) as PaymentDestinationRecord;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
-}
-
-/** For platform operations and the sandbox helper: the destination with this id in whichever tenant holds it. */
-export async function findPaymentDestinationAnyTenant(
-  destinationId: string,
-): Promise<PaymentDestinationRecord | undefined> {
-  const { gsi1pk, gsi1sk } = beneficiaryKeys.byDestinationId(destinationId);
-  const { Items = [] } = await db.send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
-      ExpressionAttributeValues: { ':pk': gsi1pk, ':sk': gsi1sk },
-    }),
+) =>
+  updateIf<PaymentDestinationRecord>(
+    beneficiaryKeys.destination(tenantOf(record), record.beneficiaryId, record.destinationId),
+    {
+      set: {
+        verificationStatus: decision,
+        verificationDecidedAt: now.toISOString(),
+        updatedAt: now.toISOString(),
+      },
+    },
+    pendingVerification,
   );
-  return recordOf<PaymentDestinationRecord>(Items[0]);
-}
-
-/** The network names of an environment's asset registry (a CRYPTO destination must name one of them). */
-export async function registryNetworkNames(environment: Environment): Promise<Set<string>> {
-  const names = new Set<string>();
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const result = await db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ProjectionExpression: 'networkName',
-        ExpressionAttributeValues: { ':pk': keys.assetRegistry(environment) },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of result.Items ?? [])
-      if (typeof item.networkName === 'string') names.add(item.networkName);
-    startKey = result.LastEvaluatedKey;
-  } while (startKey);
-  return names;
-}

@@ -3,7 +3,8 @@
 // verification is a one-way PENDING → APPROVED | REJECTED decision by platform operations.
 import { randomUUID } from 'node:crypto';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import { findAsset } from '../assets/repo.ts';
+import { findRegistryAsset, registryNetworkNames } from '../assets/service.ts';
+import { findAssociation } from '../auth/associations.ts';
 import { badRequest, type FieldError, notFound, Problem, unprocessable } from '../http/problem.ts';
 import type { Tenant } from '../http/types.ts';
 import { parseOrThrow } from '../http/validation.ts';
@@ -13,17 +14,15 @@ import {
   type Classification,
   type DestinationMethod,
   decideVerification,
-  findAssociation,
   findBeneficiary,
   findPaymentDestination,
-  findPaymentDestinationAnyTenant,
+  findTenantPaymentDestination,
   listAllPaymentDestinations,
   listBeneficiaryPage,
   listPaymentDestinationPage,
   type PaymentDestinationRecord,
   putBeneficiary,
   putPaymentDestination,
-  registryNetworkNames,
   replaceBeneficiary,
   type UnverifiedTier,
 } from './repo.ts';
@@ -197,7 +196,7 @@ export async function updateBeneficiary(
     updatedAt: now.toISOString(),
   };
   if (record.classification === 'Me') delete record.unverifiedTier;
-  if (!(await replaceBeneficiary(record, current.version))) {
+  if ((await replaceBeneficiary(record, current.version)).outcome !== 'written') {
     throw new Problem(
       409,
       'The beneficiary was changed by another request at the same time; read it and retry.',
@@ -273,7 +272,7 @@ async function methodFields(
     case 'CRYPTO': {
       const [networks, asset] = await Promise.all([
         registryNetworkNames(tenant.environment),
-        findAsset(tenant.environment, input.assetSymbol),
+        findRegistryAsset(tenant.environment, input.assetSymbol),
       ]);
       if (!networks.has(input.networkName)) {
         errors.push({
@@ -358,31 +357,29 @@ export async function listPaymentDestinations(
 }
 
 /**
- * The verification decision on a BANK or MOBILE_MONEY destination: PENDING → APPROVED | REJECTED, once.
- * `tenant` limits it to the caller's own destinations (the sandbox helper); platform operations pass none.
+ * The verification decision on a BANK or MOBILE_MONEY destination of the tenant's: PENDING → APPROVED |
+ * REJECTED, once. Platform operations find the tenant first (lib/admin/destinations.ts).
  */
 export async function decideDestinationVerification(
+  tenant: Tenant,
   destinationId: string,
   decision: 'APPROVED' | 'REJECTED',
   now: Date,
-  tenant?: Tenant,
 ) {
-  const found = await findPaymentDestinationAnyTenant(destinationId);
-  const mine =
-    found &&
-    (!tenant || (found.environment === tenant.environment && found.associationId === tenant.associationId));
-  if (!found || !mine) throw notFound(`No payment destination ${destinationId}.`);
+  const found = await findTenantPaymentDestination(tenant, destinationId);
+  if (!found) throw notFound(`No payment destination ${destinationId}.`);
   if (found.verificationStatus === 'NOT_REQUIRED')
     throw new Problem(409, `A ${found.method} destination needs no verification.`);
   const decided = await decideVerification(found, decision, now);
-  if (decided) return toDestinationResource(decided);
-  const current = await findPaymentDestination(
-    { environment: found.environment, associationId: found.associationId },
-    found.beneficiaryId,
-    destinationId,
-  );
-  throw new Problem(
-    409,
-    `The destination's verification has already ended: it is ${current?.verificationStatus}.`,
-  );
+  if (decided.outcome === 'missing') throw notFound(`No payment destination ${destinationId}.`);
+  if (decided.outcome === 'conditionFailed') {
+    throw new Problem(
+      409,
+      `The destination's verification has already ended: it is ${decided.current.verificationStatus}.`,
+    );
+  }
+  return toDestinationResource(decided.record);
 }
+
+/** A beneficiary and one of its destinations as records, for the domains that price and pay to them. */
+export { findBeneficiary, findPaymentDestination };

@@ -1,9 +1,8 @@
 // The connector catalogue in the table: one partition per environment (platform data, loaded by the
 // admin CLI), items sorted by connector id. Filter members are kept upper-case beside the entry.
 
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../db/client.ts';
-import { getRecord, recordOf } from '../db/items.ts';
+import { entity, recordOf } from '../db/entity.ts';
+import { getRecord, putIf } from '../db/items.ts';
 import { connectorKeys } from '../db/keys.ts';
 import { type PageRequest, queryPage } from '../db/paginate.ts';
 import type { Environment } from '../http/types.ts';
@@ -16,7 +15,7 @@ export interface ConnectorRecord extends ConnectorEntry {
   loadedAt: string;
 }
 
-const connectorOf = (item: Record<string, unknown>) => recordOf<ConnectorRecord>(item) as ConnectorRecord;
+const connectorOf = (item: Record<string, unknown>) => recordOf<ConnectorRecord>(item);
 
 export async function findConnector(
   environment: Environment,
@@ -25,21 +24,25 @@ export async function findConnector(
   return getRecord<ConnectorRecord>(connectorKeys.connector(environment, connectorId));
 }
 
+/** A catalogue entry: platform data, one partition per environment. */
+const connectorEntity = entity<ConnectorRecord>({
+  type: 'connector',
+  keyOf: (record) => connectorKeys.connector(record.environment, record.id),
+});
+
 /** Adds or replaces a catalogue entry. */
-export const putConnector = (environment: Environment, entry: ConnectorEntry, now: Date) =>
-  db.send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...connectorKeys.connector(environment, entry.id),
-        type: 'connector',
-        ...entry,
-        environment,
-        countryIsoCode2: entry.region.iso,
-        loadedAt: now.toISOString(),
-      } satisfies ConnectorRecord & Record<string, unknown>,
-    }),
-  );
+export async function putConnector(
+  environment: Environment,
+  entry: ConnectorEntry,
+  now: Date,
+): Promise<void> {
+  await putIf(connectorEntity, {
+    ...entry,
+    environment,
+    countryIsoCode2: entry.region.iso,
+    loadedAt: now.toISOString(),
+  });
+}
 
 const FILTER_ATTRIBUTES = {
   countryIsoCode2: 'countryIsoCode2',

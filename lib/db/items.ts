@@ -1,20 +1,47 @@
-// The item-level reads and writes every repo makes, written once.
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+// The reads and writes every repo makes, written once: get, create-if-absent, put, update-if, delete,
+// read-all-pages and a transaction of several items. A failed condition never escapes as an exception:
+// it comes back as what the item holds now (ReturnValuesOnConditionCheckFailure), for the caller to
+// turn into a domain result (a replay, a conflict, a not-found).
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type QueryCommandInput,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { db, tableName } from './client.ts';
+import { type Condition, conditionInput } from './conditions.ts';
+import { type Entity, itemOf, recordOf } from './entity.ts';
 import type { ItemKey } from './keys.ts';
 
-/** An item as a domain record: without the table's own attributes (keys, index keys, item type). */
-export function recordOf<T>(item: Record<string, unknown> | undefined): T | undefined {
-  if (!item) return undefined;
-  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, type: _type, ...record } = item;
-  return record as T;
+const nonEmpty = <K extends string>(name: K, map: Record<string, unknown>) =>
+  (Object.keys(map).length ? { [name]: map } : {}) as Partial<Record<K, Record<string, never>>>;
+
+/** The outcome of a conditional write. */
+export type Written<R> =
+  | { outcome: 'written'; record: R }
+  /** The condition failed on an item that exists: here it is, as it is now. */
+  | { outcome: 'conditionFailed'; current: R }
+  /** The condition failed because there is no item. */
+  | { outcome: 'missing' };
+
+function failedOn<R>(error: unknown): Written<R> {
+  if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  const item = error.Item as Record<string, never> | undefined;
+  return item
+    ? { outcome: 'conditionFailed', current: recordOf<R>(unmarshall(item)) }
+    : { outcome: 'missing' };
 }
 
 /** The record at `key`, or undefined. `consistent` when the caller just wrote it or races a writer. */
-export async function getRecord<T>(
+export async function getRecord<R>(
   key: ItemKey,
   options: { consistent?: boolean } = {},
-): Promise<T | undefined> {
+): Promise<R | undefined> {
   const { Item } = await db.send(
     new GetCommand({
       TableName: tableName(),
@@ -22,11 +49,180 @@ export async function getRecord<T>(
       ...(options.consistent ? { ConsistentRead: true } : {}),
     }),
   );
-  return recordOf<T>(Item);
+  return recordOf<R>(Item);
 }
 
-/** Writes an item that must not exist yet (ids are random: a collision is a bug, not a retry). */
-export const putNewItem = (item: Record<string, unknown>) =>
-  db.send(
-    new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
+/** Writes the record if its item does not exist; otherwise answers with the one that does. */
+export async function createIfAbsent<R>(definition: Entity<R>, record: R): Promise<Written<R>> {
+  return putIf(definition, record, { expression: 'attribute_not_exists(pk)' });
+}
+
+/** Writes the whole record if `condition` holds (or unconditionally, for platform data loaded as a whole). */
+export async function putIf<R>(definition: Entity<R>, record: R, condition?: Condition): Promise<Written<R>> {
+  try {
+    await db.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: itemOf(definition, record),
+        ...(condition
+          ? { ...conditionInput(condition), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }
+          : {}),
+      }),
+    );
+    return { outcome: 'written', record };
+  } catch (error) {
+    return failedOn<R>(error);
+  }
+}
+
+export interface Changes {
+  /** Attributes to set. */
+  set?: Record<string, unknown>;
+  /** Attributes to set only where the item has none yet. */
+  setIfAbsent?: Record<string, unknown>;
+  /** Attributes to remove. */
+  remove?: string[];
+  /** Numbers to add to (a counter). */
+  add?: Record<string, number>;
+}
+
+function updateInput(changes: Changes) {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  let n = 0;
+  const placeholder = (attribute: string, value?: unknown) => {
+    n += 1;
+    names[`#u${n}`] = attribute;
+    if (value !== undefined) values[`:u${n}`] = value;
+    return n;
+  };
+  const sets = [
+    ...Object.entries(changes.set ?? {}).map(([a, v]) => `#u${placeholder(a, v)} = :u${n}`),
+    ...Object.entries(changes.setIfAbsent ?? {}).map(
+      ([a, v]) => `#u${placeholder(a, v)} = if_not_exists(#u${n}, :u${n})`,
+    ),
+  ];
+  const adds = Object.entries(changes.add ?? {}).map(([a, v]) => `#u${placeholder(a, v)} :u${n}`);
+  const removes = (changes.remove ?? []).map((a) => `#u${placeholder(a)}`);
+  const expression = [
+    sets.length ? `SET ${sets.join(', ')}` : '',
+    adds.length ? `ADD ${adds.join(', ')}` : '',
+    removes.length ? `REMOVE ${removes.join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return { expression, names, values };
+}
+
+/** Applies `changes` if `condition` holds; the record as it is after the change, or why it did not. */
+export async function updateIf<R>(key: ItemKey, changes: Changes, condition: Condition): Promise<Written<R>> {
+  const update = updateInput(changes);
+  const values = { ...update.values, ...condition.values };
+  try {
+    const { Attributes } = await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: update.expression,
+        ConditionExpression: condition.expression,
+        ...nonEmpty('ExpressionAttributeNames', { ...update.names, ...condition.names }),
+        ...nonEmpty('ExpressionAttributeValues', values),
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return { outcome: 'written', record: recordOf<R>(Attributes ?? {}) };
+  } catch (error) {
+    return failedOn<R>(error);
+  }
+}
+
+/** Deletes the item; the record it held, or undefined when there was none. */
+export async function deleteItem<R>(key: ItemKey): Promise<R | undefined> {
+  const { Attributes } = await db.send(
+    new DeleteCommand({ TableName: tableName(), Key: key, ReturnValues: 'ALL_OLD' }),
   );
+  return recordOf<R>(Attributes);
+}
+
+export type QueryShape = Omit<QueryCommandInput, 'TableName' | 'Limit' | 'ExclusiveStartKey'>;
+
+/** Every record a query finds, page after page (for small, bounded collections only). */
+export async function readAllPages<R>(query: QueryShape): Promise<R[]> {
+  const records: R[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await db.send(
+      new QueryCommand({ ...query, TableName: tableName(), ExclusiveStartKey: startKey }),
+    );
+    for (const item of result.Items ?? []) records.push(recordOf<R>(item));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  return records;
+}
+
+/** One write of a transaction. */
+export type TransactionWrite =
+  | { put: { entity: Entity<never>; record: unknown; condition?: Condition } }
+  | { update: { key: ItemKey; changes: Changes; condition: Condition } }
+  | { check: { key: ItemKey; condition: Condition } };
+
+/** Why a transaction did not commit: per write, in order, the failed condition's current record, if any. */
+export type TransactionOutcome =
+  | { outcome: 'written' }
+  | { outcome: 'cancelled'; reasons: { code: string; current: Record<string, unknown> | undefined }[] };
+
+/** All of `writes` or none of them (DynamoDB TransactWriteItems, at most 100 writes). */
+export async function transact(writes: TransactionWrite[]): Promise<TransactionOutcome> {
+  const TableName = tableName();
+  const onFailure = { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const };
+  const items = writes.map((write) => {
+    if ('put' in write) {
+      const { entity: definition, record, condition } = write.put;
+      return {
+        Put: {
+          TableName,
+          Item: itemOf(definition, record as never),
+          ...(condition ? { ...conditionInput(condition), ...onFailure } : {}),
+        },
+      };
+    }
+    if ('update' in write) {
+      const { key, changes, condition } = write.update;
+      const update = updateInput(changes);
+      const values = { ...update.values, ...condition.values };
+      return {
+        Update: {
+          TableName,
+          Key: key,
+          UpdateExpression: update.expression,
+          ConditionExpression: condition.expression,
+          ...nonEmpty('ExpressionAttributeNames', { ...update.names, ...condition.names }),
+          ...nonEmpty('ExpressionAttributeValues', values),
+          ...onFailure,
+        },
+      };
+    }
+    return {
+      ConditionCheck: {
+        TableName,
+        Key: write.check.key,
+        ...conditionInput(write.check.condition),
+        ...onFailure,
+      },
+    };
+  });
+  try {
+    await db.send(new TransactWriteCommand({ TransactItems: items }));
+    return { outcome: 'written' };
+  } catch (error) {
+    if (!(error instanceof TransactionCanceledException)) throw error;
+    return {
+      outcome: 'cancelled',
+      reasons: (error.CancellationReasons ?? []).map((reason) => ({
+        code: reason.Code ?? 'None',
+        current: reason.Item ? recordOf(unmarshall(reason.Item as Record<string, never>)) : undefined,
+      })),
+    };
+  }
+}

@@ -1,5 +1,26 @@
-// Every key of the table is built here. Tenant-owned keys start with the tenant scope, so a read of
-// another tenant's data cannot be written by accident.
+// Every key of the table is built here, from the tenant and the id: tenant-owned items and their
+// tenant-facing index keys start with the tenant scope, so no tenant read can reach another tenant's
+// data by construction. Look-ups by id alone exist only on the platform index, which only the admin
+// CLI's modules (lib/admin) read; no API function bundles it (test/unit/platform-index.test.ts).
+//
+// Access patterns
+// | entity             | pk                       | sk                              | index                                   | served to                          |
+// |--------------------|--------------------------|---------------------------------|-----------------------------------------|------------------------------------|
+// | association        | T#<env>#<assoc>          | ASSOCIATION                     |                                         | auth, beneficiaries (Me), quotes   |
+// | wallet             | T#<env>#<assoc>          | WALLET#<walletId>               | platform: WALLET#<walletId>             | /wallets, /sandbox/wallets, admin  |
+// | beneficiary        | T#<env>#<assoc>          | BENEFICIARY#<beneficiaryId>     |                                         | /beneficiaries                     |
+// | paymentDestination | T#<env>#<assoc>          | PAYDEST#<beneficiaryId>#<id>    | gsi1: T#<env>#<assoc> / PAYDEST#<id>;   | /beneficiaries/{id}/payment-…,     |
+// |                    |                          |                                 | platform: PAYDEST#<id>                  | /sandbox/payment-destinations, admin |
+// | quote              | T#<env>#<assoc>          | QUOTE#<quoteId>                 |                                         | /quotes (TTL)                      |
+// | feeRow             | T#<env>#<assoc>          | FEE#<connectorId>#<type>        |                                         | /quotes, admin fees                |
+// | application        | APP#<applicationId>      | APPLICATION                     |                                         | auth                               |
+// | apiKey             | APIKEY#<sha256>          | APIKEY                          | platform: APP#<appId> / APIKEY#<keyId>  | auth, admin                        |
+// | client             | CLIENT#<clientId>        | CLIENT                          | platform: APP#<appId> / CLIENT#<id>     | /auth/token, admin                 |
+// | tokenRateWindow    | RATE#token#<clientId>    | WINDOW#<epochSeconds>           |                                         | /auth/token (TTL)                  |
+// | asset              | ASSETS#<env>             | ASSET#<code>                    |                                         | /assets, wallets, destinations     |
+// | connector          | CONNECTORS#<env>         | CONNECTOR#<connectorId>         |                                         | /connectors, /payments/…, /quotes  |
+// | platformAccount    | PLATFORM#<env>           | ACCOUNT#<role>                  |                                         | ledger                             |
+// | ledgerSubmission   | SUBMISSION#<env>#<intent>| SUBMISSION                      |                                         | ledger (submitOnce)                |
 import type { Environment, Tenant } from '../http/types.ts';
 
 export interface ItemKey {
@@ -7,7 +28,27 @@ export interface ItemKey {
   sk: string;
 }
 
+/** Index keys an item may carry: gsi1 is tenant-scoped, gsi2 is the platform index (look-ups by id). */
+export interface IndexKeys {
+  gsi1pk?: string;
+  gsi1sk?: string;
+  gsi2pk?: string;
+  gsi2sk?: string;
+}
+
 export const tenantScope = (tenant: Tenant): string => `T#${tenant.environment}#${tenant.associationId}`;
+
+/** The tenant an owned record belongs to. */
+export const tenantOf = (record: { environment: Environment; associationId: string }): Tenant => ({
+  environment: record.environment,
+  associationId: record.associationId,
+});
+
+/** The platform index's keys: an item found by its id alone, in whichever tenant holds it. */
+export const platformIndexKeys = (kind: string, id: string, sort = kind): IndexKeys => ({
+  gsi2pk: `${kind}#${id}`,
+  gsi2sk: sort,
+});
 
 export const keys = {
   association: (tenant: Tenant): ItemKey => ({ pk: tenantScope(tenant), sk: 'ASSOCIATION' }),
@@ -15,6 +56,9 @@ export const keys = {
   /** API keys are found by the hash of the key the caller presents. */
   apiKey: (keyHash: string): ItemKey => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' }),
   client: (clientId: string): ItemKey => ({ pk: `CLIENT#${clientId}`, sk: 'CLIENT' }),
+  /** The admin CLI lists an application's API keys and clients (for revocation) on the platform index. */
+  byApplication: (applicationId: string, kind: 'APIKEY' | 'CLIENT', id: string): IndexKeys =>
+    platformIndexKeys('APP', applicationId, `${kind}#${id}`),
   tokenRateWindow: (clientId: string, windowStart: number): ItemKey => ({
     pk: `RATE#token#${clientId}`,
     sk: `WINDOW#${windowStart}`,
@@ -26,22 +70,14 @@ export const keys = {
   }),
 };
 
-/** Secondary-index keys: applications list their API keys and clients (for revocation by the CLI). */
-export const gsi1 = {
-  byApplication: (applicationId: string, kind: 'APIKEY' | 'CLIENT', id: string) => ({
-    gsi1pk: `APP#${applicationId}`,
-    gsi1sk: `${kind}#${id}`,
-  }),
-};
-
 export const walletKeys = {
   wallet: (tenant: Tenant, walletId: string): ItemKey => ({
     pk: tenantScope(tenant),
     sk: `WALLET#${walletId}`,
   }),
   walletPrefix: 'WALLET#',
-  /** Platform operations (KYC review) find a wallet by id alone; tenant reads never use this index. */
-  byWalletId: (walletId: string) => ({ gsi1pk: `WALLET#${walletId}`, gsi1sk: 'WALLET' }),
+  /** Platform operations (KYC review) find a wallet by id alone. */
+  byWalletId: (walletId: string): IndexKeys => platformIndexKeys('WALLET', walletId),
 };
 
 /**
@@ -62,8 +98,8 @@ export const ledgerKeys = {
 
 /**
  * Beneficiaries and their payment destinations (tenant-owned). Destinations sort under their
- * beneficiary with a prefix of their own, so a beneficiary list never reads destinations and a
- * destination is only ever found through the beneficiary it belongs to.
+ * beneficiary with a prefix of their own, so a beneficiary list never reads destinations; the sandbox
+ * helper finds one by id on gsi1, inside the caller's tenant.
  */
 export const beneficiaryKeys = {
   beneficiary: (tenant: Tenant, beneficiaryId: string): ItemKey => ({
@@ -76,8 +112,12 @@ export const beneficiaryKeys = {
     sk: `PAYDEST#${beneficiaryId}#${destinationId}`,
   }),
   destinationPrefix: (beneficiaryId: string): string => `PAYDEST#${beneficiaryId}#`,
-  /** Platform operations (destination review) find a destination by id alone; tenant reads never use this index. */
-  byDestinationId: (destinationId: string) => ({ gsi1pk: `PAYDEST#${destinationId}`, gsi1sk: 'PAYDEST' }),
+  /** A tenant's destination by id alone (tenant-scoped), and the platform's (any tenant). */
+  destinationIndexKeys: (tenant: Tenant, destinationId: string): IndexKeys => ({
+    gsi1pk: tenantScope(tenant),
+    gsi1sk: `PAYDEST#${destinationId}`,
+    ...platformIndexKeys('PAYDEST', destinationId),
+  }),
 };
 
 /**

@@ -6,8 +6,10 @@ export const tableDefinition = {
   /** Epoch seconds; DynamoDB deletes the item some time after (rate-limit windows, expired quotes). */
   timeToLiveAttribute: 'expiresAt',
   globalSecondaryIndexes: [
-    /** Alternate access path for tenant-scoped lookups by another identifier (always tenant-prefixed). */
+    /** Tenant-scoped look-ups by another identifier: its partition key is always the tenant scope. */
     { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+    /** The platform index: look-ups by id alone, for the admin CLI only (lib/db/platform-index.ts). */
+    { indexName: 'platform', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
   ],
 } as const;
 

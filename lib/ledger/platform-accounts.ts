@@ -2,9 +2,8 @@
 // wallet accounts; `issuer:<CODE>` and `distributor:<CODE>` issue and hold sandbox assets. Each is kept
 // in the table as { role, publicKey, sealedSecret }; putting its XLM on the ledger is an operator's job
 // (friendbot on testnet, the genesis of the local ledger, a treasury transfer in production).
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../db/client.ts';
+import { entity } from '../db/entity.ts';
+import { createIfAbsent, getRecord } from '../db/items.ts';
 import { ledgerKeys } from '../db/keys.ts';
 import type { Environment } from '../http/types.ts';
 import { type AccountKeys, newAccountKeys, type SealedSecret } from './custody.ts';
@@ -29,21 +28,34 @@ function assertRole(role: string): asserts role is PlatformRole {
   if (!ROLE.test(role)) throw new TypeError(`Unknown platform account role ${JSON.stringify(role)}`);
 }
 
-const toAccount = ({ role, environment, publicKey, sealedSecret, createdAt }: Record<string, unknown>) =>
-  ({ role, environment, publicKey, sealedSecret, createdAt }) as PlatformAccount;
+/** A platform account: platform data, one per environment and role. */
+const platformAccountEntity = entity<PlatformAccount>({
+  type: 'platformAccount',
+  keyOf: (account) => ledgerKeys.platformAccount(account.environment, account.role),
+});
+
+const toAccount = ({
+  role,
+  environment,
+  publicKey,
+  sealedSecret,
+  createdAt,
+}: PlatformAccount): PlatformAccount => ({
+  role,
+  environment,
+  publicKey,
+  sealedSecret,
+  createdAt,
+});
 
 export async function findPlatformAccount(
   environment: Environment,
   role: PlatformRole,
 ): Promise<PlatformAccount | undefined> {
-  const { Item } = await db.send(
-    new GetCommand({
-      TableName: tableName(),
-      Key: ledgerKeys.platformAccount(environment, role),
-      ConsistentRead: true,
-    }),
-  );
-  return Item ? toAccount(Item) : undefined;
+  const record = await getRecord<PlatformAccount>(ledgerKeys.platformAccount(environment, role), {
+    consistent: true,
+  });
+  return record && toAccount(record);
 }
 
 /** The account for a role; throws PlatformAccountMissingError if it has not been set up. */
@@ -77,18 +89,7 @@ export async function ensurePlatformAccount(
   const { publicKey, sealedSecret } = options.keys ?? (await newAccountKeys());
   const createdAt = (options.now ?? new Date()).toISOString();
   const account: PlatformAccount = { role, environment, publicKey, sealedSecret, createdAt };
-  try {
-    await db.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...ledgerKeys.platformAccount(environment, role), type: 'platformAccount', ...account },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-    return account;
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    // Another caller created it first: theirs is the account (read back consistently).
-    return platformAccount(environment, role);
-  }
+  const created = await createIfAbsent(platformAccountEntity, account);
+  // Another caller created it first: theirs is the account.
+  return created.outcome === 'conditionFailed' ? toAccount(created.current) : account;
 }

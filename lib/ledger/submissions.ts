@@ -3,9 +3,9 @@
 // `SUBMISSION#<environment>#<intentId>` / `SUBMISSION` (see ledgerKeys.submission). Each write is
 // conditional on the record still being where the writer last saw it, so two workers can never both
 // replace an envelope, nor settle an intent twice.
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../db/client.ts';
+import { absent, type Condition, holds } from '../db/conditions.ts';
+import { entity } from '../db/entity.ts';
+import { getRecord, putIf, updateIf, type Written } from '../db/items.ts';
 import { ledgerKeys } from '../db/keys.ts';
 import type { Environment } from '../http/types.ts';
 
@@ -33,73 +33,41 @@ export interface SubmissionRecord {
   updatedAt: string;
 }
 
-/** Named conditions of the writes below. */
-const clauses = {
-  absent: 'attribute_not_exists(pk)',
-  /** Still in flight with the envelope the writer last saw. */
-  stillHolds: '#status = :submitting AND #hash = :expectedHash',
-} as const;
-
-const item = (record: SubmissionRecord) => ({
-  ...ledgerKeys.submission(record.environment, record.intentId),
+/** A submission record: platform data, one per intent and environment. */
+const submissionEntity = entity<SubmissionRecord>({
   type: 'ledgerSubmission',
-  ...record,
+  keyOf: (record) => ledgerKeys.submission(record.environment, record.intentId),
 });
 
-const toRecord = (stored: Record<string, unknown>): SubmissionRecord => {
-  const { pk: _pk, sk: _sk, type: _type, ...record } = stored;
-  return record as unknown as SubmissionRecord;
+/** Named conditions of the writes below. */
+const conditions = {
+  /** The intent has no record yet. */
+  absent,
+  /** Still in flight with the envelope the writer last saw. */
+  stillHolds: (expectedHash: string | null): Condition => holds({ status: 'submitting', hash: expectedHash }),
 };
 
-export async function findSubmission(
-  environment: Environment,
-  intentId: string,
-): Promise<SubmissionRecord | undefined> {
-  const { Item } = await db.send(
-    new GetCommand({
-      TableName: tableName(),
-      Key: ledgerKeys.submission(environment, intentId),
-      ConsistentRead: true,
-    }),
-  );
-  return Item ? toRecord(Item) : undefined;
-}
+export const findSubmission = (environment: Environment, intentId: string) =>
+  getRecord<SubmissionRecord>(ledgerKeys.submission(environment, intentId), { consistent: true });
 
 /** What a conditional write found instead when it lost: the record as it is now. */
 export type WriteResult = { written: true } | { written: false; current: SubmissionRecord | undefined };
 
-async function conditionally(
-  write: () => Promise<unknown>,
-  environment: Environment,
-  intentId: string,
-): Promise<WriteResult> {
-  try {
-    await write();
-    return { written: true };
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    return { written: false, current: await findSubmission(environment, intentId) };
-  }
-}
+const resultOf = (written: Written<SubmissionRecord>): WriteResult =>
+  written.outcome === 'written'
+    ? { written: true }
+    : { written: false, current: written.outcome === 'conditionFailed' ? written.current : undefined };
 
 /**
  * Writes a whole record (a new envelope, or an outcome reached without submitting) if the intent has no
  * record yet (`expectedHash` undefined) or is still in flight with `expectedHash`.
  */
-export function replaceSubmission(record: SubmissionRecord, expectedHash: string | null | undefined) {
-  const condition =
-    expectedHash === undefined
-      ? { ConditionExpression: clauses.absent }
-      : {
-          ConditionExpression: clauses.stillHolds,
-          ExpressionAttributeNames: { '#status': 'status', '#hash': 'hash' },
-          ExpressionAttributeValues: { ':submitting': 'submitting', ':expectedHash': expectedHash },
-        };
-  return conditionally(
-    () => db.send(new PutCommand({ TableName: tableName(), Item: item(record), ...condition })),
-    record.environment,
-    record.intentId,
-  );
+export async function replaceSubmission(
+  record: SubmissionRecord,
+  expectedHash: string | null | undefined,
+): Promise<WriteResult> {
+  const condition = expectedHash === undefined ? conditions.absent : conditions.stillHolds(expectedHash);
+  return resultOf(await putIf(submissionEntity, record, condition));
 }
 
 export type Settlement =
@@ -107,44 +75,26 @@ export type Settlement =
   | { status: 'failed'; hash: string | null; errorCode: string; failureReason: string };
 
 /** Records the outcome of the envelope `expectedHash`, if the record still holds it in flight. */
-export function settleSubmission(
+export async function settleSubmission(
   environment: Environment,
   intentId: string,
   expectedHash: string | null,
   settlement: Settlement,
   now: Date,
-) {
-  const values: Record<string, unknown> = {
-    ':submitting': 'submitting',
-    ':expectedHash': expectedHash,
-    ':status': settlement.status,
-    ':now': now.toISOString(),
-  };
-  let set = '#status = :status, updatedAt = :now';
-  if (settlement.status === 'succeeded') {
-    set += ', #hash = :hash, #ledger = :ledger';
-    Object.assign(values, { ':hash': settlement.hash, ':ledger': settlement.ledger });
-  } else {
-    set += ', errorCode = :errorCode, failureReason = :failureReason';
-    Object.assign(values, { ':errorCode': settlement.errorCode, ':failureReason': settlement.failureReason });
-  }
-  return conditionally(
-    () =>
-      db.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: ledgerKeys.submission(environment, intentId),
-          UpdateExpression: `SET ${set}`,
-          ConditionExpression: clauses.stillHolds,
-          ExpressionAttributeNames: {
-            '#status': 'status',
-            '#hash': 'hash',
-            ...(settlement.status === 'succeeded' ? { '#ledger': 'ledger' } : {}),
-          },
-          ExpressionAttributeValues: values,
-        }),
-      ),
-    environment,
-    intentId,
+): Promise<WriteResult> {
+  const set =
+    settlement.status === 'succeeded'
+      ? { status: settlement.status, hash: settlement.hash, ledger: settlement.ledger }
+      : {
+          status: settlement.status,
+          errorCode: settlement.errorCode,
+          failureReason: settlement.failureReason,
+        };
+  return resultOf(
+    await updateIf<SubmissionRecord>(
+      ledgerKeys.submission(environment, intentId),
+      { set: { ...set, updatedAt: now.toISOString() } },
+      conditions.stillHolds(expectedHash),
+    ),
   );
 }

@@ -1,11 +1,11 @@
 // Minor units of what a quote is denominated in: a ledger asset's quoting decimals come from the asset
 // registry of the environment (USDC and EURC: 2, XLM: 7); a fiat currency's from ISO 4217 (KES: 2, XAF: 0).
 import { code as currencyByCode } from 'currency-codes';
-import { findAsset } from '../assets/repo.ts';
+import { findRegistryAsset } from '../assets/service.ts';
 import type { Environment } from '../http/types.ts';
 
 export async function assetDecimals(environment: Environment, assetCode: string): Promise<number> {
-  const asset = await findAsset(environment, assetCode);
+  const asset = await findRegistryAsset(environment, assetCode);
   // The catalogue loader checks every connector's asset against the registry: this is a platform fault.
   if (!asset) throw new Error(`Asset ${assetCode} is not in the ${environment} registry`);
   return asset.decimals;

@@ -1,12 +1,10 @@
 // Quotes and business fee rows: tenant-owned items under the tenant scope (lib/db/keys.ts quoteKeys),
 // so a quote or fee row of another association is not found by construction.
 
-import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { findAssociation } from '../auth/repo.ts';
 import type { TransactionType } from '../connectors/transaction-types.ts';
-import { db, tableName } from '../db/client.ts';
-import { getRecord, recordOf } from '../db/items.ts';
-import { quoteKeys, tenantScope } from '../db/keys.ts';
+import { entity } from '../db/entity.ts';
+import { createIfAbsent, deleteItem, getRecord, putIf, readAllPages } from '../db/items.ts';
+import { quoteKeys, tenantOf, tenantScope } from '../db/keys.ts';
 import type { Environment, Tenant } from '../http/types.ts';
 
 export type QuoteType = 'offramp' | 'onramp';
@@ -52,19 +50,22 @@ export interface FeeRowRecord {
   updatedAt: string;
 }
 
-const tenantOf = (record: { environment: Environment; associationId: string }): Tenant => ({
-  environment: record.environment,
-  associationId: record.associationId,
+/** A quote: tenant-owned, removed by TTL (`expiresAt`). */
+const quoteEntity = entity<QuoteRecord>({
+  type: 'quote',
+  keyOf: (record) => quoteKeys.quote(tenantOf(record), record.quoteId),
 });
 
-export const putQuote = (record: QuoteRecord) =>
-  db.send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...quoteKeys.quote(tenantOf(record), record.quoteId), type: 'quote', ...record },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+/** A business fee row: tenant-owned, one per connector and transaction type. */
+const feeRowEntity = entity<FeeRowRecord>({
+  type: 'feeRow',
+  keyOf: (record) => quoteKeys.feeRow(tenantOf(record), record.connectorId, record.transactionType),
+});
+
+export async function putQuote(record: QuoteRecord): Promise<void> {
+  if ((await createIfAbsent(quoteEntity, record)).outcome !== 'written')
+    throw new Error(`Quote ${record.quoteId} already exists`);
+}
 
 /**
  * The caller's quote, or undefined. An expired quote is still returned until DynamoDB's TTL removes it
@@ -87,17 +88,9 @@ export async function findFeeRow(
 }
 
 /** Sets (adds or replaces) an association's fee row. */
-export const putFeeRow = (record: FeeRowRecord) =>
-  db.send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...quoteKeys.feeRow(tenantOf(record), record.connectorId, record.transactionType),
-        type: 'feeRow',
-        ...record,
-      },
-    }),
-  );
+export async function putFeeRow(record: FeeRowRecord): Promise<void> {
+  await putIf(feeRowEntity, record);
+}
 
 /** Removes a fee row; true when there was one. */
 export async function deleteFeeRow(
@@ -105,35 +98,11 @@ export async function deleteFeeRow(
   connectorId: string,
   transactionType: TransactionType,
 ): Promise<boolean> {
-  const { Attributes } = await db.send(
-    new DeleteCommand({
-      TableName: tableName(),
-      Key: quoteKeys.feeRow(tenant, connectorId, transactionType),
-      ReturnValues: 'ALL_OLD',
-    }),
-  );
-  return Attributes !== undefined;
+  return (await deleteItem(quoteKeys.feeRow(tenant, connectorId, transactionType))) !== undefined;
 }
 
-export async function listFeeRows(tenant: Tenant): Promise<FeeRowRecord[]> {
-  const rows: FeeRowRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const { Items = [], LastEvaluatedKey } = await db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': tenantScope(tenant), ':prefix': quoteKeys.feeRowPrefix },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    rows.push(...Items.map((item) => recordOf<FeeRowRecord>(item) as FeeRowRecord));
-    startKey = LastEvaluatedKey;
-  } while (startKey);
-  return rows;
-}
-
-/** The kind of the caller's association: the payer (off-ramp) or payee (on-ramp) side of the type. */
-export async function findAssociationKind(tenant: Tenant): Promise<'business' | 'individual' | undefined> {
-  return (await findAssociation(tenant))?.kind;
-}
+export const listFeeRows = (tenant: Tenant) =>
+  readAllPages<FeeRowRecord>({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': tenantScope(tenant), ':prefix': quoteKeys.feeRowPrefix },
+  });

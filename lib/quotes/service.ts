@@ -2,7 +2,8 @@
 // derived) or for a transaction type (exploratory), and keep it for about two minutes.
 import { randomUUID } from 'node:crypto';
 import BigNumber from 'bignumber.js';
-import { findBeneficiary, findPaymentDestination } from '../beneficiaries/repo.ts';
+import { findAssociationKind } from '../auth/associations.ts';
+import { findBeneficiary, findPaymentDestination } from '../beneficiaries/service.ts';
 import { config } from '../config.ts';
 import type { ConnectorRecord } from '../connectors/repo.ts';
 import { connectorOrNotFound } from '../connectors/service.ts';
@@ -17,7 +18,7 @@ import type { Tenant } from '../http/types.ts';
 import { assetDecimals, fiatDecimals } from './currencies.ts';
 import { type FeeSchedule, priceOffRamp, priceOnRamp } from './pricing.ts';
 import { rateSourceFor } from './rates.ts';
-import { findAssociationKind, findFeeRow, putQuote, type QuoteRecord, type QuoteType } from './repo.ts';
+import { findFeeRow, putQuote, type QuoteRecord, type QuoteType } from './repo.ts';
 import type { CreateQuote } from './schema.ts';
 
 const DIRECTION_OF: Record<QuoteType, ConnectorRecord['direction']> = {

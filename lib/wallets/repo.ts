@@ -1,8 +1,8 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../db/client.ts';
-import { getRecord } from '../db/items.ts';
-import { tenantScope, walletKeys } from '../db/keys.ts';
+// Wallets: tenant-owned items under the tenant scope (lib/db/keys.ts walletKeys).
+import { holds } from '../db/conditions.ts';
+import { entity, recordOf } from '../db/entity.ts';
+import { createIfAbsent, getRecord, updateIf } from '../db/items.ts';
+import { tenantOf, tenantScope, walletKeys } from '../db/keys.ts';
 import { type PageRequest, queryPage } from '../db/paginate.ts';
 import type { Tenant } from '../http/types.ts';
 import type { SealedSecret } from '../ledger/custody.ts';
@@ -33,24 +33,18 @@ export interface WalletRecord {
   updatedAt: string;
 }
 
-const tenantOf = (record: Pick<WalletRecord, 'environment' | 'associationId'>): Tenant => ({
-  environment: record.environment,
-  associationId: record.associationId,
+/** A wallet: tenant-owned, found by the platform by id alone (KYC review). */
+export const walletEntity = entity<WalletRecord>({
+  type: 'wallet',
+  keyOf: (record) => walletKeys.wallet(tenantOf(record), record.walletId),
+  indexKeysOf: (record) => walletKeys.byWalletId(record.walletId),
 });
 
-export const putWallet = (record: WalletRecord) =>
-  db.send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...walletKeys.wallet(tenantOf(record), record.walletId),
-        ...walletKeys.byWalletId(record.walletId),
-        type: 'wallet',
-        ...record,
-      },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+/** Writes a new wallet (ids are random: an existing item is a bug, not a replay). */
+export async function putWallet(record: WalletRecord): Promise<void> {
+  const written = await createIfAbsent(walletEntity, record);
+  if (written.outcome !== 'written') throw new Error(`Wallet ${record.walletId} already exists`);
+}
 
 export async function findWallet(tenant: Tenant, walletId: string): Promise<WalletRecord | undefined> {
   return getRecord<WalletRecord>(walletKeys.wallet(tenant, walletId));
@@ -79,80 +73,48 @@ export function listWalletPage(
     },
     { ...page, binding: { scope: tenantScope(tenant), query: `wallets?${JSON.stringify(filters)}` } },
     (item) => ({ pk: item.pk, sk: item.sk }),
-    (item) => item as unknown as WalletRecord,
+    (item) => recordOf<WalletRecord>(item),
   );
 }
 
-/** Moves a wallet out of `from`; false when it was not in that state (a concurrent or repeated decision). */
-export async function transitionStatus(
+/** Moves a wallet's KYC status out of `from`: the wallet now, or as it is when it was not in `from`. */
+export const transitionStatus = (
   tenant: Tenant,
   walletId: string,
   from: WalletStatus,
   to: WalletStatus,
   now: Date,
-): Promise<WalletRecord | false> {
-  try {
-    const { Attributes } = await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: walletKeys.wallet(tenant, walletId),
-        UpdateExpression: 'SET #status = :to, updatedAt = :now',
-        ConditionExpression: 'attribute_exists(pk) AND #status = :from',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':from': from, ':to': to, ':now': now.toISOString() },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return Attributes as WalletRecord;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
-}
+) =>
+  updateIf<WalletRecord>(
+    walletKeys.wallet(tenant, walletId),
+    { set: { status: to, updatedAt: now.toISOString() } },
+    holds({ status: from }),
+  );
+
+export type ActivationOutcome =
+  | { status: 'active' }
+  | { status: 'failed'; errorCode: string; failureReason: string };
 
 /** Records where activation ended; only a pending activation moves (a replayed message changes nothing). */
 export async function recordActivation(
   tenant: Tenant,
   walletId: string,
-  outcome: { status: 'active' } | { status: 'failed'; errorCode: string; failureReason: string },
+  outcome: ActivationOutcome,
   now: Date,
 ): Promise<void> {
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: walletKeys.wallet(tenant, walletId),
-        UpdateExpression:
-          outcome.status === 'active'
-            ? 'SET activationStatus = :to, updatedAt = :now'
-            : 'SET activationStatus = :to, activationErrorCode = :code, activationFailureReason = :reason, updatedAt = :now',
-        ConditionExpression: 'attribute_exists(pk) AND activationStatus = :pending',
-        ExpressionAttributeValues: {
-          ':to': outcome.status,
-          ':pending': 'pending',
-          ':now': now.toISOString(),
-          ...(outcome.status === 'failed'
-            ? { ':code': outcome.errorCode, ':reason': outcome.failureReason }
-            : {}),
-        },
-      }),
-    );
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  }
-}
-
-/** For platform operations only: the wallet with this id in whichever tenant holds it. */
-export async function findWalletAnyTenant(walletId: string): Promise<WalletRecord | undefined> {
-  const { Items = [] } = await db.send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
-      ExpressionAttributeValues: { ':pk': walletKeys.byWalletId(walletId).gsi1pk, ':sk': 'WALLET' },
-    }),
+  const set =
+    outcome.status === 'active'
+      ? { activationStatus: 'active' }
+      : {
+          activationStatus: 'failed',
+          activationErrorCode: outcome.errorCode,
+          activationFailureReason: outcome.failureReason,
+        };
+  await updateIf(
+    walletKeys.wallet(tenant, walletId),
+    { set: { ...set, updatedAt: now.toISOString() } },
+    holds({ activationStatus: 'pending' }),
   );
-  return Items[0] as WalletRecord | undefined;
 }
 
 export { tenantOf };

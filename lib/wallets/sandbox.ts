@@ -1,7 +1,7 @@
 // Sandbox test helpers (Stripe-style): settle a KYC review, and pay a wallet from the asset's issuer.
 import { randomUUID } from 'node:crypto';
 import BigNumber from 'bignumber.js';
-import { findAsset } from '../assets/repo.ts';
+import { findRegistryAsset } from '../assets/service.ts';
 import { gatewayTimeout, notFound, Problem, unprocessable } from '../http/problem.ts';
 import type { Tenant } from '../http/types.ts';
 import { pay } from '../ledger/operations.ts';
@@ -33,7 +33,7 @@ export async function fundWallet(
       { field: 'amount', message: 'at most 7 decimal places' },
     ]);
   }
-  const asset = await findAsset(tenant.environment, input.assetCode);
+  const asset = await findRegistryAsset(tenant.environment, input.assetCode);
   if (!asset) {
     throw unprocessable('Unknown asset.', [
       { field: 'assetCode', message: `${input.assetCode} is not in the asset registry` },

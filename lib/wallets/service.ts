@@ -1,6 +1,6 @@
 // Wallets: a ledger account per wallet, its key sealed at rest, KYC status, balances read from the ledger.
 import { randomUUID } from 'node:crypto';
-import { findAsset } from '../assets/repo.ts';
+import { findRegistryAsset } from '../assets/service.ts';
 import { sendToQueue } from '../aws/queues.ts';
 import { type FieldError, notFound, Problem, unprocessable } from '../http/problem.ts';
 import type { Tenant } from '../http/types.ts';
@@ -83,7 +83,7 @@ export function toWalletResource(record: WalletRecord, balances: BalanceEntry[] 
 }
 
 export async function createWallet(tenant: Tenant, input: CreateWallet, now: Date) {
-  const asset = await findAsset(tenant.environment, input.assetCode);
+  const asset = await findRegistryAsset(tenant.environment, input.assetCode);
   const normalised = input.metadata ? normaliseMetadata(input.metadata) : { metadata: null, errors: [] };
   const errors: FieldError[] = [
     ...(asset ? [] : [{ field: 'assetCode', message: `${input.assetCode} is not in the asset registry` }]),
@@ -162,7 +162,8 @@ export async function decideKyc(
   now: Date,
 ) {
   const moved = await transitionStatus(tenant, walletId, 'Pending', decision, now);
-  if (moved) return toWalletResource(moved, await balancesOf(moved));
-  const record = await walletOrNotFound(tenant, walletId);
-  throw new Problem(409, `The wallet's KYC review has already ended: it is ${record.status}.`);
+  if (moved.outcome === 'missing') throw notFound(`No wallet ${walletId}.`);
+  if (moved.outcome === 'conditionFailed')
+    throw new Problem(409, `The wallet's KYC review has already ended: it is ${moved.current.status}.`);
+  return toWalletResource(moved.record, await balancesOf(moved.record));
 }

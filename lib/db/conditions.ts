@@ -1,0 +1,46 @@
+// Conditions of conditional writes, named once and built from values: no repo writes an expression
+// string of its own. Placeholders are prefixed (#c…, :c…) so they never clash with an update's.
+
+export interface Condition {
+  expression: string;
+  names?: Record<string, string>;
+  values?: Record<string, unknown>;
+}
+
+/** The item does not exist yet. */
+export const absent: Condition = { expression: 'attribute_not_exists(pk)' };
+
+/** The item exists. */
+export const exists: Condition = { expression: 'attribute_exists(pk)' };
+
+/** The item exists and each attribute holds the given value (a state machine's "from" state). */
+export function holds(expected: Record<string, unknown>): Condition {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const clauses = Object.entries(expected).map(([attribute, value], i) => {
+    names[`#c${i}`] = attribute;
+    values[`:c${i}`] = value;
+    return `#c${i} = :c${i}`;
+  });
+  return { expression: ['attribute_exists(pk)', ...clauses].join(' AND '), names, values };
+}
+
+/** The item does not exist, or `attribute` is below `limit` (a counter with a ceiling). */
+export function absentOrBelow(attribute: string, limit: number): Condition {
+  return {
+    expression: 'attribute_not_exists(#cA) OR #cA < :cLimit',
+    names: { '#cA': attribute },
+    values: { ':cLimit': limit },
+  };
+}
+
+/** The condition's parts as the SDK's command input takes them. */
+export const conditionInput = (condition: Condition) => ({
+  ConditionExpression: condition.expression,
+  ...(condition.names && Object.keys(condition.names).length
+    ? { ExpressionAttributeNames: condition.names }
+    : {}),
+  ...(condition.values && Object.keys(condition.values).length
+    ? { ExpressionAttributeValues: condition.values }
+    : {}),
+});
