@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { apiFunction, ok, operation } from '../../lib/api.ts';
 import { assetCodeParam, listAssetsQuery } from '../../lib/assets/schema.ts';
 import { getAsset, listAssets } from '../../lib/assets/service.ts';
-import { apiFunction, ok, operation } from '../../lib/http/api-function.ts';
 
 export const handler = apiFunction('assets', {
   listAssets: operation({

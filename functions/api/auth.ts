@@ -1,6 +1,6 @@
+import { apiFunction, ok, operation } from '../../lib/api.ts';
 import { tokenRequest } from '../../lib/auth/schema.ts';
 import { issueToken } from '../../lib/auth/service.ts';
-import { apiFunction, ok, operation } from '../../lib/http/api-function.ts';
 
 export const handler = apiFunction('auth', {
   issueToken: operation({

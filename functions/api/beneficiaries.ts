@@ -1,3 +1,4 @@
+import { apiFunction, ok, operation } from '../../lib/api.ts';
 import {
   beneficiaryIdParams,
   createBeneficiaryBody,
@@ -16,7 +17,6 @@ import {
   listPaymentDestinations,
   updateBeneficiary,
 } from '../../lib/beneficiaries/service.ts';
-import { apiFunction, ok, operation } from '../../lib/http/api-function.ts';
 
 export const handler = apiFunction('beneficiaries', {
   listBeneficiaries: operation({

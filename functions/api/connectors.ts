@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiFunction, ok, operation } from '../../lib/api.ts';
 import {
   connectorIdParams,
   getConnectorQuery,
@@ -6,7 +7,6 @@ import {
   requirementsQuery,
 } from '../../lib/connectors/schema.ts';
 import { getConnector, getEnums, getRequirements, listConnectors } from '../../lib/connectors/service.ts';
-import { apiFunction, ok, operation } from '../../lib/http/api-function.ts';
 
 export const handler = apiFunction('connectors', {
   listConnectors: operation({

@@ -1,4 +1,4 @@
-import { apiFunction, operation } from '../../lib/http/api-function.ts';
+import { apiFunction, operation } from '../../lib/api.ts';
 import { createQuoteBody, createQuoteQuery } from '../../lib/quotes/schema.ts';
 import { createQuote } from '../../lib/quotes/service.ts';
 

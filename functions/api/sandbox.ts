@@ -1,6 +1,6 @@
+import { apiFunction, ok, operation } from '../../lib/api.ts';
 import { sandboxDestinationParams, verificationDecisionBody } from '../../lib/beneficiaries/schema.ts';
 import { decideDestinationVerification } from '../../lib/beneficiaries/service.ts';
-import { apiFunction, ok, operation } from '../../lib/http/api-function.ts';
 import { assertSandbox, fundWallet } from '../../lib/wallets/sandbox.ts';
 import { fundWalletBody, kycDecisionBody, walletIdParams } from '../../lib/wallets/schema.ts';
 import { decideKyc } from '../../lib/wallets/service.ts';

@@ -1,4 +1,4 @@
-import { apiFunction, ok, operation } from '../../lib/http/api-function.ts';
+import { apiFunction, ok, operation } from '../../lib/api.ts';
 import { createWalletBody, listWalletsQuery, walletIdParams } from '../../lib/wallets/schema.ts';
 import { createWallet, getWallet, getWalletBalances, listWallets } from '../../lib/wallets/service.ts';
 

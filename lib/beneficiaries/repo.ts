@@ -5,7 +5,7 @@
 import { holds } from '../db/conditions.ts';
 import { entity, recordOf } from '../db/entity.ts';
 import { createIfAbsent, getRecord, putIf, readAllPages, updateIf, type Written } from '../db/items.ts';
-import { beneficiaryKeys, keys, tenantOf, tenantScope } from '../db/keys.ts';
+import { beneficiaryKeys, tenantOf, tenantScope } from '../db/keys.ts';
 import { type PageRequest, queryPage } from '../db/paginate.ts';
 import type { Environment, Tenant } from '../http/types.ts';
 import type { Address, Business, Individual, Tag } from './schema.ts';

@@ -5,7 +5,7 @@ import type { Context } from 'aws-lambda';
 import type { z } from 'zod';
 import { config } from '../config.ts';
 import { type FunctionName, type OperationOf, type Route, routeKeyOf, routes } from '../routes.ts';
-import { authenticate } from './authenticate.ts';
+import { type Authenticator, authenticate } from './authenticate.ts';
 import { jsonBody } from './json-body.ts';
 import { badRequest, notFound } from './problem.ts';
 import { problemMapper } from './problem-response.ts';
@@ -64,39 +64,52 @@ function resolveRoute(fn: string): MiddlewareObj<ApiEvent, ApiResult, Error, Api
   };
 }
 
-export function apiFunction<F extends FunctionName>(
-  fn: F,
-  // biome-ignore lint/suspicious/noExplicitAny: each operation has its own request types; `any` lets them share one record.
-  operations: Record<OperationOf<F>, Operation<any, any, any>>,
-) {
-  // Cold start: a function with missing or invalid configuration fails to load, not mid-request.
-  config();
-  const ops = operations as Record<string, Operation<unknown, unknown, unknown>>;
-  const dispatch = async (event: ApiEvent, context: ApiContext): Promise<ApiResult> => {
-    const op = ops[context.route.operation];
-    if (!op) throw notFound('No such route.');
-    // Every route refuses query members it does not declare, so no operation can forget to.
-    const query = queryOf(event.rawQueryString, op.query !== undefined);
-    const body: unknown = event.body;
-    if (!op.body && body !== undefined) {
-      throw badRequest('This route takes no request body.', [{ field: 'body', message: 'is not accepted' }]);
-    }
-    const request: ApiRequest<unknown, unknown, unknown> = {
-      body: op.body ? parseOrThrow(op.body, body, 'request body') : undefined,
-      query: op.query ? parseOrThrow(op.query, query, 'query') : undefined,
-      params: op.params ? parseOrThrow(op.params, event.pathParameters ?? {}, 'path') : undefined,
-      caller: context.caller,
-      tenant: { environment: context.caller.environment, associationId: context.caller.associationId ?? '' },
-      requestId: context.requestId,
-      now: new Date(),
-    };
-    return toResult(await op.handle(request));
-  };
-  return middy<ApiEvent, ApiResult, Error, Context>()
-    .use(requestId() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
-    .use(problemMapper() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
-    .use(resolveRoute(fn) as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
-    .use(authenticate() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
-    .use(jsonBody() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
-    .handler((event, context) => dispatch(event, context as ApiContext));
+/** What the chain needs from the service it runs in (lib/api.ts hands it over). */
+export interface ChainServices {
+  authenticator: Authenticator;
 }
+
+/** The chain for one API function: `apiFunctionWith(services)(fn, operations)` is its handler. */
+export const apiFunctionWith =
+  (services: ChainServices) =>
+  <F extends FunctionName>(
+    fn: F,
+    // biome-ignore lint/suspicious/noExplicitAny: each operation has its own request types; `any` lets them share one record.
+    operations: Record<OperationOf<F>, Operation<any, any, any>>,
+  ) => {
+    // Cold start: a function with missing or invalid configuration fails to load, not mid-request.
+    config();
+    const ops = operations as Record<string, Operation<unknown, unknown, unknown>>;
+    const dispatch = async (event: ApiEvent, context: ApiContext): Promise<ApiResult> => {
+      const op = ops[context.route.operation];
+      if (!op) throw notFound('No such route.');
+      // Every route refuses query members it does not declare, so no operation can forget to.
+      const query = queryOf(event.rawQueryString, op.query !== undefined);
+      const body: unknown = event.body;
+      if (!op.body && body !== undefined) {
+        throw badRequest('This route takes no request body.', [
+          { field: 'body', message: 'is not accepted' },
+        ]);
+      }
+      const request: ApiRequest<unknown, unknown, unknown> = {
+        body: op.body ? parseOrThrow(op.body, body, 'request body') : undefined,
+        query: op.query ? parseOrThrow(op.query, query, 'query') : undefined,
+        params: op.params ? parseOrThrow(op.params, event.pathParameters ?? {}, 'path') : undefined,
+        caller: context.caller,
+        tenant: {
+          environment: context.caller.environment,
+          associationId: context.caller.associationId ?? '',
+        },
+        requestId: context.requestId,
+        now: new Date(),
+      };
+      return toResult(await op.handle(request));
+    };
+    return middy<ApiEvent, ApiResult, Error, Context>()
+      .use(requestId() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
+      .use(problemMapper() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
+      .use(resolveRoute(fn) as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
+      .use(authenticate(services.authenticator) as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
+      .use(jsonBody() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
+      .handler((event, context) => dispatch(event, context as ApiContext));
+  };
