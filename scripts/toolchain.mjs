@@ -27,7 +27,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { constants } from 'node:os';
-import { basename, delimiter, dirname, join, resolve } from 'node:path';
+import { basename, delimiter, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 
@@ -366,16 +366,25 @@ async function runSteps(steps, env) {
   return outcome;
 }
 
-/** Arguments for `node --test`: user flags go before the default glob (node ignores flags after it). */
-function nodeTestArgs(extraArgs) {
-  const args = ['--test', '--test-concurrency=2'];
-  // Written by the test suite's owners; running without it is fine until it exists.
-  if (existsSync(join(root, 'test', 'setup.ts'))) args.push('--test-global-setup=test/setup.ts');
-  // `npm test -- test/unit/foo.test.ts` narrows the run instead of adding to the default glob.
-  const namesFiles = extraArgs.some(
-    (arg) => !arg.startsWith('-') && (arg.includes('*') || existsSync(resolve(root, arg))),
+/**
+ * Arguments for `vitest run` (vitest.config.ts has the suite, the global setup and the pool);
+ * `npm test -- test/unit/foo.test.ts` narrows the run.
+ */
+function vitestArgs(extraArgs) {
+  return ['vitest', 'run', ...extraArgs];
+}
+
+/**
+ * vitest's closing counts as one plain line (`tests: N passed, N failed, N skipped`), read from its JSON
+ * report, so that CI and a reader see the totals in the same words whatever the reporter prints.
+ */
+function printTestTotals(reportFile) {
+  if (!existsSync(reportFile)) return;
+  const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+  const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  process.stdout.write(
+    `tests: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${skipped} skipped\n`,
   );
-  return [...args, ...extraArgs, ...(namesFiles ? [] : ['test/**/*.test.ts'])];
 }
 
 /** Steps for each command: [executable, args, options?]. */
@@ -388,7 +397,7 @@ function commandSteps(command, args, nodeBin) {
         ['npx', ['biome', 'check', '.']],
         ['npx', ['tsc', '--noEmit']],
         [nodeBin, ['esbuild.config.ts']], // the infra tests read the built bundles
-        [nodeBin, nodeTestArgs(args)],
+        ['npx', vitestArgs(args)],
       ];
     case 'build':
       return [[nodeBin, ['esbuild.config.ts', ...args]]];
@@ -430,7 +439,11 @@ async function main() {
   }
 
   installSignalForwarding();
-  exitLike(await runSteps(commandSteps(command, args, nodeBin), env));
+  const reportFile = join(root, '.local', 'vitest-report.json');
+  if (command === 'test') rmSync(reportFile, { force: true });
+  const outcome = await runSteps(commandSteps(command, args, nodeBin), env);
+  if (command === 'test') printTestTotals(reportFile);
+  exitLike(outcome);
 }
 
 try {

@@ -1,13 +1,22 @@
-// Global test setup: one real local stack (DynamoDB Local, fauxqs, the Secrets Manager stand-in and the
-// gateway) for the whole run. Test files run in child processes that inherit the environment set here.
+// Global test setup: one real local stack (DynamoDB Local, fauxqs, the Secrets Manager stand-in, the
+// local ledgers and the gateway) for the whole run. The environment it sets (endpoints, table and secret
+// names, the base URL) is handed to every test file through vitest's provide/inject.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
 import { type LocalStack, startStack } from '../lib/local/stack.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 let stack: LocalStack | undefined;
 
-export async function globalSetup(): Promise<void> {
+declare module 'vitest' {
+  export interface ProvidedContext {
+    stackEnv: Record<string, string>;
+  }
+}
+
+export async function setup(project: TestProject): Promise<void> {
+  const before = { ...process.env };
   const dataDir = join(root, '.local', 'test-stack');
   stack = await startStack({
     port: 0,
@@ -19,8 +28,13 @@ export async function globalSetup(): Promise<void> {
   process.env.TEST_HORIZON_URL = stack.horizonUrl;
   process.env.TEST_DATA_DIR = dataDir;
   process.env.TEST_SEEDED_TENANT = JSON.stringify(stack.seededTenant);
+  const stackEnv: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && before[name] !== value) stackEnv[name] = value;
+  }
+  project.provide('stackEnv', stackEnv);
 }
 
-export async function globalTeardown(): Promise<void> {
+export async function teardown(): Promise<void> {
   await stack?.stop();
 }

@@ -4,8 +4,8 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { describe, it } from 'vitest';
 import { hashCredential, keyIdOf } from '../../lib/auth/credentials.ts';
 import { call, tokenFor } from '../support/api.ts';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
+import { beforeAll, describe, it } from 'vitest';
 import type { NewTenant } from '../../lib/admin/tenants.ts';
 import { seedRegistries } from '../../lib/assets/registry-seed.ts';
 import { call, newTenant, tokenFor } from '../support/api.ts';
@@ -14,7 +14,7 @@ describe('assets', () => {
       ? call(path, { apiKey: tenant.apiKey, token })
       : call(path, { apiKey: other.apiKey, token: otherToken });
 
-  before(async () => {
+  beforeAll(async () => {
     [tenant, other] = await Promise.all([newTenant(), newTenant()]);
     [token, otherToken] = await Promise.all([tokenFor(tenant), tokenFor(other)]);
   });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
+import { beforeAll, describe, it } from 'vitest';
 import type { NewTenant } from '../../lib/admin/tenants.ts';
 import { addApiKey, addClient, revokeApiKeyByValue } from '../../lib/admin/tenants.ts';
 import { type ApiResponse, call, newTenant, tokenFor } from '../support/api.ts';
@@ -24,7 +24,7 @@ function assertProblem(response: ApiResponse, status: number, slug: string) {
 describe('POST /auth/token', () => {
   let tenant: NewTenant;
   let other: NewTenant;
-  before(async () => {
+  beforeAll(async () => {
     [tenant, other] = await Promise.all([newTenant(), newTenant()]);
   });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
 import { generateKeyPair, importJWK, SignJWT } from 'jose';
+import { beforeAll, describe, it } from 'vitest';
 import { type NewTenant, revokeClientById } from '../../lib/admin/tenants.ts';
 import { type ApiResponse, call, newTenant, testSigningKeyRing, tokenFor } from '../support/api.ts';
 
@@ -31,7 +31,7 @@ describe('bearer-token authentication on protected routes', () => {
   let tenant: NewTenant;
   let other: NewTenant;
   let token: string;
-  before(async () => {
+  beforeAll(async () => {
     [tenant, other] = await Promise.all([newTenant(), newTenant()]);
     token = await tokenFor(tenant);
   });

@@ -1,6 +1,6 @@
 // Beneficiaries through the real local gateway: create, read, list, PATCH (RFC 7396), classification.
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
+import { beforeAll, describe, it } from 'vitest';
 import { type ApiResponse, as, assertFieldError, type Caller, newCaller } from '../support/api.ts';
 
 const thandi = { firstName: 'Thandi', lastName: 'Nkosi' };
@@ -27,7 +27,7 @@ const patch = (caller: Caller, id: string, body: unknown) =>
 describe('beneficiaries', () => {
   let alice: Caller;
   let bob: Caller;
-  before(async () => {
+  beforeAll(async () => {
     [alice, bob] = await Promise.all([newCaller(), newCaller()]);
   });
 
@@ -231,7 +231,7 @@ describe('beneficiaries', () => {
 
   describe('PATCH (RFC 7396 merge patch)', () => {
     let id: string;
-    before(async () => {
+    beforeAll(async () => {
       const created = await create(alice, {
         individual: { ...thandi, email: 'thandi@example.com', mobile: '+27821234567' },
         addresses: [address],

@@ -5,8 +5,8 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { beforeAll, describe, it } from 'vitest';
 import { type ApiResponse, as, assertFieldError, type Caller, call, newCaller } from '../support/api.ts';
 
 const run = promisify(execFile);
@@ -79,7 +79,7 @@ async function listAll(caller: Caller, query = ''): Promise<Entry[]> {
 describe('connectors', () => {
   let alice: Caller;
   let bob: Caller;
-  before(async () => {
+  beforeAll(async () => {
     [alice, bob] = await Promise.all([newCaller(), newCaller()]);
   });
 
@@ -256,7 +256,7 @@ describe('connectors', () => {
 
 describe('payment requirements and vocabularies', () => {
   let alice: Caller;
-  before(async () => {
+  beforeAll(async () => {
     alice = await newCaller();
   });
 

@@ -2,13 +2,13 @@
 // The function runs in this process against a real socket that accepts and never replies.
 import assert from 'node:assert/strict';
 import { createServer, type Server, type Socket } from 'node:net';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { newTenant, tokenFor } from '../support/api.ts';
 
 describe('token verification when key material times out', () => {
   let blackHole: Server;
   const sockets: Socket[] = [];
-  before(async () => {
+  beforeAll(async () => {
     blackHole = createServer((socket) => sockets.push(socket));
     await new Promise<void>((resolve) => blackHole.listen(0, '127.0.0.1', resolve));
     const address = blackHole.address();
@@ -16,7 +16,7 @@ describe('token verification when key material times out', () => {
     process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = `http://127.0.0.1:${address.port}`;
     process.env.KEY_FETCH_TIMEOUT_MS = '300';
   });
-  after(() => {
+  afterAll(() => {
     for (const socket of sockets) socket.destroy();
     blackHole.close();
   });

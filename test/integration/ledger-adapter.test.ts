@@ -7,7 +7,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
 import {
   Account,
   Asset,
@@ -16,6 +15,7 @@ import {
   Operation,
   TransactionBuilder,
 } from '@stellar/stellar-sdk';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { resetConfig } from '../../lib/config.ts';
 import { startLocalLedger } from '../../lib/local/ledger/index.ts';
 import { secretFileName } from '../../lib/local/secrets-manager.ts';
@@ -114,7 +114,7 @@ describe('ledger adapter', () => {
     assert.equal(outcome.status, 'succeeded', JSON.stringify(outcome));
   };
 
-  before(async () => {
+  beforeAll(async () => {
     ensureKek();
     // Platform accounts come first: the ledger's genesis holds them.
     resetConfig();
@@ -145,7 +145,7 @@ describe('ledger adapter', () => {
     submissions = await import('../../lib/ledger/submissions.ts');
   });
 
-  after(async () => {
+  afterAll(async () => {
     await ledger?.stop();
     hangingLedger?.close();
   });

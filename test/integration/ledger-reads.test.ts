@@ -1,7 +1,7 @@
 // Strict-send paths and payment history read through the adapter from the test stack's sandbox ledger.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 
 describe('ledger reads', () => {
   it('prices strict-send paths from the seeded pools, best first', async () => {

@@ -2,7 +2,6 @@
 // Horizon.Server over HTTP, with envelopes built and signed by TransactionBuilder. Every validity rule and
 // result code the ledger implements is exercised here, and balances are checked to the stroop.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
 import {
   Account,
   Asset,
@@ -18,6 +17,7 @@ import {
   TransactionFailedError,
   xdr,
 } from '@stellar/stellar-sdk';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { type LocalLedger, startLocalLedger } from '../../lib/local/ledger/index.ts';
 
 const networkPassphrase = 'Local Ledger Test Network ; 2025';
@@ -42,7 +42,7 @@ const stroops = (amount: string) => {
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const now = () => Math.floor(Date.now() / 1000);
 
-before(async () => {
+beforeAll(async () => {
   ledger = await startLocalLedger({
     port: 0,
     networkPassphrase,
@@ -79,7 +79,7 @@ before(async () => {
   server = new Horizon.Server(ledger.url, { allowHttp: true });
 });
 
-after(async () => {
+afterAll(async () => {
   await ledger?.stop();
 });
 

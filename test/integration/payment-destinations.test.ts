@@ -2,9 +2,9 @@
 // method filter, pagination, tenant isolation, and verification by the sandbox helper and the admin CLI.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { Account, Keypair, MuxedAccount } from '@stellar/stellar-sdk';
+import { beforeAll, describe, it } from 'vitest';
 import { type ApiResponse, as, assertFieldError, type Caller, newCaller } from '../support/api.ts';
 
 const run = promisify(execFile);
@@ -64,7 +64,7 @@ describe('payment destinations', () => {
   let alice: Caller;
   let bob: Caller;
   let beneficiaryId: string;
-  before(async () => {
+  beforeAll(async () => {
     [alice, bob] = await Promise.all([newCaller(), newCaller()]);
     beneficiaryId = await newBeneficiary(alice);
   });

@@ -9,8 +9,8 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { beforeAll, describe, it } from 'vitest';
 import { findQuote, isQuoteExpired } from '../../lib/quotes/repo.ts';
 import { type ApiResponse, as, assertFieldError, type Caller, newCaller } from '../support/api.ts';
 
@@ -89,7 +89,7 @@ describe('quotes', () => {
   /** carol's (an individual association's) individual beneficiary with a KE M-Pesa wallet. */
   let wanjiru: { id: string; keMomo: string };
 
-  before(async () => {
+  beforeAll(async () => {
     [alice, bob, carol] = await Promise.all([newCaller(), newCaller(), newCaller({ kind: 'individual' })]);
     const thandiId = await newBeneficiary(alice, { individual: { firstName: 'Thandi', lastName: 'Nkosi' } });
     thandi = {

@@ -2,7 +2,6 @@
 // visibility timeout, and dead-lettering through the queue's own redrive policy.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { after, before, test } from 'node:test';
 import {
   GetQueueAttributesCommand,
   ReceiveMessageCommand,
@@ -10,6 +9,7 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { afterAll, beforeAll, test } from 'vitest';
 import { ensureQueues, type LocalQueue, type LocalSqs, startSqs } from '../../lib/local/fauxqs.ts';
 import { type PollerLogger, type SqsBatchHandler, startPoller } from '../../lib/local/sqs-poller.ts';
 import type { QueueDefinition } from '../../lib/queues.ts';
@@ -18,7 +18,7 @@ const stage = 'test';
 let localSqs: LocalSqs;
 let sqs: SQSClient;
 
-before(async () => {
+beforeAll(async () => {
   localSqs = await startSqs({ port: 0 });
   sqs = new SQSClient({
     endpoint: localSqs.endpoint,
@@ -27,7 +27,7 @@ before(async () => {
   });
 });
 
-after(async () => {
+afterAll(async () => {
   sqs?.destroy();
   await localSqs?.stop();
 });
@@ -77,7 +77,11 @@ function recordingLogger() {
   return { logger, entries };
 }
 
-function poll(queue: LocalQueue, handler: SqsBatchHandler, t: { after(fn: () => Promise<void>): void }) {
+function poll(
+  queue: LocalQueue,
+  handler: SqsBatchHandler,
+  t: { onTestFinished(fn: () => Promise<void>): void },
+) {
   const poller = startPoller({
     sqs,
     queueUrl: queue.queueUrl,
@@ -87,7 +91,7 @@ function poll(queue: LocalQueue, handler: SqsBatchHandler, t: { after(fn: () => 
     waitTimeSeconds: 1,
     logger: recordingLogger().logger,
   });
-  t.after(() => poller.stop());
+  t.onTestFinished(() => poller.stop());
   return poller;
 }
 
@@ -255,7 +259,7 @@ test('a worker that throws leaves the whole batch to come back', async (t) => {
     waitTimeSeconds: 1,
     logger,
   });
-  t.after(() => poller.stop());
+  t.onTestFinished(() => poller.stop());
 
   await waitFor('both messages twice', () => worker.received().length === 4);
   await waitFor('the queue to be empty', async () => (await messagesIn(queue.queueUrl)) === 0);
@@ -325,7 +329,7 @@ test('backs off after a failed receive instead of spinning', async (t) => {
     waitTimeSeconds: 1,
     logger,
   });
-  t.after(() => poller.stop());
+  t.onTestFinished(() => poller.stop());
 
   await waitFor('a receive error', () => entries.length > 0);
   await new Promise((resolve) => setTimeout(resolve, 1500));

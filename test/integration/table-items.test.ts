@@ -2,7 +2,7 @@
 // holds now instead of throwing, and a transaction commits all of its writes or none.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { absent, holds } from '../../lib/db/conditions.ts';
 import { entity } from '../../lib/db/entity.ts';
 import { createIfAbsent, getRecord, readAllPages, transact, updateIf } from '../../lib/db/items.ts';

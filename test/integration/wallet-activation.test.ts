@@ -3,7 +3,7 @@
 // the real DynamoDB Local and the real local ledger of the test stack.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { horizon, newTenant } from '../support/api.ts';
 
 describe('wallet activation', () => {

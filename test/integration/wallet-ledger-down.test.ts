@@ -1,7 +1,7 @@
 // While the ledger cannot be read, a wallet is still returned (200) with balances: null.
 // The function runs in this process with its Horizon URL pointing at a port nothing listens on.
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { freePort } from '../../lib/local/ports.ts';
 import { call, newTenant, tokenFor } from '../support/api.ts';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
+import { beforeAll, describe, it } from 'vitest';
 import { type ApiResponse, as, assertFieldError, type Caller, horizon, newCaller } from '../support/api.ts';
 
 const person = {
@@ -31,7 +31,7 @@ async function activated(caller: Caller, walletId: string): Promise<ApiResponse>
 describe('wallets', () => {
   let alice: Caller;
   let bob: Caller;
-  before(async () => {
+  beforeAll(async () => {
     [alice, bob] = await Promise.all([newCaller(), newCaller()]);
   });
 

@@ -1,7 +1,7 @@
 // Pure rules of beneficiaries and payment destinations: merge patch, classification, masking, the
 // bank-rule and continent tables.
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { bankRuleFor, bankRules } from '../../lib/beneficiaries/bank-rules.ts';
 import { allAlpha2, continents, realAlpha2, regionOf } from '../../lib/beneficiaries/countries.ts';
 import { classify, mask, mergePatch } from '../../lib/beneficiaries/service.ts';

@@ -1,7 +1,7 @@
 // The catalogue file's rules, and transaction-type parsing, without a table.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { connectorCatalogueFile, listConnectorsQuery } from '../../lib/connectors/schema.ts';
 import { transactionTypeOf, transactionTypeParam } from '../../lib/connectors/transaction-types.ts';
 

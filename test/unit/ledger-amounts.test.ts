@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { ledgerAmount } from '../../lib/ledger/amounts.ts';
 import { LedgerInputError } from '../../lib/ledger/errors.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { describe, it } from 'node:test';
 import { Keypair } from '@stellar/stellar-sdk';
+import { describe, it } from 'vitest';
 import { openWithKey, type SealedSecret, sealWithKey } from '../../lib/ledger/custody.ts';
 import { CustodyError } from '../../lib/ledger/errors.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
 import { Networks } from '@stellar/stellar-sdk';
+import { describe, it } from 'vitest';
 import { resetConfig } from '../../lib/config.ts';
 
 describe('ledger networks', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
 import { xdr } from '@stellar/stellar-sdk';
+import { describe, it } from 'vitest';
 import {
   classifyResultCodes,
   classifySubmissionError,

@@ -1,7 +1,7 @@
 // The local ledger's pure arithmetic: stroop amounts, the constant-product pool price and Horizon's cursor paging.
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
 import { Keypair } from '@stellar/stellar-sdk';
+import { describe, it } from 'vitest';
 import { formatAmount, toStroops } from '../../lib/local/ledger/amounts.ts';
 import { parsePageQuery, selectPage } from '../../lib/local/ledger/history.ts';
 import {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { describe, it } from 'vitest';
 import { bundleEntries, bundleOptions } from '../../esbuild.config.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -1,7 +1,7 @@
 // Quote arithmetic. Expected figures are worked out by hand in the comments, not by the code under test.
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
 import BigNumber from 'bignumber.js';
+import { describe, it } from 'vitest';
 import { feeOf, priceOffRamp, priceOnRamp } from '../../lib/quotes/pricing.ts';
 
 const n = (value: string) => new BigNumber(value);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { isExactNumber, MAX_JSON_DEPTH, malformedStrings, scanJsonText } from '../../lib/http/json-text.ts';
 import { Problem } from '../../lib/http/problem.ts';
 import { queryOf } from '../../lib/http/query.ts';

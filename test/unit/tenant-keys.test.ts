@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { paymentDestinationEntity } from '../../lib/beneficiaries/repo.ts';
 import { itemOf } from '../../lib/db/entity.ts';
 import { tenantScope } from '../../lib/db/keys.ts';
