@@ -1,0 +1,64 @@
+// `npx cdk synth` the way a new user runs it: the CDK CLI on the machine's Node 20, which must hand the
+// app (TypeScript, run natively by Node 24 only) to the toolchain. Skipped without a Node 20 on PATH.
+import assert from 'node:assert/strict';
+import { execFile, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const run = promisify(execFile);
+
+/** The first `node` on PATH that is Node 20 (the toolchain put Node 24 first; look past it). */
+function findNode20(): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const node = join(dir, 'node');
+    if (!dir || !existsSync(node)) continue;
+    const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout?.trim() ?? '';
+    if (version.startsWith('v20.')) return node;
+  }
+  return undefined;
+}
+
+/**
+ * A new user's shell: Node 20 first on PATH, and none of what `npm test` and `node --test` export
+ * (npm's variables point at Node 24; NODE_TEST_CONTEXT would make child processes act as test files).
+ */
+function newUserEnv(node20: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!name.startsWith('npm_') && name !== 'NODE' && name !== 'NODE_TEST_CONTEXT') env[name] = value;
+  }
+  env.PATH = [dirname(node20), process.env.PATH].join(delimiter);
+  env.CDK_DISABLE_VERSION_CHECK = '1'; // no registry call from a test
+  return env;
+}
+
+const node20 = findNode20();
+
+describe('npx cdk synth on Node 20', {
+  skip: node20 ? false : 'no Node 20 on PATH to run the CDK CLI with',
+}, () => {
+  for (const stage of ['dev', 'prod']) {
+    it(`synthesizes the ${stage} stack`, { timeout: 90_000 }, async () => {
+      const outDir = mkdtempSync(join(tmpdir(), `cdk-synth-${stage}-`));
+      try {
+        await run('npx', ['cdk', 'synth', '-q', '-c', `stage=${stage}`, '-o', outDir], {
+          cwd: root,
+          env: newUserEnv(node20 as string),
+          timeout: 80_000,
+        });
+        const template = JSON.parse(
+          readFileSync(join(outDir, `payments-gateway-${stage}.template.json`), 'utf8'),
+        );
+        assert.equal(template.Description, `payments-gateway (${stage})`);
+        assert.ok(Object.keys(template.Resources).length > 0);
+      } finally {
+        rmSync(outDir, { recursive: true, force: true });
+      }
+    });
+  }
+});
