@@ -52,8 +52,12 @@ export const putWallet = (record: WalletRecord) =>
     }),
   );
 
-export async function findWallet(tenant: Tenant, walletId: string): Promise<WalletRecord | undefined> {
-  return getRecord<WalletRecord>(walletKeys.wallet(tenant, walletId));
+export async function findWallet(
+  tenant: Tenant,
+  walletId: string,
+  options: { consistent?: boolean } = {},
+): Promise<WalletRecord | undefined> {
+  return getRecord<WalletRecord>(walletKeys.wallet(tenant, walletId), options);
 }
 
 export function listWalletPage(
