@@ -42,23 +42,21 @@ const node20 = findNode20();
 describe('npx cdk synth on Node 20', {
   skip: node20 ? false : 'no Node 20 on PATH to run the CDK CLI with',
 }, () => {
-  for (const stage of ['dev', 'prod']) {
-    it(`synthesizes the ${stage} stack`, { timeout: 90_000 }, async () => {
-      const outDir = mkdtempSync(join(tmpdir(), `cdk-synth-${stage}-`));
-      try {
-        await run('npx', ['cdk', 'synth', '-q', '-c', `stage=${stage}`, '-o', outDir], {
-          cwd: root,
-          env: newUserEnv(node20 as string),
-          timeout: 80_000,
-        });
-        const template = JSON.parse(
-          readFileSync(join(outDir, `payments-gateway-${stage}.template.json`), 'utf8'),
-        );
-        assert.equal(template.Description, `payments-gateway (${stage})`);
-        assert.ok(Object.keys(template.Resources).length > 0);
-      } finally {
-        rmSync(outDir, { recursive: true, force: true });
-      }
-    });
-  }
+  // One synth (the default stage, as the README's first `npx cdk synth` does): the app itself, dev and
+  // prod alike, is covered in process by stack.test.ts; this is about the CLI reaching it.
+  it('synthesizes the dev stack into the output folder', { timeout: 90_000 }, async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'cdk-synth-'));
+    try {
+      await run('npx', ['cdk', 'synth', '-q', '-o', outDir], {
+        cwd: root,
+        env: newUserEnv(node20 as string),
+        timeout: 80_000,
+      });
+      const template = JSON.parse(readFileSync(join(outDir, 'payments-gateway-dev.template.json'), 'utf8'));
+      assert.equal(template.Description, 'payments-gateway (dev)');
+      assert.ok(Object.keys(template.Resources).length > 0);
+    } finally {
+      rmSync(outDir, { recursive: true, force: true });
+    }
+  });
 });
