@@ -27,7 +27,8 @@ export async function fundWallet(
   input: { assetCode: string; amount: number },
 ) {
   assertSandbox(tenant);
-  const found = await findWallet(tenant, walletId);
+  // Strongly consistent: the wallet may have been created a moment ago.
+  const found = await findWallet(tenant, walletId, { consistent: true });
   if (!found) throw notFound(`No wallet ${walletId}.`);
   const amount = new BigNumber(input.amount);
   if (amount.decimalPlaces() !== null && (amount.decimalPlaces() ?? 0) > 7) {
