@@ -1,7 +1,7 @@
 // Bundles every function under functions/ into its own minified, tree-shaken ESM bundle:
 // dist/functions/<kind>/<name>/index.mjs (+ .map). Run directly to build and print sizes.
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuildOptions, build } from 'esbuild';
 
@@ -46,11 +46,33 @@ export const bundleOptions = {
 
 export async function buildAll(): Promise<BundleEntry[]> {
   const entries = bundleEntries();
-  await Promise.all(
-    entries.map((entry) => build({ ...bundleOptions, entryPoints: [entry.source], outfile: entry.outFile })),
-  );
+  await Promise.all(entries.map(buildEntry));
   return entries;
 }
+
+/**
+ * Writes each output file to a scratch name and renames it into place: a `cdk synth` and the infra
+ * tests may build while another process stages the same bundles, and a reader must never see a
+ * half-written file. The scratch files sit in dist/, outside the folders CDK stages as assets.
+ */
+async function buildEntry(entry: BundleEntry): Promise<void> {
+  const result = await build({
+    ...bundleOptions,
+    entryPoints: [entry.source],
+    outfile: entry.outFile,
+    write: false,
+  });
+  for (const file of result.outputFiles) {
+    mkdirSync(dirname(file.path), { recursive: true });
+    const scratch = join(
+      dirname(distDir),
+      `.${process.pid}.${relative(distDir, file.path).replaceAll('/', '.')}.tmp`,
+    );
+    writeFileSync(scratch, file.contents);
+    renameSync(scratch, file.path);
+  }
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const entries = await buildAll();
   for (const entry of entries) {

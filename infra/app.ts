@@ -1,4 +1,5 @@
-// `cdk synth -c stage=<name>` entry point (cdk.json). Bundles the functions first so a synth is
+// `cdk synth -c stage=<name>` entry point (cdk.json runs it on Node 24 through scripts/toolchain.mjs,
+// whatever Node the CDK CLI itself runs on). Bundles the functions first so a synth is
 // self-contained: no Docker, no network, no context lookups (the stack is environment-agnostic).
 import { App } from 'aws-cdk-lib';
 import { buildAll } from '../esbuild.config.ts';

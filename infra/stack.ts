@@ -32,6 +32,15 @@ export interface PaymentsGatewayStackProps extends StackProps {
   access?: Readonly<Record<string, FunctionAccess>>;
 }
 
+/**
+ * API functions whose work can outlast the default 10 s (still inside API Gateway's 30 s): sandbox
+ * funding waits up to 5 s for a wallet's account to open (lib/wallets/sandbox.ts), then pays on the
+ * ledger within LEDGER_TIMEOUT_MS (10 s).
+ */
+const apiTimeouts: Partial<Record<string, { timeout: Duration }>> = {
+  sandbox: { timeout: Duration.seconds(20) },
+};
+
 const pascal = (name: string) => name.replace(/(^|[-_/])(\w)/g, (_, _sep, c: string) => c.toUpperCase());
 
 export class PaymentsGatewayStack extends Stack {
@@ -98,7 +107,9 @@ export class PaymentsGatewayStack extends Stack {
       return created;
     };
 
-    const apiFunctions = new Map(apiFunctionNames.map((fn) => [fn, bundledFunction(`api/${fn}`).function]));
+    const apiFunctions = new Map(
+      apiFunctionNames.map((fn) => [fn, bundledFunction(`api/${fn}`, apiTimeouts[fn] ?? {}).function]),
+    );
     const api = new GatewayApi(this, 'Api', {
       stage,
       functions: apiFunctions,

@@ -182,4 +182,29 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+/**
+ * The error of a refused connection ("connect ECONNREFUSED 127.0.0.1:8000"), or undefined for any
+ * other failure. Node tries every address of a name (localhost: ::1 and 127.0.0.1) and reports all of
+ * them in an AggregateError: refused only when each one was.
+ */
+function refusedConnection(error: unknown): Error | undefined {
+  if (error instanceof AggregateError) {
+    const refused = error.errors.map(refusedConnection);
+    return refused.length > 0 && refused.every(Boolean) ? refused[0] : undefined;
+  }
+  return error instanceof Error && (error as { code?: unknown }).code === 'ECONNREFUSED' ? error : undefined;
+}
+
+try {
+  await main();
+} catch (error) {
+  const refused = refusedConnection(error);
+  if (!refused) throw error;
+  // A stopped `npm start` leaves its .local/stack.env.json behind: say what to do, not a stack trace.
+  console.error(
+    values.table
+      ? `Could not connect to the AWS services (${refused.message}): check AWS_ENDPOINT_URL* and the network.`
+      : 'The local stack is not running: start it with `npm start` (or pass --table/--stage for a deployed stage).',
+  );
+  process.exit(1);
+}

@@ -1,5 +1,8 @@
 #!/usr/bin/env node
-// Single entry point behind `npm start`, `npm test`, `npm run build|bench|admin`.
+// Single entry point behind `npm start`, `npm test`, `npm run build|bench|admin`, and the CDK app
+// (cdk.json's `app` is `node scripts/toolchain.mjs node infra/app.ts`, so `npx cdk synth|deploy` run
+// by a Node 20 CLI still synthesizes on Node 24; the app writes the cloud assembly to the folder
+// the CLI names, and nothing here writes to stdout, so the CLI's view of the app is unchanged).
 //
 // Usage: node scripts/toolchain.mjs <start|test|build|bench|admin|node> [args...]
 //

@@ -17,6 +17,9 @@ declare module 'vitest' {
 
 export async function setup(project: TestProject): Promise<void> {
   const before = { ...process.env };
+  // Tests provoke warnings on purpose (a ledger that is down, a refused payment): keep them out of the
+  // report. Errors (a 500 is logged with its requestId) still print; `LOG_LEVEL=DEBUG npm test` shows all.
+  process.env.LOG_LEVEL ??= 'ERROR';
   const dataDir = join(root, '.local', 'test-stack');
   stack = await startStack({
     port: 0,

@@ -12,12 +12,22 @@ export function problemResponse(problem: Problem, instance: string, requestId: s
   };
 }
 
+/** An error of a lower layer that knows which problem it is for the caller (e.g. LedgerInputError). */
+interface ProblemSource {
+  toProblem(): Problem;
+}
+
+const isProblemSource = (error: unknown): error is ProblemSource =>
+  typeof (error as Partial<ProblemSource> | null)?.toProblem === 'function';
+
 export function problemMapper(): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
   const mapError: MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>['onError'] = (request) => {
     const { error, event, context } = request;
     let problem: Problem;
     if (error instanceof Problem) {
       problem = error;
+    } else if (isProblemSource(error)) {
+      problem = error.toProblem();
     } else {
       logger.error('Unhandled error', { requestId: context.requestId, error: error as Error });
       problem = new Problem(500, 'An unexpected error occurred. Quote the requestId if you contact support.');

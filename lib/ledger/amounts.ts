@@ -13,13 +13,14 @@ export const MAX_AMOUNT = new BigNumber('922337203685.4775807');
  */
 export function ledgerAmount(amount: string): string {
   if (typeof amount !== 'string' || !/^\d+(\.\d+)?$/.test(amount.trim())) {
-    throw new LedgerInputError(`Amount must be a decimal string, got ${JSON.stringify(amount)}`);
+    throw new LedgerInputError(`Amount must be a decimal string, got ${JSON.stringify(amount)}`, 'amount');
   }
   const value = new BigNumber(amount.trim());
-  if (!value.isFinite() || value.lte(0)) throw new LedgerInputError('Amount must be greater than zero');
+  if (!value.isFinite() || value.lte(0))
+    throw new LedgerInputError('Amount must be greater than zero', 'amount');
   if ((value.decimalPlaces() ?? 0) > LEDGER_DECIMALS) {
-    throw new LedgerInputError(`Amount has more than ${LEDGER_DECIMALS} decimal places`);
+    throw new LedgerInputError(`Amount has more than ${LEDGER_DECIMALS} decimal places`, 'amount');
   }
-  if (value.gt(MAX_AMOUNT)) throw new LedgerInputError('Amount exceeds what the ledger can hold');
+  if (value.gt(MAX_AMOUNT)) throw new LedgerInputError('Amount exceeds what the ledger can hold', 'amount');
   return value.toFixed();
 }

@@ -1,4 +1,5 @@
 // Typed ledger errors. None of them ever carries key material in its message.
+import { type Problem, unprocessable } from '../http/problem.ts';
 
 /** Horizon could not be reached or did not answer in time: retry later (balances show as null). */
 export class LedgerUnavailableError extends Error {
@@ -22,9 +23,25 @@ export class LedgerRefusal extends Error {
   }
 }
 
-/** Input the ledger adapter refuses outright (an amount with 8 decimals, a memo too long). */
+/**
+ * Input the ledger adapter refuses outright (an amount with 8 decimals, a memo too long). Request
+ * schemas refuse such input first; should one slip through, the caller gets a 422 naming the field,
+ * never a 500.
+ */
 export class LedgerInputError extends Error {
   override name = 'LedgerInputError';
+  readonly field: string;
+
+  constructor(message: string, field: string) {
+    super(message);
+    this.field = field;
+  }
+
+  toProblem(): Problem {
+    return unprocessable(`The ledger cannot take this ${this.field}: ${this.message}.`, [
+      { field: this.field, message: this.message },
+    ]);
+  }
 }
 
 /** A sealed secret that cannot be opened: wrong key, tampered with, or sealed for another account. */

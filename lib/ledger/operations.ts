@@ -57,7 +57,7 @@ export const startingBalanceFor = (trustlines: number): string =>
 
 function assertAccountId(value: string, what: string): void {
   if (!StrKey.isValidEd25519PublicKey(value))
-    throw new LedgerInputError(`${what} is not a ledger account id`);
+    throw new LedgerInputError(`${what} is not a ledger account id`, what);
 }
 
 function toAsset(ref: LedgerAssetRef | 'native'): Asset {
@@ -66,7 +66,7 @@ function toAsset(ref: LedgerAssetRef | 'native'): Asset {
   try {
     return new Asset(ref.code, ref.issuer);
   } catch {
-    throw new LedgerInputError(`${ref.code} is not a valid asset code`);
+    throw new LedgerInputError(`${ref.code} is not a valid asset code`, 'assetCode');
   }
 }
 
@@ -208,7 +208,7 @@ export async function pay(
   const amount = ledgerAmount(rawAmount);
   const asset = toAsset(assetRef);
   if (memo !== undefined && Buffer.byteLength(memo, 'utf8') > 28) {
-    throw new LedgerInputError('The memo is longer than 28 bytes');
+    throw new LedgerInputError('The memo is longer than 28 bytes', 'memo');
   }
   const funding = await platformAccount(environment, 'funding');
 

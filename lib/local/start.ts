@@ -22,6 +22,8 @@ const credentials = {
   clientId: stack.seededTenant.clientId,
   clientSecret: stack.seededTenant.clientSecret,
   associationId: stack.seededTenant.associationId,
+  // What `npm run admin -- credentials list --application <id>` and `apikey add` take.
+  applicationId: stack.seededTenant.applicationId,
   environment: stack.seededTenant.environment,
   horizonUrl: stack.horizonUrl,
 };

@@ -46,8 +46,12 @@ export async function putWallet(record: WalletRecord): Promise<void> {
   if (written.outcome !== 'written') throw new Error(`Wallet ${record.walletId} already exists`);
 }
 
-export async function findWallet(tenant: Tenant, walletId: string): Promise<WalletRecord | undefined> {
-  return getRecord<WalletRecord>(walletKeys.wallet(tenant, walletId));
+export async function findWallet(
+  tenant: Tenant,
+  walletId: string,
+  options: { consistent?: boolean } = {},
+): Promise<WalletRecord | undefined> {
+  return getRecord<WalletRecord>(walletKeys.wallet(tenant, walletId), options);
 }
 
 export function listWalletPage(

@@ -6,7 +6,15 @@ import { gatewayTimeout, notFound, Problem, unprocessable } from '../http/proble
 import type { Tenant } from '../http/types.ts';
 import { pay } from '../ledger/operations.ts';
 import { platformAccount } from '../ledger/platform-accounts.ts';
-import { findWallet } from './repo.ts';
+import { findWallet, type WalletRecord } from './repo.ts';
+
+/**
+ * A wallet the API has returned should be usable at once: funding waits this long for the activation
+ * worker to open its ledger account (normally well under a second) rather than answering 409.
+ * The sandbox function's timeout (infra/stack.ts) leaves room for this wait and the ledger payment.
+ */
+const ACTIVATION_WAIT_MS = 5_000;
+const ACTIVATION_POLL_MS = 100;
 
 /** Test helpers do not exist for production applications: they answer as unknown routes do. */
 export function assertSandbox(tenant: Tenant): void {
@@ -19,26 +27,18 @@ export async function fundWallet(
   input: { assetCode: string; amount: number },
 ) {
   assertSandbox(tenant);
-  const wallet = await findWallet(tenant, walletId);
-  if (!wallet) throw notFound(`No wallet ${walletId}.`);
-  if (wallet.activationStatus !== 'active') {
-    throw new Problem(
-      409,
-      `The wallet's ledger account is ${wallet.activationStatus}, not active; try again shortly.`,
-    );
-  }
+  // Strongly consistent: the wallet may have been created a moment ago.
+  const found = await findWallet(tenant, walletId, { consistent: true });
+  if (!found) throw notFound(`No wallet ${walletId}.`);
+  // The schema (amountField) has checked it: positive, at most 7 decimals, within int64 stroops.
   const amount = new BigNumber(input.amount);
-  if (amount.decimalPlaces() !== null && (amount.decimalPlaces() ?? 0) > 7) {
-    throw unprocessable('The amount has too many decimals.', [
-      { field: 'amount', message: 'at most 7 decimal places' },
-    ]);
-  }
   const asset = await findRegistryAsset(tenant.environment, input.assetCode);
   if (!asset) {
     throw unprocessable('Unknown asset.', [
       { field: 'assetCode', message: `${input.assetCode} is not in the asset registry` },
     ]);
   }
+  const wallet = await activeWallet(tenant, found);
   const source = await platformAccount(
     tenant.environment,
     asset.assetIssuer ? `issuer:${asset.assetCode}` : 'funding',
@@ -56,4 +56,32 @@ export async function fundWallet(
   }
   if (outcome.status !== 'succeeded') throw gatewayTimeout('The ledger did not confirm the payment in time.');
   return { walletId, assetCode: asset.assetCode, amount: amount.toNumber(), stellarTxHash: outcome.hash };
+}
+
+/**
+ * The wallet once its ledger account is open: re-read (strongly consistent: the activation worker
+ * is the writer) every ACTIVATION_POLL_MS for at most ACTIVATION_WAIT_MS. 409 when activation
+ * failed, or is still under way at the end of the wait.
+ */
+async function activeWallet(tenant: Tenant, found: WalletRecord): Promise<WalletRecord> {
+  const deadline = Date.now() + ACTIVATION_WAIT_MS;
+  let wallet: WalletRecord | undefined = found;
+  for (;;) {
+    if (!wallet) throw notFound(`No wallet ${found.walletId}.`);
+    if (wallet.activationStatus === 'active') return wallet;
+    if (wallet.activationStatus === 'failed') {
+      throw new Problem(
+        409,
+        `The wallet's ledger account could not be opened (${wallet.activationFailureReason ?? wallet.activationErrorCode}); it cannot be funded.`,
+      );
+    }
+    if (Date.now() >= deadline) {
+      throw new Problem(
+        409,
+        `The wallet's ledger account is still being opened after ${ACTIVATION_WAIT_MS / 1000} s; try again shortly.`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, ACTIVATION_POLL_MS));
+    wallet = await findWallet(tenant, found.walletId, { consistent: true });
+  }
 }

@@ -209,6 +209,9 @@ describe('functions', () => {
       assert.ok(Number(logGroup.Properties?.RetentionInDays) > 0, `${functionId} log retention`);
       assert.ok(Number(p.Timeout) <= 29, `${functionId} answers within API Gateway's 30 s`);
     }
+    // Sandbox funding waits up to 5 s for the wallet's account, then pays within the ledger timeout (10 s).
+    const sandbox = functionIdByBundle.get('api/sandbox') as string;
+    assert.ok(Number(props(sandbox).Timeout) >= 15, 'the sandbox function outlasts its wait and payment');
   });
 });
 

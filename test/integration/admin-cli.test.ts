@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, it } from 'vitest';
 import { hashCredential, keyIdOf } from '../../lib/auth/credentials.ts';
+import { freePort } from '../../lib/local/ports.ts';
 import { call, tokenFor } from '../support/api.ts';
 
 const run = promisify(execFile);
@@ -148,5 +149,33 @@ describe('admin CLI: KYC review', () => {
       admin('wallet', 'review', '--wallet', created.body.id, '--decision', 'Verified'),
       /already ended/,
     );
+  });
+});
+
+describe('admin CLI: local stack not running', () => {
+  it('says to start it, in one line without a stack trace, and exits non-zero', async () => {
+    // What a stopped `npm start` leaves: endpoints (in .local/stack.env.json) where nothing listens.
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const env = {
+      ...process.env,
+      AWS_ENDPOINT_URL_DYNAMODB: closed,
+      AWS_ENDPOINT_URL_SQS: closed,
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: closed,
+    };
+    for (const args of [
+      ['credentials', 'list', '--application', 'app-1'],
+      ['keys', 'rotate'],
+    ]) {
+      const failed = await run(process.execPath, ['scripts/admin.ts', ...args], { env }).then(
+        () => assert.fail(`${args.join(' ')} succeeded`),
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+      assert.equal(failed.code, 1);
+      assert.equal(
+        failed.stderr,
+        'The local stack is not running: start it with `npm start` (or pass --table/--stage for a deployed stage).\n',
+      );
+      assert.equal(failed.stdout, '');
+    }
   });
 });

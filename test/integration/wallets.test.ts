@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { beforeAll, describe, it } from 'vitest';
+import type { WalletRecord } from '../../lib/wallets/repo.ts';
 import { type ApiResponse, as, assertFieldError, type Caller, horizon, newCaller } from '../support/api.ts';
 
 const person = {
@@ -195,7 +196,8 @@ describe('wallets', () => {
       body: { walletName: 'Funded', assetCode: 'USDC', ownAccount: true },
     });
     const id = created.body.id;
-    assert.equal((await activated(alice, id)).body.activationStatus, 'active');
+    // At once, while its account is (most likely) still being opened: the helper waits for it.
+    assert.equal(created.body.activationStatus, 'pending');
     const funded = await as(alice, `/sandbox/wallets/${id}/fund`, {
       method: 'POST',
       body: { assetCode: 'USDC', amount: 250.5 },
@@ -235,6 +237,59 @@ describe('wallets', () => {
         'amount',
       );
     }
+  });
+
+  it('answers 409 for funding a wallet whose account failed to open, or is still not open after the wait', async () => {
+    const { putWallet } = await import('../../lib/wallets/repo.ts');
+    const { newAccountKeys } = await import('../../lib/ledger/custody.ts');
+    const scope = { environment: 'sandbox' as const, associationId: alice.tenant.associationId };
+    // Recorded directly, with no activation message: the worker never moves them.
+    const recorded = async (
+      activation: Pick<WalletRecord, 'activationStatus' | 'activationErrorCode' | 'activationFailureReason'>,
+    ) => {
+      const keys = await newAccountKeys();
+      const now = new Date().toISOString();
+      const walletId = crypto.randomUUID();
+      await putWallet({
+        walletId,
+        ...scope,
+        walletName: activation.activationStatus,
+        assetCode: 'XLM',
+        assetIssuer: null,
+        ownAccount: true,
+        status: 'Verified',
+        networkName: 'stellar-testnet',
+        publicKey: keys.publicKey,
+        sealedSecret: keys.sealedSecret,
+        metadata: null,
+        ...activation,
+        createdAt: now,
+        updatedAt: now,
+      });
+      return walletId;
+    };
+    const fund = (walletId: string) =>
+      as(alice, `/sandbox/wallets/${walletId}/fund`, {
+        method: 'POST',
+        body: { assetCode: 'XLM', amount: 1 },
+      });
+
+    const failedId = await recorded({
+      activationStatus: 'failed',
+      activationErrorCode: 'op_low_reserve',
+      activationFailureReason: 'The funding account cannot cover the reserve.',
+    });
+    const pendingId = await recorded({ activationStatus: 'pending' });
+    const started = Date.now();
+    const [failed, pending] = await Promise.all([fund(failedId), fund(pendingId)]);
+    assert.equal(failed.status, 409, JSON.stringify(failed.body));
+    assert.match(
+      failed.body.detail,
+      /could not be opened \(The funding account cannot cover the reserve\.\)/,
+    );
+    assert.equal(pending.status, 409, JSON.stringify(pending.body));
+    assert.match(pending.body.detail, /still being opened after 5 s/);
+    assert.ok(Date.now() - started >= 5_000, 'the helper waited for the account before answering');
   });
 
   it('lists wallets with filters and pagination, and only the caller’s own', async () => {

@@ -29,3 +29,13 @@ describe('ledger amounts', () => {
     assert.throws(() => ledgerAmount(1.5 as unknown as string), LedgerInputError);
   });
 });
+
+describe('ledger input errors', () => {
+  it('become a 422 naming the field, never a 500', () => {
+    const problem = new LedgerInputError('Amount exceeds what the ledger can hold', 'amount').toProblem();
+    assert.equal(problem.status, 422);
+    assert.deepEqual(problem.errors, [
+      { field: 'amount', message: 'Amount exceeds what the ledger can hold' },
+    ]);
+  });
+});

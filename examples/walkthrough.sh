@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The README's walkthrough as one script: what a new integrator does first, as the sandbox tenant
+# `npm start` seeds (a business, so its off-ramp quotes are B2x). The tests run it too, so it stays
+# true. It stops at the first unexpected HTTP status: curl --fail-with-body prints the problem body
+# and exits non-zero.
+#
+#   npm start                      # in another terminal
+#   bash examples/walkthrough.sh
+#
+# Needs bash, curl (7.76+) and Node (examples/json.mjs reads the JSON; jq -r reads the same paths).
+# CREDENTIALS=<file> reads another credentials file (the members of .local/credentials.json);
+# BASE_URL=<…/v1> and HORIZON_URL=<url> override its baseUrl and horizonUrl.
+set -euo pipefail
+trap 'echo "walkthrough.sh: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
+
+here=$(dirname "$0")
+json() { node "$here/json.mjs" "$@"; }
+step() { printf '\n== %s\n' "$*"; }
+
+C=${CREDENTIALS:-$here/../.local/credentials.json}
+if [[ ! -f $C ]]; then
+  echo "No $C: start the local stack with \`npm start\` first (it writes the credentials)." >&2
+  exit 1
+fi
+B=${BASE_URL:-$(json .baseUrl < "$C")}
+HORIZON=${HORIZON_URL:-$(json .horizonUrl < "$C")}
+KEY=$(json .apiKey < "$C")
+
+step 'Token: POST /auth/token with the API key and the client credentials'
+CLIENT=$(printf '{"clientId":"%s","clientSecret":"%s"}' "$(json .clientId < "$C")" "$(json .clientSecret < "$C")")
+TOKEN=$(curl -sS --fail-with-body -X POST "$B/auth/token" \
+  -H "x-service-auth: $KEY" -H 'content-type: application/json' -d "$CLIENT" | json .accessToken)
+echo "token: ${TOKEN:0:24}…"
+# Every other call: the key, the token, JSON.
+A=(-sS --fail-with-body -H "x-service-auth: $KEY" -H "Authorization: Bearer $TOKEN" -H 'content-type: application/json')
+
+step 'Assets of the sandbox registry'
+curl "${A[@]}" "$B/assets" | json .data
+
+step 'Wallets: an own wallet, and a third-party one whose KYC the sandbox helper settles'
+OWN=$(curl "${A[@]}" -X POST "$B/wallets" \
+  -d '{"walletName":"Treasury","assetCode":"USDC","ownAccount":true}' | json .id)
+TP=$(curl "${A[@]}" -X POST "$B/wallets" \
+  -d '{"walletName":"Supplier","assetCode":"USDC","metadata":{"entityType":"Business","registeredName":"Acme","registrationNumber":"123","registrationCountry":"ke"}}' | json .id)
+echo "own wallet $OWN, third-party wallet $TP"
+curl "${A[@]}" -X POST "$B/sandbox/wallets/$TP/kyc" -d '{"decision":"Verified"}' | json .status
+# No need to wait for activation: the helper waits for the wallet's ledger account to open.
+curl "${A[@]}" -X POST "$B/sandbox/wallets/$OWN/fund" -d '{"assetCode":"USDC","amount":1000}' | json .stellarTxHash
+
+step 'Balances: the API, then the ledger’s own view of the same account'
+curl "${A[@]}" "$B/wallets/$OWN" | json .balances
+PUBLIC_KEY=$(curl "${A[@]}" "$B/wallets/$OWN" | json .publicKey)
+curl -sS --fail-with-body "$HORIZON/accounts/$PUBLIC_KEY" | json .balances
+
+step 'Beneficiaries with BANK, MOBILE_MONEY and CRYPTO payment destinations'
+THANDI=$(curl "${A[@]}" -X POST "$B/beneficiaries" \
+  -d '{"individual":{"firstName":"Thandi","lastName":"Nkosi","mobile":"+27821234567"}}' | json .id)
+BANK=$(curl "${A[@]}" -X POST "$B/beneficiaries/$THANDI/payment-destinations" \
+  -d '{"method":"BANK","countryIsoCode2":"ZA","currencyIsoCode3":"ZAR","accountNumber":"123456789","bankCode":"250655","accountHolderName":"Thandi Nkosi"}' | json .id)
+MOMO=$(curl "${A[@]}" -X POST "$B/beneficiaries/$THANDI/payment-destinations" \
+  -d '{"method":"MOBILE_MONEY","countryIsoCode2":"KE","currencyIsoCode3":"KES","mobileNumber":"+254712345678","provider":"MPESA"}' | json .id)
+curl "${A[@]}" -X POST "$B/sandbox/payment-destinations/$BANK/verification" -d '{"decision":"APPROVED"}' | json .verificationStatus
+ACME=$(curl "${A[@]}" -X POST "$B/beneficiaries" -d '{"business":{"registeredName":"Acme Trading"}}' | json .id)
+curl "${A[@]}" -X POST "$B/beneficiaries/$ACME/payment-destinations" \
+  -d "{\"method\":\"CRYPTO\",\"countryIsoCode2\":\"KE\",\"currencyIsoCode3\":\"USD\",\"networkName\":\"stellar-testnet\",\"assetSymbol\":\"USDC\",\"walletAddress\":\"$PUBLIC_KEY\"}" | json .verificationStatus
+curl "${A[@]}" "$B/beneficiaries/$THANDI" | json .paymentDestinations
+
+step 'Connectors: the catalogue, one connector, what a payment through it needs'
+curl "${A[@]}" "$B/connectors?countryIsoCode2=ZA&direction=OFF_RAMP" | json ".data[0].id"
+curl "${A[@]}" "$B/connectors/za-bank-offramp-usdc-zar?transactionType=B2C" | json ".limits[0]"
+curl "${A[@]}" "$B/payments/requirements?connectorId=za-bank-offramp-usdc-zar&transactionType=B2C" | json .beneficiary
+
+step 'Quotes: off-ramp (100 USDC to a ZA bank account) and on-ramp (1000 KES by M-Pesa into USDC)'
+curl "${A[@]}" -X POST "$B/quotes" \
+  -d "{\"amount\":100,\"connectorId\":\"za-bank-offramp-usdc-zar\",\"beneficiaryId\":\"$THANDI\",\"paymentDestinationId\":\"$BANK\"}" | json .
+curl "${A[@]}" -X POST "$B/quotes?type=onramp" \
+  -d "{\"amount\":1000,\"connectorId\":\"ke-momo-onramp-kes-usdc\",\"beneficiaryId\":\"$THANDI\",\"paymentDestinationId\":\"$MOMO\"}" | json .
+
+step 'Done'

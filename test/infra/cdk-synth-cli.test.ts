@@ -1,0 +1,62 @@
+// `npx cdk synth` the way a new user runs it: the CDK CLI on the machine's Node 20, which must hand the
+// app (TypeScript, run natively by Node 24 only) to the toolchain. Skipped without a Node 20 on PATH.
+import assert from 'node:assert/strict';
+import { execFile, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const run = promisify(execFile);
+
+/** The first `node` on PATH that is Node 20 (the toolchain put Node 24 first; look past it). */
+function findNode20(): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const node = join(dir, 'node');
+    if (!dir || !existsSync(node)) continue;
+    const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout?.trim() ?? '';
+    if (version.startsWith('v20.')) return node;
+  }
+  return undefined;
+}
+
+/**
+ * A new user's shell: Node 20 first on PATH, and none of what `npm test` and `node --test` export
+ * (npm's variables point at Node 24; NODE_TEST_CONTEXT would make child processes act as test files).
+ */
+function newUserEnv(node20: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!name.startsWith('npm_') && name !== 'NODE' && name !== 'NODE_TEST_CONTEXT') env[name] = value;
+  }
+  env.PATH = [dirname(node20), process.env.PATH].join(delimiter);
+  env.CDK_DISABLE_VERSION_CHECK = '1'; // no registry call from a test
+  return env;
+}
+
+const node20 = findNode20();
+
+// Skipped only where no Node 20 is on PATH to run the CDK CLI with.
+describe.skipIf(!node20)('npx cdk synth on Node 20', () => {
+  // One synth (the default stage, as the README's first `npx cdk synth` does): the app itself, dev and
+  // prod alike, is covered in process by stack.test.ts; this is about the CLI reaching it.
+  // Typically 15-25 s (bundling, synth, cdk-nag); the bound is generous for a machine busy with other work.
+  it('synthesizes the dev stack into the output folder', { timeout: 180_000 }, async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'cdk-synth-'));
+    try {
+      await run('npx', ['cdk', 'synth', '-q', '-o', outDir], {
+        cwd: root,
+        env: newUserEnv(node20 as string),
+        timeout: 170_000,
+      });
+      const template = JSON.parse(readFileSync(join(outDir, 'payments-gateway-dev.template.json'), 'utf8'));
+      assert.equal(template.Description, 'payments-gateway (dev)');
+      assert.ok(Object.keys(template.Resources).length > 0);
+    } finally {
+      rmSync(outDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,53 @@
+// examples/walkthrough.sh (the README's walkthrough) run with bash and curl against the test stack, as
+// the seeded sandbox tenant: the README's curl lines cannot rot without this failing.
+import assert from 'node:assert/strict';
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, it } from 'vitest';
+import { baseUrl } from '../support/api.ts';
+
+const run = promisify(execFile);
+const read = (file: string) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
+const hasCurl = spawnSync('curl', ['--version'], { stdio: 'ignore' }).status === 0;
+
+// Skipped only where curl is not installed.
+describe.skipIf(!hasCurl)('examples/walkthrough.sh', () => {
+  it('runs every step against the stack, the way the README shows', { timeout: 60_000 }, async () => {
+    // The members `npm start` writes to .local/credentials.json, for the test stack.
+    const credentials = join(mkdtempSync(join(tmpdir(), 'walkthrough-')), 'credentials.json');
+    writeFileSync(
+      credentials,
+      JSON.stringify({
+        ...JSON.parse(process.env.TEST_SEEDED_TENANT ?? '{}'),
+        baseUrl: baseUrl(),
+        horizonUrl: process.env.TEST_HORIZON_URL,
+      }),
+    );
+    // Overrides from the caller's shell would point it elsewhere.
+    const { BASE_URL: _base, HORIZON_URL: _horizon, ...env } = process.env;
+    const { stdout, stderr } = await run('bash', ['examples/walkthrough.sh'], {
+      env: { ...env, CREDENTIALS: credentials },
+    }).catch((error: { stdout: string; stderr: string }) =>
+      assert.fail(`walkthrough.sh failed:\n${error.stderr}\n--- stdout ---\n${error.stdout}`),
+    );
+    assert.equal(stderr, '');
+    assert.match(stdout, /"transactionType": "B2C"/, 'the seeded tenant is a business: off-ramp B2C');
+    assert.match(stdout, /"transactionType": "C2B"/, 'on-ramp from a person to the business: C2B');
+    assert.match(stdout, /"balance": "1000.0000000"/);
+    assert.match(stdout, /\n== Done\n$/);
+  });
+
+  it('is where the README’s walkthrough lines come from', () => {
+    const block = /### Walkthrough\n[\s\S]*?```sh\n([\s\S]*?)```/.exec(read('README.md'))?.[1];
+    assert.ok(block, 'README has a Walkthrough section with a sh block');
+    const script = new Set(read('examples/walkthrough.sh').split('\n'));
+    // The script's own set-up differs (it finds json.mjs beside itself and takes overrides).
+    const setUp = /^(json\(\)|C=|B=)/;
+    for (const line of block.split('\n').filter((l) => l && !setUp.test(l))) {
+      assert.ok(script.has(line), `README line not in examples/walkthrough.sh: ${line}`);
+    }
+  });
+});
