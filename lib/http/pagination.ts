@@ -38,18 +38,13 @@ export interface CursorBinding {
   query: string;
 }
 
-let cursorKey: Buffer | undefined;
-
-/** A 256-bit AES key derived from the cursor secret. */
+/** A 256-bit AES key derived from the cursor secret (kept by the Parameters cache of lib/aws/secrets.ts). */
 async function key(): Promise<Buffer> {
-  if (!cursorKey) {
-    const { CURSOR_KEY_SECRET_ID, KEY_FETCH_TIMEOUT_MS } = config();
-    if (!CURSOR_KEY_SECRET_ID) throw new Error('CURSOR_KEY_SECRET_ID is not configured');
-    const secret = (await readSecretJson(CURSOR_KEY_SECRET_ID, KEY_FETCH_TIMEOUT_MS)) as { key?: string };
-    if (!secret?.key) throw new Error('The cursor key secret has no key');
-    cursorKey = createHash('sha256').update(`cursor:${secret.key}`).digest();
-  }
-  return cursorKey;
+  const { CURSOR_KEY_SECRET_ID } = config();
+  if (!CURSOR_KEY_SECRET_ID) throw new Error('CURSOR_KEY_SECRET_ID is not configured');
+  const secret = (await readSecretJson(CURSOR_KEY_SECRET_ID)) as { key?: string } | null;
+  if (!secret?.key) throw new Error('The cursor key secret has no key');
+  return createHash('sha256').update(`cursor:${secret.key}`).digest();
 }
 
 /** Cursors are sealed with AES-256-GCM: opaque to the caller (no keys or tenant ids to read) and tamper-evident. */
