@@ -19,6 +19,11 @@ const schema = z.object({
   CURSOR_KEY_SECRET_ID: z.string().min(1).optional(),
   /** Time allowed to fetch key material before a request answers 504. */
   KEY_FETCH_TIMEOUT_MS: positiveInt(3000),
+  /**
+   * How long a function keeps a secret it has read (Powertools Parameters' maxAge): a rotation of the
+   * signing ring, cursor key or wallet KEK reaches warm functions within this long.
+   */
+  SECRET_MAX_AGE_SECONDS: positiveInt(300),
   TOKEN_RATE_LIMIT: positiveInt(20),
   TOKEN_RATE_WINDOW_SECONDS: positiveInt(60),
   LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']).default('INFO'),

@@ -12,6 +12,8 @@ let stack: LocalStack | undefined;
 declare module 'vitest' {
   export interface ProvidedContext {
     stackEnv: Record<string, string>;
+    /** Test files log at WARN (or the caller's LOG_LEVEL): they capture what they provoke. */
+    testLogLevel: string;
   }
 }
 
@@ -33,9 +35,12 @@ export async function setup(project: TestProject): Promise<void> {
   process.env.TEST_SEEDED_TENANT = JSON.stringify(stack.seededTenant);
   const stackEnv: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) {
-    if (value !== undefined && before[name] !== value) stackEnv[name] = value;
+    // LOG_LEVEL stays the stack's own: a test file that provokes warnings in its own process captures
+    // them (test/support/logs.ts), and one that asserts on them must see them.
+    if (value !== undefined && before[name] !== value && name !== 'LOG_LEVEL') stackEnv[name] = value;
   }
   project.provide('stackEnv', stackEnv);
+  project.provide('testLogLevel', before.LOG_LEVEL ?? 'WARN');
 }
 
 export async function teardown(): Promise<void> {

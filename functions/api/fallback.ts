@@ -1,15 +1,20 @@
 // API Gateway's $default route: whatever lib/routes.ts does not serve. A known path with another
 // method is a 405 with Allow; anything else (the removed routes included) is a 404. No authentication:
 // a 404 tells nothing, and the answer must not differ between removed and never-existing routes.
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
+import { logRequestId } from '../../lib/http/log-keys.ts';
 import { badRequest, Problem } from '../../lib/http/problem.ts';
 import { problemMapper } from '../../lib/http/problem-response.ts';
 import { requestId } from '../../lib/http/request-id.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '../../lib/http/types.ts';
+import { logger } from '../../lib/log.ts';
 import { matchRoute } from '../../lib/routes.ts';
 
 export const handler = middy<ApiEvent, ApiResult, Error, ApiContext>()
+  .use(injectLambdaContext(logger, { resetKeys: true }))
   .use(requestId())
+  .use(logRequestId())
   .use(problemMapper())
   .handler(async (event) => {
     const { method } = event.requestContext.http;

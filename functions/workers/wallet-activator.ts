@@ -1,18 +1,30 @@
 // Consumes wallet-activations: each message opens one wallet's ledger account. Only failed messages
-// are retried (partial batch response); a message that keeps failing ends in the DLQ.
+// are retried (partial batch response); a message that keeps failing, or never parses, ends in the DLQ.
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import { messageBody } from '../../lib/aws/message-body.ts';
 import { config } from '../../lib/config.ts';
+import { logger } from '../../lib/log.ts';
 import { activateWallet } from '../../lib/wallets/activation.ts';
-import type { ActivationMessage } from '../../lib/wallets/service.ts';
+import { activationMessage } from '../../lib/wallets/activation-message.ts';
 
 config();
 const processor = new BatchProcessor(EventType.SQS);
 
-const activate = async (record: SQSRecord) =>
-  activateWallet(JSON.parse(record.body) as ActivationMessage, new Date());
+const activate = async (record: SQSRecord) => {
+  // Records are handled one at a time, so each one's log keys simply replace the previous one's.
+  logger.resetKeys();
+  logger.appendKeys({ messageId: record.messageId });
+  const message = messageBody(record, activationMessage);
+  const { environment, associationId, walletId } = message;
+  logger.appendKeys({ environment, associationId, walletId });
+  await activateWallet(message, new Date());
+};
 
 // One at a time: every activation is a transaction of the one funding account, so parallel ones only
 // race for its sequence number (tx_bad_seq) and rebuild.
-export const handler = async (event: SQSEvent, context: Context) =>
-  processPartialResponse(event, activate, processor, { context, processInParallel: false });
+export const handler = middy(async (event: SQSEvent, context: Context) =>
+  processPartialResponse(event, activate, processor, { context, processInParallel: false }),
+).use(injectLambdaContext(logger, { resetKeys: true }));

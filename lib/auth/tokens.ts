@@ -17,26 +17,36 @@ export interface AccessTokenClaims {
   app: string;
 }
 
-/** The signing ring is re-read after this long, so a rotation reaches warm functions without a deploy. */
-const KEY_RING_TTL_MS = 5 * 60 * 1000;
-let keyRing: { ring: SigningKeyRing; readAt: number; imported: Map<string, webcrypto.CryptoKey> } | undefined;
+interface ActiveSigningKey {
+  kid: string;
+  key: webcrypto.CryptoKey;
+}
 
-/** The active key, imported once per ring read (importing a JWK costs as much as signing). */
-async function activeSigningKey(): Promise<{ kid: string; key: webcrypto.CryptoKey }> {
-  const { SIGNING_KEYS_SECRET_ID, KEY_FETCH_TIMEOUT_MS } = config();
-  if (!SIGNING_KEYS_SECRET_ID) throw new Error('SIGNING_KEYS_SECRET_ID is not configured');
-  if (!keyRing || Date.now() - keyRing.readAt > KEY_RING_TTL_MS) {
-    const ring = (await readSecretJson(SIGNING_KEYS_SECRET_ID, KEY_FETCH_TIMEOUT_MS)) as SigningKeyRing;
-    keyRing = { ring, readAt: Date.now(), imported: new Map() };
-  }
-  const active = keyRing.ring.keys.find((k) => k.kid === keyRing?.ring.activeKid);
+/**
+ * The active key of each ring read, imported once (importing a JWK costs as much as signing). Keyed by
+ * the ring object Parameters keeps in its cache, so an import lives exactly as long as its ring: when
+ * the cache age passes and a rotated ring is read, its active key is imported afresh.
+ */
+const importedKeys = new WeakMap<SigningKeyRing, Promise<ActiveSigningKey>>();
+
+async function importActiveKey(ring: SigningKeyRing): Promise<ActiveSigningKey> {
+  const active = ring.keys.find((k) => k.kid === ring.activeKid);
   if (!active) throw serviceUnavailable('No token signing key is configured.');
-  let key = keyRing.imported.get(active.kid);
-  if (!key) {
-    key = (await importJWK(active.privateJwk, TOKEN_ALGORITHM)) as webcrypto.CryptoKey;
-    keyRing.imported.set(active.kid, key);
-  }
+  const key = (await importJWK(active.privateJwk, TOKEN_ALGORITHM)) as webcrypto.CryptoKey;
   return { kid: active.kid, key };
+}
+
+async function activeSigningKey(): Promise<ActiveSigningKey> {
+  const { SIGNING_KEYS_SECRET_ID } = config();
+  if (!SIGNING_KEYS_SECRET_ID) throw new Error('SIGNING_KEYS_SECRET_ID is not configured');
+  const ring = (await readSecretJson(SIGNING_KEYS_SECRET_ID)) as SigningKeyRing | null;
+  if (!Array.isArray(ring?.keys)) throw serviceUnavailable('No token signing key is configured.');
+  let imported = importedKeys.get(ring);
+  if (!imported) {
+    imported = importActiveKey(ring);
+    importedKeys.set(ring, imported);
+  }
+  return imported;
 }
 
 export async function signAccessToken(claims: AccessTokenClaims, now: Date): Promise<string> {
@@ -54,12 +64,16 @@ export async function signAccessToken(claims: AccessTokenClaims, now: Date): Pro
     .sign(key);
 }
 
-/** aws-jwt-verify fetches the JWKS through this instead of HTTPS: the JWKS lives in a secret. */
+/**
+ * aws-jwt-verify fetches the JWKS through this instead of HTTPS: the JWKS lives in a secret. Its JWKS
+ * cache keeps the keys and asks again only for a kid it has not seen (a rotation), so this read skips
+ * the Parameters cache: a cached JWKS would hide a newly rotated key for up to its age.
+ */
 class SecretJwksFetcher implements Fetcher {
   async fetch(): Promise<ArrayBuffer> {
-    const { TOKEN_JWKS_SECRET_ID, KEY_FETCH_TIMEOUT_MS } = config();
+    const { TOKEN_JWKS_SECRET_ID } = config();
     if (!TOKEN_JWKS_SECRET_ID) throw new Error('TOKEN_JWKS_SECRET_ID is not configured');
-    const jwks = await readSecretJson(TOKEN_JWKS_SECRET_ID, KEY_FETCH_TIMEOUT_MS);
+    const jwks = await readSecretJson(TOKEN_JWKS_SECRET_ID, { forceFetch: true });
     return new TextEncoder().encode(JSON.stringify(jwks)).buffer as ArrayBuffer;
   }
 }

@@ -1,7 +1,8 @@
 // One page of a Query, as the API's `{data, pagination}`: read limit+1 to know whether more exist.
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { type CursorBinding, decodeCursor, encodeCursor, type Page } from '../http/pagination.ts';
+import type { Page } from '../http/pagination.ts';
 import { db, tableName } from './client.ts';
+import { type CursorBinding, decodeCursor, encodeCursor } from './cursor.ts';
 
 export interface PageRequest {
   limit: number;

@@ -1,12 +1,16 @@
-// The one wrapper every API function goes through: request id → problem mapping → route → auth →
-// JSON body → zod → handler. Handlers only parse, call a service and return a Reply.
+// The one wrapper every API function goes through: Lambda context on the logs → request id → problem
+// mapping → route → auth → JSON body → zod → handler. Handlers only parse, call a service and return a
+// Reply.
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { z } from 'zod';
 import { config } from '../config.ts';
+import { logger } from '../log.ts';
 import { type FunctionName, type OperationOf, type Route, routeKeyOf, routes } from '../routes.ts';
 import { type Authenticator, authenticate } from './authenticate.ts';
 import { jsonBody } from './json-body.ts';
+import { logCaller, logRequestId } from './log-keys.ts';
 import { badRequest, notFound } from './problem.ts';
 import { problemMapper } from './problem-response.ts';
 import { queryOf } from './query.ts';
@@ -105,11 +109,16 @@ export const apiFunctionWith =
       };
       return toResult(await op.handle(request));
     };
+    // The logger's context comes first, so its after/onError run last: the problem mapper's error log
+    // still carries every key, and then they are dropped.
     return middy<ApiEvent, ApiResult, Error, Context>()
+      .use(injectLambdaContext(logger, { resetKeys: true }))
       .use(requestId() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
+      .use(logRequestId() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
       .use(problemMapper() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
       .use(resolveRoute(fn) as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
       .use(authenticate(services.authenticator) as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
+      .use(logCaller() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
       .use(jsonBody() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
       .handler((event, context) => dispatch(event, context as ApiContext));
   };

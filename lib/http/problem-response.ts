@@ -29,7 +29,8 @@ export function problemMapper(): MiddlewareObj<ApiEvent, ApiResult, Error, ApiCo
     } else if (isProblemSource(error)) {
       problem = error.toProblem();
     } else {
-      logger.error('Unhandled error', { requestId: context.requestId, error: error as Error });
+      // The request id and caller are on the line already (log-keys.ts).
+      logger.error('Unhandled error', { error: error as Error });
       problem = new Problem(500, 'An unexpected error occurred. Quote the requestId if you contact support.');
     }
     request.response = problemResponse(problem, event.rawPath, context.requestId);

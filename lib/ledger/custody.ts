@@ -67,26 +67,16 @@ export function openWithKey(kek: Buffer, publicKey: string, sealed: SealedSecret
   }
 }
 
-let kek: Promise<Buffer> | undefined;
-
-async function fetchKek(): Promise<Buffer> {
-  const { KEK_SECRET_ID, KEY_FETCH_TIMEOUT_MS } = config();
+/** The key-encryption key, from the Parameters cache of lib/aws/secrets.ts (a failed read is not kept). */
+async function keyEncryptionKey(): Promise<Buffer> {
+  const { KEK_SECRET_ID } = config();
   if (!KEK_SECRET_ID)
     throw new CustodyError('KEK_SECRET_ID is not configured: ledger secrets cannot be sealed');
-  const secret = (await readSecretJson(KEK_SECRET_ID, KEY_FETCH_TIMEOUT_MS)) as { key?: unknown } | null;
+  const secret = (await readSecretJson(KEK_SECRET_ID)) as { key?: unknown } | null;
   const key = typeof secret?.key === 'string' ? Buffer.from(secret.key, 'base64') : Buffer.alloc(0);
   if (key.length !== KEY_BYTES)
     throw new CustodyError('The key-encryption key secret must hold {key} of 32 bytes');
   return key;
-}
-
-/** The key-encryption key, read once per process; a failed read is retried by the next call. */
-function keyEncryptionKey(): Promise<Buffer> {
-  kek ??= fetchKek().catch((error: unknown) => {
-    kek = undefined;
-    throw error;
-  });
-  return kek;
 }
 
 export async function sealSecret(keypair: Keypair): Promise<SealedSecret> {

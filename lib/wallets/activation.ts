@@ -3,8 +3,8 @@
 // only a wallet record that exists ever gets an account.
 import { activateAccount } from '../ledger/operations.ts';
 import { logger } from '../log.ts';
+import type { ActivationMessage } from './activation-message.ts';
 import { findWallet, recordActivation } from './repo.ts';
-import type { ActivationMessage } from './service.ts';
 
 /** A message whose wallet record never appeared within this long belongs to a request that crashed. */
 const ABANDONED_AFTER_MS = 5 * 60 * 1000;

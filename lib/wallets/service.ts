@@ -7,6 +7,7 @@ import type { Tenant } from '../http/types.ts';
 import { accountBalances } from '../ledger/balances.ts';
 import { newAccountKeys } from '../ledger/custody.ts';
 import { logger } from '../log.ts';
+import type { ActivationMessage } from './activation-message.ts';
 import { toAlpha3 } from './countries.ts';
 import {
   findWallet,
@@ -19,13 +20,6 @@ import {
 import type { CreateWallet, WalletMetadata } from './schema.ts';
 
 export const WALLET_ACTIVATION_QUEUE = 'wallet-activations';
-
-export interface ActivationMessage {
-  environment: Tenant['environment'];
-  associationId: string;
-  walletId: string;
-  requestedAt: string;
-}
 
 export interface BalanceEntry {
   assetCode: string;

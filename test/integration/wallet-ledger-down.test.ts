@@ -1,12 +1,15 @@
 // While the ledger cannot be read, a wallet is still returned (200) with balances: null.
 // The function runs in this process with its Horizon URL pointing at a port nothing listens on.
 import assert from 'node:assert/strict';
-import { describe, it } from 'vitest';
+import { describe, it, onTestFinished } from 'vitest';
 import { freePort } from '../../lib/local/ports.ts';
 import { call, newTenant, tokenFor } from '../support/api.ts';
+import { captureLogs } from '../support/logs.ts';
 
 describe('wallets while the ledger is down', () => {
-  it('answers 200 with balances null', async () => {
+  it('answers 200 with balances null, and warns that the ledger could not be read', async () => {
+    const logs = captureLogs();
+    onTestFinished(() => logs.restore());
     // Before anything in this process reads its configuration (the stack's gateway keeps the real ledger).
     process.env.HORIZON_URL_SANDBOX = `http://127.0.0.1:${await freePort()}`;
     process.env.LEDGER_TIMEOUT_MS = '1000';
@@ -52,5 +55,8 @@ describe('wallets while the ledger is down', () => {
     const balances = await invoke(`/v1/wallets/${id}/balances`, 'GET /v1/wallets/{walletId}/balances');
     assert.equal(balances.statusCode, 200);
     assert.equal(JSON.parse(balances.body ?? '{}').balances, null);
+    const warnings = logs.lines.filter((line) => line.message === 'Balance lookup failed');
+    assert.equal(warnings.length, 2);
+    assert.ok(warnings.every((line) => line.level === 'WARN' && line.walletId === id));
   });
 });

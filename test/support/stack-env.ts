@@ -2,4 +2,4 @@
 // secret names, TEST_* values), so that modules read it at import as they would in the stack.
 import { inject } from 'vitest';
 
-Object.assign(process.env, inject('stackEnv'));
+Object.assign(process.env, inject('stackEnv'), { LOG_LEVEL: inject('testLogLevel') });
