@@ -2,7 +2,7 @@
 // the OpenAPI generator (lib/openapi) reads the very schemas that validate requests without building a
 // handler, whose cold start validates the Lambda configuration.
 import type { Operation } from '../http/api-function.ts';
-import type { FunctionName, OperationOf } from '../routes.ts';
+import type { FunctionName, OperationOf, Route } from '../routes.ts';
 import { assetsOperations } from './assets.ts';
 import { authOperations } from './auth.ts';
 import { beneficiariesOperations } from './beneficiaries.ts';
@@ -23,3 +23,13 @@ export const operationsByFunction = {
   quotes: quotesOperations,
   sandbox: sandboxOperations,
 } satisfies { [F in FunctionName]: Record<OperationOf<F>, AnyOperation> };
+
+/** The operation that serves a route of lib/routes.ts. */
+export function operationFor(route: Pick<Route, 'fn' | 'operation'>): AnyOperation {
+  const table: Record<string, AnyOperation> | undefined = (
+    operationsByFunction as Record<string, Record<string, AnyOperation>>
+  )[route.fn];
+  const op = table?.[route.operation];
+  if (!op) throw new Error(`lib/operations has no ${route.fn}.${route.operation}`);
+  return op;
+}
