@@ -391,7 +391,10 @@ function commandSteps(command, args, nodeBin) {
         [nodeBin, nodeTestArgs(args)],
       ];
     case 'build':
-      return [[nodeBin, ['esbuild.config.ts', ...args]]];
+      return [
+        [nodeBin, ['esbuild.config.ts', ...args]],
+        [nodeBin, ['lib/openapi/write.ts']], // dist/openapi.json and the dist/docs/ site
+      ];
     case 'bench':
       return [[nodeBin, ['bench/run.ts', ...args]]];
     case 'admin':
