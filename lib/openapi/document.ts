@@ -18,6 +18,7 @@ export type OpenApiDocument = JsonSchema & {
   components: {
     schemas: Record<string, JsonSchema>;
     responses: Record<string, OpenApiResponse>;
+    headers: Record<string, unknown>;
     [key: string]: unknown;
   };
   'x-unmatched-requests': { description: string; responses: Record<string, { $ref: string }> };

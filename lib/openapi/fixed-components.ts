@@ -18,10 +18,15 @@ export const securitySchemes = {
 
 export const headers = {
   XRequestId: {
+    required: true,
     description:
       'On every response: the caller’s own id when it is 8–128 of `A-Z a-z 0-9 . _ : -`, else a new UUID.',
     schema: { type: 'string' },
   },
-  RetryAfter: { description: 'Seconds until the next window.', schema: { type: 'integer', minimum: 0 } },
-  Allow: { description: 'The methods the path takes.', schema: { type: 'string' } },
+  RetryAfter: {
+    required: true,
+    description: 'Seconds until the next window.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  Allow: { required: true, description: 'The methods the path takes.', schema: { type: 'string' } },
 };

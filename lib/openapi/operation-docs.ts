@@ -40,6 +40,8 @@ import {
 export type OperationName = RouteEntry['operation'];
 
 export interface HeaderDoc {
+  /** Sent on every such response (the contract check insists). */
+  required: boolean;
   description: string;
   schema: Record<string, unknown>;
 }
@@ -141,8 +143,16 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
     success: {
       ...ok('The balances.', walletBalancesResource, walletBalancesExample),
       headers: {
-        Deprecation: { description: 'Always `true` (RFC 9745).', schema: { type: 'string', const: 'true' } },
-        Link: { description: 'The wallet, `rel="successor-version"`.', schema: { type: 'string' } },
+        Deprecation: {
+          required: true,
+          description: 'Always `true` (RFC 9745).',
+          schema: { type: 'string', const: 'true' },
+        },
+        Link: {
+          required: true,
+          description: 'The wallet, `rel="successor-version"`.',
+          schema: { type: 'string', pattern: '^</v1/wallets/[^>]+>; rel="successor-version"$' },
+        },
       },
     },
     problems: { 404: 'No such wallet for the caller.' },

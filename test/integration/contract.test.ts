@@ -8,11 +8,13 @@ import { after, before, describe, it } from 'node:test';
 import { as, baseUrl, type Caller, call, newCaller } from '../support/api.ts';
 import { type Contract, type ReceivedResponse, stackContract } from '../support/contract.ts';
 
-const received = (status: number, body: unknown, contentType = 'application/json'): ReceivedResponse => ({
-  status,
-  contentType,
-  body,
-});
+/** A response as the check sees it: an X-Request-Id, as every answer has, unless `headers` says otherwise. */
+const received = (
+  status: number,
+  body: unknown,
+  contentType = 'application/json',
+  headers: Record<string, string> = { 'x-request-id': 'b7e2f0c4-1d3a-4e5b' },
+): ReceivedResponse => ({ status, body, headers: new Headers({ 'content-type': contentType, ...headers }) });
 
 describe('the contract check', () => {
   let contract: Contract;
@@ -79,6 +81,30 @@ describe('the contract check', () => {
       contract.violations('GET', `${baseUrl()}/nope`, received(401, body, 'application/problem+json')).join(),
       /an unmatched request \(GET \/v1\/nope\) does not document status 401/,
     );
+  });
+
+  it('catches a missing required header', async () => {
+    const wallet = await as(caller, '/wallets', {
+      method: 'POST',
+      body: { walletName: 'Treasury', assetCode: 'USDC', ownAccount: true },
+    });
+    const url = `${baseUrl()}/wallets/${wallet.body.id}/balances`;
+    const balances = await as(caller, `/wallets/${wallet.body.id}/balances`);
+    const real = Object.fromEntries(balances.headers);
+    assert.deepEqual(
+      contract.violations('GET', url, received(200, balances.body, 'application/json', real)),
+      [],
+    );
+    const { deprecation: _dropped, ...withoutDeprecation } = real;
+    assert.deepEqual(
+      contract.violations('GET', url, received(200, balances.body, 'application/json', withoutDeprecation)),
+      ['GET /wallets/{walletId}/balances 200: header Deprecation is missing'],
+    );
+    assert.deepEqual(contract.violations('GET', url, received(200, balances.body, 'application/json', {})), [
+      'GET /wallets/{walletId}/balances 200: header X-Request-Id is missing',
+      'GET /wallets/{walletId}/balances 200: header Deprecation is missing',
+      'GET /wallets/{walletId}/balances 200: header Link is missing',
+    ]);
   });
 
   describe('in call()', () => {

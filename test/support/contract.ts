@@ -1,7 +1,8 @@
 // The contract check: every response call() receives is held to the OpenAPI document the stack serves
 // (GET /openapi.json, generated from the same zod schemas as the API). The request's method and path
-// pick the route of lib/routes.ts, then the status picks the documented response, whose JSON Schema
-// the body must satisfy; a request no route matches is held to the fallback's documented answers.
+// pick the route of lib/routes.ts, then the status picks the documented response, whose media type and
+// JSON Schema the body must satisfy and whose required headers must be there; a request no route
+// matches is held to the fallback's documented answers.
 // So every integration test is also a contract test.
 import assert from 'node:assert/strict';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
@@ -11,8 +12,13 @@ import { matchRoute } from '../../lib/routes.ts';
 
 export interface ReceivedResponse {
   status: number;
-  contentType: string | null;
+  headers: Headers;
   body: unknown;
+}
+
+interface HeaderObject {
+  required?: boolean;
+  schema?: { type?: string };
 }
 
 const DOCUMENT_KEY = 'openapi';
@@ -84,6 +90,24 @@ export class Contract {
     );
   }
 
+  /** Documented headers: each required one present, each present one of its schema (numbers parsed). */
+  #headerViolations(response: OpenApiResponse, pointer: string, headers: Headers): string[] {
+    return Object.entries(response.headers ?? {}).flatMap(([name, declared]) => {
+      const ref = (declared as { $ref?: string }).$ref;
+      const component = ref?.replace('#/components/headers/', '');
+      const header = (component ? this.#document.components.headers?.[component] : declared) as HeaderObject;
+      const value = headers.get(name);
+      if (value === null) return header.required ? [`header ${name} is missing`] : [];
+      const schemaPointer = component
+        ? `/components/headers/${pointerSegment(component)}/schema`
+        : `${pointer}/headers/${pointerSegment(name)}/schema`;
+      const numeric = header.schema?.type === 'integer' || header.schema?.type === 'number';
+      return this.schemaViolations(schemaPointer, numeric ? Number(value) : value).map(
+        (violation) => `header ${name} ${violation}`,
+      );
+    });
+  }
+
   /** Everything about `received` that the document does not allow; [] when it conforms. */
   violations(method: string, url: string, received: ReceivedResponse): string[] {
     const path = new URL(url).pathname;
@@ -91,12 +115,25 @@ export class Contract {
     const documented = responses[String(received.status)];
     if (!documented) return [`${where} does not document status ${received.status}`];
     const { response, pointer: responsePointer } = this.#resolve(documented, `${pointer}/${received.status}`);
+    const headerViolations = this.#headerViolations(response, responsePointer, received.headers).map(
+      (violation) => `${where} ${received.status}: ${violation}`,
+    );
+    return [...headerViolations, ...this.#bodyViolations(where, response, responsePointer, received)];
+  }
+
+  /** The body: of a documented media type, and of that media type's schema. */
+  #bodyViolations(
+    where: string,
+    response: OpenApiResponse,
+    responsePointer: string,
+    received: ReceivedResponse,
+  ) {
     if (!response.content) {
       return received.body === undefined
         ? []
         : [`${where} ${received.status} documents no body, but one came`];
     }
-    const mediaType = (received.contentType ?? '').split(';')[0]?.trim() ?? '';
+    const mediaType = (received.headers.get('content-type') ?? '').split(';')[0]?.trim() ?? '';
     if (!response.content[mediaType]) {
       const documentedTypes = Object.keys(response.content).join(', ');
       return [`${where} ${received.status} answers ${documentedTypes}, not "${mediaType}"`];
