@@ -403,7 +403,10 @@ function commandSteps(command, args, nodeBin) {
         ['npx', vitestArgs(args)],
       ];
     case 'build':
-      return [[nodeBin, ['esbuild.config.ts', ...args]]];
+      return [
+        [nodeBin, ['esbuild.config.ts', ...args]],
+        [nodeBin, ['lib/openapi/write.ts']], // dist/openapi.json and the dist/docs/ site
+      ];
     case 'bench':
       return [[nodeBin, ['bench/run.ts', ...args]]];
     case 'admin':

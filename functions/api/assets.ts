@@ -1,15 +1,5 @@
-import { z } from 'zod';
-import { apiFunction, ok, operation } from '../../lib/api.ts';
-import { assetCodeParam, listAssetsQuery } from '../../lib/assets/schema.ts';
-import { getAsset, listAssets } from '../../lib/assets/service.ts';
+// Lambda entry point: the operations of lib/operations on the shared Middy chain.
+import { apiFunction } from '../../lib/api.ts';
+import { assetsOperations } from '../../lib/operations/assets.ts';
 
-export const handler = apiFunction('assets', {
-  listAssets: operation({
-    query: listAssetsQuery,
-    handle: async ({ tenant, query }) => ok(await listAssets(tenant, query)),
-  }),
-  getAsset: operation({
-    params: z.object({ assetCode: assetCodeParam }),
-    handle: async ({ tenant, params }) => ok(await getAsset(tenant, params.assetCode)),
-  }),
-});
+export const handler = apiFunction('assets', assetsOperations);

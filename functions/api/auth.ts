@@ -1,10 +1,5 @@
-import { apiFunction, ok, operation } from '../../lib/api.ts';
-import { tokenRequest } from '../../lib/auth/schema.ts';
-import { issueToken } from '../../lib/auth/service.ts';
+// Lambda entry point: the operations of lib/operations on the shared Middy chain.
+import { apiFunction } from '../../lib/api.ts';
+import { authOperations } from '../../lib/operations/auth.ts';
 
-export const handler = apiFunction('auth', {
-  issueToken: operation({
-    body: tokenRequest,
-    handle: async ({ caller, body, now }) => ok(await issueToken(caller, body, now)),
-  }),
-});
+export const handler = apiFunction('auth', authOperations);

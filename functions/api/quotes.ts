@@ -1,14 +1,5 @@
-import { apiFunction, operation } from '../../lib/api.ts';
-import { createQuoteBody, createQuoteQuery } from '../../lib/quotes/schema.ts';
-import { createQuote } from '../../lib/quotes/service.ts';
+// Lambda entry point: the operations of lib/operations on the shared Middy chain.
+import { apiFunction } from '../../lib/api.ts';
+import { quotesOperations } from '../../lib/operations/quotes.ts';
 
-export const handler = apiFunction('quotes', {
-  createQuote: operation({
-    body: createQuoteBody,
-    query: createQuoteQuery,
-    handle: async ({ tenant, body, query, now }) => ({
-      status: 201,
-      body: await createQuote(tenant, query.type ?? 'offramp', body, now),
-    }),
-  }),
-});
+export const handler = apiFunction('quotes', quotesOperations);

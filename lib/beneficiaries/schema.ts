@@ -104,7 +104,9 @@ const readOnlyShape = Object.fromEntries(
       .optional()
       .superRefine((value, ctx) => {
         if (value !== undefined) ctx.addIssue({ code: 'custom', message: 'is read-only' });
-      }),
+      })
+      // Documentation only (lib/openapi): JSON Schema's readOnly says "do not send this member".
+      .meta({ readOnly: true, description: 'Read-only: a request that sends it is refused (400).' }),
   ]),
 ) as Record<(typeof READ_ONLY_MEMBERS)[number], z.ZodOptional<z.ZodUnknown>>;
 

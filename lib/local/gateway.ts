@@ -1,11 +1,13 @@
 // The local API Gateway: serves every route of lib/routes.ts under /v1 by invoking the function's
-// exported handler with a payload-2.0 event, exactly as the HTTP API integration would, plus /healthz.
+// exported handler with a payload-2.0 event, exactly as the HTTP API integration would, plus /healthz
+// and the API reference (/openapi.json, /docs).
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { Problem } from '../http/problem.ts';
 import { problemResponse } from '../http/problem-response.ts';
 import { FALLBACK_FUNCTION, matchRoute, routeKeyOf } from '../routes.ts';
+import { serveApiReference } from './api-reference.ts';
 import { lambdaContext, type PlainRequest, toApiGatewayEvent } from './lambda-event.ts';
 
 type Handler = (
@@ -79,6 +81,7 @@ async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"status":"ok"}');
     return;
   }
+  if (await serveApiReference(req, res)) return;
   const body = await readBody(req);
   if (body === null) {
     // API Gateway's own limit, answered the way every other error is.

@@ -7,6 +7,7 @@ import type { SigningKeyRing } from '../../lib/auth/signing-keys.ts';
 import type { Environment } from '../../lib/http/types.ts';
 import { secretFileName } from '../../lib/local/secrets-manager.ts';
 import { secretNames } from '../../lib/secret-names.ts';
+import { assertConforms } from './contract.ts';
 
 export const baseUrl = (): string => {
   const url = process.env.TEST_BASE_URL;
@@ -39,9 +40,18 @@ export async function call(path: string, options: CallOptions = {}): Promise<Api
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const response = await fetch(`${baseUrl()}${path}`, { method: options.method ?? 'GET', headers, body });
+  const url = `${baseUrl()}${path}`;
+  const method = options.method ?? 'GET';
+  const response = await fetch(url, { method, headers, body });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+  const parsed = text ? JSON.parse(text) : undefined;
+  // Every answer is held to the OpenAPI document: each test that calls the API is a contract test too.
+  await assertConforms(method, url, baseUrl(), {
+    status: response.status,
+    headers: response.headers,
+    body: parsed,
+  });
+  return { status: response.status, headers: response.headers, body: parsed };
 }
 
 export const newTenant = (environment: Environment = 'sandbox'): Promise<NewTenant> =>

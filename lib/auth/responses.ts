@@ -1,0 +1,26 @@
+// What POST /auth/token answers (service.ts IssuedToken).
+import { z } from 'zod';
+
+export const tokenResponse = z.strictObject({
+  accessToken: z
+    .string()
+    .regex(/^[\w-]+\.[\w-]+\.[\w-]+$/, 'must be a JWT')
+    .describe('An ES256 JWT.'),
+  tokenType: z.literal('Bearer'),
+  expiresIn: z.number().int().positive().describe('Seconds until the token expires (900 by default).'),
+  associationId: z
+    .string()
+    .min(1)
+    .nullable()
+    .describe(
+      'The association the token acts for; null for a client without one (then every other route is 403).',
+    ),
+});
+
+export const tokenExample: z.input<typeof tokenResponse> = {
+  accessToken:
+    'eyJhbGciOiJFUzI1NiIsImtpZCI6ImsxIiwidHlwIjoiSldUIn0.eyJhcHAiOiJhMSIsInN1YiI6ImMxIn0.c2lnbmF0dXJl',
+  tokenType: 'Bearer',
+  expiresIn: 900,
+  associationId: '5b0e8f2a-3c1d-4e7a-9f60-2d8b7c4a1e93',
+};

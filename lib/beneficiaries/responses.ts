@@ -1,0 +1,155 @@
+// What the beneficiary and payment destination routes answer (service.ts toBeneficiaryResource,
+// toDestinationResource). Members are as stored after normalisation: countries upper case, account
+// and mobile numbers masked.
+import { z } from 'zod';
+import { pageOf } from '../http/responses.ts';
+import { ACCOUNT_TYPES, ID_TYPES } from './schema.ts';
+
+const timestamp = z.iso.datetime();
+const alpha2 = z.string().regex(/^[A-Z]{2}$/, 'must be an upper-case ISO 3166-1 alpha-2 code');
+const masked = z
+  .string()
+  .regex(/^\*{6}.{0,4}$/, 'must be masked')
+  .describe('Masked: `******` and the last 4 characters.');
+
+const individual = z.strictObject({
+  firstName: z.string(),
+  lastName: z.string(),
+  dateOfBirth: z.iso.date().optional(),
+  idType: z.enum(ID_TYPES).optional(),
+  idNumber: z.string().optional(),
+  idCountryIsoCode2: alpha2.optional(),
+  email: z.email().optional(),
+  mobile: z.string().optional(),
+});
+
+const business = z.strictObject({
+  registeredName: z.string(),
+  registrationNumber: z.string().optional(),
+  countryIsoCode2: alpha2.optional(),
+  email: z.email().optional(),
+  mobile: z.string().optional(),
+});
+
+const common = {
+  id: z.uuid(),
+  addresses: z.array(
+    z.strictObject({
+      line1: z.string(),
+      line2: z.string().optional(),
+      city: z.string(),
+      region: z.string().optional(),
+      postalCode: z.string().optional(),
+      countryIsoCode2: alpha2,
+    }),
+  ),
+  tags: z.array(z.strictObject({ key: z.string(), value: z.string() })),
+  classification: z
+    .enum(['Me', 'Unverified'])
+    .describe('Me when the beneficiary is the caller itself; recomputed on every change.'),
+  unverifiedTier: z
+    .enum(['TIER_0', 'TIER_1'])
+    .optional()
+    .describe('Only while Unverified: TIER_1 once the identity details are complete.'),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+};
+
+const destinationCommon = {
+  id: z.uuid(),
+  beneficiaryId: z.uuid(),
+  countryIso: alpha2,
+  countryName: z.string(),
+  currencyCode: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code'),
+  region: z.string().describe('The continent.'),
+  verificationStatus: z
+    .enum(['NOT_REQUIRED', 'PENDING', 'APPROVED', 'REJECTED'])
+    .describe('CRYPTO: NOT_REQUIRED; BANK and MOBILE_MONEY: PENDING until decided, once.'),
+  verifyAsMe: z.boolean(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+};
+
+export const paymentDestinationResource = z.discriminatedUnion('method', [
+  z.strictObject({
+    ...destinationCommon,
+    method: z.literal('BANK'),
+    accountNumber: masked,
+    bankCode: z.string(),
+    accountHolderName: z.string(),
+    bankName: z.string().optional(),
+    accountType: z.enum(ACCOUNT_TYPES).optional(),
+  }),
+  z.strictObject({
+    ...destinationCommon,
+    method: z.literal('MOBILE_MONEY'),
+    mobileNumber: masked,
+    provider: z.string(),
+  }),
+  z.strictObject({
+    ...destinationCommon,
+    method: z.literal('CRYPTO'),
+    networkName: z.string(),
+    assetSymbol: z.string(),
+    walletAddress: z.string().regex(/^[GM][A-Z2-7]{55,}$/, 'must be a Stellar account or muxed account'),
+  }),
+]);
+export const paymentDestinationPage = pageOf(paymentDestinationResource);
+
+/** A beneficiary; `extra` adds members some routes answer with (GET one nests its destinations). */
+const beneficiaryWith = <T extends z.ZodRawShape>(extra: T) =>
+  z.discriminatedUnion('kind', [
+    z.strictObject({ ...common, kind: z.literal('individual'), individual, ...extra }),
+    z.strictObject({ ...common, kind: z.literal('business'), business, ...extra }),
+  ]);
+
+export const beneficiaryResource = beneficiaryWith({});
+export const beneficiaryWithDestinationsResource = beneficiaryWith({
+  paymentDestinations: z.array(paymentDestinationResource),
+});
+export const beneficiaryPage = pageOf(beneficiaryResource);
+
+const beneficiaryId = '7d3f1a9c-2b4e-4f6a-8c0d-1e2f3a4b5c6d';
+const stamps = { createdAt: '2025-03-02T08:00:00.000Z', updatedAt: '2025-03-02T08:00:00.000Z' };
+
+export const paymentDestinationExample: z.input<typeof paymentDestinationResource> = {
+  id: '9a8b7c6d-5e4f-4a3b-9c1d-0e1f2a3b4c5d',
+  beneficiaryId,
+  method: 'BANK',
+  countryIso: 'ZA',
+  countryName: 'South Africa',
+  currencyCode: 'ZAR',
+  region: 'Africa',
+  accountNumber: '******6789',
+  bankCode: '250655',
+  accountHolderName: 'Thandi Nkosi',
+  bankName: 'First National Bank',
+  accountType: 'CURRENT',
+  verificationStatus: 'PENDING',
+  verifyAsMe: false,
+  ...stamps,
+};
+
+export const beneficiaryExample: z.input<typeof beneficiaryResource> = {
+  id: beneficiaryId,
+  kind: 'individual',
+  individual: {
+    firstName: 'Thandi',
+    lastName: 'Nkosi',
+    dateOfBirth: '1990-04-12',
+    idType: 'NATIONAL_ID',
+    idNumber: '9004120123087',
+    idCountryIsoCode2: 'ZA',
+    mobile: '+27821234567',
+  },
+  addresses: [{ line1: '12 Long Street', city: 'Cape Town', postalCode: '8001', countryIsoCode2: 'ZA' }],
+  tags: [{ key: 'crm.id', value: 'C-1042' }],
+  classification: 'Unverified',
+  unverifiedTier: 'TIER_1',
+  ...stamps,
+};
+
+export const beneficiaryWithDestinationsExample: z.input<typeof beneficiaryWithDestinationsResource> = {
+  ...beneficiaryExample,
+  paymentDestinations: [paymentDestinationExample],
+};

@@ -1,0 +1,125 @@
+// The OpenAPI 3.1 document, generated: paths from lib/routes.ts, request schemas from each operation's
+// own zod schemas (lib/operations, the ones that validate requests), responses from
+// lib/openapi/operation-docs.ts and the shared problem statuses (lib/openapi/problems.ts).
+import type { z } from 'zod';
+import packageJson from '../../package.json' with { type: 'json' };
+import { operationFor } from '../operations/index.ts';
+import { type Route, routes } from '../routes.ts';
+import { apiDescription } from './description.ts';
+import { headers, securitySchemes } from './fixed-components.ts';
+import { type OperationName, operationDocs } from './operation-docs.ts';
+import { parametersOf, sharedParameters } from './parameters.ts';
+import { problemRef, problemResponses, problemStatusesOf, UNMATCHED_REQUEST_STATUSES } from './problems.ts';
+import { requestExamples } from './request-examples.ts';
+import { type JsonSchema, type SchemaComponents, schemaComponents } from './schemas.ts';
+
+export type OpenApiDocument = JsonSchema & {
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: {
+    schemas: Record<string, JsonSchema>;
+    responses: Record<string, OpenApiResponse>;
+    headers: Record<string, unknown>;
+    [key: string]: unknown;
+  };
+  'x-unmatched-requests': { description: string; responses: Record<string, { $ref: string }> };
+};
+export interface OpenApiOperation {
+  operationId: string;
+  responses: Record<string, OpenApiResponse | { $ref: string; description?: string }>;
+  [key: string]: unknown;
+}
+export interface OpenApiResponse {
+  description: string;
+  headers?: Record<string, unknown>;
+  content?: Record<string, { schema: JsonSchema; examples?: Record<string, { value: unknown }> }>;
+}
+
+export interface DocumentOptions {
+  /** Where the API is; default `/v1`, relative to wherever the document is served from. */
+  serverUrl?: string;
+}
+
+/** `createWallet` → `CreateWalletRequest`. */
+const requestBodyName = (operation: string) => `${operation[0]?.toUpperCase()}${operation.slice(1)}Request`;
+
+/** One path item entry: the route's words, security, parameters, body and responses. */
+function operationObject(route: Route, components: SchemaComponents): OpenApiOperation {
+  const op = operationFor(route);
+  const doc = operationDocs[route.operation as OperationName];
+  const { success } = doc;
+  const responses: OpenApiOperation['responses'] = {
+    [success.status]: {
+      description: success.description,
+      headers: { 'X-Request-Id': { $ref: '#/components/headers/XRequestId' }, ...success.headers },
+      content: {
+        'application/json': {
+          schema: components.responseRef(success.schema),
+          examples: { example: { value: success.example } },
+        },
+      },
+    },
+  };
+  for (const status of problemStatusesOf(route))
+    responses[status] = problemRef(status, doc.problems?.[status]);
+  const examples = requestExamples[route.operation as OperationName];
+  const requestBody = {
+    required: true,
+    content: {
+      'application/json': {
+        schema: { $ref: `#/components/schemas/${requestBodyName(route.operation)}` },
+        ...(examples ? { examples } : {}),
+      },
+    },
+  };
+  return {
+    operationId: route.operation,
+    tags: [doc.tag],
+    summary: doc.summary,
+    ...(doc.description ? { description: doc.description } : {}),
+    ...(doc.deprecated ? { deprecated: true } : {}),
+    security: route.auth === 'token' ? [{ serviceAuth: [], bearerAuth: [] }] : [{ serviceAuth: [] }],
+    parameters: parametersOf(op, doc.query),
+    ...(op.body ? { requestBody } : {}),
+    responses,
+  };
+}
+
+export function openApiDocument(options: DocumentOptions = {}): OpenApiDocument {
+  const bodies: Record<string, z.ZodType> = {};
+  for (const route of routes) {
+    const { body } = operationFor(route);
+    if (body) bodies[requestBodyName(route.operation)] = body;
+  }
+  const components = schemaComponents(bodies);
+  const paths: Record<string, Record<string, OpenApiOperation>> = {};
+  for (const route of routes) {
+    const pathItem = paths[route.path] ?? {};
+    paths[route.path] = pathItem;
+    pathItem[route.method.toLowerCase()] = operationObject(route, components);
+  }
+
+  return {
+    openapi: '3.1.1',
+    info: {
+      title: 'Payments gateway API',
+      version: packageJson.version,
+      description: apiDescription(),
+    },
+    servers: [{ url: options.serverUrl ?? '/v1' }],
+    security: [{ serviceAuth: [], bearerAuth: [] }],
+    tags: [...new Set(Object.values(operationDocs).map((d) => d.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: components.schemas,
+      responses: problemResponses([...UNMATCHED_REQUEST_STATUSES, ...routes.flatMap(problemStatusesOf)]),
+      parameters: sharedParameters,
+      headers,
+      securitySchemes,
+    },
+    'x-unmatched-requests': {
+      description:
+        'Requests no route matches are answered by the fallback function (API Gateway’s $default route), without authentication: 404, 405 with `Allow` for a known path with another method, 400 for a path that is not valid percent-encoded UTF-8. Removed routes answer exactly like unknown ones.',
+      responses: Object.fromEntries(UNMATCHED_REQUEST_STATUSES.map((status) => [status, problemRef(status)])),
+    },
+  };
+}

@@ -1,0 +1,314 @@
+// What the OpenAPI document says about each operation of lib/routes.ts beyond its request schemas
+// (which come from lib/operations): its words, its success response, and the problem statuses it adds
+// to the ones every route shares (lib/openapi/problems.ts). The words follow README's API notes.
+import type { z } from 'zod';
+import { assetExample, assetPage, assetResource } from '../assets/responses.ts';
+import { tokenExample, tokenResponse } from '../auth/responses.ts';
+import {
+  beneficiaryExample,
+  beneficiaryPage,
+  beneficiaryResource,
+  beneficiaryWithDestinationsExample,
+  beneficiaryWithDestinationsResource,
+  paymentDestinationExample,
+  paymentDestinationPage,
+  paymentDestinationResource,
+} from '../beneficiaries/responses.ts';
+import {
+  connectorExample,
+  connectorPage,
+  connectorWithExecutionExample,
+  connectorWithExecutionResource,
+  enumsExample,
+  enumsResource,
+  requirementsExample,
+  requirementsResource,
+} from '../connectors/responses.ts';
+import type { ProblemStatus } from '../http/problem.ts';
+import { quoteExample, quoteResource } from '../quotes/responses.ts';
+import type { RouteEntry } from '../routes.ts';
+import {
+  sandboxFundingExample,
+  sandboxFundingResource,
+  walletBalancesExample,
+  walletBalancesResource,
+  walletExample,
+  walletPage,
+  walletResource,
+} from '../wallets/responses.ts';
+
+export type OperationName = RouteEntry['operation'];
+
+export interface HeaderDoc {
+  /** Sent on every such response (the contract check insists). */
+  required: boolean;
+  description: string;
+  schema: Record<string, unknown>;
+}
+
+export interface OperationDoc {
+  tag: string;
+  summary: string;
+  description?: string;
+  deprecated?: true;
+  success: {
+    status: 200 | 201;
+    description: string;
+    schema: z.ZodType;
+    example: unknown;
+    headers?: Record<string, HeaderDoc>;
+  };
+  /** What the operation's own query members mean, by name (pagination members are shared). */
+  query?: Record<string, string>;
+  /** Statuses besides the shared ones, and shared ones whose meaning here is worth saying. */
+  problems?: Partial<Record<ProblemStatus, string>>;
+}
+
+/** A page example: one item and a next page. */
+const pageExample = (item: unknown) => ({
+  data: [item],
+  pagination: { nextCursor: 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8', hasMore: true },
+});
+
+const ok = (description: string, schema: z.ZodType, example: unknown) =>
+  ({ status: 200, description, schema, example }) as const;
+const created = (description: string, schema: z.ZodType, example: unknown) =>
+  ({ status: 201, description, schema, example }) as const;
+
+const SANDBOX_ONLY = 'Sandbox applications only: a production application gets 404, as for an unknown route.';
+
+export const operationDocs: Record<OperationName, OperationDoc> = {
+  issueToken: {
+    tag: 'Auth',
+    summary: 'Issue an access token',
+    description:
+      'Client credentials for a short-lived ES256 bearer token (900 s). Needs only `x-service-auth`; the token is bound to that application. Limited per client (20 per 60 s by default), counted before the secret is checked.',
+    success: ok('The token.', tokenResponse, tokenExample),
+    problems: {
+      401: 'Missing or invalid `x-service-auth`, or wrong client credentials.',
+      429: 'Too many token requests for this client; `Retry-After` gives the seconds to the next window.',
+    },
+  },
+  listAssets: {
+    tag: 'Assets',
+    summary: 'List the asset registry',
+    description: 'The registry of the caller’s environment, cursor-paginated.',
+    success: ok('A page of assets.', assetPage, pageExample(assetExample)),
+  },
+  getAsset: {
+    tag: 'Assets',
+    summary: 'Read one asset',
+    description: 'Codes are matched case-insensitively (`usdc` finds `USDC`); 1 to 12 letters or digits.',
+    success: ok('The asset.', assetResource, assetExample),
+    problems: { 404: 'No such asset in the registry.' },
+  },
+  listWallets: {
+    tag: 'Wallets',
+    summary: 'List wallets',
+    description:
+      'The caller’s wallets, filtered by `assetCode` (any case) and `networkName`, cursor-paginated.',
+    query: {
+      assetCode: 'Only wallets of this asset (any case).',
+      networkName: 'Only wallets on this network (`stellar-testnet`, `stellar-pubnet`).',
+    },
+    success: ok('A page of wallets.', walletPage, pageExample(walletExample)),
+  },
+  createWallet: {
+    tag: 'Wallets',
+    summary: 'Create a wallet',
+    description:
+      'Opens a ledger account in the background (`activationStatus` pending → active). `metadata` (FICA) is required when `ownAccount` is false; countries are accepted as alpha-2 or alpha-3 in any case and returned as alpha-3. An own wallet is Verified at once; a third party’s stays Pending until a KYC decision.',
+    success: created('The wallet, activationStatus pending.', walletResource, {
+      ...walletExample,
+      activationStatus: 'pending',
+      balances: [],
+    }),
+    problems: { 422: 'An asset not in the registry, or a 2–3 letter code that is no country.' },
+  },
+  getWallet: {
+    tag: 'Wallets',
+    summary: 'Read a wallet with its balances',
+    success: ok(
+      'The wallet; `balances` is null when the ledger cannot be read.',
+      walletResource,
+      walletExample,
+    ),
+    problems: { 404: 'No such wallet for the caller.' },
+  },
+  getWalletBalances: {
+    tag: 'Wallets',
+    summary: 'Read a wallet’s balances (deprecated)',
+    description: 'Use GET /wallets/{walletId}: a change entry of the spec records this route’s removal.',
+    deprecated: true,
+    success: {
+      ...ok('The balances.', walletBalancesResource, walletBalancesExample),
+      headers: {
+        Deprecation: {
+          required: true,
+          description: 'Always `true` (RFC 9745).',
+          schema: { type: 'string', const: 'true' },
+        },
+        Link: {
+          required: true,
+          description: 'The wallet, `rel="successor-version"`.',
+          schema: { type: 'string', pattern: '^</v1/wallets/[^>]+>; rel="successor-version"$' },
+        },
+      },
+    },
+    problems: { 404: 'No such wallet for the caller.' },
+  },
+  listBeneficiaries: {
+    tag: 'Beneficiaries',
+    summary: 'List beneficiaries',
+    description: 'Cursor-paginated; items come without their payment destinations.',
+    success: ok('A page of beneficiaries.', beneficiaryPage, pageExample(beneficiaryExample)),
+  },
+  createBeneficiary: {
+    tag: 'Beneficiaries',
+    summary: 'Create a beneficiary',
+    description:
+      'Exactly one of `individual` or `business` (both or neither → 400 naming both); at most 5 addresses and 20 tags. `classification` and `unverifiedTier` are derived.',
+    success: created('The beneficiary.', beneficiaryResource, beneficiaryExample),
+    problems: { 422: 'A well-formed country code that is no country.' },
+  },
+  getBeneficiary: {
+    tag: 'Beneficiaries',
+    summary: 'Read a beneficiary with its payment destinations',
+    success: ok('The beneficiary.', beneficiaryWithDestinationsResource, beneficiaryWithDestinationsExample),
+    problems: { 404: 'No such beneficiary for the caller.' },
+  },
+  updateBeneficiary: {
+    tag: 'Beneficiaries',
+    summary: 'Change a beneficiary (JSON merge patch)',
+    description:
+      'RFC 7396: present members replace, `null` removes an optional member, absent ones stay, nested objects merge, arrays replace. The merged beneficiary must still be valid; switching individual ↔ business is a 400.',
+    success: ok('The changed beneficiary.', beneficiaryResource, beneficiaryExample),
+    problems: {
+      404: 'No such beneficiary for the caller.',
+      409: 'Another request changed the beneficiary at the same time; read it and retry.',
+      422: 'A well-formed country code that is no country.',
+    },
+  },
+  listPaymentDestinations: {
+    tag: 'Payment destinations',
+    summary: 'List a beneficiary’s payment destinations',
+    description: 'Cursor-paginated.',
+    query: { method: 'BANK, MOBILE_MONEY (MOMO is an alias) or CRYPTO, any case.' },
+    success: ok(
+      'A page of payment destinations.',
+      paymentDestinationPage,
+      pageExample(paymentDestinationExample),
+    ),
+    problems: { 404: 'No such beneficiary for the caller.' },
+  },
+  createPaymentDestination: {
+    tag: 'Payment destinations',
+    summary: 'Add a payment destination',
+    description:
+      'BANK (per-country account and bank code rules), MOBILE_MONEY (E.164 number of the destination’s country) or CRYPTO (a Stellar account on the caller’s network). Account and mobile numbers are masked in every answer.',
+    success: created('The payment destination.', paymentDestinationResource, paymentDestinationExample),
+    problems: {
+      404: 'No such beneficiary for the caller.',
+      422: 'An unknown country or currency, a mobile number of another country, another network, or an asset not in the registry.',
+    },
+  },
+  getPaymentDestination: {
+    tag: 'Payment destinations',
+    summary: 'Read a payment destination',
+    success: ok('The payment destination.', paymentDestinationResource, paymentDestinationExample),
+    problems: { 404: 'No such destination under this beneficiary of the caller.' },
+  },
+  listConnectors: {
+    tag: 'Connectors',
+    summary: 'List connectors',
+    description:
+      'The catalogue of the caller’s environment, filtered by `countryIsoCode2`, `method` (MOBILE_MONEY reads as MOMO), `direction` and `flow`, any case. Inactive connectors are listed with their status.',
+    query: {
+      countryIsoCode2: 'ISO 3166-1 alpha-2, any case.',
+      method: 'BANK, MOMO (MOBILE_MONEY reads as MOMO), CASH…, any case.',
+      direction: 'ON_RAMP or OFF_RAMP, any case.',
+      flow: 'STANDARD or BESPOKE, any case.',
+    },
+    success: ok(
+      'A page of connectors (without execution steps).',
+      connectorPage,
+      pageExample(connectorExample),
+    ),
+  },
+  getConnector: {
+    tag: 'Connectors',
+    summary: 'Read a connector with its execution steps',
+    query: {
+      transactionType: 'Whose execution steps: C2C, C2B, B2C or B2B, also as c2c or C_2_C (default C2C).',
+    },
+    success: ok('The connector.', connectorWithExecutionResource, connectorWithExecutionExample),
+    problems: { 404: 'No such connector.' },
+  },
+  getEnums: {
+    tag: 'Payments',
+    summary: 'Read the compliance vocabularies',
+    success: ok('Purposes of remittance, sources of funds and id types.', enumsResource, enumsExample),
+  },
+  getRequirements: {
+    tag: 'Payments',
+    summary: 'Read a connector’s compliance requirements',
+    description: 'The fields a payment through the connector needs, by party, for a transaction type.',
+    query: {
+      connectorId: 'The connector’s id, any case.',
+      transactionType: 'C2C, C2B, B2C or B2B, also as c2c or C_2_C (default C2C).',
+    },
+    success: ok('The requirements.', requirementsResource, requirementsExample),
+    problems: {
+      404: 'No such connector.',
+      422: 'The connector does not support the transaction type.',
+    },
+  },
+  createQuote: {
+    tag: 'Quotes',
+    summary: 'Create a quote',
+    description:
+      'Off-ramp by default; `?type=onramp` prices an on-ramp. Exactly one of `beneficiaryId` (the transaction type is derived) or `transactionType`. Quotes expire after 120 s.',
+    query: { type: '`onramp` (any case) prices an on-ramp; omit it for an off-ramp quote.' },
+    success: created('The quote.', quoteResource, quoteExample),
+    problems: {
+      404: 'Unknown connector, beneficiary or payment destination, or another tenant’s.',
+      422: 'A connector of the wrong direction, inactive or bespoke; an unsupported or offline transaction type; a destination that does not fit; an amount outside the limits or too small.',
+      503: 'No rate is available for the pair right now (or key material is unavailable).',
+    },
+  },
+  decideKyc: {
+    tag: 'Sandbox',
+    summary: 'Settle a wallet’s KYC review',
+    description: SANDBOX_ONLY,
+    success: ok('The wallet with its new status.', walletResource, walletExample),
+    problems: {
+      404: 'No such wallet for the caller, or a production application.',
+      409: 'The review already ended.',
+    },
+  },
+  fundWallet: {
+    tag: 'Sandbox',
+    summary: 'Fund a wallet with test money',
+    description: `${SANDBOX_ONLY} Pays the wallet on the ledger from the asset’s issuer (XLM from the funding account) and answers once the ledger has it.`,
+    success: ok('The payment on the ledger.', sandboxFundingResource, sandboxFundingExample),
+    problems: {
+      404: 'No such wallet for the caller, or a production application.',
+      409: 'The wallet’s ledger account is not active yet.',
+      422: 'An asset not in the registry, or a payment the ledger refuses (e.g. no trustline).',
+      504: 'The ledger did not confirm the payment in time (or key material did not arrive).',
+    },
+  },
+  verifyPaymentDestination: {
+    tag: 'Sandbox',
+    summary: 'Settle a payment destination’s verification',
+    description: SANDBOX_ONLY,
+    success: ok('The destination with its new status.', paymentDestinationResource, {
+      ...paymentDestinationExample,
+      verificationStatus: 'APPROVED',
+    }),
+    problems: {
+      404: 'No such destination for the caller, or a production application.',
+      409: 'The verification already ended, or the destination needs none (CRYPTO).',
+    },
+  },
+};

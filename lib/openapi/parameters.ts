@@ -1,0 +1,85 @@
+// Path and query parameters, from the operation's own `params` and `query` schemas (input side: what
+// a caller writes). The pagination members are the same zod schemas on every list, so they are one
+// shared parameter each.
+import { z } from 'zod';
+import { cursorParam, DEFAULT_LIMIT, limitParam, MAX_LIMIT } from '../http/pagination.ts';
+import type { AnyOperation } from '../operations/index.ts';
+import type { JsonSchema } from './schemas.ts';
+
+const inputSchemaOf = (schema: z.ZodType): JsonSchema =>
+  z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' }) as JsonSchema;
+
+const withoutDialect = ({ $schema: _dialect, ...schema }: JsonSchema): JsonSchema => schema;
+
+export const sharedParameters = {
+  Limit: {
+    name: 'limit',
+    in: 'query',
+    required: false,
+    description: `Page size: an integer from 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}; above ${MAX_LIMIT} means ${MAX_LIMIT}). Anything else is a 400 naming \`limit\`.`,
+    schema: withoutDialect(inputSchemaOf(limitParam)),
+    example: '50',
+  },
+  Cursor: {
+    name: 'cursor',
+    in: 'query',
+    required: false,
+    description:
+      'The `pagination.nextCursor` of the previous page. Opaque and sealed: bound to the caller and to the same filters; anything else is a 400 naming `cursor`.',
+    schema: withoutDialect(inputSchemaOf(cursorParam)),
+  },
+};
+
+/** Which shared parameter a query member is, when it is one. */
+function sharedParameterRef(member: z.ZodType): { $ref: string } | undefined {
+  if (member === limitParam) return { $ref: '#/components/parameters/Limit' };
+  if (member === cursorParam) return { $ref: '#/components/parameters/Cursor' };
+  return undefined;
+}
+
+/** The members of an object schema, each as the JSON Schema of what a caller may send. */
+function membersOf(
+  schema: z.ZodType | undefined,
+): { name: string; zod: z.ZodType; json: JsonSchema; required: boolean }[] {
+  if (!schema) return [];
+  if (!(schema instanceof z.ZodObject)) throw new Error('Path and query schemas must be zod objects');
+  const json = inputSchemaOf(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, zod]) => ({
+    name,
+    zod,
+    json: json.properties?.[name] ?? {},
+    required: json.required?.includes(name) ?? false,
+  }));
+}
+
+/** Path parameters mean the same on every route that has them. */
+const pathParameterDescriptions: Record<string, string> = {
+  assetCode: 'A registry code, any case (`usdc` finds `USDC`).',
+  walletId: 'The wallet’s id. Another tenant’s wallet reads as a missing one (404).',
+  beneficiaryId: 'The beneficiary’s id. Another tenant’s reads as a missing one (404).',
+  destinationId: 'The payment destination’s id.',
+  connectorId: 'The connector’s id, a slug matched in any case.',
+};
+
+/** `queryDescriptions`: what the operation's own query members mean (lib/openapi/operation-docs.ts). */
+export function parametersOf(op: AnyOperation, queryDescriptions: Record<string, string> = {}): unknown[] {
+  const described = (description: string | undefined) => (description ? { description } : {});
+  const path = membersOf(op.params).map(({ name, json }) => ({
+    name,
+    in: 'path',
+    required: true,
+    ...described(pathParameterDescriptions[name]),
+    schema: json,
+  }));
+  const query = membersOf(op.query).map(
+    ({ name, zod, json, required }) =>
+      sharedParameterRef(zod) ?? {
+        name,
+        in: 'query',
+        required,
+        ...described(queryDescriptions[name]),
+        schema: json,
+      },
+  );
+  return [...path, ...query];
+}

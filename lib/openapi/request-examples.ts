@@ -1,0 +1,153 @@
+// Request body examples, by operation: at least one for every route that takes a body. A unit test
+// parses each with the operation's own body schema, so an example that stops being accepted fails.
+import type { OperationName } from './operation-docs.ts';
+
+export interface Example {
+  summary: string;
+  value: unknown;
+}
+
+const beneficiaryId = '7d3f1a9c-2b4e-4f6a-8c0d-1e2f3a4b5c6d';
+const stellarAccount = 'GCFXHS4GXL6BVUCXBWXGTITROWLVYXQKQLF4YH5O5JT3YZXCYPAFBJZB';
+
+export const requestExamples: Partial<Record<OperationName, Record<string, Example>>> = {
+  issueToken: {
+    credentials: {
+      summary: 'Client credentials',
+      value: {
+        clientId: '2f6d0c1e-8b7a-4c5d-9e3f-1a2b3c4d5e6f',
+        clientSecret: 'pgwcs_q8Zr1bT3nV5xK7mP9sL2dF4hJ6wY0cE8aG1iO3uR5tB',
+      },
+    },
+  },
+  createWallet: {
+    own: {
+      summary: 'An own wallet (Verified at once)',
+      value: { walletName: 'Treasury', assetCode: 'USDC', ownAccount: true },
+    },
+    business: {
+      summary: 'A third party’s wallet (Pending until KYC)',
+      value: {
+        walletName: 'Supplier',
+        assetCode: 'usdc',
+        metadata: {
+          entityType: 'Business',
+          registeredName: 'Acme Trading',
+          registrationNumber: '2019/123456/07',
+          registrationCountry: 'KE',
+        },
+      },
+    },
+    person: {
+      summary: 'A person’s wallet',
+      value: {
+        walletName: 'Thandi',
+        assetCode: 'USDC',
+        metadata: {
+          entityType: 'Person',
+          firstName: 'Thandi',
+          lastName: 'Nkosi',
+          dateOfBirth: '1990-04-12',
+          idType: 'NATIONAL_ID',
+          idNumber: '9004120123087',
+          nationality: 'ZAF',
+        },
+      },
+    },
+  },
+  createBeneficiary: {
+    individual: {
+      summary: 'An individual',
+      value: {
+        individual: {
+          firstName: 'Thandi',
+          lastName: 'Nkosi',
+          dateOfBirth: '1990-04-12',
+          idType: 'NATIONAL_ID',
+          idNumber: '9004120123087',
+          idCountryIsoCode2: 'za',
+          mobile: '+27821234567',
+        },
+        addresses: [
+          { line1: '12 Long Street', city: 'Cape Town', postalCode: '8001', countryIsoCode2: 'ZA' },
+        ],
+        tags: [{ key: 'crm.id', value: 'C-1042' }],
+      },
+    },
+    business: {
+      summary: 'A business',
+      value: {
+        business: {
+          registeredName: 'Acme Trading',
+          registrationNumber: '2019/123456/07',
+          countryIsoCode2: 'KE',
+        },
+      },
+    },
+  },
+  updateBeneficiary: {
+    mergePatch: {
+      summary: 'Change the mobile, remove the email, replace the tags',
+      value: {
+        individual: { mobile: '+27829876543', email: null },
+        tags: [{ key: 'segment', value: 'retail' }],
+      },
+    },
+  },
+  createPaymentDestination: {
+    bank: {
+      summary: 'A South African bank account',
+      value: {
+        method: 'BANK',
+        countryIsoCode2: 'ZA',
+        currencyIsoCode3: 'ZAR',
+        accountNumber: '62123456789',
+        bankCode: '250655',
+        accountHolderName: 'Thandi Nkosi',
+        bankName: 'First National Bank',
+        accountType: 'CURRENT',
+      },
+    },
+    mobileMoney: {
+      summary: 'A Kenyan M-Pesa number',
+      value: {
+        method: 'MOBILE_MONEY',
+        countryIsoCode2: 'KE',
+        currencyIsoCode3: 'KES',
+        mobileNumber: '+254712345678',
+        provider: 'mpesa',
+      },
+    },
+    crypto: {
+      summary: 'A Stellar account',
+      value: {
+        method: 'CRYPTO',
+        countryIsoCode2: 'ZA',
+        currencyIsoCode3: 'USD',
+        networkName: 'stellar-testnet',
+        assetSymbol: 'USDC',
+        walletAddress: stellarAccount,
+      },
+    },
+  },
+  createQuote: {
+    forBeneficiary: {
+      summary: 'Off-ramp to a beneficiary’s destination (the type is derived)',
+      value: {
+        amount: 100,
+        connectorId: 'za-bank-offramp-usdc-zar',
+        beneficiaryId,
+        paymentDestinationId: '9a8b7c6d-5e4f-4a3b-9c1d-0e1f2a3b4c5d',
+      },
+    },
+    exploratory: {
+      summary: 'Exploratory: a transaction type instead of a beneficiary',
+      value: { amount: 250.5, connectorId: 'ke-momo-offramp-usdc-kes', transactionType: 'B2C' },
+    },
+  },
+  decideKyc: { verified: { summary: 'Verify the wallet', value: { decision: 'Verified' } } },
+  fundWallet: { usdc: { summary: 'Mint 1000 test USDC', value: { assetCode: 'USDC', amount: 1000 } } },
+  verifyPaymentDestination: {
+    approve: { summary: 'Approve the destination', value: { decision: 'APPROVED' } },
+  },
+};

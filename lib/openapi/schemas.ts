@@ -1,0 +1,113 @@
+// components.schemas: the named response schemas (output side of each zod schema) and every request
+// body (input side: what a caller may send, before defaults and transforms). A schema registered here
+// is referenced wherever it appears, so nested resources (destinations in a beneficiary) read as $refs.
+import { z } from 'zod';
+import { assetPage, assetResource } from '../assets/responses.ts';
+import { tokenResponse } from '../auth/responses.ts';
+import {
+  beneficiaryPage,
+  beneficiaryResource,
+  beneficiaryWithDestinationsResource,
+  paymentDestinationPage,
+  paymentDestinationResource,
+} from '../beneficiaries/responses.ts';
+import {
+  connectorPage,
+  connectorResource,
+  connectorWithExecutionResource,
+  enumsResource,
+  requirementsResource,
+} from '../connectors/responses.ts';
+import { fieldError, problemBody } from '../http/responses.ts';
+import { quoteResource } from '../quotes/responses.ts';
+import {
+  balanceResource,
+  sandboxFundingResource,
+  walletBalancesResource,
+  walletPage,
+  walletResource,
+} from '../wallets/responses.ts';
+
+export const SCHEMA_REF_PREFIX = '#/components/schemas/';
+export type JsonSchema = Record<string, unknown>;
+
+const responseSchemas: Record<string, z.ZodType> = {
+  Token: tokenResponse,
+  Asset: assetResource,
+  AssetPage: assetPage,
+  Balance: balanceResource,
+  Wallet: walletResource,
+  WalletPage: walletPage,
+  WalletBalances: walletBalancesResource,
+  SandboxFunding: sandboxFundingResource,
+  Beneficiary: beneficiaryResource,
+  BeneficiaryWithDestinations: beneficiaryWithDestinationsResource,
+  BeneficiaryPage: beneficiaryPage,
+  PaymentDestination: paymentDestinationResource,
+  PaymentDestinationPage: paymentDestinationPage,
+  Connector: connectorResource,
+  ConnectorWithExecution: connectorWithExecutionResource,
+  ConnectorPage: connectorPage,
+  Requirements: requirementsResource,
+  Enums: enumsResource,
+  Quote: quoteResource,
+  Problem: problemBody,
+  FieldError: fieldError,
+};
+
+/**
+ * A body that first checks "is a JSON object" and then pipes into its real schema
+ * (`z.unknown().superRefine(…).pipe(object)`, so a non-object is named as such) is documented by the
+ * object: the input side of the pipe alone would be an empty schema.
+ */
+export function documentedRequestSchema(schema: z.ZodType): z.ZodType {
+  const def = schema._zod.def;
+  if (def.type === 'pipe') {
+    const pipe = def as z.core.$ZodPipeDef;
+    if (pipe.in._zod.def.type === 'unknown') return pipe.out as z.ZodType;
+  }
+  return schema;
+}
+
+/** The JSON Schemas of a registry, with refs between its members; no shared leftovers are allowed. */
+function convert(
+  registry: z.core.$ZodRegistry<{ id: string }>,
+  io: 'input' | 'output',
+): Record<string, JsonSchema> {
+  const { schemas } = z.toJSONSchema(registry, {
+    io,
+    target: 'draft-2020-12',
+    uri: (id) => `${SCHEMA_REF_PREFIX}${id}`,
+  });
+  const result: Record<string, JsonSchema> = {};
+  for (const [id, schema] of Object.entries(schemas)) {
+    if (id === '__shared') throw new Error('A schema was extracted outside components.schemas');
+    const { $schema: _dialect, $id: _id, ...rest } = schema as JsonSchema;
+    result[id] = rest;
+  }
+  return result;
+}
+
+export interface SchemaComponents {
+  schemas: Record<string, JsonSchema>;
+  /** A $ref to a named response schema. */
+  responseRef(schema: z.ZodType): { $ref: string };
+}
+
+/** `requestBodies`: component name → the operation's body schema (e.g. CreateWalletRequest). */
+export function schemaComponents(requestBodies: Record<string, z.ZodType>): SchemaComponents {
+  const responses = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(responseSchemas)) responses.add(schema, { id });
+  const requests = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(requestBodies))
+    requests.add(documentedRequestSchema(schema), { id });
+  const schemas = { ...convert(responses, 'output'), ...convert(requests, 'input') };
+  return {
+    schemas,
+    responseRef(schema) {
+      const id = responses.get(schema)?.id;
+      if (!id) throw new Error('A success response schema is not registered in lib/openapi/schemas.ts');
+      return { $ref: `${SCHEMA_REF_PREFIX}${id}` };
+    },
+  };
+}

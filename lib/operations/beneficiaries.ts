@@ -1,0 +1,63 @@
+import {
+  beneficiaryIdParams,
+  createBeneficiaryBody,
+  createPaymentDestinationBody,
+  destinationIdParams,
+  listBeneficiariesQuery,
+  listPaymentDestinationsQuery,
+  updateBeneficiaryBody,
+} from '../beneficiaries/schema.ts';
+import {
+  createBeneficiary,
+  createPaymentDestination,
+  getBeneficiary,
+  getPaymentDestination,
+  listBeneficiaries,
+  listPaymentDestinations,
+  updateBeneficiary,
+} from '../beneficiaries/service.ts';
+import { ok, operation } from '../http/api-function.ts';
+
+/** The operations of functions/api/beneficiaries.ts, by the operation names of lib/routes.ts. */
+export const beneficiariesOperations = {
+  listBeneficiaries: operation({
+    query: listBeneficiariesQuery,
+    handle: async ({ tenant, query }) => ok(await listBeneficiaries(tenant, query)),
+  }),
+  createBeneficiary: operation({
+    body: createBeneficiaryBody,
+    handle: async ({ tenant, body, now }) => ({
+      status: 201,
+      body: await createBeneficiary(tenant, body, now),
+    }),
+  }),
+  getBeneficiary: operation({
+    params: beneficiaryIdParams,
+    handle: async ({ tenant, params }) => ok(await getBeneficiary(tenant, params.beneficiaryId)),
+  }),
+  updateBeneficiary: operation({
+    params: beneficiaryIdParams,
+    body: updateBeneficiaryBody,
+    handle: async ({ tenant, params, body, now }) =>
+      ok(await updateBeneficiary(tenant, params.beneficiaryId, body, now)),
+  }),
+  listPaymentDestinations: operation({
+    params: beneficiaryIdParams,
+    query: listPaymentDestinationsQuery,
+    handle: async ({ tenant, params, query }) =>
+      ok(await listPaymentDestinations(tenant, params.beneficiaryId, query)),
+  }),
+  createPaymentDestination: operation({
+    params: beneficiaryIdParams,
+    body: createPaymentDestinationBody,
+    handle: async ({ tenant, params, body, now }) => ({
+      status: 201,
+      body: await createPaymentDestination(tenant, params.beneficiaryId, body, now),
+    }),
+  }),
+  getPaymentDestination: operation({
+    params: destinationIdParams,
+    handle: async ({ tenant, params }) =>
+      ok(await getPaymentDestination(tenant, params.beneficiaryId, params.destinationId)),
+  }),
+};

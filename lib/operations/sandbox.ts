@@ -1,0 +1,31 @@
+import { sandboxDestinationParams, verificationDecisionBody } from '../beneficiaries/schema.ts';
+import { decideDestinationVerification } from '../beneficiaries/service.ts';
+import { ok, operation } from '../http/api-function.ts';
+import { assertSandbox, fundWallet } from '../wallets/sandbox.ts';
+import { fundWalletBody, kycDecisionBody, walletIdParams } from '../wallets/schema.ts';
+import { decideKyc } from '../wallets/service.ts';
+
+/** The operations of functions/api/sandbox.ts, by the operation names of lib/routes.ts. */
+export const sandboxOperations = {
+  decideKyc: operation({
+    params: walletIdParams,
+    body: kycDecisionBody,
+    handle: async ({ tenant, params, body, now }) => {
+      assertSandbox(tenant);
+      return ok(await decideKyc(tenant, params.walletId, body.decision, now));
+    },
+  }),
+  fundWallet: operation({
+    params: walletIdParams,
+    body: fundWalletBody,
+    handle: async ({ tenant, params, body }) => ok(await fundWallet(tenant, params.walletId, body)),
+  }),
+  verifyPaymentDestination: operation({
+    params: sandboxDestinationParams,
+    body: verificationDecisionBody,
+    handle: async ({ tenant, params, body, now }) => {
+      assertSandbox(tenant);
+      return ok(await decideDestinationVerification(tenant, params.destinationId, body.decision, now));
+    },
+  }),
+};

@@ -1,0 +1,121 @@
+// What the wallet routes and the wallet sandbox helpers answer (service.ts toWalletResource,
+// getWalletBalances; sandbox.ts fundWallet). Secrets never appear, so every object is closed.
+import { z } from 'zod';
+import { pageOf } from '../http/responses.ts';
+
+const stellarAccount = z.string().regex(/^G[A-Z2-7]{55}$/, 'must be a Stellar public key (G…)');
+const timestamp = z.iso.datetime();
+const alpha3 = z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 3166-1 alpha-3 code');
+
+export const balanceResource = z.strictObject({
+  assetCode: z.string().min(1).describe('`XLM` for the native asset.'),
+  balance: z
+    .string()
+    .regex(/^\d+\.\d{7}$/, 'must be a decimal string with 7 places')
+    .describe('A decimal string with the ledger’s 7 places.'),
+  assetIssuer: stellarAccount.nullable().describe('null for XLM.'),
+  assetType: z.enum(['native', 'credit_alphanum4', 'credit_alphanum12']),
+});
+
+/** FICA metadata as stored: countries normalised to alpha-3. */
+const walletMetadata = z.discriminatedUnion('entityType', [
+  z.strictObject({
+    entityType: z.literal('Person'),
+    firstName: z.string(),
+    lastName: z.string(),
+    dateOfBirth: z.iso.date(),
+    idType: z.enum(['NATIONAL_ID', 'PASSPORT', 'DRIVERS_LICENSE']),
+    idNumber: z.string(),
+    nationality: alpha3,
+  }),
+  z.strictObject({
+    entityType: z.literal('Business'),
+    registeredName: z.string(),
+    registrationNumber: z.string(),
+    registrationCountry: alpha3,
+  }),
+]);
+
+const balances = z
+  .array(balanceResource)
+  .nullable()
+  .describe('[] while the account is being opened; null when the ledger cannot be read.');
+
+export const walletResource = z.strictObject({
+  id: z.uuid(),
+  walletName: z.string(),
+  assetCode: z.string(),
+  ownAccount: z.boolean(),
+  status: z.enum(['Pending', 'Verified', 'Rejected']).describe('The KYC status.'),
+  accountNumber: stellarAccount.describe('The wallet’s ledger account (the same value as publicKey).'),
+  networkName: z.string().describe('`stellar-testnet` (sandbox) or `stellar-pubnet` (production).'),
+  publicKey: stellarAccount,
+  activationStatus: z.enum(['pending', 'active', 'failed']).describe('Where the ledger account is.'),
+  activationErrorCode: z.string().optional().describe('Only when activationStatus is failed.'),
+  activationFailureReason: z.string().optional().describe('Only when activationStatus is failed.'),
+  balances,
+  metadata: walletMetadata.nullable().describe('FICA details of a third party; null when none were given.'),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export const walletPage = pageOf(walletResource);
+
+export const walletBalancesResource = z.strictObject({
+  walletId: z.uuid(),
+  balances,
+  publicKey: stellarAccount,
+});
+
+export const sandboxFundingResource = z.strictObject({
+  walletId: z.uuid(),
+  assetCode: z.string(),
+  amount: z.number().positive(),
+  stellarTxHash: z.string().regex(/^[0-9a-f]{64}$/, 'must be a transaction hash'),
+});
+
+const walletId = '0f8c2d4e-6a1b-4c3d-8e5f-7a9b0c1d2e3f';
+const publicKey = 'GCFXHS4GXL6BVUCXBWXGTITROWLVYXQKQLF4YH5O5JT3YZXCYPAFBJZB';
+
+export const balanceExample: z.input<typeof balanceResource> = {
+  assetCode: 'USDC',
+  balance: '1000.0000000',
+  assetIssuer: 'GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5',
+  assetType: 'credit_alphanum4',
+};
+
+export const walletExample: z.input<typeof walletResource> = {
+  id: walletId,
+  walletName: 'Supplier',
+  assetCode: 'USDC',
+  ownAccount: false,
+  status: 'Verified',
+  accountNumber: publicKey,
+  networkName: 'stellar-testnet',
+  publicKey,
+  activationStatus: 'active',
+  balances: [
+    { assetCode: 'XLM', balance: '1.5000000', assetIssuer: null, assetType: 'native' },
+    balanceExample,
+  ],
+  metadata: {
+    entityType: 'Business',
+    registeredName: 'Acme Trading',
+    registrationNumber: '2019/123456/07',
+    registrationCountry: 'KEN',
+  },
+  createdAt: '2025-03-01T09:30:00.000Z',
+  updatedAt: '2025-03-01T09:31:12.000Z',
+};
+
+export const walletBalancesExample: z.input<typeof walletBalancesResource> = {
+  walletId,
+  balances: walletExample.balances,
+  publicKey,
+};
+
+export const sandboxFundingExample: z.input<typeof sandboxFundingResource> = {
+  walletId,
+  assetCode: 'USDC',
+  amount: 1000,
+  stellarTxHash: '3b7d5a0c9e1f2a4b6c8d0e2f4a6b8c0d2e4f6a8b0c2d4e6f8a0b2c4d6e8f0a1b',
+};
