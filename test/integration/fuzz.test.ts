@@ -248,7 +248,7 @@ describe('fuzz: every route refuses bad requests with a 4xx problem, writes noth
     for (const { key } of allRoutes()) assert.ok(covered.has(key), `no case for ${key}`);
     assert.ok(covered.has('unknown path'));
     assert.ok(cases.length <= MAX_CASES, `${cases.length} cases`);
-    // Paged routes get their paging members malformed; the others must refuse them as unknown.
+    // The paged routes are named as lib/routes.ts names them (a renamed route would lose its paging cases).
     assert.ok([...PAGED_ROUTES].every((key) => covered.has(key)));
   });
 
