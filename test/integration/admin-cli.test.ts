@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { describe, it } from 'vitest';
 import { hashCredential, keyIdOf } from '../../lib/auth/credentials.ts';
 import { freePort } from '../../lib/local/ports.ts';
-import { call, tokenFor } from '../support/api.ts';
+import { call, testSigningKeyRing, tokenFor } from '../support/api.ts';
 
 const run = promisify(execFile);
 
@@ -114,9 +114,20 @@ describe('admin CLI', () => {
   it('rotates the signing key while tokens signed with the previous key stay valid', async () => {
     const tenant = await admin('tenant', 'create', '--name', 'Rotation');
     const before = await tokenFor(tenant);
+    const kidOf = (token: string) =>
+      JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString()).kid as string;
     const rotated = await admin('keys', 'rotate');
     assert.equal(rotated.kids.length, 2);
     assert.equal(rotated.kids[0], rotated.activeKid);
+    // A new key became active; the one that signed `before` is kept beside it, not replaced.
+    assert.notEqual(rotated.activeKid, kidOf(before));
+    assert.equal(rotated.kids[1], kidOf(before));
+    const ring = testSigningKeyRing();
+    assert.equal(ring.activeKid, rotated.activeKid);
+    assert.deepEqual(
+      ring.keys.map((k) => k.kid),
+      rotated.kids,
+    );
     assert.equal((await call('/assets', { apiKey: tenant.apiKey, token: before })).status, 200);
   });
 });

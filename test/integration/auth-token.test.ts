@@ -2,7 +2,20 @@ import assert from 'node:assert/strict';
 import { beforeAll, describe, it } from 'vitest';
 import type { NewTenant } from '../../lib/admin/tenants.ts';
 import { addApiKey, addClient, revokeApiKeyByValue } from '../../lib/admin/tenants.ts';
-import { type ApiResponse, call, newTenant, tokenFor } from '../support/api.ts';
+import { type ApiResponse, call, newTenant, testSigningKeyRing } from '../support/api.ts';
+
+const ISSUER = 'https://auth.payments-gateway.dev';
+const AUDIENCE = 'payments-gateway-api';
+
+/** The header and claims of a JWT, decoded without verifying it. */
+function decodeJwt(token: string) {
+  const parts = token.split('.');
+  assert.equal(parts.length, 3, 'a JWS compact token has three parts');
+  const [header, payload] = parts
+    .slice(0, 2)
+    .map((part: string) => JSON.parse(Buffer.from(part, 'base64url').toString()));
+  return { header, payload };
+}
 
 const tokenRequest = (tenant: NewTenant, overrides: Record<string, unknown> = {}) =>
   call('/auth/token', {
@@ -37,13 +50,13 @@ describe('POST /auth/token', () => {
     assert.equal(tokenType, 'Bearer');
     assert.equal(associationId, tenant.associationId);
     assert.ok(Number.isInteger(expiresIn) && expiresIn > 0);
-    const [header, payload] = accessToken
-      .split('.')
-      .slice(0, 2)
-      .map((part: string) => JSON.parse(Buffer.from(part, 'base64url').toString()));
+    const { header, payload } = decodeJwt(accessToken);
     assert.equal(header.alg, 'ES256');
     assert.ok(header.kid);
     assert.equal(payload.sub, tenant.clientId);
+    assert.equal(payload.app, tenant.applicationId);
+    assert.equal(payload.iss, ISSUER);
+    assert.equal(payload.aud, AUDIENCE);
     assert.equal(payload.exp - payload.iat, expiresIn);
   });
 
@@ -153,6 +166,26 @@ describe('POST /auth/token', () => {
 
   it('works again for the seeded tenant written by the stack', async () => {
     const seeded = JSON.parse(process.env.TEST_SEEDED_TENANT ?? '{}') as NewTenant;
-    assert.ok(await tokenFor(seeded));
+    assert.ok(seeded.clientId && seeded.applicationId, 'the stack exports its seeded tenant');
+    const response = await tokenRequest(seeded);
+    assert.equal(response.status, 200, JSON.stringify(response.body));
+    assert.equal(response.body.associationId, seeded.associationId);
+    const { header, payload } = decodeJwt(response.body.accessToken);
+    // Signed with a key of the stack's ring, for the seeded client of the seeded application.
+    assert.equal(header.alg, 'ES256');
+    assert.ok(
+      testSigningKeyRing().keys.some((k) => k.kid === header.kid),
+      `kid ${header.kid} is in the ring`,
+    );
+    assert.equal(payload.sub, seeded.clientId);
+    assert.equal(payload.app, seeded.applicationId);
+    assert.equal(payload.iss, ISSUER);
+    assert.equal(payload.aud, AUDIENCE);
+    const now = Math.floor(Date.now() / 1000);
+    assert.ok(payload.iat <= now + 5 && payload.exp > now, `iat ${payload.iat}, exp ${payload.exp}`);
+    assert.equal(payload.exp - payload.iat, response.body.expiresIn);
+    // And the token is accepted as the seeded tenant's.
+    const assets = await call('/assets', { apiKey: seeded.apiKey, token: response.body.accessToken });
+    assert.equal(assets.status, 200);
   });
 });

@@ -8,13 +8,16 @@ const ISSUER = 'https://auth.payments-gateway.dev';
 const AUDIENCE = 'payments-gateway-api';
 
 /** Signs a token with the stack's real active key, so only the claim under test is wrong. */
-async function mintWithRealKey(claims: Record<string, unknown>, options: { expiresAt?: number } = {}) {
+async function mintWithRealKey(
+  claims: Record<string, unknown>,
+  options: { expiresAt?: number; kid?: string } = {},
+) {
   const ring = testSigningKeyRing();
   const key = ring.keys.find((k) => k.kid === ring.activeKid);
   assert.ok(key);
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT(claims)
-    .setProtectedHeader({ alg: 'ES256', kid: key.kid })
+    .setProtectedHeader({ alg: 'ES256', kid: options.kid ?? key.kid })
     .setIssuedAt(now - 60)
     .setExpirationTime(options.expiresAt ?? now + 300)
     .sign(await importJWK(key.privateJwk, 'ES256'));
@@ -40,6 +43,7 @@ describe('bearer-token authentication on protected routes', () => {
     const response = await call('/assets', { apiKey: tenant.apiKey, token });
     assert.equal(response.status, 200);
     assert.ok(response.headers.get('x-request-id'));
+    assert.ok(response.body.data.some((a: { assetCode: string }) => a.assetCode === 'USDC'));
   });
 
   it('refuses a request without x-service-auth, or without a token', async () => {
@@ -79,6 +83,8 @@ describe('bearer-token authentication on protected routes', () => {
     assertUnauthorized(await call('/assets', { apiKey: tenant.apiKey, token: wrongAudience }));
     const wrongIssuer = await mintWithRealKey({ ...base, iss: 'https://evil.example' });
     assertUnauthorized(await call('/assets', { apiKey: tenant.apiKey, token: wrongIssuer }));
+    const unknownKid = await mintWithRealKey(base, { kid: crypto.randomUUID() });
+    assertUnauthorized(await call('/assets', { apiKey: tenant.apiKey, token: unknownKid }));
   });
 
   it('refuses an alg:none token and a tampered payload', async () => {
@@ -106,11 +112,37 @@ describe('bearer-token authentication on protected routes', () => {
   });
 
   it('ignores x-association-id: the association comes from the token', async () => {
-    const response = await call('/assets', {
+    const otherToken = await tokenFor(other);
+    const create = (apiKey: string, bearer: string, walletName: string, headers: Record<string, string>) =>
+      call('/wallets', {
+        method: 'POST',
+        apiKey,
+        token: bearer,
+        headers,
+        body: { walletName, assetCode: 'USDC', ownAccount: true },
+      });
+    const theirs = await create(other.apiKey, otherToken, 'Theirs', {});
+    assert.equal(theirs.status, 201, JSON.stringify(theirs.body));
+    const spoof = { 'x-association-id': other.associationId };
+    // Written with tenant's token and other's association id in the header: the wallet is tenant's.
+    const mine = await create(tenant.apiKey, token, 'Mine', spoof);
+    assert.equal(mine.status, 201, JSON.stringify(mine.body));
+
+    const ids = async (apiKey: string, bearer: string, headers: Record<string, string> = {}) => {
+      const list = await call('/wallets?limit=100', { apiKey, token: bearer, headers });
+      assert.equal(list.status, 200);
+      return list.body.data.map((w: { id: string }) => w.id);
+    };
+    assert.deepEqual(await ids(tenant.apiKey, token, spoof), [mine.body.id]);
+    assert.deepEqual(await ids(other.apiKey, otherToken), [theirs.body.id]);
+    const read = await call(`/wallets/${mine.body.id}`, { apiKey: tenant.apiKey, token, headers: spoof });
+    assert.equal(read.status, 200);
+    assert.equal(read.body.walletName, 'Mine');
+    const foreign = await call(`/wallets/${theirs.body.id}`, {
       apiKey: tenant.apiKey,
       token,
-      headers: { 'x-association-id': other.associationId },
+      headers: spoof,
     });
-    assert.equal(response.status, 200);
+    assert.equal(foreign.status, 404);
   });
 });

@@ -213,6 +213,30 @@ describe('beneficiaries', () => {
     for (const b of all.body.data) assert.equal(bobs.includes(b.id), false);
   });
 
+  it('treats a limit above 100 as 100', async () => {
+    const many = await newCaller();
+    // 101 beneficiaries: more than one capped page.
+    for (let batch = 0; batch < 101; batch += 20) {
+      const size = Math.min(20, 101 - batch);
+      const created = await Promise.all(
+        Array.from({ length: size }, (_, i) =>
+          create(many, { individual: { firstName: `N${batch + i}`, lastName: 'X' } }),
+        ),
+      );
+      for (const response of created) assert.equal(response.status, 201);
+    }
+    const page = await as(many, '/beneficiaries?limit=1000');
+    assert.equal(page.status, 200);
+    assert.equal(page.body.data.length, 100);
+    assert.equal(page.body.pagination.hasMore, true);
+    const rest = await as(
+      many,
+      `/beneficiaries?limit=1000&cursor=${encodeURIComponent(page.body.pagination.nextCursor)}`,
+    );
+    assert.equal(rest.body.data.length, 1);
+    assert.deepEqual(rest.body.pagination, { nextCursor: null, hasMore: false });
+  });
+
   it("answers another tenant's beneficiary exactly like a missing one, and a non-UUID id with 400", async () => {
     const created = await create(alice, { individual: thandi });
     const id = created.body.id;
@@ -222,9 +246,11 @@ describe('beneficiaries', () => {
     assert.equal(missing.status, 404);
     assert.equal(theirs.body.title, missing.body.title);
     assert.equal(theirs.body.type, missing.body.type);
-    assert.equal((await patch(bob, id, { tags: [] })).status, 404);
-    assert.equal((await patch(bob, crypto.randomUUID(), { tags: [] })).status, 404);
-    assert.equal((await as(alice, `/beneficiaries/${id}`)).body.tags.length, 0);
+    const before = (await as(alice, `/beneficiaries/${id}`)).body;
+    const change = { tags: [{ key: 'owner', value: 'bob' }], individual: { firstName: 'Mallory' } };
+    assert.equal((await patch(bob, id, change)).status, 404);
+    assert.equal((await patch(bob, crypto.randomUUID(), change)).status, 404);
+    assert.deepEqual((await as(alice, `/beneficiaries/${id}`)).body, before);
     assertFieldError(await as(alice, '/beneficiaries/not-a-uuid'), 400, 'beneficiaryId');
     assertFieldError(await patch(alice, 'not-a-uuid', {}), 400, 'beneficiaryId');
   });

@@ -145,7 +145,16 @@ describe('connectors', () => {
     );
     assert.deepEqual(await ids('&countryIsoCode2=FR'), []);
     assert.deepEqual(await ids('&method=CRYPTO'), []);
-    for (const c of await listAll(alice, '&direction=on_ramp&flow=standard')) {
+    const onRampStandard = await listAll(alice, '&direction=on_ramp&flow=standard');
+    assert.deepEqual(
+      onRampStandard
+        .map((c) => c.id)
+        .filter((id) => seedIds().includes(id))
+        .sort(),
+      seedIds((c) => c.direction === 'ON_RAMP' && c.flow === 'STANDARD'),
+    );
+    assert.ok(onRampStandard.length > 0, 'the seed has standard on-ramps');
+    for (const c of onRampStandard) {
       assert.equal(c.direction, 'ON_RAMP');
       assert.equal(c.flow, 'STANDARD');
     }
@@ -182,7 +191,13 @@ describe('connectors', () => {
     assert.equal(first.body.data.length, 2);
     assert.equal(first.body.pagination.hasMore, true);
     const cursor = encodeURIComponent(first.body.pagination.nextCursor);
-    assert.equal((await as(alice, `/connectors?limit=2&cursor=${cursor}`)).status, 200);
+    const second = await as(alice, `/connectors?limit=2&cursor=${cursor}`);
+    assert.equal(second.status, 200);
+    // The cursor continues where the first page ended (the same order listAll paged in).
+    assert.deepEqual(
+      [...first.body.data, ...second.body.data].map((c: Entry) => c.id),
+      ids.slice(0, 4),
+    );
     assertFieldError(await as(bob, `/connectors?limit=2&cursor=${cursor}`), 400, 'cursor');
     assertFieldError(await as(alice, `/connectors?limit=2&flow=STANDARD&cursor=${cursor}`), 400, 'cursor');
   });

@@ -53,6 +53,9 @@ describe('the HTTP core', () => {
   it('serves /healthz outside /v1', async () => {
     const response = await fetch(`${baseUrl().replace(/\/v1$/, '')}/healthz`);
     assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), { status: 'ok' });
+    // Only outside /v1: under the prefix it is an unknown route like any other.
+    assert.equal((await call('/healthz')).status, 404);
   });
 });
 

@@ -275,11 +275,13 @@ describe('ledger adapter', () => {
 
   it('refuses bad amounts before anything is recorded or sent', async () => {
     const alice = await openWallet();
-    for (const amount of ['0', '-1', '1.00000001', '1e3', 'ten']) {
+    const sequence = await sequenceOf(alice.publicKey);
+    for (const amount of ['0', '-1', '1.00000001', '1e3', 'ten', '922337203685.4775808']) {
+      const intentId = `test-pay:${randomUUID()}`;
       await assert.rejects(
         operations.pay({
           environment: 'sandbox',
-          intentId: `test-pay:${randomUUID()}`,
+          intentId,
           from: alice,
           to: issuer.publicKey,
           asset,
@@ -288,7 +290,10 @@ describe('ledger adapter', () => {
         { name: 'LedgerInputError' },
         amount,
       );
+      assert.equal(await submissions.findSubmission('sandbox', intentId), undefined, `${amount}: recorded`);
     }
+    // Nothing was sent: the payer's sequence number was not consumed.
+    assert.equal(await sequenceOf(alice.publicKey), sequence);
   });
 
   it('a payment without the funds fails with an error code, and stays failed', async () => {

@@ -24,7 +24,9 @@ describe('ledger reads', () => {
     for (let i = 1; i < paths.length; i++) {
       assert.ok(Number(paths[i - 1]?.destinationAmount) >= Number(paths[i]?.destinationAmount));
     }
-    await assert.rejects(strictSendPaths('sandbox', source, '0.123456789', ['native']));
+    await assert.rejects(strictSendPaths('sandbox', source, '0.123456789', ['native']), {
+      name: 'LedgerInputError',
+    });
   });
 
   it('pages an account’s payments with cursors', async () => {

@@ -284,15 +284,19 @@ describe('quotes', () => {
 
     it('prices the connector’s minimum amount', async () => {
       // 15 GHS is the minimum: fee 15 × 1.5 % + 1.00 = 1.225 → 1.23 (half-up); 13.77 ÷ 15.20 = 0.9059… → 0.90
-      assert.equal(
-        (
-          await quote(
-            alice,
-            { amount: 15, connectorId: 'gh-momo-onramp-ghs-usdc', transactionType: 'C2B' },
-            '?type=onramp',
-          )
-        ).body.receiveAmount,
-        0.9,
+      const gh = { connectorId: 'gh-momo-onramp-ghs-usdc', transactionType: 'C2B' };
+      assertQuote(await quote(alice, { ...gh, amount: 15 }, '?type=onramp'), {
+        sendAmount: 15,
+        fee: 1.23,
+        total: 15,
+        receiveAmount: 0.9,
+      });
+      // It is the minimum: one minor unit less is refused.
+      assertFieldError(
+        await quote(alice, { ...gh, amount: 14.99 }, '?type=onramp'),
+        422,
+        'amount',
+        /at least 15/,
       );
     });
   });

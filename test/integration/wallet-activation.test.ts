@@ -21,7 +21,13 @@ describe('wallet activation', () => {
       ActivationNotFinished,
     );
     const longAgo = new Date(now.getTime() - 10 * 60 * 1000).toISOString();
+    // Resolving (not throwing) is what lets the worker delete the message.
     await activateWallet({ ...message, requestedAt: longAgo }, now);
+    // Neither attempt recorded a ledger submission for the wallet, nor a wallet record.
+    const { findSubmission } = await import('../../lib/ledger/submissions.ts');
+    const { findWallet } = await import('../../lib/wallets/repo.ts');
+    assert.equal(await findSubmission('sandbox', `wallet-activation:${message.walletId}`), undefined);
+    assert.equal(await findWallet(message, message.walletId), undefined);
   });
 
   it('retried and concurrent activations of one recorded wallet open exactly one account', async () => {

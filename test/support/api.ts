@@ -54,6 +54,48 @@ export async function call(path: string, options: CallOptions = {}): Promise<Api
   return { status: response.status, headers: response.headers, body: parsed };
 }
 
+export interface SendOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  /** Sent exactly as given: raw JSON text, or bytes (which need not be valid UTF-8). */
+  body?: string | Uint8Array;
+  apiKey?: string;
+  token?: string;
+  /** A gateway that never answers fails the request after this long instead of hanging the test. */
+  timeoutMs?: number;
+}
+
+/**
+ * A request sent byte for byte as given, with a deadline. Answers that are not JSON keep their text
+ * as `body`; a request the gateway never answers rejects with a TimeoutError naming it.
+ */
+export async function send(path: string, options: SendOptions = {}): Promise<ApiResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.apiKey) headers['x-service-auth'] = options.apiKey;
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined) headers['content-type'] ??= 'application/json';
+  const method = options.method ?? 'GET';
+  let response: Response;
+  try {
+    response = await fetch(`${baseUrl()}${path}`, {
+      method,
+      headers,
+      body: options.body,
+      signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
+    });
+  } catch (error) {
+    throw new Error(`${method} ${path}: no answer (${(error as Error).name}: ${(error as Error).message})`);
+  }
+  const text = await response.text();
+  let body: unknown = text || undefined;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: the text itself
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
 export const newTenant = (environment: Environment = 'sandbox'): Promise<NewTenant> =>
   createTenant({ name: `Test ${environment} tenant`, environment, kind: 'business' });
 

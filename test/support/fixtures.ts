@@ -1,0 +1,271 @@
+// A tenant with one of each resource, the request every route of lib/routes.ts answers with success
+// for it, and what the hardening and fuzz tests build from those requests: raw JSON with one member
+// replaced, nested values, and the items of the tenant's partition as they are in the table.
+import assert from 'node:assert/strict';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { addClient } from '../../lib/admin/tenants.ts';
+import { db, tableName } from '../../lib/db/client.ts';
+import { tenantScope } from '../../lib/db/keys.ts';
+import { type Route, routeKeyOf, routes } from '../../lib/routes.ts';
+import { as, type Caller, newCaller } from './api.ts';
+
+export interface Fixture {
+  caller: Caller;
+  /** A second client of the caller's application, for token requests (the first one's limit stays free). */
+  tokenClient: { clientId: string; clientSecret: string };
+  /** An own USDC wallet whose ledger account is open. */
+  wallet: string;
+  /** A third-party wallet whose KYC review is Pending (its ledger account is open too). */
+  pendingWallet: string;
+  beneficiary: string;
+  /** A BANK destination of `beneficiary`, verification PENDING. */
+  destination: string;
+}
+
+export const CONNECTOR_ID = 'ke-momo-offramp-usdc-kes';
+
+export const bankDestination = {
+  method: 'BANK',
+  countryIsoCode2: 'ZA',
+  currencyIsoCode3: 'ZAR',
+  accountNumber: '123456789',
+  bankCode: '250655',
+  accountHolderName: 'Thandi Nkosi',
+};
+
+const person = {
+  entityType: 'Person',
+  firstName: 'Thandi',
+  lastName: 'Nkosi',
+  dateOfBirth: '1990-04-12',
+  idType: 'NATIONAL_ID',
+  idNumber: '9004120000000',
+  nationality: 'ZA',
+};
+
+async function created(response: Promise<{ status: number; body: { id: string } }>): Promise<string> {
+  const { status, body } = await response;
+  assert.equal(status, 201, JSON.stringify(body));
+  return body.id;
+}
+
+/** Waits until the activation worker has finished with a wallet (it updates the wallet item when done). */
+export async function activationDone(caller: Caller, walletId: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const { body } = await as(caller, `/wallets/${walletId}`);
+    if (body?.activationStatus === 'active') return;
+    assert.notEqual(body?.activationStatus, 'failed', JSON.stringify(body));
+    assert.ok(Date.now() < deadline, `wallet ${walletId} was not activated in time`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** A fresh sandbox tenant with a wallet, a Pending wallet and a beneficiary with a BANK destination. */
+export async function newFixture(): Promise<Fixture> {
+  const caller = await newCaller();
+  const post = (path: string, body: unknown) => as(caller, path, { method: 'POST', body });
+  const [wallet, pendingWallet, beneficiary] = await Promise.all([
+    created(post('/wallets', { walletName: 'Fixture', assetCode: 'USDC', ownAccount: true })),
+    created(post('/wallets', { walletName: 'Fixture KYC', assetCode: 'USDC', metadata: person })),
+    created(post('/beneficiaries', { individual: { firstName: 'Thandi', lastName: 'Nkosi' } })),
+  ]);
+  const destination = await created(
+    post(`/beneficiaries/${beneficiary}/payment-destinations`, bankDestination),
+  );
+  const { clientId, clientSecret } = await addClient(
+    caller.tenant.applicationId,
+    caller.tenant.associationId,
+  );
+  await Promise.all([activationDone(caller, wallet), activationDone(caller, pendingWallet)]);
+  return { caller, tokenClient: { clientId, clientSecret }, wallet, pendingWallet, beneficiary, destination };
+}
+
+/** A request as the tests send it: path under /v1 (query included), JSON body, and who sends it. */
+export interface RequestSpec {
+  method: string;
+  path: string;
+  body?: unknown;
+  /** 'apiKey': x-service-auth only (the token route); 'token': the key and the caller's bearer token. */
+  auth: 'apiKey' | 'token';
+}
+
+/** The query members a route's valid request carries (beside which the tests add theirs). */
+const VALID_QUERY: Record<string, string> = {
+  'GET /v1/payments/requirements': `connectorId=${CONNECTOR_ID}`,
+};
+
+/** The routes that page (limit and cursor are theirs). */
+export const PAGED_ROUTES = new Set([
+  'GET /v1/assets',
+  'GET /v1/wallets',
+  'GET /v1/beneficiaries',
+  'GET /v1/beneficiaries/{beneficiaryId}/payment-destinations',
+  'GET /v1/connectors',
+]);
+
+function validBody(key: string, f: Fixture): unknown {
+  switch (key) {
+    case 'POST /v1/auth/token':
+      return { ...f.tokenClient };
+    case 'POST /v1/wallets':
+      return { walletName: 'Fuzz', assetCode: 'USDC', ownAccount: true };
+    case 'POST /v1/beneficiaries':
+      return { individual: { firstName: 'Thandi', lastName: 'Nkosi' } };
+    case 'PATCH /v1/beneficiaries/{beneficiaryId}':
+      return { individual: { firstName: 'Thandeka' }, tags: [{ key: 'segment', value: 'retail' }] };
+    case 'POST /v1/beneficiaries/{beneficiaryId}/payment-destinations':
+      return { ...bankDestination };
+    case 'POST /v1/quotes':
+      return { amount: 10, connectorId: CONNECTOR_ID, transactionType: 'B2C' };
+    case 'POST /v1/sandbox/wallets/{walletId}/kyc':
+      return { decision: 'Verified' };
+    case 'POST /v1/sandbox/wallets/{walletId}/fund':
+      return { assetCode: 'USDC', amount: 1 };
+    case 'POST /v1/sandbox/payment-destinations/{destinationId}/verification':
+      return { decision: 'APPROVED' };
+    default:
+      return undefined;
+  }
+}
+
+/** The value of each path parameter in the fixture's valid request of a route. */
+function paramValue(key: string, param: string, f: Fixture): string {
+  switch (param) {
+    case 'assetCode':
+      return 'USDC';
+    case 'walletId':
+      return key === 'POST /v1/sandbox/wallets/{walletId}/kyc' ? f.pendingWallet : f.wallet;
+    case 'beneficiaryId':
+      return f.beneficiary;
+    case 'destinationId':
+      return f.destination;
+    case 'connectorId':
+      return CONNECTOR_ID;
+    default:
+      throw new Error(`No fixture value for {${param}} of ${key}: add one to test/support/fixtures.ts`);
+  }
+}
+
+/** The path parameters of a route, in order. */
+export const paramsOf = (route: Route): string[] =>
+  [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+
+/** The request that succeeds for `route` as the fixture's caller; `params` replaces path parameters raw. */
+export function validRequest(route: Route, f: Fixture, params: Record<string, string> = {}): RequestSpec {
+  const key = routeKeyOf(route);
+  const body = validBody(key, f);
+  const bodyRoute = route.method !== 'GET';
+  assert.equal(body !== undefined, bodyRoute, `${key}: a valid body exactly when the route takes one`);
+  const path = route.path.replace(
+    /\{(\w+)\}/g,
+    (_, name: string) => params[name] ?? paramValue(key, name, f),
+  );
+  const query = VALID_QUERY[key];
+  return {
+    method: route.method,
+    path: query ? `${path}?${query}` : path,
+    ...(body === undefined ? {} : { body }),
+    auth: route.auth,
+  };
+}
+
+/** Adds query members to a request's path. */
+export const withQuery = (path: string, query: string): string =>
+  `${path}${path.includes('?') ? '&' : '?'}${query}`;
+
+/** Every route of lib/routes.ts with its route key. */
+export const allRoutes = (): { key: string; route: Route }[] =>
+  routes.map((route) => ({ key: routeKeyOf(route), route }));
+
+/** Headers that authenticate `spec` as the fixture's caller. */
+export function credentials(spec: Pick<RequestSpec, 'auth'>, f: Fixture): { apiKey: string; token?: string } {
+  return spec.auth === 'token'
+    ? { apiKey: f.caller.tenant.apiKey, token: f.caller.token }
+    : { apiKey: f.caller.tenant.apiKey };
+}
+
+// ── raw JSON ───────────────────────────────────────────────────────────────────────────────────
+
+/** `depth` nested arrays (`[[…]]`) or objects (`{"a":{"a":…}}`) around `leaf`: `[]`-style depth counts each. */
+export function nested(depth: number, kind: 'array' | 'object', leaf = '"x"'): string {
+  return kind === 'array'
+    ? `${'['.repeat(depth)}${leaf}${']'.repeat(depth)}`
+    : `${'{"a":'.repeat(depth)}${leaf}${'}'.repeat(depth)}`;
+}
+
+export type MemberPath = (string | number)[];
+
+const MARK = '\u0000member-under-test\u0000';
+
+/**
+ * `body` as JSON text with the member at `path` replaced by `raw`: JSON text spliced in verbatim, or
+ * bytes (then the result is bytes, and need not be UTF-8). An empty path replaces the whole body.
+ */
+export function bodyWith(body: unknown, path: MemberPath, raw: string | Uint8Array): string | Buffer {
+  let text: string;
+  if (path.length === 0) {
+    text = JSON.stringify(MARK);
+  } else {
+    const copy = structuredClone(body) as Record<string | number, unknown>;
+    let parent: Record<string | number, unknown> = copy;
+    for (const step of path.slice(0, -1)) parent = parent[step] as Record<string | number, unknown>;
+    parent[path.at(-1) as string | number] = MARK;
+    text = JSON.stringify(copy);
+  }
+  const [before = '', after = ''] = text.split(JSON.stringify(MARK));
+  if (typeof raw === 'string') return `${before}${raw}${after}`;
+  return Buffer.concat([Buffer.from(before), raw, Buffer.from(after)]);
+}
+
+/** Every member of a JSON value with its path: leaves (strings, numbers, booleans) and containers. */
+export function membersOf(value: unknown, path: MemberPath = []): { path: MemberPath; value: unknown }[] {
+  const own = path.length ? [{ path, value }] : [];
+  if (Array.isArray(value)) return [...own, ...value.flatMap((v, i) => membersOf(v, [...path, i]))];
+  if (value && typeof value === 'object')
+    return [...own, ...Object.entries(value).flatMap(([k, v]) => membersOf(v, [...path, k]))];
+  return own;
+}
+
+/** How a field error names a member path (`individual.firstName`, `tags.0.key`). */
+export const fieldName = (path: MemberPath): string => path.join('.');
+
+// ── the table ──────────────────────────────────────────────────────────────────────────────────
+
+/** Every item of the caller's tenant partition (`T#<environment>#<associationId>`), in key order. */
+export async function partitionItems(caller: Caller): Promise<Record<string, unknown>[]> {
+  const pk = tenantScope({
+    environment: caller.tenant.environment,
+    associationId: caller.tenant.associationId,
+  });
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': pk },
+        ConsistentRead: true,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+/** Runs `tasks` with at most `concurrency` in flight; results in task order. */
+export async function pooled<T>(tasks: (() => Promise<T>)[], concurrency: number): Promise<T[]> {
+  const results: T[] = new Array(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const index = next++;
+      results[index] = await (tasks[index] as () => Promise<T>)();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, tasks.length) }, worker));
+  return results;
+}
