@@ -6,8 +6,9 @@ import { assetFields, fromXdrAsset } from './assets.ts';
 import type { EffectRecord, OperationRecord, PageQuery, TransactionRecord } from './history.ts';
 import { accountIdOf, publicKeyId, trustedAsset } from './operations.ts';
 import type { FoundPath } from './pools.ts';
-import type { Account, LedgerHeader, LedgerState } from './state.ts';
+import type { Account, LedgerHeader } from './state.ts';
 import type { LedgerAsset } from './types.ts';
+import type { StateView } from './view.ts';
 
 export const PROTOCOL_VERSION = 23;
 export const HORIZON_VERSION = 'local-ledger';
@@ -288,7 +289,7 @@ export function effectResource(base: string, effect: EffectRecord): Record<strin
 export function ledgerResource(
   base: string,
   header: LedgerHeader,
-  state: LedgerState,
+  state: StateView,
 ): Record<string, unknown> {
   const self = `${base}/ledgers/${header.sequence}`;
   return {
@@ -316,10 +317,12 @@ export function ledgerResource(
   };
 }
 
+/** `coreLatest`: the newest closed ledger, which an ingesting Horizon may not show yet. */
 export function rootResource(
   base: string,
-  state: LedgerState,
+  state: StateView,
   networkPassphrase: string,
+  coreLatest = state.latest.sequence,
 ): Record<string, unknown> {
   const latest = state.latest;
   return {
@@ -347,7 +350,7 @@ export function rootResource(
     history_latest_ledger: latest.sequence,
     history_latest_ledger_closed_at: isoTime(latest.closeTime),
     history_elder_ledger: 1,
-    core_latest_ledger: latest.sequence,
+    core_latest_ledger: coreLatest,
     network_passphrase: networkPassphrase,
     current_protocol_version: PROTOCOL_VERSION,
     supported_protocol_version: PROTOCOL_VERSION,
@@ -368,7 +371,10 @@ function distribution(values: bigint[]): Record<string, string> {
 }
 
 /** Per-operation fee statistics over the recent transactions (the base fee alone while there are none). */
-export function feeStatsResource(state: LedgerState, recent: TransactionRecord[]): Record<string, unknown> {
+export function feeStatsResource(
+  state: StateView,
+  recent: readonly TransactionRecord[],
+): Record<string, unknown> {
   const perOp = (fee: bigint, record: TransactionRecord) =>
     fee / BigInt(record.envelope.tx.operations.length + (record.envelope.feeBump ? 1 : 0));
   const charged = recent.map((r) => perOp(r.outcome.feeCharged, r));

@@ -109,7 +109,7 @@ export class LedgerState {
     return this.entries.accounts.get(id);
   }
 
-  /** Appends the next ledger; each accepted transaction closes one of its own. */
+  /** Appends the next ledger, closed at `closeTime` with the transactions `summary` counts. */
   close(closeTime: number, summary: LedgerSummary): LedgerHeader {
     const previous = this.latest;
     const header = closeHeader(previous, previous.sequence + 1, closeTime, {
