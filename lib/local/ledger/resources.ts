@@ -1,6 +1,6 @@
 // Horizon's JSON for each resource, spelled the way Horizon spells it (HAL `_links`, amounts as 7-place
 // decimals, int64s as strings, times as RFC 3339 seconds) so the SDK's call builders parse it unchanged.
-import type { xdr } from '@stellar/stellar-sdk';
+import { encodeMuxedAccountToAddress, type xdr } from '@stellar/stellar-sdk';
 import { formatAmount } from './amounts.ts';
 import { assetFields, fromXdrAsset } from './assets.ts';
 import type { EffectRecord, OperationRecord, PageQuery, TransactionRecord } from './history.ts';
@@ -186,6 +186,15 @@ const OPERATION_TYPES: Record<string, [string, number]> = {
 
 const pathFields = (path: LedgerAsset[]) => path.map((asset) => assetFields(asset));
 
+/** Horizon's `to_muxed`/`to_muxed_id` when a destination is a muxed (M…) account; `to` stays its G… base. */
+function muxedFields(account: xdr.MuxedAccount, prefix: string): Record<string, string> {
+  if (account.type !== 'keyTypeMuxedEd25519') return {};
+  return {
+    [`${prefix}_muxed`]: encodeMuxedAccountToAddress(account),
+    [`${prefix}_muxed_id`]: account.med25519.id.toString(),
+  };
+}
+
 function operationFields(record: OperationRecord): Record<string, unknown> {
   const body = record.op.body;
   switch (body.type) {
@@ -201,6 +210,7 @@ function operationFields(record: OperationRecord): Record<string, unknown> {
         ...assetFields(fromXdrAsset(body.paymentOp.asset)),
         from: record.source,
         to: accountIdOf(body.paymentOp.destination),
+        ...muxedFields(body.paymentOp.destination, 'to'),
         amount: formatAmount(body.paymentOp.amount),
       };
     case 'pathPaymentStrictSend': {
@@ -209,6 +219,7 @@ function operationFields(record: OperationRecord): Record<string, unknown> {
         ...assetFields(fromXdrAsset(p.destAsset)),
         from: record.source,
         to: accountIdOf(p.destination),
+        ...muxedFields(p.destination, 'to'),
         amount: formatAmount(record.outcome.strictSend?.amount ?? 0n),
         path: pathFields(p.path.map(fromXdrAsset)),
         source_amount: formatAmount(p.sendAmount),

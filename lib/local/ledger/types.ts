@@ -14,6 +14,11 @@ export interface LedgerGenesis {
     /** Decimal XLM, e.g. '100000'. */
     nativeBalance: string;
     trustlines?: Array<{ asset: LedgerAssetSpec; balance: string; limit?: string }>;
+    /** Multi-signature set-ups (SetOptions is not supported, so genesis is the only way to get one). */
+    masterWeight?: number;
+    thresholds?: { low: number; med: number; high: number };
+    /** Extra ed25519 signers (G… keys). */
+    signers?: Array<{ key: string; weight: number }>;
   }>;
   /** Constant-product liquidity pools (0.30% fee) for path payments. */
   pools?: Array<{ assetA: LedgerAsset; assetB: LedgerAsset; reserveA: string; reserveB: string }>;
