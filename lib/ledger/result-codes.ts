@@ -61,12 +61,17 @@ const reasons: Record<string, string> = {
   tx_bad_sponsorship: 'The transaction leaves a sponsorship unfinished.',
   tx_bad_min_seq_age_or_gap: "The transaction's sequence preconditions are not met.",
   tx_internal_error: 'The ledger failed internally while applying the transaction.',
+  tx_try_again_later: 'The ledger is busy with another transaction of the same account; try again shortly.',
 };
 
 /** Codes that prove this envelope can never land, so building a new one cannot pay twice. */
 const rebuildCodes = new Set(['tx_bad_seq', 'tx_insufficient_fee', 'tx_too_late']);
-/** Codes that say nothing final: look the hash up and try again later. */
-const lookupCodes = new Set(['tx_too_early', 'tx_internal_error']);
+/**
+ * Codes that say nothing final: look the hash up and try again later. `tx_try_again_later` is stellar-core's
+ * TRY_AGAIN_LATER (its queue holds another transaction of the source account): this envelope was not
+ * taken, and the same one may be submitted again once the next ledger has closed.
+ */
+const lookupCodes = new Set(['tx_too_early', 'tx_internal_error', 'tx_try_again_later']);
 
 const reasonFor = (code: string) => reasons[code] ?? `The ledger rejected the transaction (${code}).`;
 

@@ -32,6 +32,8 @@ export interface LocalStack {
   baseUrl: string;
   /** The sandbox ledger's Horizon-compatible API, for looking at accounts directly. */
   horizonUrl: string;
+  /** The sandbox ledger's friendbot (GET ?addr=G… opens an account with 10000 XLM). */
+  friendbotUrl: string;
   /** Environment the functions run with; tests and the admin CLI reuse it to reach the same services. */
   env: Record<string, string>;
   seededTenant: NewTenant;
@@ -39,6 +41,20 @@ export interface LocalStack {
 }
 
 const PID_FILE = 'stack.pid.json';
+
+/**
+ * LOCAL_LEDGER_CLOSE_MS: the local ledgers' close cadence. Unset or 0, each accepted transaction closes a
+ * ledger at once (fast tests); 5000 is the network's pace, the realistic setting for benches.
+ */
+function ledgerCloseIntervalMs(): number {
+  const text = process.env.LOCAL_LEDGER_CLOSE_MS ?? '0';
+  const ms = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(ms))
+    throw new Error(
+      `LOCAL_LEDGER_CLOSE_MS must be whole milliseconds (0 = close at once), not ${JSON.stringify(text)}`,
+    );
+  return ms;
+}
 
 const isAlive = (pid: number): boolean => {
   try {
@@ -129,16 +145,19 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
   const { tenant: seededTenant, genesis } = await seedLocalData();
   const { startLocalLedger } = await import('./ledger/index.ts');
   const { Networks } = await import('@stellar/stellar-sdk');
+  const closeIntervalMs = ledgerCloseIntervalMs();
   const ledgers = [
     await startLocalLedger({
       port: ledgerPorts.sandbox,
       networkPassphrase: Networks.TESTNET,
       genesis: genesis.sandbox,
+      closeIntervalMs,
     }),
     await startLocalLedger({
       port: ledgerPorts.production,
       networkPassphrase: Networks.PUBLIC,
       genesis: genesis.production,
+      closeIntervalMs,
     }),
   ];
 
@@ -169,6 +188,7 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     horizonUrl: env.HORIZON_URL_SANDBOX as string,
+    friendbotUrl: `${env.HORIZON_URL_SANDBOX}/friendbot`,
     env,
     seededTenant,
     stop: async () => {

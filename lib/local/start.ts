@@ -26,6 +26,7 @@ const credentials = {
   applicationId: stack.seededTenant.applicationId,
   environment: stack.seededTenant.environment,
   horizonUrl: stack.horizonUrl,
+  friendbotUrl: stack.friendbotUrl,
 };
 writeFileSync(join(dataDir, 'credentials.json'), `${JSON.stringify(credentials, null, 2)}\n`, {
   mode: 0o600,

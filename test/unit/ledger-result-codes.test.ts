@@ -92,6 +92,19 @@ describe('ledger result codes', () => {
     }
   });
 
+  it("retries later on stellar-core's TRY_AGAIN_LATER (the local ledger's 503 with tx_try_again_later)", () => {
+    const busy = horizonError(503, {
+      type: 'https://stellar.org/horizon-errors/transaction_try_again_later',
+      extras: { tx_status: 'TRY_AGAIN_LATER', result_codes: { transaction: 'tx_try_again_later' } },
+    });
+    assert.deepEqual(classifySubmissionError(busy), {
+      retryable: true,
+      action: 'lookup',
+      errorCode: 'LEDGER_TX_TRY_AGAIN_LATER',
+      failureReason: 'The ledger is busy with another transaction of the same account; try again shortly.',
+    });
+  });
+
   it('classifies a Horizon transaction_failed answer by its result codes', () => {
     const error = horizonError(400, {
       type: 'https://stellar.org/horizon-errors/transaction_failed',

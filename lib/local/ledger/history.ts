@@ -111,7 +111,7 @@ function compare(a: Cursor, b: Cursor): number {
 }
 
 /** The records strictly after (asc) or before (desc) the cursor, in that order, at most `limit`. */
-export function selectPage<T>(records: T[], cursorOf: (record: T) => Cursor, query: PageQuery): T[] {
+export function selectPage<T>(records: readonly T[], cursorOf: (record: T) => Cursor, query: PageQuery): T[] {
   const cursor = parseCursor(query.cursor, query.order);
   const sorted = [...records].sort((a, b) => compare(cursorOf(a), cursorOf(b)));
   if (query.order === 'desc') sorted.reverse();

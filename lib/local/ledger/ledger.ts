@@ -1,6 +1,7 @@
-// The ledger engine: validate a submitted envelope, and if it may enter a ledger, charge the fee, consume the
-// sequence number, apply its operations on a fork (committed only if all succeed) and close a ledger for it.
-// Everything here is synchronous, so one submission is applied completely before the next is looked at.
+// The ledger engine: decide whether an envelope may enter a ledger, and close ledgers. Closing applies each
+// transaction in order: charge the fee, consume the sequence number, apply its operations on a fork
+// (committed only if all succeed). Everything here is synchronous, so a ledger closes completely before
+// anything else looks at the state; when ledgers close (at once, or on a cadence) is node.ts's business.
 
 import type { xdr } from '@stellar/stellar-sdk';
 import { toStroops } from './amounts.ts';
@@ -13,17 +14,14 @@ import {
   publicKeyId,
 } from './operations.ts';
 import { isSuccess, type TxOutcome, transactionMetaXdr, transactionResultXdr } from './results-xdr.ts';
-import { forkEntries, LedgerState } from './state.ts';
+import { forkEntries, type LedgerHeader, LedgerState, type LedgerSummary } from './state.ts';
 import type { LedgerGenesis } from './types.ts';
-import { type DecodedEnvelope, decodeEnvelope, minFee, validateEnvelope } from './validation.ts';
+import { type DecodedEnvelope, minFee, type PendingFees, validateEnvelope } from './validation.ts';
 
-export type Submission =
-  | { kind: 'malformed'; error: string }
-  | { kind: 'rejected'; envelope: DecodedEnvelope; outcome: TxOutcome; resultXdr: string }
-  /** In a ledger (now or before); `hash` is the one submitted, which for a fee bump may be the inner hash. */
-  | { kind: 'recorded'; hash: string; record: TransactionRecord };
-
-const nowSeconds = () => Math.floor(Date.now() / 1000);
+/** What became of one transaction handed to `close`: in the ledger (successful or not), or left out. */
+export type Closed =
+  | { kind: 'recorded'; record: TransactionRecord }
+  | { kind: 'rejected'; envelope: DecodedEnvelope; outcome: TxOutcome; resultXdr: string };
 
 /** Everyone an operation touches, for the /accounts/{id}/… history endpoints. */
 function participantsOf(op: xdr.Operation, source: string): Set<string> {
@@ -46,6 +44,8 @@ export class Ledger {
     genesis: LedgerGenesis;
     baseFee: number;
     baseReserve: string;
+    /** Unix seconds: genesis's close time. */
+    genesisTime: number;
   }) {
     if (!Number.isSafeInteger(options.baseFee) || options.baseFee < 1) {
       throw new RangeError(`baseFee must be a positive number of stroops, not ${options.baseFee}`);
@@ -55,36 +55,69 @@ export class Ledger {
       options.genesis,
       BigInt(options.baseFee),
       toStroops(options.baseReserve),
-      nowSeconds(),
+      options.genesisTime,
     );
   }
 
-  submit(envelopeXdr: string): Submission {
-    let envelope: DecodedEnvelope;
-    try {
-      envelope = decodeEnvelope(envelopeXdr, this.networkPassphrase);
-    } catch (error) {
-      return { kind: 'malformed', error: error instanceof Error ? error.message : String(error) };
-    }
-    // A hash already in a ledger is answered from history and never applied twice (as Horizon does).
-    const known = this.history.transaction(envelope.hash);
-    if (known) return { kind: 'recorded', hash: envelope.hash, record: known };
-    const closeTime = nowSeconds();
-    const rejection = validateEnvelope(
-      { state: this.state, ledger: this.state.latest.sequence + 1, closeTime },
+  /** The close time the next ledger gets: the clock's, but never before the last close (close times never go back). */
+  nextCloseTime(clockSeconds: number): number {
+    return Math.max(this.state.latest.closeTime, clockSeconds);
+  }
+
+  /**
+   * Null when the envelope may enter the next ledger at `closeTime`, else the (never applied) failure.
+   * `pendingFees` counts the fees already promised by transactions waiting for that ledger.
+   */
+  validate(envelope: DecodedEnvelope, closeTime: number, pendingFees?: PendingFees): TxOutcome | null {
+    return validateEnvelope(
+      { state: this.state, ledger: this.state.latest.sequence + 1, closeTime, pendingFees },
       envelope,
     );
-    if (rejection)
-      return { kind: 'rejected', envelope, outcome: rejection, resultXdr: transactionResultXdr(rejection) };
-    const record = this.apply(envelope, closeTime);
-    this.history.add(record);
-    return { kind: 'recorded', hash: envelope.hash, record };
   }
 
-  private apply(envelope: DecodedEnvelope, closeTime: number): TransactionRecord {
+  /**
+   * Closes the next ledger with these transactions, in this order. Each is validated again against the
+   * state the ledger has reached when its turn comes (an earlier one may have spent what it needed, or
+   * the ledger may close after its maxTime); one that is no longer valid is left out, charged nothing.
+   */
+  close(envelopes: DecodedEnvelope[], closeTime: number): { header: LedgerHeader; closed: Closed[] } {
+    const ledger = this.state.latest.sequence + 1;
+    const summary: LedgerSummary = { success: 0, failed: 0, ops: 0, fees: 0n };
+    const closed: Closed[] = [];
+    for (const envelope of envelopes) {
+      const rejection = validateEnvelope({ state: this.state, ledger, closeTime }, envelope);
+      if (rejection) {
+        closed.push({
+          kind: 'rejected',
+          envelope,
+          outcome: rejection,
+          resultXdr: transactionResultXdr(rejection),
+        });
+        continue;
+      }
+      const index = summary.success + summary.failed + 1;
+      const record = this.apply(envelope, ledger, index, closeTime);
+      if (record.successful) {
+        summary.success += 1;
+        summary.ops += record.operations.length;
+      } else {
+        summary.failed += 1;
+      }
+      summary.fees += record.outcome.feeCharged;
+      this.history.add(record);
+      closed.push({ kind: 'recorded', record });
+    }
+    return { header: this.state.close(closeTime, summary), closed };
+  }
+
+  private apply(
+    envelope: DecodedEnvelope,
+    ledger: number,
+    index: number,
+    closeTime: number,
+  ): TransactionRecord {
     const state = this.state;
     const tx = envelope.tx;
-    const ledger = state.latest.sequence + 1;
     const feeAccount = envelope.feeBump?.feeSource ?? tx.source;
     // Without surge pricing the network charges the minimum, not the bid.
     const fee = minFee(state, tx.operations.length + (envelope.feeBump ? 1 : 0));
@@ -115,17 +148,11 @@ export class Ledger {
           inner: { hash: tx.hash, code, ops },
         }
       : { feeCharged: fee, code, ops };
-    state.close(closeTime, {
-      success: succeeded ? 1 : 0,
-      failed: succeeded ? 0 : 1,
-      ops: succeeded ? ops.length : 0,
-      fees: fee,
-    });
 
     const record: TransactionRecord = {
       hash: envelope.hash,
       ...(envelope.feeBump ? { innerHash: tx.hash } : {}),
-      id: toid(ledger, 1, 0),
+      id: toid(ledger, index, 0),
       ledger,
       closeTime,
       envelope,
@@ -137,12 +164,12 @@ export class Ledger {
       participants: new Set([tx.source, feeAccount]),
       operations: [],
     };
-    tx.operations.forEach((op, index) => {
+    tx.operations.forEach((op, opIndex) => {
       const opSource = operationSource(op, tx.source);
-      const result = applied[index];
+      const result = applied[opIndex];
       if (!result) return;
       const opRecord: OperationRecord = {
-        id: toid(ledger, 1, index + 1),
+        id: toid(ledger, index, opIndex + 1),
         transaction: record,
         op,
         source: opSource,

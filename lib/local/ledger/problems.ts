@@ -76,3 +76,45 @@ export function serverError(): Problem {
     detail: 'An error occurred while processing this request.',
   };
 }
+
+/**
+ * stellar-core's TRY_AGAIN_LATER (its queue already holds a transaction of this source account). Horizon's
+ * synchronous endpoint would keep waiting and time out (504); this ledger answers at once, with the code
+ * spelled as a result code so a client classifies it like any other submission answer.
+ */
+export function transactionTryAgainLater(envelopeXdr: string, hash: string): Problem {
+  return {
+    type: `${TYPE}transaction_try_again_later`,
+    title: 'Transaction Try Again Later',
+    status: 503,
+    detail:
+      'The transaction was not accepted for now: a transaction of the same source account is already waiting ' +
+      'for the next ledger. Submit it again once that ledger has closed.',
+    extras: {
+      envelope_xdr: envelopeXdr,
+      hash,
+      tx_status: 'TRY_AGAIN_LATER',
+      result_codes: { transaction: 'tx_try_again_later' },
+    },
+  };
+}
+
+/** What a Horizon fleet that is down answers (the `unavailable` fault). */
+export function serviceUnavailable(): Problem {
+  return {
+    type: `${TYPE}service_unavailable`,
+    title: 'Service Unavailable',
+    status: 503,
+    detail: 'The request cannot be serviced at this time.',
+  };
+}
+
+/** Friendbot's answer for an account that already exists (its createAccountAlreadyExist result, as it prints it). */
+export function friendbotAccountExists(): Problem {
+  return {
+    type: `${TYPE}bad_request`,
+    title: 'Bad Request',
+    status: 400,
+    detail: 'createAccountAlreadyExist (AAAAAAAAAGT/////AAAAAQAAAAAAAAAA/////AAAAAA=)',
+  };
+}

@@ -1,13 +1,14 @@
 // Horizon's JSON for each resource, spelled the way Horizon spells it (HAL `_links`, amounts as 7-place
 // decimals, int64s as strings, times as RFC 3339 seconds) so the SDK's call builders parse it unchanged.
-import type { xdr } from '@stellar/stellar-sdk';
+import { encodeMuxedAccountToAddress, type xdr } from '@stellar/stellar-sdk';
 import { formatAmount } from './amounts.ts';
 import { assetFields, fromXdrAsset } from './assets.ts';
 import type { EffectRecord, OperationRecord, PageQuery, TransactionRecord } from './history.ts';
 import { accountIdOf, publicKeyId, trustedAsset } from './operations.ts';
 import type { FoundPath } from './pools.ts';
-import type { Account, LedgerHeader, LedgerState } from './state.ts';
+import type { Account, LedgerHeader } from './state.ts';
 import type { LedgerAsset } from './types.ts';
+import type { StateView } from './view.ts';
 
 export const PROTOCOL_VERSION = 23;
 export const HORIZON_VERSION = 'local-ledger';
@@ -185,6 +186,15 @@ const OPERATION_TYPES: Record<string, [string, number]> = {
 
 const pathFields = (path: LedgerAsset[]) => path.map((asset) => assetFields(asset));
 
+/** Horizon's `to_muxed`/`to_muxed_id` when a destination is a muxed (M…) account; `to` stays its G… base. */
+function muxedFields(account: xdr.MuxedAccount, prefix: string): Record<string, string> {
+  if (account.type !== 'keyTypeMuxedEd25519') return {};
+  return {
+    [`${prefix}_muxed`]: encodeMuxedAccountToAddress(account),
+    [`${prefix}_muxed_id`]: account.med25519.id.toString(),
+  };
+}
+
 function operationFields(record: OperationRecord): Record<string, unknown> {
   const body = record.op.body;
   switch (body.type) {
@@ -200,6 +210,7 @@ function operationFields(record: OperationRecord): Record<string, unknown> {
         ...assetFields(fromXdrAsset(body.paymentOp.asset)),
         from: record.source,
         to: accountIdOf(body.paymentOp.destination),
+        ...muxedFields(body.paymentOp.destination, 'to'),
         amount: formatAmount(body.paymentOp.amount),
       };
     case 'pathPaymentStrictSend': {
@@ -208,6 +219,7 @@ function operationFields(record: OperationRecord): Record<string, unknown> {
         ...assetFields(fromXdrAsset(p.destAsset)),
         from: record.source,
         to: accountIdOf(p.destination),
+        ...muxedFields(p.destination, 'to'),
         amount: formatAmount(record.outcome.strictSend?.amount ?? 0n),
         path: pathFields(p.path.map(fromXdrAsset)),
         source_amount: formatAmount(p.sendAmount),
@@ -288,7 +300,7 @@ export function effectResource(base: string, effect: EffectRecord): Record<strin
 export function ledgerResource(
   base: string,
   header: LedgerHeader,
-  state: LedgerState,
+  state: StateView,
 ): Record<string, unknown> {
   const self = `${base}/ledgers/${header.sequence}`;
   return {
@@ -316,10 +328,12 @@ export function ledgerResource(
   };
 }
 
+/** `coreLatest`: the newest closed ledger, which an ingesting Horizon may not show yet. */
 export function rootResource(
   base: string,
-  state: LedgerState,
+  state: StateView,
   networkPassphrase: string,
+  coreLatest = state.latest.sequence,
 ): Record<string, unknown> {
   const latest = state.latest;
   return {
@@ -347,7 +361,7 @@ export function rootResource(
     history_latest_ledger: latest.sequence,
     history_latest_ledger_closed_at: isoTime(latest.closeTime),
     history_elder_ledger: 1,
-    core_latest_ledger: latest.sequence,
+    core_latest_ledger: coreLatest,
     network_passphrase: networkPassphrase,
     current_protocol_version: PROTOCOL_VERSION,
     supported_protocol_version: PROTOCOL_VERSION,
@@ -368,7 +382,10 @@ function distribution(values: bigint[]): Record<string, string> {
 }
 
 /** Per-operation fee statistics over the recent transactions (the base fee alone while there are none). */
-export function feeStatsResource(state: LedgerState, recent: TransactionRecord[]): Record<string, unknown> {
+export function feeStatsResource(
+  state: StateView,
+  recent: readonly TransactionRecord[],
+): Record<string, unknown> {
   const perOp = (fee: bigint, record: TransactionRecord) =>
     fee / BigInt(record.envelope.tx.operations.length + (record.envelope.feeBump ? 1 : 0));
   const charged = recent.map((r) => perOp(r.outcome.feeCharged, r));

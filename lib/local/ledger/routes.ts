@@ -11,7 +11,6 @@ import {
   selectPage,
   type TransactionRecord,
 } from './history.ts';
-import type { Ledger } from './ledger.ts';
 import { findStrictSendPaths } from './pools.ts';
 import { badRequest, notFound, type Problem } from './problems.ts';
 import {
@@ -27,6 +26,7 @@ import {
 } from './resources.ts';
 import type { LedgerHeader } from './state.ts';
 import type { LedgerAsset } from './types.ts';
+import type { LedgerView } from './view.ts';
 
 export type Reply = { status: 200; body: unknown } | { status: number; problem: Problem };
 
@@ -56,12 +56,22 @@ const everything: Scope = {
   failedByDefault: false,
 };
 
-function collection(ledger: Ledger, base: string, url: URL, kind: string, scope: Scope): Reply | undefined {
+function collection(
+  ledger: LedgerView,
+  base: string,
+  url: URL,
+  kind: string,
+  scope: Scope,
+): Reply | undefined {
   const query = parsePageQuery(url.searchParams);
   if ('invalid' in query) return fail(badRequest(query.invalid, query.reason));
   const includeFailed = scope.failedByDefault || url.searchParams.get('include_failed') === 'true';
   const history = ledger.history;
-  const page = <T>(records: T[], cursorOf: (r: T) => Cursor, render: (r: T) => Record<string, unknown>) =>
+  const page = <T>(
+    records: readonly T[],
+    cursorOf: (r: T) => Cursor,
+    render: (r: T) => Record<string, unknown>,
+  ) =>
     ok(
       pageResource(
         base,
@@ -110,7 +120,7 @@ function extraParams(url: URL): Record<string, string> {
   return extra;
 }
 
-function ledgersPage(ledger: Ledger, base: string, url: URL): Reply {
+function ledgersPage(ledger: LedgerView, base: string, url: URL): Reply {
   const query: PageQuery | { invalid: string; reason: string } = parsePageQuery(url.searchParams);
   if ('invalid' in query) return fail(badRequest(query.invalid, query.reason));
   const cursorOf = (header: LedgerHeader): Cursor => [BigInt(header.sequence) << 32n, 0];
@@ -140,7 +150,7 @@ function sourceAssetOf(params: URLSearchParams): LedgerAsset | Problem {
   }
 }
 
-function strictSendPaths(ledger: Ledger, url: URL): Reply {
+function strictSendPaths(ledger: LedgerView, url: URL): Reply {
   const params = url.searchParams;
   const source = sourceAssetOf(params);
   if (typeof source === 'object' && 'status' in source) return fail(source);
@@ -177,15 +187,15 @@ function strictSendPaths(ledger: Ledger, url: URL): Reply {
   return ok({ _links: { self, next: self, prev: self }, _embedded: { records } });
 }
 
-/** Answers one GET; undefined when no route matches. */
-export function routeGet(ledger: Ledger, base: string, url: URL): Reply | undefined {
+/** Answers one GET from what this Horizon has ingested; undefined when no route matches. */
+export function routeGet(ledger: LedgerView, base: string, url: URL): Reply | undefined {
   const [resource, id, sub, extra] = url.pathname.split('/').filter(Boolean);
   if (extra !== undefined && !(resource === 'accounts' && sub === 'data')) return undefined;
   const state = ledger.state;
   const history = ledger.history;
   switch (resource) {
     case undefined:
-      return ok(rootResource(base, state, ledger.networkPassphrase));
+      return ok(rootResource(base, state, ledger.networkPassphrase, ledger.coreLatest));
     case 'fee_stats':
       return id === undefined ? ok(feeStatsResource(state, history.transactions.slice(-50))) : undefined;
     case 'ledgers': {

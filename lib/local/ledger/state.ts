@@ -30,7 +30,7 @@ export interface Account {
   subentries: number;
   masterWeight: number;
   thresholds: { low: number; med: number; high: number };
-  /** Extra signers besides the master key (none can be added yet: SetOptions is not supported). */
+  /** Extra signers besides the master key (only genesis can set them: SetOptions is not supported). */
   signers: Signer[];
   trustlines: Map<string, Trustline>;
   lastModifiedLedger: number;
@@ -109,7 +109,7 @@ export class LedgerState {
     return this.entries.accounts.get(id);
   }
 
-  /** Appends the next ledger; each accepted transaction closes one of its own. */
+  /** Appends the next ledger, closed at `closeTime` with the transactions `summary` counts. */
   close(closeTime: number, summary: LedgerSummary): LedgerHeader {
     const previous = this.latest;
     const header = closeHeader(previous, previous.sequence + 1, closeTime, {
@@ -178,13 +178,39 @@ export function newAccount(id: string, balance: bigint, ledger: number, closeTim
   };
 }
 
+const weight = (value: number, what: string) => {
+  if (!Number.isInteger(value) || value < 0 || value > 255)
+    throw new RangeError(`genesis: ${what} must be 0–255`);
+  return value;
+};
+
+/** A genesis account's signing set-up: master weight, thresholds and extra ed25519 signers. */
+function setSigners(account: Account, spec: LedgerGenesis['accounts'][number]): void {
+  if (spec.masterWeight !== undefined) account.masterWeight = weight(spec.masterWeight, 'masterWeight');
+  if (spec.thresholds) {
+    const { low, med, high } = spec.thresholds;
+    account.thresholds = { low: weight(low, 'low'), med: weight(med, 'med'), high: weight(high, 'high') };
+  }
+  for (const signer of spec.signers ?? []) {
+    if (!StrKey.isValidEd25519PublicKey(signer.key) || signer.key === account.id)
+      throw new RangeError(`genesis: bad signer ${signer.key} on ${account.id}`);
+    if (account.signers.some((s) => s.key === signer.key))
+      throw new RangeError(`genesis: duplicate signer ${signer.key} on ${account.id}`);
+    account.signers.push({ key: signer.key, weight: weight(signer.weight, 'signer weight') });
+    // Each signer is a subentry (it raises the reserve), as on the network.
+    account.subentries += 1;
+  }
+}
+
 function genesisEntries(genesis: LedgerGenesis, now: number): Entries {
   const accounts = new Map<string, Account>();
   for (const spec of genesis.accounts) {
     if (!StrKey.isValidEd25519PublicKey(spec.publicKey))
       throw new RangeError(`genesis: bad key ${spec.publicKey}`);
     if (accounts.has(spec.publicKey)) throw new RangeError(`genesis: duplicate account ${spec.publicKey}`);
-    accounts.set(spec.publicKey, newAccount(spec.publicKey, toStroops(spec.nativeBalance), 1, now));
+    const account = newAccount(spec.publicKey, toStroops(spec.nativeBalance), 1, now);
+    setSigners(account, spec);
+    accounts.set(spec.publicKey, account);
   }
   for (const spec of genesis.accounts) {
     const account = accounts.get(spec.publicKey);

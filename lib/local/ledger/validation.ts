@@ -144,11 +144,21 @@ export function signersOf(account: Account): Array<{ key: string; weight: number
   return [{ key: account.id, weight: account.masterWeight }, ...account.signers];
 }
 
+/** Fees (stroops) that transactions already waiting for the next ledger will charge this account. */
+export type PendingFees = (account: string) => bigint;
+
 /** What validation needs to know about the ledger the transaction would close into. */
 export interface ValidationContext {
   state: LedgerState;
   ledger: number;
   closeTime: number;
+  /** Absent when nothing is waiting (a ledger closing, or closes on every submission). */
+  pendingFees?: PendingFees | undefined;
+}
+
+/** What the account can spend on a fee, net of the fees it already owes to waiting transactions (as core's queue counts). */
+function feeBalance(ctx: ValidationContext, account: Account): bigint {
+  return availableNative(account, ctx.state.baseReserve) - (ctx.pendingFees?.(account.id) ?? 0n);
 }
 
 interface Rejection {
@@ -234,8 +244,7 @@ function validateTransaction(
   if (!checker.check(signersOf(source), source.thresholds.low) || !checkExtraSigners(checker, tx)) {
     return { code: 'tx_bad_auth' };
   }
-  if (chargeFee && availableNative(source, ctx.state.baseReserve) < tx.fee)
-    return { code: 'tx_insufficient_balance' };
+  if (chargeFee && feeBalance(ctx, source) < tx.fee) return { code: 'tx_insufficient_balance' };
   // Like core, stop at the first bad operation; the ones after it keep their default (success) result.
   const ops: OpOutcome[] = tx.operations.map((op) => ({ kind: op.body.type, code: 'op_success' }));
   for (let i = 0; i < tx.operations.length; i += 1) {
@@ -269,8 +278,7 @@ export function validateEnvelope(ctx: ValidationContext, envelope: DecodedEnvelo
   if (!feeSource) return reject('tx_no_source_account');
   const checker = new SignatureChecker(feeBump.hash, feeBump.signatures);
   if (!checker.check(signersOf(feeSource), feeSource.thresholds.low)) return reject('tx_bad_auth');
-  if (availableNative(feeSource, ctx.state.baseReserve) < feeBump.fee)
-    return reject('tx_insufficient_balance');
+  if (feeBalance(ctx, feeSource) < feeBump.fee) return reject('tx_insufficient_balance');
   if (!checker.allUsed()) return reject('tx_bad_auth_extra');
   const inner = validateTransaction(ctx, tx, false);
   return inner && { feeCharged, code: 'tx_fee_bump_inner_failed', inner: { hash: tx.hash, ...inner } };
