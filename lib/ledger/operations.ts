@@ -28,6 +28,7 @@ import {
   baseFeeFor,
   type SubmissionOutcome,
   type SubmitOptions,
+  sourceAccountFor,
   submitOnce,
   timeBoundsFor,
 } from './submit.ts';
@@ -47,9 +48,7 @@ export interface LedgerAssetRef {
 }
 
 /** Clock and retry tuning passed through to submitOnce. */
-export type SubmitTuning = Partial<
-  Pick<SubmitOptions, 'now' | 'maxRounds' | 'expiryMarginSeconds' | 'pauseMs'>
->;
+export type SubmitTuning = Partial<Pick<SubmitOptions, 'now' | 'maxRounds' | 'pauseMs'>>;
 
 /** What a new wallet account starts with: its reserves and nothing more. */
 export const startingBalanceFor = (trustlines: number): string =>
@@ -147,7 +146,7 @@ export async function activateAccount(
 
     if (!existing) {
       const builder = new TransactionBuilder(
-        await loadFundingAccount(environment, funding.publicKey),
+        sourceAccountFor(ctx, await loadFundingAccount(environment, funding.publicKey)),
         options,
       ).addOperation(
         Operation.createAccount({
@@ -165,7 +164,7 @@ export async function activateAccount(
 
     // Open without the trustline (asset is set here): the wallet signs its ChangeTrust, funding pays.
     const topUp = reserveShortfall(existing);
-    const builder = new TransactionBuilder(existing, options);
+    const builder = new TransactionBuilder(sourceAccountFor(ctx, existing), options);
     if (topUp !== '0') {
       builder.addOperation(
         Operation.payment({
@@ -219,7 +218,7 @@ export async function pay(
         'LEDGER_TX_NO_SOURCE_ACCOUNT',
         'The source wallet is not active on the ledger.',
       );
-    const builder = new TransactionBuilder(source, {
+    const builder = new TransactionBuilder(sourceAccountFor(ctx, source), {
       fee: baseFeeFor(ctx.attempt),
       networkPassphrase: ctx.networkPassphrase,
       timebounds: timeBoundsFor(ctx.now),

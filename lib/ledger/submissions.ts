@@ -11,6 +11,18 @@ import type { Environment } from '../http/types.ts';
 
 export type SubmissionStatus = 'submitting' | 'succeeded' | 'failed';
 
+/** What the protocol keeps of an envelope after it is replaced: enough to look it up and to prove it dead. */
+export interface EnvelopeRef {
+  hash: string;
+  /** A fee bump's inner hash: what lands, whoever pays the fee. */
+  innerHash?: string;
+  /** The inner transaction's source account and sequence number. */
+  source: string;
+  sequence: string;
+  /** Epoch seconds (ledger close time) after which it can no longer land. */
+  maxTime: number;
+}
+
 export interface SubmissionRecord {
   environment: Environment;
   intentId: string;
@@ -24,8 +36,13 @@ export interface SubmissionRecord {
   envelopeXdr: string | null;
   /** Epoch seconds after which the envelope can no longer land (its inner transaction's maxTime). */
   maxTime: number | null;
-  /** Hashes of the envelopes this one replaced (each proven unable to land first). */
-  previousHashes: string[];
+  /**
+   * Every envelope ever persisted for the intent, the current one last: each is looked up (outer and
+   * inner hash) before anything is rebuilt, and a replacement needs proof about each that may still land.
+   */
+  envelopes: EnvelopeRef[];
+  /** How many of `envelopes` (from the first) are proven unable to land. */
+  provenDead: number;
   ledger?: number | null;
   errorCode?: string;
   failureReason?: string;

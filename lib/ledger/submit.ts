@@ -1,20 +1,26 @@
 // Crash-safe submission (design convention 9, as Stellar's Disbursement Platform does it): an intent is
-// sent to the ledger at most once, whatever crashes, timeouts or concurrent workers happen.
+// put on the ledger at most once, whatever crashes, timeouts, late answers or concurrent workers happen.
 //
-//  1. Before anything is sent, the signed envelope, its hash and its maxTime are persisted (submissions.ts).
-//  2. After any doubt (timeout, 5xx, dropped connection, a worker resuming) the hash is looked up first.
-//     Found → the intent's outcome. Not found and still valid → THE SAME envelope is sent again.
-//  3. A new envelope is built only when the old one can no longer land: the ledger said so (tx_bad_seq,
-//     tx_insufficient_fee, tx_too_late) or it is past maxTime + a margin and not found. As a last guard
-//     the new envelope must reuse the old one's source and sequence number (then at most one of the two
-//     can ever land), or the ledger must show that sequence number consumed while the old hash is absent.
-//  4. Each call is bounded; out of rounds it answers `pending` and a later retry (an SQS redelivery)
-//     resumes from the stored hash: it never builds while the stored envelope could still land.
+//  1. Before anything is sent, the signed envelope is persisted with its hashes, source, sequence and
+//     maxTime (submissions.ts). Every envelope ever built for the intent stays on the record.
+//  2. After any doubt (a timeout, a 5xx, a dropped answer, a worker resuming, another worker's write)
+//     EVERY hash of EVERY envelope (outer and inner) is looked up first. Found in a closed ledger → that
+//     result is the intent's outcome, success or failure.
+//  3. A replacement is built only with proof (proofs.ts) about each envelope that might still land:
+//     - it reuses that envelope's source and sequence number, so at most one of them can ever land
+//       (a node said the envelope cannot land as it is: fee too low, too late for its queue); or
+//     - the ledger proves it dead: expired (a Horizon that had ingested a ledger closed after its
+//       maxTime does not have it — ledger time, never this worker's clock) or superseded (the source's
+//       own history shows another transaction consumed its sequence number).
+//     A node's verdict is tied to the envelope it was about: after another worker's write it lapses.
+//  4. `failed` is written only from a result in a closed ledger, or once every envelope is proven dead
+//     (a node's rejection alone may be about its own queue). Otherwise the answer is `pending`, and a
+//     later call (an SQS redelivery) resumes from the record: it never builds without proof.
 import {
+  Account,
   FeeBumpTransaction,
   type Horizon,
   NetworkError,
-  NotFoundError,
   type Transaction,
   TransactionBuilder,
 } from '@stellar/stellar-sdk';
@@ -22,13 +28,16 @@ import type { Environment } from '../http/types.ts';
 import { logger } from '../log.ts';
 import { LedgerRefusal, LedgerUnavailableError } from './errors.ts';
 import { ledgerNetwork } from './network.ts';
+import { consumerOfSequence, type LedgerTransaction, ledgerClosedAt, lookUpHashes } from './proofs.ts';
 import {
   classifyResultCodes,
   classifySubmissionError,
   type LedgerVerdict,
+  type ResultCodes,
   resultCodesFromXdr,
 } from './result-codes.ts';
 import {
+  type EnvelopeRef,
   findSubmission,
   replaceSubmission,
   type Settlement,
@@ -48,6 +57,23 @@ export interface BuildContext {
   now: Date;
   /** 1 for an intent's first envelope, +1 for each replacement (builders raise the fee with it). */
   attempt: number;
+  /**
+   * Set when the replacement must reuse this source account and sequence number, because the envelopes
+   * it replaces may still land (then at most one of them can): build on `sourceAccountFor(ctx, …)`.
+   */
+  reuse?: { source: string; sequence: string };
+}
+
+/**
+ * The account a builder builds on: the loaded one, or, when the replacement must reuse a sequence number
+ * (`ctx.reuse`), the same account one step before that number (TransactionBuilder adds one).
+ */
+export function sourceAccountFor<A extends { accountId(): string }>(
+  ctx: BuildContext,
+  loaded: A,
+): A | Account {
+  if (!ctx.reuse || ctx.reuse.source !== loaded.accountId()) return loaded;
+  return new Account(ctx.reuse.source, (BigInt(ctx.reuse.sequence) - 1n).toString());
 }
 
 /**
@@ -66,8 +92,6 @@ export interface SubmitOptions {
   now?: () => Date;
   /** Rounds (look up, maybe rebuild, submit) in one call before answering `pending`. Default 5. */
   maxRounds?: number;
-  /** How long past maxTime an envelope that is not found is still waited for. Default 10 s. */
-  expiryMarginSeconds?: number;
   /** Pause after an unknown outcome before looking again. Default 1000 ms. */
   pauseMs?: number;
 }
@@ -105,14 +129,19 @@ const innerOf = (tx: Transaction | FeeBumpTransaction): Transaction =>
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
-interface Found {
-  hash: string;
-  successful: boolean;
-  ledger: number | null;
-  resultXdr: string | undefined;
-}
+type Step =
+  | { outcome: SubmissionOutcome }
+  /** The record to go on with; `adopted` when another worker's write put it there. */
+  | { record: SubmissionRecord; adopted?: boolean }
+  /** Nothing can be proven or built yet: look again after a pause. */
+  | { record: SubmissionRecord; wait: true };
 
-type Step = { outcome: SubmissionOutcome } | { record: SubmissionRecord; adopted?: boolean };
+/** A node's answer about one envelope: it lapses as soon as the record holds another envelope. */
+interface Verdict {
+  hash: string | null;
+  verdict: LedgerVerdict;
+  code: string;
+}
 
 function outcomeOf(record: SubmissionRecord): SubmissionOutcome {
   const { intentId, hash, attempt } = record;
@@ -139,20 +168,12 @@ function outcomeOf(record: SubmissionRecord): SubmissionOutcome {
   };
 }
 
-/** Any Horizon failure other than "not found" is the ledger being unavailable (transient). */
-async function horizon<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof NotFoundError || error instanceof LedgerUnavailableError) throw error;
-    throw new LedgerUnavailableError(`The ledger could not be read: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
-}
-
 const isTransient = (error: unknown) =>
   error instanceof LedgerUnavailableError || error instanceof NetworkError;
+
+/** Every hash the intent ever persisted, outer and inner. */
+const hashesOf = (record: SubmissionRecord): string[] =>
+  record.envelopes.flatMap((e) => [e.hash, ...(e.innerHash ? [e.innerHash] : [])]);
 
 /** A submission run: one call of submitOnce (or prepareSubmission). */
 class SubmissionRun {
@@ -162,7 +183,6 @@ class SubmissionRun {
   readonly now: () => Date;
   readonly server: Horizon.Server;
   readonly networkPassphrase: string;
-  readonly marginSeconds: number;
 
   constructor(options: SubmitOptions) {
     const network = ledgerNetwork(options.environment);
@@ -172,7 +192,6 @@ class SubmissionRun {
     this.now = options.now ?? (() => new Date());
     this.server = network.server;
     this.networkPassphrase = network.networkPassphrase;
-    this.marginSeconds = options.expiryMarginSeconds ?? 10;
   }
 
   log(message: string, record: SubmissionRecord | undefined, extra: Record<string, unknown> = {}) {
@@ -186,7 +205,7 @@ class SubmissionRun {
   }
 
   /** Refuses envelopes that could land at an unknown time, on another network, or unsigned. */
-  describe(tx: Transaction | FeeBumpTransaction) {
+  describe(tx: Transaction | FeeBumpTransaction): EnvelopeRef & { envelopeXdr: string } {
     const inner = innerOf(tx);
     const maxTime = Number(inner.timeBounds?.maxTime ?? 0);
     if (!maxTime) throw new TypeError(`Refusing to submit ${this.intentId}: the transaction has no maxTime`);
@@ -204,17 +223,15 @@ class SubmissionRun {
     return {
       hash: hex(tx.hash()),
       ...(tx instanceof FeeBumpTransaction ? { innerHash: hex(inner.hash()) } : {}),
-      envelopeXdr: tx.toXDR(),
+      source: inner.source,
+      sequence: inner.sequence,
       maxTime,
+      envelopeXdr: tx.toXDR(),
     };
   }
 
   envelopeOf(record: SubmissionRecord): Transaction | FeeBumpTransaction {
     return TransactionBuilder.fromXDR(record.envelopeXdr ?? '', this.networkPassphrase);
-  }
-
-  expired(record: SubmissionRecord): boolean {
-    return record.maxTime !== null && seconds(this.now()) > record.maxTime + this.marginSeconds;
   }
 
   /** Follows a lost conditional write: the record as another worker left it. */
@@ -227,30 +244,50 @@ class SubmissionRun {
       : { outcome: outcomeOf(current) };
   }
 
-  /** Builds an envelope (the first, or one replacing `previous`) and persists it before any submission. */
-  async newEnvelope(previous: SubmissionRecord | undefined): Promise<Step> {
+  /**
+   * Builds an envelope and persists it before any submission: the first one, a replacement of envelopes
+   * proven dead (`fresh`), or one that must reuse the source and sequence of those that may still land.
+   */
+  async newEnvelope(previous: SubmissionRecord | undefined, mode: 'fresh' | 'sameSequence'): Promise<Step> {
     const attempt = (previous?.attempt ?? 0) + 1;
     const now = this.now();
+    const live = previous ? previous.envelopes.slice(previous.provenDead) : [];
+    const reuse = mode === 'sameSequence' ? live[0] : undefined;
+    if (
+      mode === 'sameSequence' &&
+      (!reuse || live.some((e) => e.source !== reuse.source || e.sequence !== reuse.sequence))
+    ) {
+      return previous ? { record: previous, wait: true } : { outcome: outcomeOf(previous as never) };
+    }
     const base = {
       environment: this.environment,
       intentId: this.intentId,
       attempt,
-      previousHashes: previous ? [...previous.previousHashes, ...(previous.hash ? [previous.hash] : [])] : [],
       createdAt: previous?.createdAt ?? now.toISOString(),
       updatedAt: now.toISOString(),
     };
     const expected = previous ? previous.hash : undefined;
     let tx: Transaction | FeeBumpTransaction | null;
     try {
-      tx = await this.build({ server: this.server, networkPassphrase: this.networkPassphrase, now, attempt });
+      tx = await this.build({
+        server: this.server,
+        networkPassphrase: this.networkPassphrase,
+        now,
+        attempt,
+        ...(reuse ? { reuse: { source: reuse.source, sequence: reuse.sequence } } : {}),
+      });
     } catch (error) {
       if (!(error instanceof LedgerRefusal)) throw error;
+      // A refusal is the outcome only when nothing built before can still land.
+      if (live.length > 0) return { record: previous as SubmissionRecord, wait: true };
       const record: SubmissionRecord = {
         ...base,
         status: 'failed',
         hash: null,
         envelopeXdr: null,
         maxTime: null,
+        envelopes: previous?.envelopes ?? [],
+        provenDead: previous?.envelopes.length ?? 0,
         errorCode: error.errorCode,
         failureReason: error.failureReason,
       };
@@ -259,63 +296,86 @@ class SubmissionRun {
       return written.written ? { outcome: outcomeOf(record) } : this.adopt(written);
     }
     if (tx === null) {
+      // The ledger already holds what the intent wants (an account opened, say): nothing to submit.
       const record: SubmissionRecord = {
         ...base,
         status: 'succeeded',
         hash: null,
         envelopeXdr: null,
         maxTime: null,
+        envelopes: previous?.envelopes ?? [],
+        provenDead: previous?.provenDead ?? 0,
         ledger: null,
       };
       const written = await replaceSubmission(record, expected);
       this.log('Ledger already in the wanted state: nothing submitted', record);
       return written.written ? { outcome: outcomeOf(record) } : this.adopt(written);
     }
-    const record: SubmissionRecord = { ...base, status: 'submitting', ...this.describe(tx) };
-    if (previous && !(await this.replaceable(previous, tx))) return { record: previous };
+    const { envelopeXdr, ...ref } = this.describe(tx);
+    if (reuse && (ref.source !== reuse.source || ref.sequence !== reuse.sequence)) {
+      this.log('Ledger envelope kept: the replacement would not reuse its sequence number', previous);
+      return { record: previous as SubmissionRecord, wait: true };
+    }
+    const record: SubmissionRecord = {
+      ...base,
+      status: 'submitting',
+      hash: ref.hash,
+      ...(ref.innerHash ? { innerHash: ref.innerHash } : {}),
+      envelopeXdr,
+      maxTime: ref.maxTime,
+      envelopes: [...(previous?.envelopes ?? []), ref],
+      provenDead: mode === 'fresh' ? (previous?.envelopes.length ?? 0) : (previous?.provenDead ?? 0),
+    };
     const written = await replaceSubmission(record, expected);
     if (!written.written) return this.adopt(written);
-    this.log('Ledger envelope persisted', record);
+    this.log('Ledger envelope persisted', record, { replaces: previous?.hash ?? null, mode });
     return { record };
   }
 
   /**
-   * The last guard before replacing an envelope: the new one reuses its source and sequence number (so at
-   * most one of them can land), or the ledger shows that sequence number consumed and the old hash absent.
+   * Whether every envelope that might still land is proven dead (see proofs.ts), or one of them turns
+   * out to be in the ledger after all (a source history newer than the look-ups).
    */
-  async replaceable(previous: SubmissionRecord, next: Transaction | FeeBumpTransaction): Promise<boolean> {
-    if (!previous.envelopeXdr) return true;
-    const old = innerOf(this.envelopeOf(previous));
-    const fresh = innerOf(next);
-    if (old.source === fresh.source && old.sequence === fresh.sequence) return true;
-    const account = await horizon(() => this.server.loadAccount(old.source)).catch((error: unknown) => {
-      if (error instanceof NotFoundError) return null;
-      throw error;
-    });
-    if (account && BigInt(account.sequence) < BigInt(old.sequence)) {
-      this.log('Ledger envelope kept: its sequence number is not consumed yet', previous);
-      return false;
+  async proveDead(
+    record: SubmissionRecord,
+    ingestedUpTo: number | null,
+  ): Promise<boolean | LedgerTransaction> {
+    const ours = new Set(hashesOf(record));
+    const closedAt = ingestedUpTo === null ? null : await ledgerClosedAt(this.environment, ingestedUpTo);
+    for (const envelope of record.envelopes.slice(record.provenDead)) {
+      if (closedAt !== null && closedAt > envelope.maxTime) continue;
+      const consumer = await consumerOfSequence(this.environment, envelope.source, envelope.sequence);
+      if (!consumer) return false;
+      if (ours.has(consumer.hash) || (consumer.innerHash && ours.has(consumer.innerHash))) return consumer;
     }
-    return (await this.lookUp(previous)) === null;
+    return true;
   }
 
-  /** The envelope's transaction on the ledger (by its hash, or a fee bump's inner hash), or null. */
-  async lookUp(record: SubmissionRecord): Promise<Found | null> {
-    for (const hash of [record.hash, record.innerHash]) {
-      if (!hash) continue;
-      try {
-        const tx = await horizon(() => this.server.transactions().transaction(hash).call());
-        return {
-          hash: tx.fee_bump_transaction?.hash ?? tx.hash,
-          successful: tx.successful,
-          ledger: tx.ledger_attr ?? null,
-          resultXdr: tx.result_xdr,
-        };
-      } catch (error) {
-        if (!(error instanceof NotFoundError)) throw error;
+  /** After any doubt: look every hash up, then decide from proof alone what may happen next. */
+  async resolve(record: SubmissionRecord, verdict: Verdict | null): Promise<Step> {
+    const look = await lookUpHashes(this.environment, hashesOf(record));
+    if (look.found) return this.settleFound(record, look.found);
+    const dead = await this.proveDead(record, look.ingestedUpTo);
+    if (typeof dead === 'object') return this.settleFound(record, dead);
+    if (dead) {
+      if (verdict?.verdict.action === 'fail') {
+        // The node's rejection stands: nothing of the intent's is on the ledger or can ever be.
+        return this.settle(record, {
+          status: 'failed',
+          hash: record.hash,
+          errorCode: verdict.verdict.errorCode,
+          failureReason: verdict.verdict.failureReason,
+        });
       }
+      this.log('Ledger envelopes proven dead: building a new one', record);
+      return this.newEnvelope(record, 'fresh');
     }
-    return null;
+    // A node said this envelope cannot land as it is (its fee, its queue's expected close time):
+    // a replacement on the same sequence number is safe while the old one might still land.
+    if (verdict?.verdict.action === 'rebuild' && verdict.code !== 'tx_bad_seq') {
+      return this.newEnvelope(record, 'sameSequence');
+    }
+    return { record };
   }
 
   async settle(record: SubmissionRecord, settlement: Settlement): Promise<Step> {
@@ -334,7 +394,8 @@ class SubmissionRun {
     return { outcome: outcomeOf(settled) };
   }
 
-  settleFound(record: SubmissionRecord, found: Found): Promise<Step> {
+  /** A result in a closed ledger: the intent's outcome. */
+  settleFound(record: SubmissionRecord, found: LedgerTransaction): Promise<Step> {
     if (found.successful) {
       return this.settle(record, { status: 'succeeded', hash: found.hash, ledger: found.ledger });
     }
@@ -355,6 +416,13 @@ class SubmissionRun {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The result code behind a submission error (`tx_bad_seq`), for verdicts tied to their envelope. */
+function codeOf(error: unknown): string {
+  const extras = (error as { response?: { data?: { extras?: { result_codes?: ResultCodes } } } }).response
+    ?.data?.extras?.result_codes;
+  return extras?.inner_transaction ?? extras?.transaction ?? '';
+}
+
 /**
  * Builds and persists the intent's envelope without submitting it (the first half of submitOnce), or
  * returns the intent's record if it has one. For callers that need the hash before submitting.
@@ -364,7 +432,7 @@ export async function prepareSubmission(
 ): Promise<SubmissionRecord | SubmissionOutcome> {
   const existing = await findSubmission(options.environment, options.intentId);
   if (existing) return existing;
-  const step = await new SubmissionRun(options).newEnvelope(undefined);
+  const step = await new SubmissionRun(options).newEnvelope(undefined, 'fresh');
   return 'outcome' in step ? step.outcome : step.record;
 }
 
@@ -378,26 +446,24 @@ export async function submitOnce(options: SubmitOptions): Promise<SubmissionOutc
   if (record && record.status !== 'submitting') return outcomeOf(record);
   // A record in flight may or may not have reached the ledger (a crash, a timeout): look before acting.
   let doubt = record !== undefined;
-  let mustRebuild = false;
+  let verdict: Verdict | null = null;
   let lastVerdict: LedgerVerdict | undefined;
 
   for (let round = 1; round <= maxRounds; round++) {
     try {
-      if (!record || doubt) {
-        let step: Step | undefined;
-        if (!record) {
-          step = await run.newEnvelope(undefined);
-        } else {
-          const found = await run.lookUp(record);
-          if (found) step = await run.settleFound(record, found);
-          else if (mustRebuild || run.expired(record)) step = await run.newEnvelope(record);
+      let step: Step | undefined;
+      if (!record) step = await run.newEnvelope(undefined, 'fresh');
+      else if (doubt) step = await run.resolve(record, verdict?.hash === record.hash ? verdict : null);
+      if (step) {
+        if ('outcome' in step) return step.outcome;
+        record = step.record;
+        if ('adopted' in step && step.adopted) {
+          doubt = true;
+          continue; // another worker's envelope: look it up in the next round
         }
-        if (step && 'outcome' in step) return step.outcome;
-        if (step) {
-          const replaced = step.record.hash !== record?.hash;
-          record = step.record;
-          if (step.adopted) continue; // another worker's envelope: look it up in the next round
-          if (replaced) mustRebuild = false;
+        if ('wait' in step) {
+          await pause(pauseMs);
+          continue;
         }
       }
       if (!record) continue;
@@ -405,40 +471,25 @@ export async function submitOnce(options: SubmitOptions): Promise<SubmissionOutc
         const response = await run.server.submitTransaction(run.envelopeOf(record), {
           skipMemoRequiredCheck: true,
         });
-        const step = await run.settle(record, {
+        const settled = await run.settle(record, {
           status: 'succeeded',
           hash: response.hash ?? record.hash ?? '',
           ledger: response.ledger ?? null,
         });
-        if ('outcome' in step) return step.outcome;
-        record = step.record;
+        if ('outcome' in settled) return settled.outcome;
+        record = settled.record;
         doubt = true;
       } catch (error) {
-        const verdict = classifySubmissionError(error);
-        lastVerdict = verdict;
+        const classified = classifySubmissionError(error);
+        lastVerdict = classified;
+        verdict = { hash: record.hash, verdict: classified, code: codeOf(error) };
         doubt = true;
         run.log('Ledger submission not confirmed', record, {
-          errorCode: verdict.errorCode,
-          action: verdict.action,
+          errorCode: classified.errorCode,
+          action: classified.action,
         });
-        if (verdict.action === 'fail') {
-          // A terminal answer: unless the envelope already landed (looked up first), the intent failed.
-          const found = await run.lookUp(record);
-          const step = found
-            ? await run.settleFound(record, found)
-            : await run.settle(record, {
-                status: 'failed',
-                hash: record.hash,
-                errorCode: verdict.errorCode,
-                failureReason: verdict.failureReason,
-              });
-          if ('outcome' in step) return step.outcome;
-          record = step.record;
-        } else if (verdict.action === 'rebuild') {
-          mustRebuild = true;
-        } else {
-          await pause(pauseMs);
-        }
+        // A rebuild is decided in the next round, from proof; anything else waits a moment first.
+        if (classified.action !== 'rebuild') await pause(pauseMs);
       }
     } catch (error) {
       if (!isTransient(error)) throw error;

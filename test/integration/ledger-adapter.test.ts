@@ -474,7 +474,10 @@ describe('ledger adapter', () => {
     assert.equal(await sequenceOf(issuer.publicKey), sequence + 1n);
     assert.equal((await horizon(`/transactions/${prepared.hash}`)).status, 404);
     const record = await submissions.findSubmission('sandbox', intentId);
-    assert.deepEqual(record?.previousHashes, [prepared.hash]);
+    assert.deepEqual(
+      record?.envelopes.map((e) => e.hash),
+      [prepared.hash, outcome.hash],
+    );
   });
 
   it('an envelope with a stale sequence number (tx_bad_seq) is rebuilt at once and lands once', async () => {
