@@ -12,21 +12,35 @@ export interface ColdLoad {
   maxMs: number;
 }
 
-/** Median over `runs` fresh processes, after one discarded run that warms the file cache. */
-export async function coldLoad(
-  file: string,
+async function loadOnce(file: string, env: Record<string, string>, nodeFlags: string[]): Promise<number> {
+  const script = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); console.log(performance.now() - t);`;
+  const { stdout } = await run(process.execPath, [...nodeFlags, '--input-type=module', '-e', script], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+  });
+  return Number(stdout.trim().split('\n').at(-1));
+}
+
+/**
+ * Median over `runs` fresh processes per file, after one discarded round that warms the file cache. The
+ * files take turns (one round loads each once), so a burst of load on the machine falls on all of them
+ * rather than on whichever was being measured then.
+ */
+export async function coldLoads(
+  files: ReadonlyMap<string, string>,
   env: Record<string, string>,
   { runs, nodeFlags }: { runs: number; nodeFlags: string[] },
-): Promise<ColdLoad> {
-  const script = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); console.log(performance.now() - t);`;
-  const once = async () => {
-    const { stdout } = await run(process.execPath, [...nodeFlags, '--input-type=module', '-e', script], {
-      env: { PATH: process.env.PATH ?? '', ...env },
-    });
-    return Number(stdout.trim().split('\n').at(-1));
-  };
-  await once();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) times.push(await once());
-  return { medianMs: median(times), minMs: Math.min(...times), maxMs: Math.max(...times) };
+): Promise<Map<string, ColdLoad>> {
+  const times = new Map<string, number[]>([...files.keys()].map((name) => [name, []]));
+  for (let round = 0; round <= runs; round++) {
+    for (const [name, file] of files) {
+      const ms = await loadOnce(file, env, nodeFlags);
+      if (round > 0) times.get(name)?.push(ms);
+    }
+  }
+  return new Map(
+    [...times].map(([name, t]) => [
+      name,
+      { medianMs: median(t), minMs: Math.min(...t), maxMs: Math.max(...t) },
+    ]),
+  );
 }
