@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { assetCodeParam, listAssetsQuery } from '../../lib/assets/schema.ts';
 import { getAsset, listAssets } from '../../lib/assets/service.ts';
 import { apiFunction, ok, operation } from '../../lib/http/api-function.ts';

@@ -2,7 +2,7 @@
 // JSON body → zod → handler. Handlers only parse, call a service and return a Reply.
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { config } from '../config.ts';
 import { type FunctionName, type OperationOf, type Route, routeKeyOf, routes } from '../routes.ts';
 import { authenticate } from './authenticate.ts';

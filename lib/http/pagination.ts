@@ -2,7 +2,7 @@
 // sealed (AES-GCM) and bound to the tenant and the query it was issued for, so a forged or transplanted
 // cursor is a 400, never a way into other data.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readSecretJson } from '../aws/secrets.ts';
 import { config } from '../config.ts';
 import { badRequest } from './problem.ts';
