@@ -10,14 +10,26 @@ export interface ColdLoad {
   medianMs: number;
   minMs: number;
   maxMs: number;
+  /** CPU time of the import (all threads), median: what a busy machine inflates least. */
+  medianCpuMs: number;
 }
 
-async function loadOnce(file: string, env: Record<string, string>, nodeFlags: string[]): Promise<number> {
-  const script = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); console.log(performance.now() - t);`;
+/** Wall and CPU milliseconds of one import in a fresh process. */
+async function loadOnce(
+  file: string,
+  env: Record<string, string>,
+  nodeFlags: string[],
+): Promise<{ ms: number; cpuMs: number }> {
+  const script = [
+    'const c = process.cpuUsage(); const t = performance.now();',
+    `await import(${JSON.stringify(pathToFileURL(file).href)});`,
+    'const u = process.cpuUsage(c); console.log(performance.now() - t, (u.user + u.system) / 1000);',
+  ].join(' ');
   const { stdout } = await run(process.execPath, [...nodeFlags, '--input-type=module', '-e', script], {
     env: { PATH: process.env.PATH ?? '', ...env },
   });
-  return Number(stdout.trim().split('\n').at(-1));
+  const [ms, cpuMs] = (stdout.trim().split('\n').at(-1) ?? '').split(' ').map(Number);
+  return { ms: ms ?? Number.NaN, cpuMs: cpuMs ?? Number.NaN };
 }
 
 /**
@@ -30,17 +42,22 @@ export async function coldLoads(
   env: Record<string, string>,
   { runs, nodeFlags }: { runs: number; nodeFlags: string[] },
 ): Promise<Map<string, ColdLoad>> {
-  const times = new Map<string, number[]>([...files.keys()].map((name) => [name, []]));
+  const times = new Map<string, { ms: number; cpuMs: number }[]>([...files.keys()].map((name) => [name, []]));
   for (let round = 0; round <= runs; round++) {
     for (const [name, file] of files) {
-      const ms = await loadOnce(file, env, nodeFlags);
-      if (round > 0) times.get(name)?.push(ms);
+      const time = await loadOnce(file, env, nodeFlags);
+      if (round > 0) times.get(name)?.push(time);
     }
   }
-  return new Map(
-    [...times].map(([name, t]) => [
-      name,
-      { medianMs: median(t), minMs: Math.min(...t), maxMs: Math.max(...t) },
-    ]),
-  );
+  const summary = (t: { ms: number; cpuMs: number }[]): ColdLoad => {
+    const ms = t.map((x) => x.ms);
+    const cpuMs = t.map((x) => x.cpuMs);
+    return {
+      medianMs: median(ms),
+      minMs: Math.min(...ms),
+      maxMs: Math.max(...ms),
+      medianCpuMs: median(cpuMs),
+    };
+  };
+  return new Map([...times].map(([name, t]) => [name, summary(t)]));
 }
