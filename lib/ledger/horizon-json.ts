@@ -1,6 +1,7 @@
 // Horizon's JSON read with fetch, for the ledger reads (balances, paths, payment history). Reads need no
 // transactions, so the functions that only read leave the Stellar SDK and its XDR (~400 KiB) out of
-// their bundles and their cold starts. Only transaction building (network.ts, submit.ts) uses the SDK.
+// their bundles and their cold starts. The SDK's Horizon client serves transaction building only
+// (load-account.ts, submit.ts).
 import { config } from '../config.ts';
 import type { Environment } from '../http/types.ts';
 import { LedgerUnavailableError } from './errors.ts';
