@@ -1,6 +1,8 @@
-// Bundle sizes, and a bare Middy handler bundled the same way as a baseline for cold loads.
+// Bundle sizes, and the baselines for cold loads bundled the same way: the floor (a Middy handler with
+// the Logger and a DynamoDB document client) and a bare Middy handler.
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { type BundleEntry, buildAll, bundleOptions } from '../esbuild.config.ts';
 
@@ -37,4 +39,15 @@ export async function buildBareMiddy(dir: string): Promise<BundleSize> {
   const outFile = join(dir, 'bare-middy', 'index.mjs');
   await build({ ...bundleOptions, entryPoints: [entry], outfile: outFile });
   return sizeOf('bare middy', outFile);
+}
+
+/** bench/cold-floor-handler.ts bundled into `dir` with the functions' options: what every function is held to. */
+export async function buildColdFloor(dir: string): Promise<BundleSize> {
+  const outFile = join(dir, 'cold-floor', 'index.mjs');
+  await build({
+    ...bundleOptions,
+    entryPoints: [fileURLToPath(new URL('cold-floor-handler.ts', import.meta.url))],
+    outfile: outFile,
+  });
+  return sizeOf('floor', outFile);
 }

@@ -7,8 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { config } from '../lib/config.ts';
 import { type LocalStack, startStack } from '../lib/local/stack.ts';
 import { activeWallet, drainActivations, measureActivation, spread } from './activation.ts';
-import { buildBareMiddy, buildFunctions } from './bundles.ts';
-import { coldLoad } from './cold-start.ts';
+import { measureBundlesAndColdLoads } from './cold-loads.ts';
 import { floorOps, quoteFloorOps, walletFloorOps } from './floor.ts';
 import {
   assetsRoute,
@@ -48,7 +47,7 @@ const CASE_CAP_MS = 10_000;
 const SHORT_CASE_CAP_MS = 6_000;
 /** After each POST /v1/wallets case: waiting for the worker to open the accounts it asked for. */
 const DRAIN_CAP_MS = 20_000;
-/** The whole latency section, from the start of the run; the rest (activation, build, cold loads) takes about 50 s. */
+/** The whole latency section, from the start of the run; the rest (activation, build, cold loads) takes about 70 s. */
 const LATENCY_CAP_MS = 150_000;
 /** Wallet activation: wallets created one at a time, each given PER_WALLET_MS, the whole section ACTIVATION_CAP_MS. */
 const ACTIVATION_WALLETS = 20;
@@ -57,7 +56,6 @@ const PER_WALLET_MS = 10_000;
 const ACTIVATION_CAP_MS = 30_000;
 /** Past this the run gives up, stops the stack and exits 1. */
 const HARD_CAP_MS = 240_000;
-const COLD_RUNS = 6;
 /** POST /v1/quotes: an off-ramp exploratory quote of this many units of the connector's asset, for this type. */
 const QUOTE_AMOUNT = 100;
 const QUOTE_TYPE = 'C_2_C';
@@ -339,51 +337,6 @@ async function measureWalletActivation(running: LocalStack, accessToken: string)
   if (times.firstFailure) console.log(`failures ${times.failures}, first: ${times.firstFailure}`);
 }
 
-async function measureBundlesAndColdLoads(env: Record<string, string>): Promise<void> {
-  const { entries, sizes } = await buildFunctions();
-  const bare = await buildBareMiddy(workDir);
-  console.log('\n== 4. Bundles (esbuild.config.ts buildAll(); minified ESM + source map)');
-  console.log(
-    table(
-      ['bundle', 'KiB', 'map KiB'],
-      [...sizes, bare].map((s) => [s.name, fixed(s.kib, 1), fixed(s.mapKib, 1)]),
-    ),
-  );
-
-  const api = entries.filter((e) => e.name.startsWith('api/')).map((e) => [e.name, e.outFile] as const);
-  const modules = [...api, [bare.name, bare.outFile] as const];
-  const loads = new Map<string, Awaited<ReturnType<typeof coldLoad>>>();
-  for (const [name, file] of modules) {
-    loads.set(name, await coldLoad(file, env, { runs: COLD_RUNS, nodeFlags: ['--enable-source-maps'] }));
-  }
-  const bareMs = loads.get(bare.name)?.medianMs ?? Number.NaN;
-  console.log(
-    `\n== 5. Cold module load: await import(bundle) in a fresh node, median of ${COLD_RUNS} runs (ms)`,
-  );
-  console.log(
-    table(
-      ['module', 'median', 'min', 'max', 'vs bare middy'],
-      modules.map(([name]) => {
-        const load = loads.get(name);
-        return [
-          name,
-          ms(load?.medianMs ?? Number.NaN),
-          ms(load?.minMs ?? Number.NaN),
-          ms(load?.maxMs ?? Number.NaN),
-          ratio(load?.medianMs ?? Number.NaN, bareMs),
-        ];
-      }),
-    ),
-  );
-  console.log(
-    [
-      '',
-      'node --enable-source-maps, after one discarded run; bare middy = middy().handler(async () => ({ statusCode: 200 }))',
-      'bundled with the same esbuild options. Environment: the stack env (TABLE_NAME etc.), DynamoDB Local stopped.',
-    ].join('\n'),
-  );
-}
-
 const load = () =>
   loadavg()
     .map((l) => fixed(l, 2))
@@ -406,7 +359,7 @@ try {
   const running = stack;
   stack = undefined;
   await running.stop();
-  await measureBundlesAndColdLoads(env);
+  await measureBundlesAndColdLoads(workDir, env);
 } finally {
   await cleanup();
 }

@@ -1,5 +1,5 @@
 // Configuration, read once at cold start and validated: missing config fails the start, not a request.
-import { z } from 'zod';
+import * as z from 'zod';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 

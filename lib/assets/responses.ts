@@ -1,6 +1,6 @@
 // What the asset routes answer. repo.ts builds each asset from exactly the registry entry's members,
 // so the registry entry's schema is the resource's schema.
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { pageOf } from '../http/responses.ts';
 import { assetRecord } from './schema.ts';
 

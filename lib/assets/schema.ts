@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { pageQueryShape } from '../http/pagination.ts';
 
 /** Stellar asset codes: 1-12 letters or digits. Matched case-insensitively; the registry stores them upper-case. */

@@ -1,5 +1,5 @@
 // What POST /auth/token answers (service.ts IssuedToken).
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const tokenResponse = z.strictObject({
   accessToken: z

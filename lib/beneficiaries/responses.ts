@@ -1,7 +1,7 @@
 // What the beneficiary and payment destination routes answer (service.ts toBeneficiaryResource,
 // toDestinationResource). Members are as stored after normalisation: countries upper case, account
 // and mobile numbers masked.
-import { z } from 'zod';
+import * as z from 'zod';
 import { pageOf } from '../http/responses.ts';
 import { ACCOUNT_TYPES, ID_TYPES } from './schema.ts';
 

@@ -3,7 +3,7 @@
 // destination's country, is checked by the service (422): a well-formed value can still name nothing.
 import { StrKey } from '@stellar/stellar-sdk';
 import { isValidPhoneNumber } from 'libphonenumber-js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { assetCodeParam } from '../assets/schema.ts';
 import { pageQueryShape } from '../http/pagination.ts';
 import { bankRuleFor } from './bank-rules.ts';

@@ -1,7 +1,7 @@
 // What the connector routes answer (service.ts toConnectorResource, getConnector, getRequirements,
 // getEnums). Settlement, fee and compliance internals are never part of a response, so every object
 // is closed: a member that leaks is a contract failure.
-import { z } from 'zod';
+import * as z from 'zod';
 import { pageOf } from '../http/responses.ts';
 import { DIRECTIONS, FLOWS, LIMIT_DURATIONS, type LimitScope } from './schema.ts';
 import { TRANSACTION_TYPES } from './transaction-types.ts';

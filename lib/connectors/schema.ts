@@ -3,7 +3,7 @@
 // response ever shows: responses are built member by member in service.ts.
 import { code as currencyByCode } from 'currency-codes';
 import countries from 'i18n-iso-countries/index.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { pageQueryShape } from '../http/pagination.ts';
 import { TRANSACTION_TYPES, type TransactionType, transactionTypeParam } from './transaction-types.ts';
 import { VOCABULARY_NAMES } from './vocabularies.ts';

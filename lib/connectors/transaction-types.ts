@@ -1,6 +1,6 @@
 // Transaction types: who pays whom (C = consumer / individual, B = business), payer first. Connectors
 // publish them as `C_2_C`…; requests take `C2C`… in any case (and the connector form `C_2_C` too).
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const TRANSACTION_TYPES = ['C_2_C', 'C_2_B', 'B_2_C', 'B_2_B'] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];

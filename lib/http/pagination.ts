@@ -1,6 +1,6 @@
 // Cursor pagination as the API takes it: `limit` 1..100 (default 20, above 100 means 100) and an opaque
 // `cursor` (sealed and checked by lib/db/cursor.ts).
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;

@@ -1,7 +1,7 @@
 // Response shapes every route shares: a page of a collection and the RFC 7807 problem of each status.
 // They describe what lib/db/paginate.ts and lib/http/problem.ts produce; the OpenAPI document is
 // generated from them and the contract check holds every response of the test suite to it.
-import { z } from 'zod';
+import * as z from 'zod';
 import { type ProblemStatus, problemKinds } from './problem.ts';
 
 /** `{data, pagination}`: what every cursor-paginated list answers. */

@@ -1,5 +1,5 @@
 // zod failures as field errors: which member, and what is wrong with it, in words a caller can act on.
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { badRequest, type FieldError, type Problem } from './problem.ts';
 
 function messageOf(issue: z.core.$ZodIssue): string {

@@ -1,7 +1,7 @@
 // The one schema of an amount in a request body: a JSON number the ledger can hold exactly. Every
 // route that takes an amount uses it, so none can let through what the ledger would refuse later.
 import BigNumber from 'bignumber.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { LEDGER_DECIMALS, MAX_AMOUNT } from './amounts.ts';
 
 export const amountField = z.number('must be a number').superRefine((value, ctx) => {

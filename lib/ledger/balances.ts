@@ -1,8 +1,7 @@
-// Reading accounts from the ledger: whether an account exists, and what it holds.
-import { type Horizon, NotFoundError } from '@stellar/stellar-sdk';
+// Reading accounts from the ledger: whether an account exists, and what it holds. Horizon's JSON through
+// horizon-json.ts, so the functions that show balances carry no Stellar SDK.
 import type { Environment } from '../http/types.ts';
-import { LedgerUnavailableError } from './errors.ts';
-import { ledgerNetwork } from './network.ts';
+import { horizonGet } from './horizon-json.ts';
 
 export interface LedgerBalance {
   /** `XLM` for the native asset. */
@@ -20,32 +19,25 @@ export interface AccountBalances {
   balances: LedgerBalance[];
 }
 
-/** The account as Horizon has it, or null when the ledger holds no such account. */
-export async function findLedgerAccount(
-  environment: Environment,
-  publicKey: string,
-): Promise<Horizon.AccountResponse | null> {
-  try {
-    return await ledgerNetwork(environment).server.loadAccount(publicKey);
-  } catch (error) {
-    if (error instanceof NotFoundError) return null;
-    throw new LedgerUnavailableError(`The ledger could not be read: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
+/** A line of `balances` in Horizon's account resource (pool shares have a pool id instead of a code). */
+interface HorizonBalanceLine {
+  asset_type: string;
+  balance: string;
+  asset_code?: string;
+  asset_issuer?: string;
 }
 
 /** Liquidity-pool shares are not assets a wallet holds for the API, so they are left out. */
-export function toLedgerBalances(account: Pick<Horizon.AccountResponse, 'balances'>): LedgerBalance[] {
+export function toLedgerBalances(account: { balances: HorizonBalanceLine[] }): LedgerBalance[] {
   const balances: LedgerBalance[] = [];
   for (const line of account.balances) {
     if (line.asset_type === 'native') {
       balances.push({ assetCode: 'XLM', balance: line.balance, assetIssuer: null, assetType: 'native' });
     } else if (line.asset_type === 'credit_alphanum4' || line.asset_type === 'credit_alphanum12') {
       balances.push({
-        assetCode: line.asset_code,
+        assetCode: line.asset_code ?? '',
         balance: line.balance,
-        assetIssuer: line.asset_issuer,
+        assetIssuer: line.asset_issuer ?? '',
         assetType: line.asset_type,
       });
     }
@@ -58,6 +50,11 @@ export function toLedgerBalances(account: Pick<Horizon.AccountResponse, 'balance
  * unreachable or slow ledger throws LedgerUnavailableError (callers show `balances: null`).
  */
 export async function accountBalances(environment: Environment, publicKey: string): Promise<AccountBalances> {
-  const account = await findLedgerAccount(environment, publicKey);
+  const account = await horizonGet<{ balances: HorizonBalanceLine[] }>(
+    environment,
+    ['accounts', publicKey],
+    {},
+    'The ledger could not be read',
+  );
   return account ? { exists: true, balances: toLedgerBalances(account) } : { exists: false, balances: [] };
 }

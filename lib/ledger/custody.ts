@@ -1,8 +1,10 @@
 // Key custody: ledger secret keys are kept only sealed (AES-256-GCM) under a key-encryption key that
 // lives in Secrets Manager. The account's public key is the additional authenticated data, so a sealed
 // secret copied onto another account's record does not open. Secrets are never logged or returned.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { Keypair } from '@stellar/stellar-sdk';
+// New keys come from node:crypto and only opening a secret makes an SDK Keypair, so the wallets function
+// (which creates keys but builds no transactions) carries the SDK's StrKey, not its XDR.
+import { createCipheriv, createDecipheriv, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { Keypair, StrKey } from '@stellar/stellar-sdk';
 import { readSecretJson } from '../aws/secrets.ts';
 import { config } from '../config.ts';
 import { CustodyError } from './errors.ts';
@@ -24,8 +26,15 @@ const KEY_BYTES = 32;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
+/** What sealing needs of a keypair: an SDK Keypair is one. */
+export interface SeededKeys {
+  publicKey(): string;
+  /** The 32-byte ed25519 seed. */
+  rawSecretKey(): Uint8Array;
+}
+
 /** Seals a keypair's seed under `kek` (pure: the unit tests and sealSecret use it). */
-export function sealWithKey(kek: Buffer, keypair: Keypair): SealedSecret {
+export function sealWithKey(kek: Buffer, keypair: SeededKeys): SealedSecret {
   if (kek.length !== KEY_BYTES) throw new CustodyError('The key-encryption key must be 32 bytes');
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', kek, iv, { authTagLength: TAG_BYTES });
@@ -79,7 +88,7 @@ async function keyEncryptionKey(): Promise<Buffer> {
   return key;
 }
 
-export async function sealSecret(keypair: Keypair): Promise<SealedSecret> {
+export async function sealSecret(keypair: SeededKeys): Promise<SealedSecret> {
   return sealWithKey(await keyEncryptionKey(), keypair);
 }
 
@@ -87,8 +96,20 @@ export async function openSecret(publicKey: string, sealed: SealedSecret): Promi
   return openWithKey(await keyEncryptionKey(), publicKey, sealed);
 }
 
+/** A random ed25519 keypair, as Keypair.random() makes one: a random seed and its public key. */
+function randomKeys(): SeededKeys {
+  const { d, x } = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
+  const seed = Buffer.from(d ?? '', 'base64url');
+  const publicKey = StrKey.encodeEd25519PublicKey(Buffer.from(x ?? '', 'base64url'));
+  return { publicKey: () => publicKey, rawSecretKey: () => seed };
+}
+
 /** A fresh ledger account: its public key and its sealed secret (the secret itself never leaves here). */
 export async function newAccountKeys(): Promise<AccountKeys> {
-  const keypair = Keypair.random();
-  return { publicKey: keypair.publicKey(), sealedSecret: await sealSecret(keypair) };
+  const keys = randomKeys();
+  try {
+    return { publicKey: keys.publicKey(), sealedSecret: await sealSecret(keys) };
+  } finally {
+    keys.rawSecretKey().fill(0);
+  }
 }

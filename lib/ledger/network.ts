@@ -4,6 +4,7 @@
 import { Horizon } from '@stellar/stellar-sdk';
 import { config } from '../config.ts';
 import type { Environment } from '../http/types.ts';
+import { horizonUrlOf } from './horizon-json.ts';
 
 export interface LedgerNetwork {
   environment: Environment;
@@ -16,9 +17,9 @@ const networks = new Map<Environment, LedgerNetwork>();
 
 function settings(environment: Environment): { horizonUrl: string; networkPassphrase: string } {
   const c = config();
-  return environment === 'production'
-    ? { horizonUrl: c.HORIZON_URL_PRODUCTION, networkPassphrase: c.NETWORK_PASSPHRASE_PRODUCTION }
-    : { horizonUrl: c.HORIZON_URL_SANDBOX, networkPassphrase: c.NETWORK_PASSPHRASE_SANDBOX };
+  const networkPassphrase =
+    environment === 'production' ? c.NETWORK_PASSPHRASE_PRODUCTION : c.NETWORK_PASSPHRASE_SANDBOX;
+  return { horizonUrl: horizonUrlOf(environment), networkPassphrase };
 }
 
 function createNetwork(environment: Environment): LedgerNetwork {

@@ -19,9 +19,9 @@ import {
 import BigNumber from 'bignumber.js';
 import type { Environment } from '../http/types.ts';
 import { ledgerAmount } from './amounts.ts';
-import { findLedgerAccount } from './balances.ts';
 import { openSecret, type SealedSecret } from './custody.ts';
 import { LedgerInputError, LedgerRefusal } from './errors.ts';
+import { findLedgerAccount } from './load-account.ts';
 import { platformAccount } from './platform-accounts.ts';
 import {
   type BuildContext,

@@ -1,29 +1,73 @@
 // The ledger reads later features build on: strict-send path finding (swaps) and an account's
-// payment history with Horizon's cursors (statements).
-import { Asset } from '@stellar/stellar-sdk';
+// payment history with Horizon's cursors (statements). Horizon's JSON through horizon-json.ts, with the
+// queries the SDK's call builders send, so a function that only reads carries no Stellar SDK.
 import type { Environment } from '../http/types.ts';
 import { ledgerAmount } from './amounts.ts';
 import { LedgerUnavailableError } from './errors.ts';
-import { ledgerNetwork } from './network.ts';
+import { type HorizonPage, horizonGet } from './horizon-json.ts';
 import type { LedgerAssetRef as CreditAsset } from './operations.ts';
 
 /** An asset on the ledger: the native one, or a credit asset by code and issuer. */
 export type LedgerAssetRef = 'native' | CreditAsset;
 
-const toSdkAsset = (asset: LedgerAssetRef): Asset =>
-  asset === 'native' ? Asset.native() : new Asset(asset.code, asset.issuer);
+/** Horizon's canonical form of an asset in a query list: `native` or `CODE:ISSUER`. */
+const canonical = (asset: LedgerAssetRef): string =>
+  asset === 'native' ? 'native' : `${asset.code}:${asset.issuer}`;
+
+/** The `<prefix>_asset_type/_code/_issuer` members that name one asset in a query. */
+function assetQuery(prefix: string, asset: LedgerAssetRef): Record<string, string> {
+  if (asset === 'native') return { [`${prefix}_asset_type`]: 'native' };
+  return {
+    [`${prefix}_asset_type`]: asset.code.length <= 4 ? 'credit_alphanum4' : 'credit_alphanum12',
+    [`${prefix}_asset_code`]: asset.code,
+    [`${prefix}_asset_issuer`]: asset.issuer,
+  };
+}
+
+/** How Horizon names an asset in its records. */
+interface HorizonAsset {
+  asset_type: string;
+  asset_code?: string;
+  asset_issuer?: string;
+}
+
+interface HorizonPathRecord {
+  destination_asset_type: string;
+  destination_asset_code?: string;
+  destination_asset_issuer?: string;
+  destination_amount: string;
+  path: HorizonAsset[];
+}
+
+/** Payment records are a union of shapes (create_account, payment, path payments): the members read here. */
+interface HorizonPaymentRecord extends HorizonAsset {
+  paging_token: string;
+  type: string;
+  transaction_hash: string;
+  created_at: string;
+  transaction_successful?: boolean;
+  funder?: string;
+  account?: string;
+  starting_balance?: string;
+  from?: string;
+  to?: string;
+  amount?: string;
+}
 
 const fromHorizonAsset = (type: string, code?: string, issuer?: string): LedgerAssetRef =>
   type === 'native' ? 'native' : { code: code ?? '', issuer: issuer ?? '' };
 
-async function read<T>(what: string, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    throw new LedgerUnavailableError(`The ledger could not be read (${what}): ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
+/** A collection read: a 404 (an unknown account, say) is as unavailable as any other failure. */
+async function readPage<T>(
+  environment: Environment,
+  what: string,
+  segments: string[],
+  query: Record<string, string | undefined>,
+): Promise<T[]> {
+  const failure = `The ledger could not be read (${what})`;
+  const page = await horizonGet<HorizonPage<T>>(environment, segments, query, failure);
+  if (!page) throw new LedgerUnavailableError(`${failure}: Horizon answered 404`);
+  return page._embedded.records;
 }
 
 export interface StrictSendPath {
@@ -42,11 +86,17 @@ export async function strictSendPaths(
   destinations: LedgerAssetRef[],
 ): Promise<StrictSendPath[]> {
   const amount = ledgerAmount(sourceAmount);
-  const { server } = ledgerNetwork(environment);
-  const page = await read('strict-send paths', () =>
-    server.strictSendPaths(toSdkAsset(source), amount, destinations.map(toSdkAsset)).call(),
+  const records = await readPage<HorizonPathRecord>(
+    environment,
+    'strict-send paths',
+    ['paths', 'strict-send'],
+    {
+      ...assetQuery('source', source),
+      source_amount: amount,
+      destination_assets: destinations.map(canonical).join(','),
+    },
   );
-  return page.records
+  return records
     .map((r) => ({
       destinationAsset: fromHorizonAsset(
         r.destination_asset_type,
@@ -83,16 +133,13 @@ export async function accountPayments(
   options: { cursor?: string; limit?: number; order?: 'asc' | 'desc' } = {},
 ): Promise<PaymentHistoryPage> {
   const limit = options.limit ?? 50;
-  const { server } = ledgerNetwork(environment);
-  let request = server
-    .payments()
-    .forAccount(publicKey)
-    .order(options.order ?? 'asc')
-    .limit(limit);
-  if (options.cursor) request = request.cursor(options.cursor);
-  const page = await read('account payments', () => request.call());
-  // biome-ignore lint/suspicious/noExplicitAny: Horizon's payment records are a union of shapes; read the common fields.
-  const records = page.records.map((r: any) => ({
+  const page = await readPage<HorizonPaymentRecord>(
+    environment,
+    'account payments',
+    ['accounts', publicKey, 'payments'],
+    { order: options.order ?? 'asc', limit: String(limit), cursor: options.cursor },
+  );
+  const records = page.map((r) => ({
     pagingToken: r.paging_token,
     type: r.type,
     transactionHash: r.transaction_hash,

@@ -1,7 +1,7 @@
 // What a ledger answer means for the caller: Horizon's `extras.result_codes` (or the result XDR of a
 // transaction found by hash) mapped to one verdict — fail for good, build a new envelope, or look the
 // hash up because the outcome is unknown.
-import { xdr } from '@stellar/stellar-sdk';
+import * as xdr from '@stellar/stellar-sdk/xdr';
 
 /** Horizon's `extras.result_codes`: `inner_transaction` is set when a fee bump's inner transaction failed. */
 export interface ResultCodes {

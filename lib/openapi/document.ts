@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document, generated: paths from lib/routes.ts, request schemas from each operation's
 // own zod schemas (lib/operations, the ones that validate requests), responses from
 // lib/openapi/operation-docs.ts and the shared problem statuses (lib/openapi/problems.ts).
-import type { z } from 'zod';
+import type * as z from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
 import { operationFor } from '../operations/index.ts';
 import { type Route, routes } from '../routes.ts';

@@ -1,7 +1,7 @@
 // What the OpenAPI document says about each operation of lib/routes.ts beyond its request schemas
 // (which come from lib/operations): its words, its success response, and the problem statuses it adds
 // to the ones every route shares (lib/openapi/problems.ts). The words follow README's API notes.
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { assetExample, assetPage, assetResource } from '../assets/responses.ts';
 import { tokenExample, tokenResponse } from '../auth/responses.ts';
 import {

@@ -1,7 +1,7 @@
 // Path and query parameters, from the operation's own `params` and `query` schemas (input side: what
 // a caller writes). The pagination members are the same zod schemas on every list, so they are one
 // shared parameter each.
-import { z } from 'zod';
+import * as z from 'zod';
 import { cursorParam, DEFAULT_LIMIT, limitParam, MAX_LIMIT } from '../http/pagination.ts';
 import type { AnyOperation } from '../operations/index.ts';
 import type { JsonSchema } from './schemas.ts';

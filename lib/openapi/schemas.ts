@@ -1,7 +1,7 @@
 // components.schemas: the named response schemas (output side of each zod schema) and every request
 // body (input side: what a caller may send, before defaults and transforms). A schema registered here
 // is referenced wherever it appears, so nested resources (destinations in a beneficiary) read as $refs.
-import { z } from 'zod';
+import * as z from 'zod';
 import { assetPage, assetResource } from '../assets/responses.ts';
 import { tokenResponse } from '../auth/responses.ts';
 import {

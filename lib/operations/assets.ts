@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { assetCodeParam, listAssetsQuery } from '../assets/schema.ts';
 import { getAsset, listAssets } from '../assets/service.ts';
 import { ok, operation } from '../http/api-function.ts';

@@ -1,6 +1,6 @@
 // What POST /quotes answers (service.ts toQuoteResource): figures are JSON numbers, each rounded to
 // its currency's minor units.
-import { z } from 'zod';
+import * as z from 'zod';
 
 const currency = z.string().regex(/^[A-Z0-9]{1,12}$/, 'must be a currency or asset code');
 

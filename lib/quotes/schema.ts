@@ -1,7 +1,7 @@
 // Quote requests (spec §2.6, §4.6). Shapes are 400s here; "exactly one of beneficiaryId or
 // transactionType" and everything that needs the connector, beneficiary or destination is the service's
 // 422 (or 404), because well-formed values can still break a rule or name nothing.
-import { z } from 'zod';
+import * as z from 'zod';
 import { connectorIdParam } from '../connectors/schema.ts';
 import { transactionTypeParam } from '../connectors/transaction-types.ts';
 import { amountField } from '../ledger/amount-field.ts';

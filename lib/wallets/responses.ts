@@ -1,6 +1,6 @@
 // What the wallet routes and the wallet sandbox helpers answer (service.ts toWalletResource,
 // getWalletBalances; sandbox.ts fundWallet). Secrets never appear, so every object is closed.
-import { z } from 'zod';
+import * as z from 'zod';
 import { pageOf } from '../http/responses.ts';
 
 const stellarAccount = z.string().regex(/^G[A-Z2-7]{55}$/, 'must be a Stellar public key (G…)');

@@ -1,6 +1,6 @@
 // Wallet requests (spec §2.1, §4.2). Shape errors are 400s here; whether a country or an asset
 // exists is checked by the service (422), because a well-formed value can still name nothing.
-import { z } from 'zod';
+import * as z from 'zod';
 import { assetCodeParam } from '../assets/schema.ts';
 import { pageQueryShape } from '../http/pagination.ts';
 import { amountField } from '../ledger/amount-field.ts';

@@ -1,0 +1,21 @@
+// Loading an account through the SDK, for building transactions: the SDK's AccountResponse carries the
+// sequence number TransactionBuilder increments. Reads that only show balances use balances.ts instead.
+import { type Horizon, NotFoundError } from '@stellar/stellar-sdk';
+import type { Environment } from '../http/types.ts';
+import { LedgerUnavailableError } from './errors.ts';
+import { ledgerNetwork } from './network.ts';
+
+/** The account as Horizon has it, or null when the ledger holds no such account. */
+export async function findLedgerAccount(
+  environment: Environment,
+  publicKey: string,
+): Promise<Horizon.AccountResponse | null> {
+  try {
+    return await ledgerNetwork(environment).server.loadAccount(publicKey);
+  } catch (error) {
+    if (error instanceof NotFoundError) return null;
+    throw new LedgerUnavailableError(`The ledger could not be read: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}
