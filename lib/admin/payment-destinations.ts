@@ -1,7 +1,7 @@
 // Payment destination verification by platform operations: the decision that ends a BANK or
 // MOBILE_MONEY destination's PENDING status (found by id alone, in whichever tenant holds it).
 import type { PaymentDestinationRecord } from '../beneficiaries/repo.ts';
-import { decideDestinationVerification } from '../beneficiaries/service.ts';
+import { decideDestinationVerification } from '../beneficiaries/verification.ts';
 import { tenantOf } from '../db/keys.ts';
 import { findByPlatformId } from '../db/platform-index.ts';
 import { Problem } from '../http/problem.ts';

@@ -183,8 +183,6 @@ export const destinationIdParams = z.strictObject({
   beneficiaryId: z.uuid('must be a UUID'),
   destinationId: z.uuid('must be a UUID'),
 });
-export const sandboxDestinationParams = z.strictObject({ destinationId: z.uuid('must be a UUID') });
-
 export const listBeneficiariesQuery = z.strictObject(pageQueryShape);
 
 // ── payment destinations ───────────────────────────────────────────────────────────────────────
@@ -277,5 +275,3 @@ export const listPaymentDestinationsQuery = z.strictObject({
   ...pageQueryShape,
   method: destinationMethodFilter,
 });
-
-export const verificationDecisionBody = z.strictObject({ decision: z.enum(['APPROVED', 'REJECTED']) });

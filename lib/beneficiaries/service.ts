@@ -9,6 +9,7 @@ import { badRequest, type FieldError, notFound, Problem, unprocessable } from '.
 import type { Tenant } from '../http/types.ts';
 import { parseOrThrow } from '../http/validation.ts';
 import { countryName, isCurrency, realAlpha2, regionOf } from './countries.ts';
+import { toDestinationResource } from './destination-resource.ts';
 import {
   type BeneficiaryRecord,
   type Classification,
@@ -207,42 +208,6 @@ export async function updateBeneficiary(
 
 // ── payment destinations ───────────────────────────────────────────────────────────────────────
 
-/** Shows only the last four characters: `******6789` (the length is not revealed either). */
-export const mask = (value: string): string => `******${value.slice(-4)}`;
-
-export function toDestinationResource(record: PaymentDestinationRecord) {
-  const methodFields =
-    record.method === 'BANK'
-      ? {
-          accountNumber: mask(record.accountNumber ?? ''),
-          bankCode: record.bankCode,
-          accountHolderName: record.accountHolderName,
-          ...(record.bankName ? { bankName: record.bankName } : {}),
-          ...(record.accountType ? { accountType: record.accountType } : {}),
-        }
-      : record.method === 'MOBILE_MONEY'
-        ? { mobileNumber: mask(record.mobileNumber ?? ''), provider: record.provider }
-        : {
-            networkName: record.networkName,
-            assetSymbol: record.assetSymbol,
-            walletAddress: record.walletAddress,
-          };
-  return {
-    id: record.destinationId,
-    beneficiaryId: record.beneficiaryId,
-    method: record.method,
-    countryIso: record.countryIsoCode2,
-    countryName: countryName(record.countryIsoCode2),
-    currencyCode: record.currencyCode,
-    region: regionOf(record.countryIsoCode2),
-    ...methodFields,
-    verificationStatus: record.verificationStatus,
-    verifyAsMe: record.verifyAsMe,
-    createdAt: record.createdAt,
-    updatedAt: record.updatedAt,
-  };
-}
-
 /** The method-specific members of a new destination, or the 422s of values that name nothing. */
 async function methodFields(
   tenant: Tenant,
@@ -355,31 +320,3 @@ export async function listPaymentDestinations(
   });
   return { data: page.data.map(toDestinationResource), pagination: page.pagination };
 }
-
-/**
- * The verification decision on a BANK or MOBILE_MONEY destination of the tenant's: PENDING → APPROVED |
- * REJECTED, once. Platform operations find the tenant first (lib/admin/destinations.ts).
- */
-export async function decideDestinationVerification(
-  tenant: Tenant,
-  destinationId: string,
-  decision: 'APPROVED' | 'REJECTED',
-  now: Date,
-) {
-  const found = await findTenantPaymentDestination(tenant, destinationId);
-  if (!found) throw notFound(`No payment destination ${destinationId}.`);
-  if (found.verificationStatus === 'NOT_REQUIRED')
-    throw new Problem(409, `A ${found.method} destination needs no verification.`);
-  const decided = await decideVerification(found, decision, now);
-  if (decided.outcome === 'missing') throw notFound(`No payment destination ${destinationId}.`);
-  if (decided.outcome === 'conditionFailed') {
-    throw new Problem(
-      409,
-      `The destination's verification has already ended: it is ${decided.current.verificationStatus}.`,
-    );
-  }
-  return toDestinationResource(decided.record);
-}
-
-/** A beneficiary and one of its destinations as records, for the domains that price and pay to them. */
-export { findBeneficiary, findPaymentDestination };

@@ -1,5 +1,5 @@
-import { sandboxDestinationParams, verificationDecisionBody } from '../beneficiaries/schema.ts';
-import { decideDestinationVerification } from '../beneficiaries/service.ts';
+import { decideDestinationVerification } from '../beneficiaries/verification.ts';
+import { sandboxDestinationParams, verificationDecisionBody } from '../beneficiaries/verification-schema.ts';
 import { ok, operation } from '../http/api-function.ts';
 import { assertSandbox, fundWallet } from '../wallets/sandbox.ts';
 import { fundWalletBody, kycDecisionBody, walletIdParams } from '../wallets/schema.ts';

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import BigNumber from 'bignumber.js';
 import { findAssociationKind } from '../auth/associations.ts';
-import { findBeneficiary, findPaymentDestination } from '../beneficiaries/service.ts';
+import { findBeneficiary, findPaymentDestination } from '../beneficiaries/directory.ts';
 import { config } from '../config.ts';
 import type { ConnectorRecord } from '../connectors/repo.ts';
 import { connectorOrNotFound } from '../connectors/service.ts';

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
 import { bankRuleFor, bankRules } from '../../lib/beneficiaries/bank-rules.ts';
 import { allAlpha2, continents, realAlpha2, regionOf } from '../../lib/beneficiaries/countries.ts';
-import { classify, mask, mergePatch } from '../../lib/beneficiaries/service.ts';
+import { mask } from '../../lib/beneficiaries/destination-resource.ts';
+import { classify, mergePatch } from '../../lib/beneficiaries/service.ts';
 
 describe('mergePatch (RFC 7396)', () => {
   it('follows the RFC’s examples', () => {
