@@ -397,7 +397,7 @@ function commandSteps(command, args, nodeBin) {
       return [[nodeBin, ['lib/local/start.ts', ...args]]];
     case 'test':
       return [
-        ['npx', ['biome', 'check', '.']],
+        ['npx', ['biome', 'check', '--error-on-warnings', '.']],
         ['npx', ['tsc', '--noEmit']],
         [nodeBin, ['esbuild.config.ts']], // the infra tests read the built bundles
         ['npx', vitestArgs(args)],

@@ -8,16 +8,14 @@ import { findAssociation } from '../auth/associations.ts';
 import { badRequest, type FieldError, notFound, Problem, unprocessable } from '../http/problem.ts';
 import type { Tenant } from '../http/types.ts';
 import { parseOrThrow } from '../http/validation.ts';
-import { countryName, isCurrency, realAlpha2, regionOf } from './countries.ts';
+import { isCurrency, realAlpha2 } from './countries.ts';
 import { toDestinationResource } from './destination-resource.ts';
 import {
   type BeneficiaryRecord,
   type Classification,
   type DestinationMethod,
-  decideVerification,
   findBeneficiary,
   findPaymentDestination,
-  findTenantPaymentDestination,
   listAllPaymentDestinations,
   listBeneficiaryPage,
   listPaymentDestinationPage,

@@ -43,6 +43,11 @@ export interface SubmissionRecord {
   envelopes: EnvelopeRef[];
   /** How many of `envelopes` (from the first) are proven unable to land. */
   provenDead: number;
+  /**
+   * A node's terminal rejection of the current envelope (`hash`). Not an outcome by itself: it becomes
+   * the intent's failure once every envelope is proven dead, in this call or a later one.
+   */
+  rejection?: { hash: string; errorCode: string; failureReason: string };
   ledger?: number | null;
   errorCode?: string;
   failureReason?: string;
@@ -111,6 +116,23 @@ export async function settleSubmission(
     await updateIf<SubmissionRecord>(
       ledgerKeys.submission(environment, intentId),
       { set: { ...set, updatedAt: now.toISOString() } },
+      conditions.stillHolds(expectedHash),
+    ),
+  );
+}
+
+/** Notes a node's terminal rejection of the envelope `expectedHash`, if the record still holds it in flight. */
+export async function noteRejection(
+  environment: Environment,
+  intentId: string,
+  expectedHash: string,
+  rejection: { errorCode: string; failureReason: string },
+  now: Date,
+): Promise<WriteResult> {
+  return resultOf(
+    await updateIf<SubmissionRecord>(
+      ledgerKeys.submission(environment, intentId),
+      { set: { rejection: { hash: expectedHash, ...rejection }, updatedAt: now.toISOString() } },
       conditions.stillHolds(expectedHash),
     ),
   );

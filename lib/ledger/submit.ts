@@ -39,6 +39,7 @@ import {
 import {
   type EnvelopeRef,
   findSubmission,
+  noteRejection,
   replaceSubmission,
   type Settlement,
   type SubmissionRecord,
@@ -358,13 +359,19 @@ class SubmissionRun {
     const dead = await this.proveDead(record, look.ingestedUpTo);
     if (typeof dead === 'object') return this.settleFound(record, dead);
     if (dead) {
-      if (verdict?.verdict.action === 'fail') {
+      const rejection =
+        verdict?.verdict.action === 'fail'
+          ? verdict.verdict
+          : record.rejection?.hash === record.hash
+            ? record.rejection
+            : undefined;
+      if (rejection) {
         // The node's rejection stands: nothing of the intent's is on the ledger or can ever be.
         return this.settle(record, {
           status: 'failed',
           hash: record.hash,
-          errorCode: verdict.verdict.errorCode,
-          failureReason: verdict.verdict.failureReason,
+          errorCode: rejection.errorCode,
+          failureReason: rejection.failureReason,
         });
       }
       this.log('Ledger envelopes proven dead: building a new one', record);
@@ -488,6 +495,18 @@ export async function submitOnce(options: SubmitOptions): Promise<SubmissionOutc
           errorCode: classified.errorCode,
           action: classified.action,
         });
+        if (classified.action === 'fail' && record.hash) {
+          // Kept on the record: it becomes the outcome once every envelope is proven dead, whichever
+          // call gets there (a rejection alone may be one node's view of its own queue).
+          const { errorCode, failureReason } = classified;
+          await noteRejection(
+            run.environment,
+            run.intentId,
+            record.hash,
+            { errorCode, failureReason },
+            run.now(),
+          );
+        }
         // A rebuild is decided in the next round, from proof; anything else waits a moment first.
         if (classified.action !== 'rebuild') await pause(pauseMs);
       }
