@@ -1,7 +1,7 @@
 // Closed-loop load: `concurrency` workers each send the next request as soon as their last one answered.
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { connectorCatalogueFile } from '../lib/connectors/schema.ts';
+import { connectorCatalogueFile } from '../lib/connectors/catalogue-schema.ts';
 import {
   type ShortTransactionType,
   shortForm,

@@ -1,7 +1,7 @@
 // The connector catalogue, loaded per environment by the admin CLI and by every local start.
 import { findAsset } from '../assets/repo.ts';
+import { connectorCatalogueFile } from '../connectors/catalogue-schema.ts';
 import { putConnector } from '../connectors/repo.ts';
-import { connectorCatalogueFile } from '../connectors/schema.ts';
 import type { Environment } from '../http/types.ts';
 import { fieldErrorsOf } from '../http/validation.ts';
 

@@ -6,7 +6,8 @@ import { getRecord, putIf } from '../db/items.ts';
 import { connectorKeys } from '../db/keys.ts';
 import { type PageRequest, queryPage } from '../db/paginate.ts';
 import type { Environment } from '../http/types.ts';
-import type { ConnectorEntry, ConnectorFilters } from './schema.ts';
+import type { ConnectorEntry } from './catalogue-schema.ts';
+import type { ConnectorFilters } from './schema.ts';
 
 export interface ConnectorRecord extends ConnectorEntry {
   environment: Environment;

@@ -2,7 +2,6 @@
 // nests (a parser or a recursive merge must never meet a 9,000-level body) and which numbers a double
 // cannot hold exactly (9007199254740993 would silently become ...992). This is a scan, not a parser:
 // malformed text is left for the parser to refuse.
-import BigNumber from 'bignumber.js';
 
 /** The deepest nesting of objects and arrays any request body may have; documented in the README. */
 export const MAX_JSON_DEPTH = 32;
@@ -19,10 +18,28 @@ type Frame = { kind: 'object'; key: string } | { kind: 'array'; index: number };
 const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const STRING = /"(?:[^"\\]|\\.)*"/y;
 
-/** Whether a number's text means exactly the value JSON.parse gives it (0.10 yes, 0.10000000000000001 no). */
+/** A decimal number's text as `[negative, digits, exponent]` with no leading or trailing zeros in digits. */
+function decimalOf(text: string): [boolean, string, number] {
+  const [, sign = '', int = '', frac = '', exp = '0'] =
+    /^(-?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text) ?? [];
+  const all = `${int}${frac}`;
+  const lead = all.length - all.replace(/^0+/, '').length;
+  const digits = all.slice(lead).replace(/0+$/, '');
+  // value = 0.digits × 10^(exponent): position the point after the leading zeros are gone.
+  const exponent = digits ? int.length - lead + Number(exp) : 0;
+  return [digits !== '' && sign === '-', digits, exponent];
+}
+
+/**
+ * Whether a number's text means exactly the value JSON.parse gives it (0.10 yes, 0.10000000000000001
+ * no): the shortest decimal that reads back as the same double must be the same decimal as the text.
+ */
 export function isExactNumber(text: string): boolean {
   const value = Number(text);
-  return Number.isFinite(value) && new BigNumber(text).eq(new BigNumber(String(value)));
+  if (!Number.isFinite(value)) return false;
+  const [negA, digitsA, expA] = decimalOf(text);
+  const [negB, digitsB, expB] = decimalOf(String(value));
+  return negA === negB && digitsA === digitsB && expA === expB;
 }
 
 const pathOf = (stack: Frame[]): string =>

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'vitest';
-import { connectorCatalogueFile, listConnectorsQuery } from '../../lib/connectors/schema.ts';
+import { connectorCatalogueFile } from '../../lib/connectors/catalogue-schema.ts';
+import { listConnectorsQuery } from '../../lib/connectors/schema.ts';
 import { transactionTypeOf, transactionTypeParam } from '../../lib/connectors/transaction-types.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: catalogue entries are edited member by member below.
