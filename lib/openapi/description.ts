@@ -13,7 +13,7 @@ export function apiDescription(): string {
 
 **Authentication.** Every route needs the application's \`x-service-auth\` key; every route but \`POST /auth/token\` also needs \`Authorization: Bearer <token>\`, a token from \`POST /auth/token\` (900 s). A token works only with the key of the application it was issued to.
 
-**Errors** are \`application/problem+json\` (RFC 7807): \`type\` (\`\${ERRORS_BASE}/<slug>\`), \`title\`, \`status\`, \`detail\`, \`instance\` (the request path), \`requestId\`, and \`errors[{field, message}]\` when fields are at fault (\`field\` is the member path, \`transfers.0.amount\`, or the query or path parameter's name).
+**Errors** are \`application/problem+json\` (RFC 7807): \`type\` (the deployment's error base URL and the slug, by default \`https://errors.payments-gateway.dev/<slug>\`), \`title\`, \`status\`, \`detail\`, \`instance\` (the request path), \`requestId\`, and \`errors[{field, message}]\` when fields are at fault (\`field\` is the member path, \`transfers.0.amount\`, or the query or path parameter's name).
 
 | status | slug | when |
 |---|---|---|
