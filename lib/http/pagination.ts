@@ -11,7 +11,7 @@ export const limitParam = z
   .transform((value, ctx) => {
     if (value === undefined) return DEFAULT_LIMIT;
     if (!/^\d{1,9}$/.test(value) || Number(value) < 1) {
-      ctx.addIssue({ code: 'custom', message: 'must be an integer from 1 to 100' });
+      ctx.addIssue({ code: 'custom', message: 'must be a whole number of at least 1 (above 100 means 100)' });
       return z.NEVER;
     }
     return Math.min(Number(value), MAX_LIMIT);

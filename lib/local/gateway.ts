@@ -77,7 +77,7 @@ export async function invoke(request: PlainRequest): Promise<APIGatewayProxyStru
 
 /** Answers one request; any failure of its own is a 500 problem, never the end of the process. */
 async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (req.url === '/healthz' && req.method === 'GET') {
+  if (req.url === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) {
     res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"status":"ok"}');
     return;
   }
