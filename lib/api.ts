@@ -3,7 +3,7 @@
 import { authenticateApplication, authenticateBearer } from './auth/service.ts';
 import { apiFunctionWith } from './http/api-function.ts';
 
-export { ok, operation } from './http/api-function.ts';
+export { accepted, ok, operation } from './http/api-function.ts';
 
 export const apiFunction = apiFunctionWith({
   authenticator: { application: authenticateApplication, bearer: authenticateBearer },

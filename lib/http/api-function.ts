@@ -9,6 +9,7 @@ import { config } from '../config.ts';
 import { logger } from '../log.ts';
 import { type FunctionName, type OperationOf, type Route, routeKeyOf, routes } from '../routes.ts';
 import { type Authenticator, authenticate } from './authenticate.ts';
+import { idempotencyKeyOf } from './idempotency-key.ts';
 import { jsonBody } from './json-body.ts';
 import { logCaller, logRequestId } from './log-keys.ts';
 import { badRequest, notFound } from './problem.ts';
@@ -25,6 +26,8 @@ export interface Reply {
 }
 
 export const ok = (body: unknown): Reply => ({ status: 200, body });
+/** Taken but not finished: the body says where it stands and how to finish it. */
+export const accepted = (body: unknown): Reply => ({ status: 202, body });
 
 export interface ApiRequest<B, Q, P> {
   body: B;
@@ -34,6 +37,8 @@ export interface ApiRequest<B, Q, P> {
   /** The caller's tenant. Only token-authenticated routes have one; the token route has none. */
   tenant: Tenant;
   requestId: string;
+  /** The Idempotency-Key header, checked; always undefined for operations that do not declare it. */
+  idempotencyKey: string | undefined;
   now: Date;
 }
 
@@ -41,6 +46,8 @@ export interface Operation<B = unknown, Q = unknown, P = unknown> {
   body?: z.ZodType<B>;
   query?: z.ZodType<Q>;
   params?: z.ZodType<P>;
+  /** The operation honours an Idempotency-Key header (idempotency-key.ts): a retry gets the first result. */
+  idempotencyKey?: true;
   handle(request: ApiRequest<B, Q, P>): Promise<Reply>;
 }
 
@@ -105,6 +112,8 @@ export const apiFunctionWith =
           associationId: context.caller.associationId ?? '',
         },
         requestId: context.requestId,
+        // Read only where it is honoured: elsewhere it would promise a safety that is not there.
+        idempotencyKey: op.idempotencyKey ? idempotencyKeyOf(event) : undefined,
         now: new Date(),
       };
       return toResult(await op.handle(request));

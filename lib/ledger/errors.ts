@@ -48,3 +48,18 @@ export class LedgerInputError extends Error {
 export class CustodyError extends Error {
   override name = 'CustodyError';
 }
+
+/**
+ * An intent id used again for something else: its submission record was written for another purpose
+ * (an Idempotency-Key sent again with another amount, say). Thrown before anything is built or
+ * submitted, so the intent's own envelope is never touched.
+ */
+export class IntentConflict extends Error {
+  override name = 'IntentConflict';
+  readonly intentId: string;
+
+  constructor(intentId: string) {
+    super(`The intent ${intentId} is recorded for another purpose`);
+    this.intentId = intentId;
+  }
+}

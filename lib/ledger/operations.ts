@@ -193,6 +193,8 @@ export async function pay(
   input: {
     environment: Environment;
     intentId: string;
+    /** What the payment is for (purpose.ts): the same intent id asked for another payment is refused. */
+    purpose?: string;
     from: CustodialAccount;
     to: string;
     asset: LedgerAssetRef | 'native';
@@ -201,7 +203,17 @@ export async function pay(
     memo?: string;
   } & SubmitTuning,
 ): Promise<SubmissionOutcome> {
-  const { environment, intentId, from, to, asset: assetRef, amount: rawAmount, memo, ...tuning } = input;
+  const {
+    environment,
+    intentId,
+    purpose,
+    from,
+    to,
+    asset: assetRef,
+    amount: rawAmount,
+    memo,
+    ...tuning
+  } = input;
   assertAccountId(from.publicKey, 'The source');
   assertAccountId(to, 'The destination');
   const amount = ledgerAmount(rawAmount);
@@ -229,5 +241,5 @@ export async function pay(
     return feeBumped(inner, await openSecret(funding.publicKey, funding.sealedSecret), ctx);
   };
 
-  return submitOnce({ environment, intentId, build, ...tuning });
+  return submitOnce({ environment, intentId, purpose, build, ...tuning });
 }

@@ -44,6 +44,11 @@ export interface SubmissionRecord {
   /** How many of `envelopes` (from the first) are proven unable to land. */
   provenDead: number;
   /**
+   * What the intent is for (a fingerprint, purpose.ts), when its first caller said: written with the
+   * record and kept by every replacement, so a later call for something else is refused (IntentConflict).
+   */
+  purpose?: string;
+  /**
    * A node's terminal rejection of the current envelope (`hash`). Not an outcome by itself: it becomes
    * the intent's failure once every envelope is proven dead, in this call or a later one.
    */

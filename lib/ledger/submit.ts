@@ -26,7 +26,7 @@ import {
 } from '@stellar/stellar-sdk';
 import type { Environment } from '../http/types.ts';
 import { logger } from '../log.ts';
-import { LedgerRefusal, LedgerUnavailableError } from './errors.ts';
+import { IntentConflict, LedgerRefusal, LedgerUnavailableError } from './errors.ts';
 import { ledgerNetwork } from './network.ts';
 import { consumerOfSequence, type LedgerTransaction, ledgerClosedAt, lookUpHashes } from './proofs.ts';
 import {
@@ -88,6 +88,12 @@ export interface SubmitOptions {
   environment: Environment;
   /** Unique per environment; the submission record is keyed by it. */
   intentId: string;
+  /**
+   * What the intent is for (a fingerprint, purpose.ts), kept on the record it first writes. A call
+   * stating another purpose for an existing intent throws IntentConflict before building or submitting
+   * anything; a call stating none is not checked.
+   */
+  purpose?: string;
   build: BuildTransaction;
   /** The clock (time bounds, expiry). */
   now?: () => Date;
@@ -176,10 +182,16 @@ const isTransient = (error: unknown) =>
 const hashesOf = (record: SubmissionRecord): string[] =>
   record.envelopes.flatMap((e) => [e.hash, ...(e.innerHash ? [e.innerHash] : [])]);
 
+/** An existing intent serves the purpose it was recorded for: a caller stating another one is refused. */
+function assertSamePurpose(record: SubmissionRecord, purpose: string | undefined): void {
+  if (purpose !== undefined && record.purpose !== purpose) throw new IntentConflict(record.intentId);
+}
+
 /** A submission run: one call of submitOnce (or prepareSubmission). */
 class SubmissionRun {
   readonly environment: Environment;
   readonly intentId: string;
+  readonly purpose: string | undefined;
   readonly build: BuildTransaction;
   readonly now: () => Date;
   readonly server: Horizon.Server;
@@ -189,6 +201,7 @@ class SubmissionRun {
     const network = ledgerNetwork(options.environment);
     this.environment = options.environment;
     this.intentId = options.intentId;
+    this.purpose = options.purpose;
     this.build = options.build;
     this.now = options.now ?? (() => new Date());
     this.server = network.server;
@@ -239,6 +252,8 @@ class SubmissionRun {
   adopt(result: WriteResult & { written: false }): Step {
     const current = result.current;
     if (!current) throw new Error(`Submission record of ${this.intentId} vanished`);
+    // Another caller may have written the intent first, for something else.
+    assertSamePurpose(current, this.purpose);
     this.log('Ledger submission taken over by another worker', current);
     return current.status === 'submitting'
       ? { record: current, adopted: true }
@@ -260,10 +275,13 @@ class SubmissionRun {
     ) {
       return previous ? { record: previous, wait: true } : { outcome: outcomeOf(previous as never) };
     }
+    // The first write records what the intent is for; replacements keep it.
+    const purpose = previous ? previous.purpose : this.purpose;
     const base = {
       environment: this.environment,
       intentId: this.intentId,
       attempt,
+      ...(purpose !== undefined ? { purpose } : {}),
       createdAt: previous?.createdAt ?? now.toISOString(),
       updatedAt: now.toISOString(),
     };
@@ -438,7 +456,10 @@ export async function prepareSubmission(
   options: SubmitOptions,
 ): Promise<SubmissionRecord | SubmissionOutcome> {
   const existing = await findSubmission(options.environment, options.intentId);
-  if (existing) return existing;
+  if (existing) {
+    assertSamePurpose(existing, options.purpose);
+    return existing;
+  }
   const step = await new SubmissionRun(options).newEnvelope(undefined, 'fresh');
   return 'outcome' in step ? step.outcome : step.record;
 }
@@ -450,6 +471,7 @@ export async function submitOnce(options: SubmitOptions): Promise<SubmissionOutc
   const pauseMs = options.pauseMs ?? 1000;
 
   let record = await findSubmission(options.environment, options.intentId);
+  if (record) assertSamePurpose(record, options.purpose);
   if (record && record.status !== 'submitting') return outcomeOf(record);
   // A record in flight may or may not have reached the ledger (a crash, a timeout): look before acting.
   let doubt = record !== undefined;

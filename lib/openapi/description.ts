@@ -21,6 +21,8 @@ ${errorRows}
 
 **Every request** is held to the same rules: bodies at most ${MAX_BODY_BYTES / 1024} KiB, \`application/json\` (or \`+json\`), strict UTF-8, nested at most 32 levels, numbers exactly as written; a body on a route that takes none, a query member the route does not take, and a repeated query member are 400s naming them. Amounts are JSON numbers > 0 with at most 7 decimals.
 
+**Retries.** Operations that list the \`Idempotency-Key\` header take one (1–255 printable ASCII characters): the same key with the same request gets the first request's result, resuming it when it answered 202; the same key with another request is a 409 naming \`Idempotency-Key\`. Keys are scoped to the caller; without one, every request is new.
+
 **Pagination.** Lists take \`limit\` (1–${MAX_LIMIT}, default ${DEFAULT_LIMIT}) and \`cursor\` and answer \`{data, pagination: {nextCursor, hasMore}}\`; on the last page \`nextCursor\` is null and \`hasMore\` false.
 
 **Request ids.** Every response carries \`X-Request-Id\`; a caller's own id is kept when it is 8–128 characters of \`A-Z a-z 0-9 . _ : -\`.`;

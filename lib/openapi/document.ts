@@ -46,18 +46,23 @@ const requestBodyName = (operation: string) => `${operation[0]?.toUpperCase()}${
 function operationObject(route: Route, components: SchemaComponents): OpenApiOperation {
   const op = operationFor(route);
   const doc = operationDocs[route.operation as OperationName];
-  const { success } = doc;
-  const responses: OpenApiOperation['responses'] = {
-    [success.status]: {
-      description: success.description,
-      headers: { 'X-Request-Id': { $ref: '#/components/headers/XRequestId' }, ...success.headers },
-      content: {
-        'application/json': {
-          schema: components.responseRef(success.schema),
-          examples: { example: { value: success.example } },
-        },
+  const { success, accepted } = doc;
+  const jsonResponse = (
+    answer: { description: string; schema: z.ZodType; example: unknown },
+    headers: Record<string, unknown> = {},
+  ) => ({
+    description: answer.description,
+    headers: { 'X-Request-Id': { $ref: '#/components/headers/XRequestId' }, ...headers },
+    content: {
+      'application/json': {
+        schema: components.responseRef(answer.schema),
+        examples: { example: { value: answer.example } },
       },
     },
+  });
+  const responses: OpenApiOperation['responses'] = {
+    [success.status]: jsonResponse(success, success.headers),
+    ...(accepted ? { 202: jsonResponse(accepted) } : {}),
   };
   for (const status of problemStatusesOf(route))
     responses[status] = problemRef(status, doc.problems?.[status]);

@@ -29,6 +29,8 @@ import { quoteExample, quoteResource } from '../quotes/responses.ts';
 import type { RouteEntry } from '../routes.ts';
 import {
   sandboxFundingExample,
+  sandboxFundingPendingExample,
+  sandboxFundingPendingResource,
   sandboxFundingResource,
   walletBalancesExample,
   walletBalancesResource,
@@ -58,6 +60,8 @@ export interface OperationDoc {
     example: unknown;
     headers?: Record<string, HeaderDoc>;
   };
+  /** A 202 besides the success: taken but not finished, and how the caller finishes it. */
+  accepted?: { description: string; schema: z.ZodType; example: unknown };
   /** What the operation's own query members mean, by name (pagination members are shared). */
   query?: Record<string, string>;
   /** Statuses besides the shared ones, and shared ones whose meaning here is worth saying. */
@@ -289,13 +293,19 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
   fundWallet: {
     tag: 'Sandbox',
     summary: 'Fund a wallet with test money',
-    description: `${SANDBOX_ONLY} Pays the wallet on the ledger from the asset’s issuer (XLM from the funding account) and answers once the ledger has it.`,
-    success: ok('The payment on the ledger.', sandboxFundingResource, sandboxFundingExample),
+    description: `${SANDBOX_ONLY} Pays the wallet on the ledger from the asset’s issuer (XLM from the funding account) and answers 200 once the ledger has it, or 202 while the ledger has not confirmed it yet. Send an \`Idempotency-Key\` to retry safely: the same key with the same request answers the first request’s result, resuming a pending payment until it is confirmed; without one, a retry may fund twice.`,
+    success: ok('The payment, in a closed ledger.', sandboxFundingResource, sandboxFundingExample),
+    accepted: {
+      description:
+        'The payment is sent but the ledger has not confirmed it yet (a slow ledger): retry with the same `Idempotency-Key` until it answers 200 (or 422). Without a key, read the wallet’s balances instead.',
+      schema: sandboxFundingPendingResource,
+      example: sandboxFundingPendingExample,
+    },
     problems: {
       404: 'No such wallet for the caller, or a production application.',
-      409: 'The wallet’s ledger account is not active yet.',
+      409: 'The wallet’s ledger account is not active yet, or the `Idempotency-Key` was used with another request (`errors` names it).',
       422: 'An asset not in the registry, or a payment the ledger refuses (e.g. no trustline).',
-      504: 'The ledger did not confirm the payment in time (or key material did not arrive).',
+      503: 'The ledger could not be reached and nothing was sent (or key material is unavailable).',
     },
   },
   verifyPaymentDestination: {

@@ -2,6 +2,7 @@
 // a caller writes). The pagination members are the same zod schemas on every list, so they are one
 // shared parameter each.
 import * as z from 'zod';
+import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyHeader } from '../http/idempotency-key.ts';
 import { cursorParam, DEFAULT_LIMIT, limitParam, MAX_LIMIT } from '../http/pagination.ts';
 import type { AnyOperation } from '../operations/index.ts';
 import type { JsonSchema } from './schemas.ts';
@@ -27,6 +28,15 @@ export const sharedParameters = {
     description:
       'The `pagination.nextCursor` of the previous page. Opaque and sealed: bound to the caller and to the same filters; anything else is a 400 naming `cursor`.',
     schema: withoutDialect(inputSchemaOf(cursorParam)),
+  },
+  IdempotencyKey: {
+    name: IDEMPOTENCY_KEY_HEADER,
+    in: 'header',
+    required: false,
+    description:
+      'Your name for this request (a UUID, say), so that retrying it is safe: the same key with the same request gets the first request’s result (and resumes it when it was not finished); the same key with another request is a 409 naming `Idempotency-Key`. Keys are scoped to the caller. 1–255 printable ASCII characters, else a 400 naming `Idempotency-Key`. Without one, every request is new.',
+    schema: withoutDialect(inputSchemaOf(idempotencyKeyHeader)),
+    example: '5f1c2e9a-7b3d-4c8e-9a0f-1b2c3d4e5f60',
   },
 };
 
@@ -81,5 +91,6 @@ export function parametersOf(op: AnyOperation, queryDescriptions: Record<string,
         schema: json,
       },
   );
-  return [...path, ...query];
+  const headers = op.idempotencyKey ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : [];
+  return [...path, ...query, ...headers];
 }

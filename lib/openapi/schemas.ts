@@ -22,6 +22,7 @@ import { fieldError, problemBody } from '../http/responses.ts';
 import { quoteResource } from '../quotes/responses.ts';
 import {
   balanceResource,
+  sandboxFundingPendingResource,
   sandboxFundingResource,
   walletBalancesResource,
   walletPage,
@@ -40,6 +41,7 @@ const responseSchemas: Record<string, z.ZodType> = {
   WalletPage: walletPage,
   WalletBalances: walletBalancesResource,
   SandboxFunding: sandboxFundingResource,
+  SandboxFundingPending: sandboxFundingPendingResource,
   Beneficiary: beneficiaryResource,
   BeneficiaryWithDestinations: beneficiaryWithDestinationsResource,
   BeneficiaryPage: beneficiaryPage,

@@ -1,6 +1,6 @@
 import { decideDestinationVerification } from '../beneficiaries/verification.ts';
 import { sandboxDestinationParams, verificationDecisionBody } from '../beneficiaries/verification-schema.ts';
-import { ok, operation } from '../http/api-function.ts';
+import { accepted, ok, operation } from '../http/api-function.ts';
 import { assertSandbox, fundWallet } from '../wallets/sandbox.ts';
 import { fundWalletBody, kycDecisionBody, walletIdParams } from '../wallets/schema.ts';
 import { decideKyc } from '../wallets/service.ts';
@@ -18,7 +18,11 @@ export const sandboxOperations = {
   fundWallet: operation({
     params: walletIdParams,
     body: fundWalletBody,
-    handle: async ({ tenant, params, body }) => ok(await fundWallet(tenant, params.walletId, body)),
+    idempotencyKey: true,
+    handle: async ({ tenant, params, body, idempotencyKey }) => {
+      const funding = await fundWallet(tenant, params.walletId, body, idempotencyKey);
+      return funding.status === 'pending' ? accepted(funding) : ok(funding);
+    },
   }),
   verifyPaymentDestination: operation({
     params: sandboxDestinationParams,

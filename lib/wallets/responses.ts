@@ -66,11 +66,24 @@ export const walletBalancesResource = z.strictObject({
   publicKey: stellarAccount,
 });
 
-export const sandboxFundingResource = z.strictObject({
+const fundingRequest = {
   walletId: z.uuid(),
   assetCode: z.string(),
   amount: z.number().positive(),
+};
+
+/** 200: the payment is in a closed ledger. */
+export const sandboxFundingResource = z.strictObject({
+  ...fundingRequest,
+  status: z.literal('succeeded'),
   stellarTxHash: z.string().regex(/^[0-9a-f]{64}$/, 'must be a transaction hash'),
+});
+
+/** 202: the payment is sent but not confirmed yet (a slow ledger); a retry with the same key resumes it. */
+export const sandboxFundingPendingResource = z.strictObject({
+  ...fundingRequest,
+  status: z.literal('pending'),
+  stellarTxHash: z.null().describe('null until the ledger has confirmed the payment.'),
 });
 
 const walletId = '0f8c2d4e-6a1b-4c3d-8e5f-7a9b0c1d2e3f';
@@ -117,5 +130,14 @@ export const sandboxFundingExample: z.input<typeof sandboxFundingResource> = {
   walletId,
   assetCode: 'USDC',
   amount: 1000,
+  status: 'succeeded',
   stellarTxHash: '3b7d5a0c9e1f2a4b6c8d0e2f4a6b8c0d2e4f6a8b0c2d4e6f8a0b2c4d6e8f0a1b',
+};
+
+export const sandboxFundingPendingExample: z.input<typeof sandboxFundingPendingResource> = {
+  walletId,
+  assetCode: 'USDC',
+  amount: 1000,
+  status: 'pending',
+  stellarTxHash: null,
 };

@@ -2,10 +2,13 @@
 import { randomUUID } from 'node:crypto';
 import BigNumber from 'bignumber.js';
 import { findRegistryAsset } from '../assets/service.ts';
-import { gatewayTimeout, notFound, Problem, unprocessable } from '../http/problem.ts';
+import { IDEMPOTENCY_KEY_HEADER } from '../http/idempotency-key.ts';
+import { notFound, Problem, serviceUnavailable, unprocessable } from '../http/problem.ts';
 import type { Tenant } from '../http/types.ts';
+import { IntentConflict } from '../ledger/errors.ts';
 import { pay } from '../ledger/operations.ts';
 import { platformAccount } from '../ledger/platform-accounts.ts';
+import { purposeOf } from '../ledger/purpose.ts';
 import { findWallet, type WalletRecord } from './repo.ts';
 
 /**
@@ -21,11 +24,28 @@ export function assertSandbox(tenant: Tenant): void {
   if (tenant.environment !== 'sandbox') throw notFound('No such route.');
 }
 
+/** What funding answers: `succeeded` once the payment is in a closed ledger, `pending` until then. */
+export type SandboxFunding = { walletId: string; assetCode: string; amount: number } & (
+  | { status: 'succeeded'; stellarTxHash: string | null }
+  | { status: 'pending'; stellarTxHash: null }
+);
+
+/**
+ * The funding's ledger intent. With an Idempotency-Key it is the key itself, in the tenant's scope (the
+ * same key in another tenant is another intent), so a retry finds the first request's submission and
+ * resumes it; without one, every request is a new intent (a retry may fund twice, as with Stripe).
+ */
+const fundingIntentId = (tenant: Tenant, idempotencyKey: string | undefined) =>
+  idempotencyKey === undefined
+    ? `sandbox-fund:${randomUUID()}`
+    : `sandbox-fund:${tenant.environment}:${tenant.associationId}:${idempotencyKey}`;
+
 export async function fundWallet(
   tenant: Tenant,
   walletId: string,
   input: { assetCode: string; amount: number },
-) {
+  idempotencyKey: string | undefined,
+): Promise<SandboxFunding> {
   assertSandbox(tenant);
   // Strongly consistent: the wallet may have been created a moment ago.
   const found = await findWallet(tenant, walletId, { consistent: true });
@@ -43,19 +63,31 @@ export async function fundWallet(
     tenant.environment,
     asset.assetIssuer ? `issuer:${asset.assetCode}` : 'funding',
   );
+  const request = { walletId, assetCode: asset.assetCode, amount: amount.toFixed() };
   const outcome = await pay({
     environment: tenant.environment,
-    intentId: `sandbox-fund:${randomUUID()}`,
+    intentId: fundingIntentId(tenant, idempotencyKey),
+    // The same key sent with another request is told apart from a retry of this one.
+    purpose: purposeOf(request),
     from: source,
     to: wallet.publicKey,
     asset: asset.assetIssuer ? { code: asset.assetCode, issuer: asset.assetIssuer } : 'native',
-    amount: amount.toFixed(),
+    amount: request.amount,
+  }).catch((error: unknown) => {
+    if (!(error instanceof IntentConflict)) throw error;
+    throw new Problem(409, `This ${IDEMPOTENCY_KEY_HEADER} was used with another funding request.`, {
+      errors: [{ field: IDEMPOTENCY_KEY_HEADER, message: 'was used with another request' }],
+    });
   });
   if (outcome.status === 'failed') {
     throw unprocessable(outcome.failureReason, [{ field: 'assetCode', message: outcome.errorCode }]);
   }
-  if (outcome.status !== 'succeeded') throw gatewayTimeout('The ledger did not confirm the payment in time.');
-  return { walletId, assetCode: asset.assetCode, amount: amount.toNumber(), stellarTxHash: outcome.hash };
+  const funding = { walletId, assetCode: asset.assetCode, amount: amount.toNumber() };
+  if (outcome.status === 'succeeded') return { ...funding, status: 'succeeded', stellarTxHash: outcome.hash };
+  // No envelope was persisted (the ledger could not even be read to build one), so nothing can land:
+  // not pending, just not done.
+  if (outcome.attempt === 0) throw serviceUnavailable('The ledger could not be reached; nothing was sent.');
+  return { ...funding, status: 'pending', stellarTxHash: null };
 }
 
 /**

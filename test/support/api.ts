@@ -144,8 +144,11 @@ export async function newCaller(
 }
 
 /** A call made as `caller` (its key and token). */
-export const as = (caller: Caller, path: string, options: { method?: string; body?: unknown } = {}) =>
-  call(path, { ...options, apiKey: caller.tenant.apiKey, token: caller.token });
+export const as = (
+  caller: Caller,
+  path: string,
+  options: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+) => call(path, { ...options, apiKey: caller.tenant.apiKey, token: caller.token });
 
 /** A problem+json answer of `status` with a field error on `field` (and, for 422, the validation slug). */
 export function assertFieldError(response: ApiResponse, status: number, field: string, message?: RegExp) {

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
 import type { ProblemStatus } from '../../lib/http/problem.ts';
 import { type OpenApiResponse, openApiDocument } from '../../lib/openapi/document.ts';
+import { operationDocs } from '../../lib/openapi/operation-docs.ts';
 import { operationFor } from '../../lib/operations/index.ts';
 import { routes } from '../../lib/routes.ts';
 import { Contract } from '../support/contract.ts';
@@ -77,15 +78,28 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(documented.sort(), routes.map((r) => `${r.method} ${r.path}`).sort());
   });
 
-  it('gives every route a success response with a JSON schema', () => {
+  it('gives every route a success response with a JSON schema, and a 202 only where one is documented', () => {
     for (const route of routes) {
       const responses = operationOf(route.path, route.method)?.responses ?? {};
       const success = Object.keys(responses).filter((status) => /^2\d\d$/.test(status));
-      assert.equal(success.length, 1, `${route.method} ${route.path} documents ${success.length} successes`);
-      const schema = resolved(responses[success[0] ?? '']).content?.['application/json']?.schema;
-      assert.ok(schema?.$ref, `${route.method} ${route.path} has no success schema`);
-      assert.ok(pointerTarget(String(schema.$ref)), `${schema.$ref} does not resolve`);
+      const expected = [String(operationDocs[route.operation].success.status)];
+      if (operationDocs[route.operation].accepted) expected.push('202');
+      assert.deepEqual(success.sort(), expected.sort(), `${route.method} ${route.path} successes`);
+      for (const status of success) {
+        const schema = resolved(responses[status]).content?.['application/json']?.schema;
+        assert.ok(schema?.$ref, `${route.method} ${route.path} has no ${status} schema`);
+        assert.ok(pointerTarget(String(schema.$ref)), `${schema.$ref} does not resolve`);
+      }
     }
+  });
+
+  it('lists the Idempotency-Key header exactly on the operations that honour it', () => {
+    for (const route of routes) {
+      const parameters = (operationOf(route.path, route.method)?.parameters ?? []) as { $ref?: string }[];
+      const listed = parameters.some((p) => p.$ref === '#/components/parameters/IdempotencyKey');
+      assert.equal(listed, operationFor(route).idempotencyKey === true, `${route.method} ${route.path}`);
+    }
+    assert.ok(operationFor({ fn: 'sandbox', operation: 'fundWallet' }).idempotencyKey);
   });
 
   it('gives every documented problem status a problem+json schema fixed to that status', () => {
