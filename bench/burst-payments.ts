@@ -52,8 +52,35 @@ export interface Delivery {
   deliveries: number;
 }
 
+/**
+ * The order workers take payments in. `in-order` (0, 1, 2…): with fewer workers than accounts, the
+ * payments in flight at once have distinct payers, so two of one account rarely meet. `shuffled` (a fixed
+ * permutation): they often do, as when a queue does not keep order or one payer sends many payments at once.
+ */
+export type TakingOrder = 'in-order' | 'shuffled';
+
+/** Payment indices in the order they are taken; the shuffle is seeded, so every run takes the same one. */
+export function takingOrder(payments: number, order: TakingOrder): number[] {
+  const indices = Array.from({ length: payments }, (_, i) => i);
+  if (order === 'in-order') return indices;
+  let seed = 0x9e3779b9;
+  const random = () => {
+    // xorshift32: enough to scatter payers; not for anything secret.
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) / 2 ** 32;
+  };
+  for (let i = indices.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [indices[i], indices[j]] = [indices[j] as number, indices[i] as number];
+  }
+  return indices;
+}
+
 export interface WorkerOptions {
-  payments: number;
+  /** Payment indices, in the order they are taken. */
+  order: readonly number[];
   concurrency: number;
   /** Deliveries of one payment before it is left pending (the queue's maxReceiveCount). */
   maxDeliveries: number;
@@ -83,8 +110,8 @@ export async function runWorkers(options: WorkerOptions): Promise<WorkersResult>
   let firstError: string | undefined;
   const begin = performance.now();
   const worker = async () => {
-    while (next < options.payments && performance.now() < options.deadline) {
-      const index = next++;
+    while (next < options.order.length && performance.now() < options.deadline) {
+      const index = options.order[next++] as number;
       const delivery: Delivery = { outcome: undefined, deliveries: 0 };
       deliveries.set(index, delivery);
       while (delivery.deliveries < options.maxDeliveries) {

@@ -12,7 +12,7 @@ import type { SubmissionRecord } from '../lib/ledger/submissions.ts';
 import { startLocalLedger } from '../lib/local/ledger/index.ts';
 import { queues } from '../lib/queues.ts';
 import { census, ledgerPaymentsByMemo } from './burst-census.ts';
-import { intentIdOf, paymentBuild, runWorkers } from './burst-payments.ts';
+import { intentIdOf, paymentBuild, runWorkers, type TakingOrder, takingOrder } from './burst-payments.ts';
 
 /** What the parent hands the run (JSON in BURST_RUN). */
 export interface BurstRunSpec {
@@ -20,6 +20,8 @@ export interface BurstRunSpec {
   run: string;
   closeIntervalMs: number;
   payments: number;
+  /** The order workers take payments in. */
+  order: TakingOrder;
   accounts: number;
   concurrency: number;
   /** No payment is taken after this many ms from the first; those in hand are finished. */
@@ -45,6 +47,8 @@ export interface BurstFigures {
   replacements: number;
   /** The highest envelope count of one intent. */
   mostEnvelopes: number;
+  /** The fee (stroops per operation) its last envelope offered. */
+  highestFee: string;
   /** Every POST /transactions answer, by result code ('accepted' for a 200). */
   answers: Record<string, number>;
   paidOnce: number;
@@ -108,7 +112,7 @@ try {
 
   const intentIds = Array.from({ length: spec.payments }, (_, i) => intentIdOf(spec.run, i));
   const worked = await runWorkers({
-    payments: spec.payments,
+    order: takingOrder(spec.payments, spec.order),
     concurrency: spec.concurrency,
     maxDeliveries,
     redeliveryPauseMs: spec.redeliveryPauseMs,
@@ -153,6 +157,7 @@ try {
     redeliveries: deliveries.reduce((sum, n) => sum + n - 1, 0),
     replacements: envelopeCounts.reduce((sum, n) => sum + Math.max(0, n - 1), 0),
     mostEnvelopes: Math.max(0, ...envelopeCounts),
+    highestFee: submit.baseFeeFor(Math.max(1, ...envelopeCounts)),
     answers,
     ...onLedger,
     firstError: worked.firstError,

@@ -5,14 +5,15 @@
 //
 // A section of `npm run bench` (records in the stack's DynamoDB Local); run alone with
 // `node scripts/toolchain.mjs node bench/submission-burst.ts` (it starts a DynamoDB Local of its own).
-// BURST_PAYMENTS shrinks (or grows) the burst.
+// BURST_PAYMENTS shrinks (or grows) the burst; BURST_ORDER=shuffled has the workers take the payments in a
+// shuffled order, so payments of one account meet in flight (see TakingOrder).
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createTableInput } from '../lib/db/table.ts';
 import { startDynamoDbLocal } from '../lib/local/dynamodb-local.ts';
-import { PAYMENT_XLM } from './burst-payments.ts';
+import { PAYMENT_XLM, type TakingOrder } from './burst-payments.ts';
 import type { BurstFigures, BurstRunSpec } from './burst-run.ts';
 import { fixed, table } from './stats.ts';
 
@@ -44,6 +45,13 @@ function paymentsWanted(): number {
       `BURST_PAYMENTS must be a whole number from 1 to ${MAX_PAYMENTS}, not ${JSON.stringify(text)}`,
     );
   return n;
+}
+
+function orderWanted(): TakingOrder {
+  const order = process.env.BURST_ORDER ?? 'in-order';
+  if (order !== 'in-order' && order !== 'shuffled')
+    throw new Error(`BURST_ORDER must be in-order or shuffled, not ${JSON.stringify(order)}`);
+  return order;
 }
 
 /** Runs one burst in its own process; its figures, or why there are none. */
@@ -78,12 +86,14 @@ const answersOf = (answers: Record<string, number>) =>
 /** The section: both runs against the DynamoDB table `env` names, then their figures. */
 export async function measureSubmissionBurst(env: Record<string, string>): Promise<void> {
   const payments = paymentsWanted();
+  const order = orderWanted();
   const results: Array<{ spec: BurstRunSpec; figures: BurstFigures | string }> = [];
   for (const { run, closeIntervalMs, capMs } of RUNS) {
     const spec: BurstRunSpec = {
       run,
       closeIntervalMs,
       payments,
+      order,
       accounts: ACCOUNTS,
       concurrency: CONCURRENCY,
       capMs,
@@ -95,7 +105,7 @@ export async function measureSubmissionBurst(env: Record<string, string>): Promi
   const closeOf = (spec: BurstRunSpec) =>
     spec.closeIntervalMs > 0 ? `every ${spec.closeIntervalMs} ms` : 'at once';
   console.log(
-    `\n== 4. Submission burst straight through submitOnce (${payments} payments between ${ACCOUNTS} accounts, concurrency ${CONCURRENCY}, each its own intent)`,
+    `\n== 4. Submission burst straight through submitOnce (${payments} payments between ${ACCOUNTS} accounts, concurrency ${CONCURRENCY}, taken ${order}, each its own intent)`,
   );
   console.log(
     table(
@@ -138,14 +148,24 @@ export async function measureSubmissionBurst(env: Record<string, string>): Promi
     `Payment i pays ${PAYMENT_XLM} XLM from account i % ${ACCOUNTS} to account (i + 1) % ${ACCOUNTS}, intent bench-burst:<run>:<i>, its transaction`,
     'sourced by the payer itself: there are no channel accounts yet, so the sources are the accounts. Each run has a',
     'ledger of its own (its genesis holds the accounts) in a process of its own; records go to this DynamoDB Local.',
-    `Workers take payments in order and act as at-least-once SQS workers: a payment submitOnce answers 'pending' for`,
-    `(default rounds and pauses) is delivered again ${REDELIVERY_PAUSE_MS} ms later, at most the ledger-submissions queue's maxReceiveCount`,
-    'times in all (then it stays pending, as a message would go to the DLQ).',
+    ...(order === 'in-order'
+      ? [
+          'Workers take payments in order (0, 1, 2…): with fewer workers than accounts, the payments in flight at once',
+          '  have distinct payers (BURST_ORDER=shuffled makes payments of one account meet in flight).',
+        ]
+      : [
+          'Workers take payments in a shuffled order (BURST_ORDER=shuffled): payments of one account meet in flight, and',
+          '  the second gets tx_bad_seq (closes at once) or tx_try_again_later (cadence) until the first has landed.',
+        ]),
+    'They act as at-least-once SQS workers: a payment for which submitOnce (its defaults: 5 rounds, 1 s pauses) answers',
+    `'pending' is delivered again ${REDELIVERY_PAUSE_MS} ms later, at most the ledger-submissions queue's maxReceiveCount times in all`,
+    '(then it stays pending, as the message would go to the DLQ).',
     'settled/s = payments recorded succeeded / wall time (first payment taken -> last worker done).',
     'physical limit = distinct transaction sources / close interval: a ledger takes one transaction per source.',
     `  With ${CONCURRENCY} workers each waiting for its ledger (Horizon answers a submission once it has closed), at most`,
     `  ${CONCURRENCY} payments can enter a ledger: ${perSecond(Math.min(CONCURRENCY, ACCOUNTS), RUNS[1].closeIntervalMs)}/s at ${RUNS[1].closeIntervalMs} ms.`,
-    "replacements = envelopes built beyond each intent's first (sum of envelopes.length - 1 over the records).",
+    "replacements = envelopes built beyond each intent's first (sum of envelopes.length - 1 over the records); each",
+    '  offers twice the fee of the one before (baseFeeFor(attempt)), whatever kept the earlier one from landing.',
     'redeliveries = submitOnce calls beyond the first per payment. failed / pending = records failed / still in flight.',
     'doubled / lost, from the ledger: every payment each account sent (Horizon, all pages) is tied to its intent by',
     "  its transaction's text memo (the intent id). doubled = intents with more than one payment on the ledger;",
@@ -155,7 +175,7 @@ export async function measureSubmissionBurst(env: Record<string, string>): Promi
     if (typeof f === 'string') continue;
     lines.push(
       `closes ${closeOf(spec)}: submission answers: ${answersOf(f.answers)}; on the ledger once ${f.paidOnce},` +
-        ` most envelopes for one intent ${f.mostEnvelopes}, records naming another transaction than the ledger's ${f.misnamed},` +
+        ` most envelopes for one intent ${f.mostEnvelopes} (its last fee ${f.highestFee} stroops), records naming another transaction than the ledger's ${f.misnamed},` +
         ` payments of no intent ${f.stray}${f.notTaken ? `; cap of ${spec.capMs / 1000} s reached` : ''}.`,
     );
     if (f.firstError) lines.push(`  first error: ${f.firstError}`);
