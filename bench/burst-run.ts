@@ -1,0 +1,170 @@
+// One run of the submission burst, in a process of its own (bench/submission-burst.ts forks it): the
+// ledger network of an environment is read from config once per process and kept (lib/ledger/network.ts),
+// so each run's own ledger, with its own cadence, gets a fresh process rather than a patched module.
+//
+// It starts a local ledger whose genesis holds the run's accounts, points the sandbox environment at it,
+// sends the payments through submitOnce (records in the DynamoDB table its environment names), lets the
+// last pending ledger close, counts every payment on the ledger per intent and sends the figures back.
+import { randomUUID } from 'node:crypto';
+import { Keypair } from '@stellar/stellar-sdk';
+import { resetConfig } from '../lib/config.ts';
+import type { SubmissionRecord } from '../lib/ledger/submissions.ts';
+import { startLocalLedger } from '../lib/local/ledger/index.ts';
+import { queues } from '../lib/queues.ts';
+import { census, ledgerPaymentsByMemo } from './burst-census.ts';
+import { intentIdOf, paymentBuild, runWorkers, type TakingOrder, takingOrder } from './burst-payments.ts';
+
+/** What the parent hands the run (JSON in BURST_RUN). */
+export interface BurstRunSpec {
+  /** `immediate` or `cadence`: part of every intent id and memo. */
+  run: string;
+  closeIntervalMs: number;
+  payments: number;
+  /** The order workers take payments in. */
+  order: TakingOrder;
+  accounts: number;
+  concurrency: number;
+  /** No payment is taken after this many ms from the first; those in hand are finished. */
+  capMs: number;
+  redeliveryPauseMs: number;
+}
+
+/** What the run sends back. */
+export interface BurstFigures {
+  spec: BurstRunSpec;
+  /** Deliveries of one payment before it is left pending. */
+  maxDeliveries: number;
+  wallMs: number;
+  /** Payments never taken: the cap came first. */
+  notTaken: number;
+  succeeded: number;
+  failed: number;
+  /** Still in flight on the record after the last delivery (an SQS message left for the DLQ). */
+  pending: number;
+  /** submitOnce calls beyond the first, over all payments. */
+  redeliveries: number;
+  /** Envelopes built beyond each intent's first (sum of envelopes.length - 1 over the records). */
+  replacements: number;
+  /** The highest envelope count of one intent. */
+  mostEnvelopes: number;
+  /** The fee (stroops per operation) its last envelope offered. */
+  highestFee: string;
+  /** Every POST /transactions answer, by result code ('accepted' for a 200). */
+  answers: Record<string, number>;
+  paidOnce: number;
+  doubled: number;
+  lost: number;
+  misnamed: number;
+  stray: number;
+  firstError: string | undefined;
+}
+
+/** The sandbox environment's ledger submissions: an entry in lib/queues.ts, its maxReceiveCount the bound. */
+const SUBMISSION_QUEUE = 'ledger-submissions';
+/** Every account starts with this much XLM: a burst of 1 XLM payments never runs one dry. */
+const STARTING_XLM = '100000';
+const RECORD_READS_AT_ONCE = 16;
+
+const spec = JSON.parse(process.env.BURST_RUN ?? 'null') as BurstRunSpec | null;
+const send = process.send?.bind(process);
+if (!spec || !send) throw new Error('bench/burst-run.ts is forked by bench/submission-burst.ts');
+
+const maxDeliveries = queues.find((q) => q.name === SUBMISSION_QUEUE)?.maxReceiveCount;
+if (!maxDeliveries) throw new Error(`no ${SUBMISSION_QUEUE} queue in lib/queues.ts`);
+
+const accounts = Array.from({ length: spec.accounts }, () => Keypair.random());
+const ledger = await startLocalLedger({
+  port: 0,
+  networkPassphrase: `Bench burst ${spec.run} ; ${randomUUID()}`,
+  closeIntervalMs: spec.closeIntervalMs,
+  genesis: { accounts: accounts.map((a) => ({ publicKey: a.publicKey(), nativeBalance: STARTING_XLM })) },
+  friendbot: false,
+});
+try {
+  process.env.HORIZON_URL_SANDBOX = ledger.url;
+  process.env.NETWORK_PASSPHRASE_SANDBOX = ledger.networkPassphrase;
+  resetConfig();
+  // Imported only now, as the tests do: nothing may read the sandbox network before it points here.
+  const submit = await import('../lib/ledger/submit.ts');
+  const { findSubmission } = await import('../lib/ledger/submissions.ts');
+  const { ledgerNetwork } = await import('../lib/ledger/network.ts');
+
+  // Every answer to a submission, tallied by code: a storm of tx_try_again_later or tx_bad_seq shows here.
+  const answers: Record<string, number> = {};
+  const { server } = ledgerNetwork('sandbox');
+  const submitTransaction = server.submitTransaction.bind(server);
+  server.submitTransaction = (async (...args: Parameters<typeof submitTransaction>) => {
+    const tally = (code: string) => {
+      answers[code] = (answers[code] ?? 0) + 1;
+    };
+    try {
+      const response = await submitTransaction(...args);
+      tally('accepted');
+      return response;
+    } catch (error) {
+      const response = (error as { response?: { status?: number; data?: unknown } }).response;
+      const codes = (response?.data as { extras?: { result_codes?: { transaction?: string } } } | undefined)
+        ?.extras?.result_codes;
+      tally(codes?.transaction ?? (response?.status ? `HTTP ${response.status}` : 'no answer'));
+      throw error;
+    }
+  }) as typeof server.submitTransaction;
+
+  const intentIds = Array.from({ length: spec.payments }, (_, i) => intentIdOf(spec.run, i));
+  const worked = await runWorkers({
+    order: takingOrder(spec.payments, spec.order),
+    concurrency: spec.concurrency,
+    maxDeliveries,
+    redeliveryPauseMs: spec.redeliveryPauseMs,
+    deadline: performance.now() + spec.capMs,
+    deliver: (i) =>
+      submit.submitOnce({
+        environment: 'sandbox',
+        intentId: intentIdOf(spec.run, i),
+        build: paymentBuild(submit, accounts, spec.run, i),
+      }),
+  });
+  // Whatever still waits in the pool lands (or not) now, so the count sees everything that can land.
+  if (spec.closeIntervalMs > 0) await ledger.closeLedgerNow();
+
+  const records = new Map<string, SubmissionRecord | undefined>();
+  for (let i = 0; i < intentIds.length; i += RECORD_READS_AT_ONCE) {
+    const batch = intentIds.slice(i, i + RECORD_READS_AT_ONCE);
+    const found = await Promise.all(batch.map((id) => findSubmission('sandbox', id)));
+    batch.forEach((id, j) => {
+      records.set(id, found[j]);
+    });
+  }
+  const statuses = [...records.values()].map((r) => r?.status);
+  const envelopeCounts = [...records.values()].map((r) => r?.envelopes.length ?? 0);
+  const onLedger = census(
+    intentIds,
+    records,
+    await ledgerPaymentsByMemo(
+      ledger.url,
+      accounts.map((a) => a.publicKey()),
+    ),
+  );
+  const deliveries = [...worked.deliveries.values()].map((d) => d.deliveries);
+  const figures: BurstFigures = {
+    spec,
+    maxDeliveries,
+    wallMs: worked.wallMs,
+    notTaken: spec.payments - worked.deliveries.size,
+    succeeded: statuses.filter((s) => s === 'succeeded').length,
+    failed: statuses.filter((s) => s === 'failed').length,
+    pending: statuses.filter((s) => s === 'submitting').length,
+    redeliveries: deliveries.reduce((sum, n) => sum + n - 1, 0),
+    replacements: envelopeCounts.reduce((sum, n) => sum + Math.max(0, n - 1), 0),
+    mostEnvelopes: Math.max(0, ...envelopeCounts),
+    highestFee: submit.baseFeeFor(Math.max(1, ...envelopeCounts)),
+    answers,
+    ...onLedger,
+    firstError: worked.firstError,
+  };
+  await new Promise((resolve) => send(figures, undefined, {}, resolve));
+} finally {
+  await ledger.stop();
+}
+// The DynamoDB client's sockets would keep the process alive.
+process.exit(0);
