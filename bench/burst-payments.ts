@@ -31,7 +31,7 @@ export function paymentBuild(
   return async (ctx) => {
     const loaded = await ctx.server.loadAccount(payer.publicKey());
     const tx = new TransactionBuilder(submit.sourceAccountFor(ctx, loaded), {
-      fee: submit.baseFeeFor(ctx.attempt),
+      fee: submit.baseFeeFor(ctx.feeLevel),
       networkPassphrase: ctx.networkPassphrase,
       timebounds: submit.timeBoundsFor(ctx.now),
     })

@@ -137,6 +137,7 @@ try {
   }
   const statuses = [...records.values()].map((r) => r?.status);
   const envelopeCounts = [...records.values()].map((r) => r?.envelopes.length ?? 0);
+  const feeLevels = [...records.values()].map((r) => r?.feeLevel ?? r?.attempt ?? 1);
   const onLedger = census(
     intentIds,
     records,
@@ -157,7 +158,7 @@ try {
     redeliveries: deliveries.reduce((sum, n) => sum + n - 1, 0),
     replacements: envelopeCounts.reduce((sum, n) => sum + Math.max(0, n - 1), 0),
     mostEnvelopes: Math.max(0, ...envelopeCounts),
-    highestFee: submit.baseFeeFor(Math.max(1, ...envelopeCounts)),
+    highestFee: submit.baseFeeFor(Math.max(1, ...feeLevels)),
     answers,
     ...onLedger,
     firstError: worked.firstError,

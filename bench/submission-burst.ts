@@ -165,7 +165,7 @@ export async function measureSubmissionBurst(env: Record<string, string>): Promi
     `  With ${CONCURRENCY} workers each waiting for its ledger (Horizon answers a submission once it has closed), at most`,
     `  ${CONCURRENCY} payments can enter a ledger: ${perSecond(Math.min(CONCURRENCY, ACCOUNTS), RUNS[1].closeIntervalMs)}/s at ${RUNS[1].closeIntervalMs} ms.`,
     "replacements = envelopes built beyond each intent's first (sum of envelopes.length - 1 over the records); each",
-    '  offers twice the fee of the one before (baseFeeFor(attempt)), whatever kept the earlier one from landing.',
+    '  raises the fee (baseFeeFor(feeLevel)) only when a node refused the one before for its fee or its queue.',
     'redeliveries = submitOnce calls beyond the first per payment. failed / pending = records failed / still in flight.',
     'doubled / lost, from the ledger: every payment each account sent (Horizon, all pages) is tied to its intent by',
     "  its transaction's text memo (the intent id). doubled = intents with more than one payment on the ledger;",
@@ -175,7 +175,7 @@ export async function measureSubmissionBurst(env: Record<string, string>): Promi
     if (typeof f === 'string') continue;
     lines.push(
       `closes ${closeOf(spec)}: submission answers: ${answersOf(f.answers)}; on the ledger once ${f.paidOnce},` +
-        ` most envelopes for one intent ${f.mostEnvelopes} (its last fee ${f.highestFee} stroops), records naming another transaction than the ledger's ${f.misnamed},` +
+        ` most envelopes for one intent ${f.mostEnvelopes} (highest fee offered ${f.highestFee} stroops), records naming another transaction than the ledger's ${f.misnamed},` +
         ` payments of no intent ${f.stray}${f.notTaken ? `; cap of ${spec.capMs / 1000} s reached` : ''}.`,
     );
     if (f.firstError) lines.push(`  first error: ${f.firstError}`);

@@ -107,7 +107,7 @@ async function loadFundingAccount(
 function feeBumped(inner: Transaction, fundingKeys: Keypair, ctx: BuildContext): FeeBumpTransaction {
   const bump = TransactionBuilder.buildFeeBumpTransaction(
     fundingKeys,
-    baseFeeFor(ctx.attempt),
+    baseFeeFor(ctx.feeLevel),
     inner,
     ctx.networkPassphrase,
   );
@@ -139,7 +139,7 @@ export async function activateAccount(
     if (existing && (!asset || holdsTrustline(existing, asset))) return null;
     const fundingKeys = await openSecret(funding.publicKey, funding.sealedSecret);
     const options = {
-      fee: baseFeeFor(ctx.attempt),
+      fee: baseFeeFor(ctx.feeLevel),
       networkPassphrase: ctx.networkPassphrase,
       timebounds: timeBoundsFor(ctx.now),
     };
@@ -231,7 +231,7 @@ export async function pay(
         'The source wallet is not active on the ledger.',
       );
     const builder = new TransactionBuilder(sourceAccountFor(ctx, source), {
-      fee: baseFeeFor(ctx.attempt),
+      fee: baseFeeFor(ctx.feeLevel),
       networkPassphrase: ctx.networkPassphrase,
       timebounds: timeBoundsFor(ctx.now),
     }).addOperation(Operation.payment({ destination: to, asset, amount }));

@@ -41,6 +41,8 @@ export interface SubmissionRecord {
    * inner hash) before anything is rebuilt, and a replacement needs proof about each that may still land.
    */
   envelopes: EnvelopeRef[];
+  /** The fee level of the current envelope (see BuildContext.feeLevel). */
+  feeLevel?: number;
   /** How many of `envelopes` (from the first) are proven unable to land. */
   provenDead: number;
   /**

@@ -56,8 +56,14 @@ export interface BuildContext {
   server: Horizon.Server;
   networkPassphrase: string;
   now: Date;
-  /** 1 for an intent's first envelope, +1 for each replacement (builders raise the fee with it). */
+  /** 1 for an intent's first envelope, +1 for each replacement. */
   attempt: number;
+  /**
+   * 1, +1 each time a node refused an envelope for its fee or its queue (a same-sequence replacement):
+   * builders set the fee with `baseFeeFor(ctx.feeLevel)`. A replacement of an envelope that was
+   * superseded or expired keeps the level: its fee was not the problem.
+   */
+  feeLevel: number;
   /**
    * Set when the replacement must reuse this source account and sequence number, because the envelopes
    * it replaces may still land (then at most one of them can): build on `sourceAccountFor(ctx, …)`.
@@ -128,7 +134,7 @@ export const timeBoundsFor = (now: Date) => ({
   maxTime: Math.floor(now.getTime() / 1000) + ENVELOPE_VALIDITY_SECONDS,
 });
 
-/** Fee per operation in stroops: the minimum, doubled for each replacement envelope, capped at 0.001 XLM. */
+/** Fee per operation in stroops: the minimum, doubled at each fee level (BuildContext.feeLevel), capped at 0.001 XLM. */
 export const baseFeeFor = (attempt: number): string => String(Math.min(100 * 2 ** (attempt - 1), 10_000));
 
 const innerOf = (tx: Transaction | FeeBumpTransaction): Transaction =>
@@ -286,6 +292,8 @@ class SubmissionRun {
       updatedAt: now.toISOString(),
     };
     const expected = previous ? previous.hash : undefined;
+    const feeLevel =
+      (previous?.feeLevel ?? previous?.attempt ?? 0) + (mode === 'sameSequence' || !previous ? 1 : 0);
     let tx: Transaction | FeeBumpTransaction | null;
     try {
       tx = await this.build({
@@ -293,6 +301,7 @@ class SubmissionRun {
         networkPassphrase: this.networkPassphrase,
         now,
         attempt,
+        feeLevel,
         ...(reuse ? { reuse: { source: reuse.source, sequence: reuse.sequence } } : {}),
       });
     } catch (error) {
@@ -343,6 +352,7 @@ class SubmissionRun {
       envelopeXdr,
       maxTime: ref.maxTime,
       envelopes: [...(previous?.envelopes ?? []), ref],
+      feeLevel,
       provenDead: mode === 'fresh' ? (previous?.envelopes.length ?? 0) : (previous?.provenDead ?? 0),
     };
     const written = await replaceSubmission(record, expected);

@@ -62,7 +62,7 @@ describe('submitOnce under the interleavings of a real network', () => {
       await options.before?.(ctx);
       const loaded = await ctx.server.loadAccount(source.publicKey());
       const tx = new TransactionBuilder(submit.sourceAccountFor(ctx, loaded), {
-        fee: submit.baseFeeFor(ctx.attempt),
+        fee: submit.baseFeeFor(ctx.feeLevel),
         networkPassphrase: ctx.networkPassphrase,
         timebounds: submit.timeBoundsFor(ctx.now),
       })
@@ -132,6 +132,7 @@ describe('submitOnce under the interleavings of a real network', () => {
     assert.equal(outcome.status, 'succeeded', JSON.stringify(outcome));
     assert.equal(pay.builds.length, 2, 'h2 was built');
     assert.deepEqual(pay.builds[1]?.reuse, { source: payer.publicKey(), sequence: String(sequence + 1n) });
+    assert.equal(pay.builds[1]?.feeLevel, 2, 'refused for its fee: the replacement offers more');
     await ledger.closeLedgerNow();
     assert.equal(await paymentsTo(payee), 1);
     assert.equal(await sequenceOf(payer.publicKey()), sequence + 1n);
@@ -233,6 +234,7 @@ describe('submitOnce under the interleavings of a real network', () => {
     assert.equal(settled.status, 'succeeded', JSON.stringify(settled));
     assert.equal(onPayer.builds.length, 1);
     assert.equal(onPayer.builds[0]?.reuse, undefined, 'a proven-dead envelope does not pin the sequence');
+    assert.equal(onPayer.builds[0]?.feeLevel, 1, 'an expired envelope was not underpriced: same fee');
     assert.equal(await paymentsTo(payee), 1);
     const record = await submissions.findSubmission('sandbox', intentId);
     assert.equal(record?.provenDead, 1);
