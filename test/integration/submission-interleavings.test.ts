@@ -53,7 +53,11 @@ describe('submitOnce under the interleavings of a real network', () => {
   /** Pays 1 XLM from `payer`, its transaction's source `source` (the payer itself, or a channel). */
   const payment = (
     payee: string,
-    options: { source?: Keypair; before?: (ctx: BuildContext) => Promise<void> } = {},
+    options: {
+      source?: Keypair;
+      before?: (ctx: BuildContext) => Promise<void>;
+      after?: (ctx: BuildContext) => Promise<void>;
+    } = {},
   ) => {
     const source = options.source ?? payer;
     const builds: BuildContext[] = [];
@@ -77,6 +81,7 @@ describe('submitOnce under the interleavings of a real network', () => {
         .build();
       tx.sign(payer);
       if (source !== payer) tx.sign(source);
+      await options.after?.(ctx);
       return tx;
     };
     return { build, builds };
@@ -122,8 +127,8 @@ describe('submitOnce under the interleavings of a real network', () => {
       rejectResubmission: { code: 'tx_insufficient_fee' },
     });
     const pay = payment(payee, {
-      // While h2 (same sequence, higher fee) is being built, the ledger closes with h1 in it.
-      before: async (ctx) => {
+      // Once h2 (same sequence, higher fee) is built, the ledger closes with h1 in it: h2 meets tx_bad_seq.
+      after: async (ctx) => {
         if (ctx.attempt === 2) await ledger.closeLedgerNow();
       },
     });
