@@ -2,16 +2,13 @@
 // so the registry entry's schema is the resource's schema.
 import type * as z from 'zod';
 import { pageOf } from '../http/responses.ts';
+import { seedRegistries } from './registry-seed.ts';
 import { assetRecord } from './schema.ts';
 
 export const assetResource = assetRecord;
 export const assetPage = pageOf(assetResource);
 
-export const assetExample: z.input<typeof assetResource> = {
-  assetCode: 'USDC',
-  assetIssuer: 'GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5',
-  assetType: 'credit_alphanum4',
-  name: 'USD Coin',
-  decimals: 2,
-  networkName: 'stellar-testnet',
-};
+/** The example is the sandbox registry's USDC, as the local stack seeds it. */
+export const assetExample: z.input<typeof assetResource> = seedRegistries.sandbox.find(
+  (asset) => asset.assetCode === 'USDC',
+) as z.input<typeof assetResource>;

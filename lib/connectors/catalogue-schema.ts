@@ -77,6 +77,19 @@ const byTransactionType = <T extends z.ZodType>(value: T) =>
   z.partialRecord(z.enum(TRANSACTION_TYPES), value);
 
 /** A catalogue entry as the admin CLI loads it (and the table keeps it). */
+/** The transaction types a connector offers, each ONLINE or OFFLINE (also its response's shape). */
+export const transactionTypes = z.array(
+  z.strictObject({ type: z.enum(TRANSACTION_TYPES), status: z.enum(['ONLINE', 'OFFLINE']) }),
+);
+
+/** Which kinds of counterparties a connector serves (also its response's shape). */
+export const supportedTransactionType = z.strictObject({
+  b2b: z.boolean(),
+  b2c: z.boolean(),
+  c2b: z.boolean(),
+  c2c: z.boolean(),
+});
+
 export const connectorEntry = z
   .strictObject({
     id: z
@@ -103,15 +116,8 @@ export const connectorEntry = z
       imageUrl: z.url(),
     }),
     limits: z.array(limit),
-    transactionTypes: z.array(
-      z.strictObject({ type: z.enum(TRANSACTION_TYPES), status: z.enum(['ONLINE', 'OFFLINE']) }),
-    ),
-    supportedTransactionType: z.strictObject({
-      b2b: z.boolean(),
-      b2c: z.boolean(),
-      c2b: z.boolean(),
-      c2c: z.boolean(),
-    }),
+    transactionTypes,
+    supportedTransactionType,
     execution: byTransactionType(z.array(executionStep)),
     // ── internal: never part of a response ──
     /** Where the platform settles with the provider: off-ramp, the ledger account the wallet pays. */

@@ -3,8 +3,8 @@
 // is closed: a member that leaks is a contract failure.
 import * as z from 'zod';
 import { pageOf } from '../http/responses.ts';
+import { supportedTransactionType, transactionTypes } from './catalogue-schema.ts';
 import { DIRECTIONS, FLOWS, LIMIT_DURATIONS, type LimitScope } from './schema.ts';
-import { TRANSACTION_TYPES } from './transaction-types.ts';
 import { VOCABULARY_NAMES, vocabularies } from './vocabularies.ts';
 
 const code = z.string().regex(/^[A-Z0-9]{1,12}$/, 'must be 1 to 12 upper-case letters or digits');
@@ -35,15 +35,8 @@ export const connectorResource = z.strictObject({
       currency: code.nullable().describe('null for COUNT limits.'),
     }),
   ),
-  transactionTypes: z.array(
-    z.strictObject({ type: z.enum(TRANSACTION_TYPES), status: z.enum(['ONLINE', 'OFFLINE']) }),
-  ),
-  supportedTransactionType: z.strictObject({
-    b2b: z.boolean(),
-    b2c: z.boolean(),
-    c2b: z.boolean(),
-    c2c: z.boolean(),
-  }),
+  transactionTypes,
+  supportedTransactionType,
   region: z.strictObject({ iso: z.string().regex(/^[A-Z]{2}$/) }),
 });
 export const connectorPage = pageOf(connectorResource);

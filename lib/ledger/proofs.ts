@@ -9,11 +9,11 @@
 // - superseded: the source account's own history (one answer) shows the transaction that consumed the
 //   envelope's sequence number, and it is not one of the intent's. The envelope can never land.
 //
-// Horizon is read with fetch (JSON and headers), not the SDK, because the proofs need the headers.
-import { config } from '../config.ts';
+// Horizon is read with fetch (horizon-json.ts), not the SDK, because the proofs need its headers.
 import type { Environment } from '../http/types.ts';
-import { LedgerUnavailableError } from './errors.ts';
-import { ledgerNetwork } from './network.ts';
+import { type HorizonPage, horizonFetch, horizonGet } from './horizon-json.ts';
+
+const FAILURE = 'The ledger could not be read';
 
 export interface LedgerTransaction {
   /** The hash the ledger lists it under (a fee bump's outer hash). */
@@ -45,31 +45,6 @@ const transactionOf = (tx: HorizonTransaction): LedgerTransaction => ({
   sourceAccountSequence: tx.source_account_sequence,
 });
 
-async function horizonGet(environment: Environment, path: string): Promise<Response> {
-  const { horizonUrl } = ledgerNetwork(environment);
-  let response: Response;
-  try {
-    response = await fetch(new URL(path, horizonUrl.endsWith('/') ? horizonUrl : `${horizonUrl}/`), {
-      headers: { Accept: 'application/json' },
-      signal: AbortSignal.timeout(config().LEDGER_TIMEOUT_MS),
-    });
-  } catch (error) {
-    throw new LedgerUnavailableError(`The ledger could not be read: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
-  if (response.status !== 200 && response.status !== 404) {
-    await response.body?.cancel();
-    throw new LedgerUnavailableError(`The ledger answered ${response.status} to ${path}`);
-  }
-  return response;
-}
-
-const latestLedgerOf = (response: Response): number | null => {
-  const value = Number(response.headers.get('Latest-Ledger'));
-  return Number.isSafeInteger(value) && value > 0 ? value : null;
-};
-
 export type LookUp =
   | { found: LedgerTransaction }
   /** None found; `ingestedUpTo` is the lowest Latest-Ledger among the answers (null if one had none). */
@@ -79,11 +54,9 @@ export type LookUp =
 export async function lookUpHashes(environment: Environment, hashes: string[]): Promise<LookUp> {
   let ingestedUpTo: number | null = Number.POSITIVE_INFINITY;
   for (const hash of new Set(hashes)) {
-    const response = await horizonGet(environment, `transactions/${hash}`);
-    if (response.status === 200)
-      return { found: transactionOf((await response.json()) as HorizonTransaction) };
-    await response.body?.cancel();
-    const latest = latestLedgerOf(response);
+    const answer = await horizonFetch<HorizonTransaction>(environment, ['transactions', hash], {}, FAILURE);
+    if (answer.body) return { found: transactionOf(answer.body) };
+    const latest = answer.latestLedger;
     ingestedUpTo = latest === null || ingestedUpTo === null ? null : Math.min(ingestedUpTo, latest);
   }
   return { found: null, ingestedUpTo: ingestedUpTo === Number.POSITIVE_INFINITY ? null : ingestedUpTo };
@@ -91,13 +64,13 @@ export async function lookUpHashes(environment: Environment, hashes: string[]): 
 
 /** When ledger `sequence` closed (epoch seconds), or null if this Horizon does not know it yet. */
 export async function ledgerClosedAt(environment: Environment, sequence: number): Promise<number | null> {
-  const response = await horizonGet(environment, `ledgers/${sequence}`);
-  if (response.status === 404) {
-    await response.body?.cancel();
-    return null;
-  }
-  const { closed_at } = (await response.json()) as { closed_at: string };
-  return Math.floor(Date.parse(closed_at) / 1000);
+  const ledger = await horizonGet<{ closed_at: string }>(
+    environment,
+    ['ledgers', String(sequence)],
+    {},
+    FAILURE,
+  );
+  return ledger ? Math.floor(Date.parse(ledger.closed_at) / 1000) : null;
 }
 
 /**
@@ -109,13 +82,13 @@ export async function consumerOfSequence(
   source: string,
   sequence: string,
 ): Promise<LedgerTransaction | null> {
-  const response = await horizonGet(environment, `accounts/${source}/transactions?order=desc&limit=200`);
-  if (response.status === 404) {
-    await response.body?.cancel();
-    return null;
-  }
-  const page = (await response.json()) as { _embedded?: { records?: HorizonTransaction[] } };
-  const match = page._embedded?.records?.find(
+  const page = await horizonGet<HorizonPage<HorizonTransaction>>(
+    environment,
+    ['accounts', source, 'transactions'],
+    { order: 'desc', limit: '200' },
+    FAILURE,
+  );
+  const match = page?._embedded.records.find(
     (tx) => tx.source_account === source && tx.source_account_sequence === sequence,
   );
   return match ? transactionOf(match) : null;

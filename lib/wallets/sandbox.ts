@@ -1,7 +1,9 @@
-// Sandbox test helpers (Stripe-style): settle a KYC review, and pay a wallet from the asset's issuer.
+// Sandbox test helpers (Stripe-style): settle a KYC review or a destination's verification, and pay a
+// wallet from the asset's issuer. Each refuses production tenants as an unknown route would.
 import { randomUUID } from 'node:crypto';
 import BigNumber from 'bignumber.js';
 import { findRegistryAsset } from '../assets/service.ts';
+import { decideDestinationVerification } from '../beneficiaries/verification.ts';
 import { IDEMPOTENCY_KEY_HEADER } from '../http/idempotency-key.ts';
 import { notFound, Problem, serviceUnavailable, unprocessable } from '../http/problem.ts';
 import type { Tenant } from '../http/types.ts';
@@ -10,6 +12,7 @@ import { pay } from '../ledger/operations.ts';
 import { platformAccount } from '../ledger/platform-accounts.ts';
 import { purposeOf } from '../ledger/purpose.ts';
 import { findWallet, type WalletRecord } from './repo.ts';
+import { decideKyc } from './service.ts';
 
 /**
  * A wallet the API has returned should be usable at once: funding waits this long for the activation
@@ -22,6 +25,23 @@ const ACTIVATION_POLL_MS = 100;
 /** Test helpers do not exist for production applications: they answer as unknown routes do. */
 export function assertSandbox(tenant: Tenant): void {
   if (tenant.environment !== 'sandbox') throw notFound('No such route.');
+}
+
+/** The KYC decision a platform operator would take, settled by the tester. */
+export function settleKyc(tenant: Tenant, walletId: string, decision: 'Verified' | 'Rejected', now: Date) {
+  assertSandbox(tenant);
+  return decideKyc(tenant, walletId, decision, now);
+}
+
+/** The verification decision on one of the tenant's BANK or MOBILE_MONEY destinations. */
+export function settleDestinationVerification(
+  tenant: Tenant,
+  destinationId: string,
+  decision: 'APPROVED' | 'REJECTED',
+  now: Date,
+) {
+  assertSandbox(tenant);
+  return decideDestinationVerification(tenant, destinationId, decision, now);
 }
 
 /** What funding answers: `succeeded` once the payment is in a closed ledger, `pending` until then. */
