@@ -1,8 +1,9 @@
 // The submission burst's payments and the workers that send them: payment i goes from account i % n to
-// account (i + 1) % n, its transaction sourced by the payer itself (no channel accounts yet), and is its
-// own intent. Workers take payments in order and behave like at-least-once SQS workers: a payment whose
-// submitOnce answers `pending` is delivered again after a pause, as a redelivery would.
+// account (i + 1) % n, its transaction built on a leased channel account, and is its own intent. Workers
+// take payments in order and behave like at-least-once SQS workers: a payment whose submitOnce answers
+// `pending` is delivered again after a pause, as a redelivery would.
 import { Asset, type Keypair, Memo, Operation, TransactionBuilder } from '@stellar/stellar-sdk';
+import { openWithKey } from '../lib/ledger/custody.ts';
 import type { BuildTransaction, SubmissionOutcome } from '../lib/ledger/submit.ts';
 
 type Submit = typeof import('../lib/ledger/submit.ts');
@@ -16,32 +17,49 @@ export const intentIdOf = (run: string, index: number) => `bench-burst:${run}:${
 
 /**
  * Builds payment `index`: 1 XLM from `accounts[index % n]` to the next account, with the intent id as
- * its text memo, so the ledger itself tells which intent each payment belongs to.
+ * its text memo, so the ledger itself tells which intent each payment belongs to. As the gateway builds
+ * payments (lib/ledger/operations.ts): on the channel submitOnce leased (the payer is the operation's
+ * source), fee-bumped by the funding account.
  */
 export function paymentBuild(
   submit: Submit,
-  accounts: Keypair[],
+  keys: { accounts: Keypair[]; kek: Buffer; funding: Keypair },
   run: string,
   index: number,
 ): BuildTransaction {
+  const { accounts } = keys;
   const payer = accounts[index % accounts.length] as Keypair;
   const payee = accounts[(index + 1) % accounts.length] as Keypair;
   const memo = intentIdOf(run, index);
   if (Buffer.byteLength(memo) > MEMO_TEXT_BYTES) throw new RangeError(`memo ${memo} is over 28 bytes`);
   return async (ctx) => {
-    const loaded = await ctx.server.loadAccount(payer.publicKey());
-    const tx = new TransactionBuilder(submit.sourceAccountFor(ctx, loaded), {
+    if (!ctx.channel) throw new Error('submitOnce leased no channel');
+    const { publicKey, sealedSecret } = ctx.channel.signer;
+    const channel = openWithKey(keys.kek, publicKey, sealedSecret);
+    const inner = new TransactionBuilder(submit.sourceAccountFor(ctx, ctx.channel.account), {
       fee: submit.baseFeeFor(ctx.feeLevel),
       networkPassphrase: ctx.networkPassphrase,
       timebounds: submit.timeBoundsFor(ctx.now),
     })
       .addOperation(
-        Operation.payment({ destination: payee.publicKey(), asset: Asset.native(), amount: PAYMENT_XLM }),
+        Operation.payment({
+          source: payer.publicKey(),
+          destination: payee.publicKey(),
+          asset: Asset.native(),
+          amount: PAYMENT_XLM,
+        }),
       )
       .addMemo(Memo.text(memo))
       .build();
-    tx.sign(payer);
-    return tx;
+    inner.sign(channel, payer);
+    const bump = TransactionBuilder.buildFeeBumpTransaction(
+      keys.funding,
+      submit.baseFeeFor(ctx.feeLevel),
+      inner,
+      ctx.networkPassphrase,
+    );
+    bump.sign(keys.funding);
+    return bump;
   };
 }
 

@@ -2,14 +2,18 @@
 // ledger network of an environment is read from config once per process and kept (lib/ledger/network.ts),
 // so each run's own ledger, with its own cadence, gets a fresh process rather than a patched module.
 //
-// It starts a local ledger whose genesis holds the run's accounts, points the sandbox environment at it,
-// sends the payments through submitOnce (records in the DynamoDB table its environment names), lets the
-// last pending ledger close, counts every payment on the ledger per intent and sends the figures back.
-import { randomUUID } from 'node:crypto';
+// It starts a local ledger whose genesis holds the run's accounts, its channel accounts and a funding
+// account, points the sandbox environment at it, sends the payments through submitOnce (records and the
+// channel pool in a table of the run's own, in the DynamoDB Local its environment names), lets the last
+// pending ledger close, counts every payment on the ledger per intent and sends the figures back.
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Keypair } from '@stellar/stellar-sdk';
 import { resetConfig } from '../lib/config.ts';
+import { ensureChannelKeys } from '../lib/ledger/channels.ts';
+import { sealWithKey } from '../lib/ledger/custody.ts';
 import type { SubmissionRecord } from '../lib/ledger/submissions.ts';
 import { startLocalLedger } from '../lib/local/ledger/index.ts';
+import { createTable } from '../lib/local/stack.ts';
 import { queues } from '../lib/queues.ts';
 import { census, ledgerPaymentsByMemo } from './burst-census.ts';
 import { intentIdOf, paymentBuild, runWorkers, type TakingOrder, takingOrder } from './burst-payments.ts';
@@ -23,6 +27,8 @@ export interface BurstRunSpec {
   /** The order workers take payments in. */
   order: TakingOrder;
   accounts: number;
+  /** Channel accounts in the pool (LEDGER_CHANNELS). */
+  channels: number;
   concurrency: number;
   /** No payment is taken after this many ms from the first; those in hand are finished. */
   capMs: number;
@@ -64,6 +70,8 @@ const SUBMISSION_QUEUE = 'ledger-submissions';
 /** Every account starts with this much XLM: a burst of 1 XLM payments never runs one dry. */
 const STARTING_XLM = '100000';
 const RECORD_READS_AT_ONCE = 16;
+/** A channel account holds only its reserve: the funding account fee-bumps every payment. */
+const CHANNEL_XLM = '10';
 
 const spec = JSON.parse(process.env.BURST_RUN ?? 'null') as BurstRunSpec | null;
 const send = process.send?.bind(process);
@@ -73,11 +81,33 @@ const maxDeliveries = queues.find((q) => q.name === SUBMISSION_QUEUE)?.maxReceiv
 if (!maxDeliveries) throw new Error(`no ${SUBMISSION_QUEUE} queue in lib/queues.ts`);
 
 const accounts = Array.from({ length: spec.accounts }, () => Keypair.random());
+const funding = Keypair.random();
+// The pool lives in a table of the run's own, its keys sealed under a key-encryption key of the run's own
+// (the bench runs without the stack's Secrets Manager); the builder opens them from the lease.
+const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB;
+if (!endpoint) throw new Error('AWS_ENDPOINT_URL_DYNAMODB is not set');
+process.env.TABLE_NAME = `bench-burst-${spec.run}-${randomUUID()}`;
+process.env.LEDGER_CHANNELS = String(spec.channels);
+resetConfig();
+await createTable(endpoint, process.env.TABLE_NAME);
+const kek = randomBytes(32);
+const channels = await ensureChannelKeys('sandbox', spec.channels, {
+  newKeys: async () => {
+    const channel = Keypair.random();
+    return { publicKey: channel.publicKey(), sealedSecret: sealWithKey(kek, channel) };
+  },
+});
 const ledger = await startLocalLedger({
   port: 0,
   networkPassphrase: `Bench burst ${spec.run} ; ${randomUUID()}`,
   closeIntervalMs: spec.closeIntervalMs,
-  genesis: { accounts: accounts.map((a) => ({ publicKey: a.publicKey(), nativeBalance: STARTING_XLM })) },
+  genesis: {
+    accounts: [
+      ...accounts.map((a) => ({ publicKey: a.publicKey(), nativeBalance: STARTING_XLM })),
+      ...channels.map(({ publicKey }) => ({ publicKey, nativeBalance: CHANNEL_XLM })),
+      { publicKey: funding.publicKey(), nativeBalance: STARTING_XLM },
+    ],
+  },
   friendbot: false,
 });
 try {
@@ -121,7 +151,8 @@ try {
       submit.submitOnce({
         environment: 'sandbox',
         intentId: intentIdOf(spec.run, i),
-        build: paymentBuild(submit, accounts, spec.run, i),
+        channel: true,
+        build: paymentBuild(submit, { accounts, kek, funding }, spec.run, i),
       }),
   });
   // Whatever still waits in the pool lands (or not) now, so the count sees everything that can land.

@@ -22,6 +22,8 @@ const DEFAULT_PAYMENTS = 500;
 const MAX_PAYMENTS = 10_000;
 const ACCOUNTS = 20;
 const CONCURRENCY = 16;
+/** Channel accounts in the pool (the stack's LEDGER_CHANNELS default). */
+const CHANNELS = 16;
 /** A worker's pause before delivering a pending payment again (SQS would wait out the visibility timeout). */
 const REDELIVERY_PAUSE_MS = 1000;
 /**
@@ -95,6 +97,7 @@ export async function measureSubmissionBurst(env: Record<string, string>): Promi
       payments,
       order,
       accounts: ACCOUNTS,
+      channels: CHANNELS,
       concurrency: CONCURRENCY,
       capMs,
       redeliveryPauseMs: REDELIVERY_PAUSE_MS,
@@ -105,7 +108,7 @@ export async function measureSubmissionBurst(env: Record<string, string>): Promi
   const closeOf = (spec: BurstRunSpec) =>
     spec.closeIntervalMs > 0 ? `every ${spec.closeIntervalMs} ms` : 'at once';
   console.log(
-    `\n== 4. Submission burst straight through submitOnce (${payments} payments between ${ACCOUNTS} accounts, concurrency ${CONCURRENCY}, taken ${order}, each its own intent)`,
+    `\n== 4. Submission burst straight through submitOnce (${payments} payments between ${ACCOUNTS} accounts, ${CHANNELS} channel accounts, concurrency ${CONCURRENCY}, taken ${order}, each its own intent)`,
   );
   console.log(
     table(
@@ -130,7 +133,7 @@ export async function measureSubmissionBurst(env: Record<string, string>): Promi
               closeOf(spec),
               `${f.succeeded}/${spec.payments}`,
               perSecond(f.succeeded, f.wallMs),
-              limitOf(spec.closeIntervalMs, spec.accounts),
+              limitOf(spec.closeIntervalMs, Math.min(spec.channels, spec.concurrency)),
               fixed(f.wallMs / 1000, 1),
               String(f.replacements),
               String(f.redeliveries),
@@ -146,24 +149,25 @@ export async function measureSubmissionBurst(env: Record<string, string>): Promi
   const lines = [
     '',
     `Payment i pays ${PAYMENT_XLM} XLM from account i % ${ACCOUNTS} to account (i + 1) % ${ACCOUNTS}, intent bench-burst:<run>:<i>, its transaction`,
-    'sourced by the payer itself: there are no channel accounts yet, so the sources are the accounts. Each run has a',
-    'ledger of its own (its genesis holds the accounts) in a process of its own; records go to this DynamoDB Local.',
+    `built as the gateway builds payments: on a channel account submitOnce leases from a pool of ${CHANNELS} (the payer is the`,
+    "operation's source and signs), fee-bumped by a funding account. Each run has a ledger of its own (its genesis",
+    'holds the accounts and channels) in a process of its own; records and the pool go to a table of its own.',
     ...(order === 'in-order'
       ? [
           'Workers take payments in order (0, 1, 2…): with fewer workers than accounts, the payments in flight at once',
           '  have distinct payers (BURST_ORDER=shuffled makes payments of one account meet in flight).',
         ]
       : [
-          'Workers take payments in a shuffled order (BURST_ORDER=shuffled): payments of one account meet in flight, and',
-          '  the second gets tx_bad_seq (closes at once) or tx_try_again_later (cadence) until the first has landed.',
+          'Workers take payments in a shuffled order (BURST_ORDER=shuffled): payments of one account meet in flight, on',
+          '  different channels, so they land in the same ledger (the payer is not the sequence source).',
         ]),
     'They act as at-least-once SQS workers: a payment for which submitOnce (its defaults: 5 rounds, 1 s pauses) answers',
     `'pending' is delivered again ${REDELIVERY_PAUSE_MS} ms later, at most the ledger-submissions queue's maxReceiveCount times in all`,
     '(then it stays pending, as the message would go to the DLQ).',
     'settled/s = payments recorded succeeded / wall time (first payment taken -> last worker done).',
-    'physical limit = distinct transaction sources / close interval: a ledger takes one transaction per source.',
-    `  With ${CONCURRENCY} workers each waiting for its ledger (Horizon answers a submission once it has closed), at most`,
-    `  ${CONCURRENCY} payments can enter a ledger: ${perSecond(Math.min(CONCURRENCY, ACCOUNTS), RUNS[1].closeIntervalMs)}/s at ${RUNS[1].closeIntervalMs} ms.`,
+    'physical limit = channel accounts / close interval: a ledger takes one transaction per source, and every',
+    `  transaction's source is a channel. With ${CONCURRENCY} workers each waiting for its ledger (Horizon answers a submission`,
+    `  once it has closed), at most min(${CHANNELS} channels, ${CONCURRENCY} workers) payments can enter a ledger: ${perSecond(Math.min(CONCURRENCY, CHANNELS), RUNS[1].closeIntervalMs)}/s at ${RUNS[1].closeIntervalMs} ms.`,
     "replacements = envelopes built beyond each intent's first (sum of envelopes.length - 1 over the records); each",
     '  raises the fee (baseFeeFor(feeLevel)) only when a node refused the one before for its fee or its queue.',
     'redeliveries = submitOnce calls beyond the first per payment. failed / pending = records failed / still in flight.',

@@ -35,6 +35,11 @@ const schema = z.object({
   NETWORK_PASSPHRASE_PRODUCTION: z.string().min(1).default('Public Global Stellar Network ; September 2015'),
   /** Time allowed for any one Horizon request (a submission that takes longer is looked up by hash). */
   LEDGER_TIMEOUT_MS: positiveInt(10000),
+  /**
+   * Channel accounts per environment (lib/ledger/channels.ts): how many transactions the gateway can have
+   * in flight at once, and so at most how many land per ledger close.
+   */
+  LEDGER_CHANNELS: positiveInt(16),
   /** Secrets Manager secret `{key}` (32 bytes, base64): the key-encryption key sealing ledger secrets. */
   KEK_SECRET_ID: z.string().min(1).optional(),
   /** How long a quote can be paid against (spec: roughly two minutes). */

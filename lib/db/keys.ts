@@ -20,6 +20,7 @@
 // | asset              | ASSETS#<env>             | ASSET#<code>                    |                                         | /assets, wallets, destinations     |
 // | connector          | CONNECTORS#<env>         | CONNECTOR#<connectorId>         |                                         | /connectors, /payments/…, /quotes  |
 // | platformAccount    | PLATFORM#<env>           | ACCOUNT#<role>                  |                                         | ledger                             |
+// | ledgerChannel      | PLATFORM#<env>           | CHANNEL#<nnnn>                  |                                         | ledger (channel leases, submitOnce)|
 // | ledgerSubmission   | SUBMISSION#<env>#<intent>| SUBMISSION                      |                                         | ledger (submitOnce)                |
 import type { Environment, Tenant } from '../http/types.ts';
 
@@ -85,11 +86,19 @@ export const walletKeys = {
  * found by environment and role; a submission by the caller's intent id, which must be unique in its
  * environment (callers prefix it with what it is for, e.g. `wallet-activation:<walletId>`).
  */
+const CHANNEL_PREFIX = 'CHANNEL#';
+
 export const ledgerKeys = {
   platformAccount: (environment: Environment, role: string): ItemKey => ({
     pk: `PLATFORM#${environment}`,
     sk: `ACCOUNT#${role}`,
   }),
+  /** Channel accounts sort by their number, so one query lists the pool in order. */
+  channel: (environment: Environment, index: number): ItemKey => ({
+    pk: `PLATFORM#${environment}`,
+    sk: `${CHANNEL_PREFIX}${String(index).padStart(4, '0')}`,
+  }),
+  channelPool: (environment: Environment) => ({ pk: `PLATFORM#${environment}`, skPrefix: CHANNEL_PREFIX }),
   submission: (environment: Environment, intentId: string): ItemKey => ({
     pk: `SUBMISSION#${environment}#${intentId}`,
     sk: 'SUBMISSION',

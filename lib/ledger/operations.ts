@@ -1,10 +1,11 @@
 // What the wallet and payment code asks of the ledger. Each operation is one crash-safe submission
 // (submit.ts) whose `build` reads the ledger afresh, so a replacement envelope is built from the truth.
 //
-// Fees and reserves: the platform `funding` account pays every fee (it creates accounts, and fee-bumps
-// every transaction a wallet signs) and opens each wallet with exactly the ledger reserve the wallet
-// needs: 1 XLM for the account (2 base reserves of 0.5) + 0.5 XLM per trustline. Wallets hold only their
-// reserves in XLM and never pay fees.
+// Sources and fees: every transaction is built on a channel account leased for its intent (channels.ts),
+// so it is the transaction's source and sequence number; the wallet or platform account that acts is the
+// source of each operation and signs it. The platform `funding` account fee-bumps every transaction and
+// opens each wallet with exactly the ledger reserve the wallet needs: 1 XLM for the account (2 base
+// reserves of 0.5) + 0.5 XLM per trustline. Wallets hold only their reserves in XLM and never pay fees.
 import {
   Asset,
   type FeeBumpTransaction,
@@ -92,18 +93,34 @@ function reserveShortfall(account: Horizon.AccountResponse): string {
   return shortfall.gt(0) ? shortfall.toFixed(7) : '0';
 }
 
-async function loadFundingAccount(
-  environment: Environment,
-  publicKey: string,
-): Promise<Horizon.AccountResponse> {
-  const account = await findLedgerAccount(environment, publicKey);
-  // A platform misconfiguration, not the intent's fault: thrown (retried, then alarmed), never recorded.
-  if (!account)
-    throw new Error(`The ${environment} funding account ${publicKey} does not exist on the ledger`);
-  return account;
+/** The leased channel submitOnce hands every builder of this module (they all ask for one). */
+function channelOf(ctx: BuildContext): NonNullable<BuildContext['channel']> {
+  if (!ctx.channel) throw new Error('Built without a channel account');
+  return ctx.channel;
 }
 
-/** Wraps a wallet-signed transaction in a fee bump paid (and signed) by the funding account. */
+/** A transaction on the intent's channel account, with the fee and time bounds of this attempt. */
+function onChannel(ctx: BuildContext): TransactionBuilder {
+  return new TransactionBuilder(sourceAccountFor(ctx, channelOf(ctx).account), {
+    fee: baseFeeFor(ctx.feeLevel),
+    networkPassphrase: ctx.networkPassphrase,
+    timebounds: timeBoundsFor(ctx.now),
+  });
+}
+
+/** Signs with the channel (the transaction's source) and each account an operation acts for. */
+async function signed(
+  inner: Transaction,
+  ctx: BuildContext,
+  signers: CustodialAccount[],
+): Promise<Transaction> {
+  const { signer } = channelOf(ctx);
+  for (const account of [signer, ...signers])
+    inner.sign(await openSecret(account.publicKey, account.sealedSecret));
+  return inner;
+}
+
+/** Wraps a signed transaction in a fee bump paid (and signed) by the funding account. */
 function feeBumped(inner: Transaction, fundingKeys: Keypair, ctx: BuildContext): FeeBumpTransaction {
   const bump = TransactionBuilder.buildFeeBumpTransaction(
     fundingKeys,
@@ -117,9 +134,9 @@ function feeBumped(inner: Transaction, fundingKeys: Keypair, ctx: BuildContext):
 
 /**
  * Opens a wallet's ledger account with the trustline its asset needs. Already open with the trustline →
- * succeeded without submitting. Absent → one transaction from `funding`: CreateAccount (the reserves)
- * + ChangeTrust (source: the wallet), signed by both. Open without the trustline → ChangeTrust (with
- * a reserve top-up from funding if needed), fee-bumped by funding.
+ * succeeded without submitting. Absent → CreateAccount (the reserves, from funding) + ChangeTrust (the
+ * wallet). Open without the trustline → ChangeTrust (with a reserve top-up from funding if needed).
+ * Each on a channel, fee-bumped by funding.
  */
 export async function activateAccount(
   input: {
@@ -138,34 +155,18 @@ export async function activateAccount(
     const existing = await findLedgerAccount(environment, account.publicKey);
     if (existing && (!asset || holdsTrustline(existing, asset))) return null;
     const fundingKeys = await openSecret(funding.publicKey, funding.sealedSecret);
-    const options = {
-      fee: baseFeeFor(ctx.feeLevel),
-      networkPassphrase: ctx.networkPassphrase,
-      timebounds: timeBoundsFor(ctx.now),
-    };
-
+    const builder = onChannel(ctx);
+    // Open without the trustline, the account may lack the reserve for one more subentry.
+    const topUp = existing ? reserveShortfall(existing) : '0';
     if (!existing) {
-      const builder = new TransactionBuilder(
-        sourceAccountFor(ctx, await loadFundingAccount(environment, funding.publicKey)),
-        options,
-      ).addOperation(
+      builder.addOperation(
         Operation.createAccount({
+          source: funding.publicKey,
           destination: account.publicKey,
           startingBalance: startingBalanceFor(asset ? 1 : 0),
         }),
       );
-      if (asset) builder.addOperation(Operation.changeTrust({ asset, source: account.publicKey }));
-      const tx = builder.build();
-      tx.sign(fundingKeys);
-      // The wallet signs only when it has an operation: an extra signature is tx_bad_auth_extra.
-      if (asset) tx.sign(await openSecret(account.publicKey, account.sealedSecret));
-      return tx;
-    }
-
-    // Open without the trustline (asset is set here): the wallet signs its ChangeTrust, funding pays.
-    const topUp = reserveShortfall(existing);
-    const builder = new TransactionBuilder(sourceAccountFor(ctx, existing), options);
-    if (topUp !== '0') {
+    } else if (topUp !== '0') {
       builder.addOperation(
         Operation.payment({
           source: funding.publicKey,
@@ -175,19 +176,18 @@ export async function activateAccount(
         }),
       );
     }
-    builder.addOperation(Operation.changeTrust({ asset: asset as Asset }));
-    const inner = builder.build();
-    inner.sign(await openSecret(account.publicKey, account.sealedSecret));
-    if (topUp !== '0') inner.sign(fundingKeys);
-    return feeBumped(inner, fundingKeys, ctx);
+    if (asset) builder.addOperation(Operation.changeTrust({ asset, source: account.publicKey }));
+    // Only accounts with an operation sign: an extra signature is tx_bad_auth_extra.
+    const acting = [...(!existing || topUp !== '0' ? [funding] : []), ...(asset ? [account] : [])];
+    return feeBumped(await signed(builder.build(), ctx, acting), fundingKeys, ctx);
   };
 
-  return submitOnce({ environment, intentId, build, ...tuning });
+  return submitOnce({ environment, intentId, build, channel: true, ...tuning });
 }
 
 /**
  * Pays `amount` (a decimal string, at most 7 places) of `asset` from a custodial account to `to`:
- * a Payment whose source is `from`, fee-bumped by `funding` (wallets need no XLM for fees).
+ * a Payment whose source is `from`, on a channel, fee-bumped by `funding` (wallets need no XLM for fees).
  */
 export async function pay(
   input: {
@@ -230,16 +230,13 @@ export async function pay(
         'LEDGER_TX_NO_SOURCE_ACCOUNT',
         'The source wallet is not active on the ledger.',
       );
-    const builder = new TransactionBuilder(sourceAccountFor(ctx, source), {
-      fee: baseFeeFor(ctx.feeLevel),
-      networkPassphrase: ctx.networkPassphrase,
-      timebounds: timeBoundsFor(ctx.now),
-    }).addOperation(Operation.payment({ destination: to, asset, amount }));
+    const builder = onChannel(ctx).addOperation(
+      Operation.payment({ source: from.publicKey, destination: to, asset, amount }),
+    );
     if (memo) builder.addMemo(Memo.text(memo));
-    const inner = builder.build();
-    inner.sign(await openSecret(from.publicKey, from.sealedSecret));
+    const inner = await signed(builder.build(), ctx, [from]);
     return feeBumped(inner, await openSecret(funding.publicKey, funding.sealedSecret), ctx);
   };
 
-  return submitOnce({ environment, intentId, purpose, build, ...tuning });
+  return submitOnce({ environment, intentId, purpose, build, channel: true, ...tuning });
 }

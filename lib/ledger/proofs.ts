@@ -93,3 +93,13 @@ export async function consumerOfSequence(
   );
   return match ? transactionOf(match) : null;
 }
+
+/**
+ * When the newest ledger this Horizon has ingested closed (epoch seconds), from its root resource: the
+ * ledger's own clock, for deciding that an envelope's maxTime has passed. null when it does not say.
+ */
+export async function latestClosedAt(environment: Environment): Promise<number | null> {
+  const root = await horizonGet<{ history_latest_ledger_closed_at?: string }>(environment, [], {}, FAILURE);
+  const closedAt = Date.parse(root?.history_latest_ledger_closed_at ?? '');
+  return Number.isFinite(closedAt) ? Math.floor(closedAt / 1000) : null;
+}

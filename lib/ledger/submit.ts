@@ -16,6 +16,9 @@
 //  4. `failed` is written only from a result in a closed ledger, or once every envelope is proven dead
 //     (a node's rejection alone may be about its own queue). Otherwise the answer is `pending`, and a
 //     later call (an SQS redelivery) resumes from the record: it never builds without proof.
+//  5. With `channel` (every wallet and payment operation), the transaction's source is a channel account
+//     leased to the intent (channels.ts) before anything is built: same-sequence replacements stay on
+//     it, a replacement of dead envelopes may move, and the lease ends when the intent settles.
 import {
   Account,
   FeeBumpTransaction,
@@ -26,7 +29,10 @@ import {
 } from '@stellar/stellar-sdk';
 import type { Environment } from '../http/types.ts';
 import { logger } from '../log.ts';
+import { leaseChannel, releaseChannels, renewLease } from './channels.ts';
+import type { SealedSecret } from './custody.ts';
 import { IntentConflict, LedgerRefusal, LedgerUnavailableError } from './errors.ts';
+import { findLedgerAccount } from './load-account.ts';
 import { ledgerNetwork } from './network.ts';
 import { consumerOfSequence, type LedgerTransaction, ledgerClosedAt, lookUpHashes } from './proofs.ts';
 import {
@@ -69,6 +75,12 @@ export interface BuildContext {
    * it replaces may still land (then at most one of them can): build on `sourceAccountFor(ctx, …)`.
    */
   reuse?: { source: string; sequence: string };
+  /**
+   * The channel account leased to the intent (SubmitOptions.channel): build the transaction on
+   * `sourceAccountFor(ctx, ctx.channel.account)`, make the wallet or funding account the source of each
+   * operation, and sign with `ctx.channel.signer` as well.
+   */
+  channel?: { account: Account; signer: { publicKey: string; sealedSecret: SealedSecret } };
 }
 
 /**
@@ -101,6 +113,8 @@ export interface SubmitOptions {
    */
   purpose?: string;
   build: BuildTransaction;
+  /** Build on a leased channel account (BuildContext.channel) rather than an account of the builder's. */
+  channel?: boolean;
   /** The clock (time bounds, expiry). */
   now?: () => Date;
   /** Rounds (look up, maybe rebuild, submit) in one call before answering `pending`. Default 5. */
@@ -147,7 +161,9 @@ type Step =
   /** The record to go on with; `adopted` when another worker's write put it there. */
   | { record: SubmissionRecord; adopted?: boolean }
   /** Nothing can be proven or built yet: look again after a pause. */
-  | { record: SubmissionRecord; wait: true };
+  | { record: SubmissionRecord; wait: true }
+  /** The intent has no envelope yet and every channel is busy: try again after a pause. */
+  | { busy: true };
 
 /** A node's answer about one envelope: it lapses as soon as the record holds another envelope. */
 interface Verdict {
@@ -199,6 +215,7 @@ class SubmissionRun {
   readonly intentId: string;
   readonly purpose: string | undefined;
   readonly build: BuildTransaction;
+  readonly useChannel: boolean;
   readonly now: () => Date;
   readonly server: Horizon.Server;
   readonly networkPassphrase: string;
@@ -209,6 +226,7 @@ class SubmissionRun {
     this.intentId = options.intentId;
     this.purpose = options.purpose;
     this.build = options.build;
+    this.useChannel = options.channel === true;
     this.now = options.now ?? (() => new Date());
     this.server = network.server;
     this.networkPassphrase = network.networkPassphrase;
@@ -255,15 +273,44 @@ class SubmissionRun {
   }
 
   /** Follows a lost conditional write: the record as another worker left it. */
-  adopt(result: WriteResult & { written: false }): Step {
+  async adopt(result: WriteResult & { written: false }): Promise<Exclude<Step, { busy: true }>> {
     const current = result.current;
     if (!current) throw new Error(`Submission record of ${this.intentId} vanished`);
     // Another caller may have written the intent first, for something else.
     assertSamePurpose(current, this.purpose);
     this.log('Ledger submission taken over by another worker', current);
-    return current.status === 'submitting'
-      ? { record: current, adopted: true }
-      : { outcome: outcomeOf(current) };
+    if (current.status === 'submitting') return { record: current, adopted: true };
+    // The writer may have crashed before freeing the channel.
+    await this.releaseChannels();
+    return { outcome: outcomeOf(current) };
+  }
+
+  /**
+   * Frees the channels the intent holds once it settled (or built nothing). The next holder loads the
+   * channel's sequence number from the Horizon that has just shown this outcome.
+   */
+  async releaseChannels(): Promise<void> {
+    if (this.useChannel) await releaseChannels(this.environment, this.intentId);
+  }
+
+  /**
+   * The channel to build on: the reused envelope's, its lease renewed, else one leased now (the intent's
+   * own if it holds one). null when none is free, or the reused one is no longer the intent's.
+   */
+  async channelFor(reuse: EnvelopeRef | undefined, maxTime: number): Promise<BuildContext['channel'] | null> {
+    const lease = reuse
+      ? await renewLease(this.environment, reuse.source, this.intentId, maxTime)
+      : await leaseChannel(this.environment, this.intentId, maxTime);
+    if (!lease) return null;
+    const onLedger = await findLedgerAccount(this.environment, lease.publicKey);
+    // A platform misconfiguration, not the intent's fault: thrown (retried, then alarmed), never recorded.
+    if (!onLedger) {
+      throw new Error(`The ${this.environment} channel account ${lease.publicKey} is not on the ledger`);
+    }
+    return {
+      account: new Account(lease.publicKey, onLedger.sequenceNumber()),
+      signer: { publicKey: lease.publicKey, sealedSecret: lease.sealedSecret },
+    };
   }
 
   /**
@@ -294,6 +341,11 @@ class SubmissionRun {
     const expected = previous ? previous.hash : undefined;
     const feeLevel =
       (previous?.feeLevel ?? previous?.attempt ?? 0) + (mode === 'sameSequence' || !previous ? 1 : 0);
+    const channel = this.useChannel ? await this.channelFor(reuse, timeBoundsFor(now).maxTime) : undefined;
+    if (channel === null) {
+      this.log('Every ledger channel is busy: waiting', previous);
+      return previous ? { record: previous, wait: true } : { busy: true };
+    }
     let tx: Transaction | FeeBumpTransaction | null;
     try {
       tx = await this.build({
@@ -303,8 +355,11 @@ class SubmissionRun {
         attempt,
         feeLevel,
         ...(reuse ? { reuse: { source: reuse.source, sequence: reuse.sequence } } : {}),
+        ...(channel ? { channel } : {}),
       });
     } catch (error) {
+      // Nothing of the intent's can land on a channel it has just leased: free it for others.
+      if (!previous) await this.releaseChannels();
       if (!(error instanceof LedgerRefusal)) throw error;
       // A refusal is the outcome only when nothing built before can still land.
       if (live.length > 0) return { record: previous as SubmissionRecord, wait: true };
@@ -321,7 +376,9 @@ class SubmissionRun {
       };
       const written = await replaceSubmission(record, expected);
       this.log('Ledger submission refused before submitting', record, { errorCode: error.errorCode });
-      return written.written ? { outcome: outcomeOf(record) } : this.adopt(written);
+      if (!written.written) return this.adopt(written);
+      await this.releaseChannels();
+      return { outcome: outcomeOf(record) };
     }
     if (tx === null) {
       // The ledger already holds what the intent wants (an account opened, say): nothing to submit.
@@ -337,9 +394,14 @@ class SubmissionRun {
       };
       const written = await replaceSubmission(record, expected);
       this.log('Ledger already in the wanted state: nothing submitted', record);
-      return written.written ? { outcome: outcomeOf(record) } : this.adopt(written);
+      if (!written.written) return this.adopt(written);
+      await this.releaseChannels();
+      return { outcome: outcomeOf(record) };
     }
     const { envelopeXdr, ...ref } = this.describe(tx);
+    if (channel && ref.source !== channel.account.accountId()) {
+      throw new TypeError(`Refusing to submit ${this.intentId}: not built on its channel account`);
+    }
     if (reuse && (ref.source !== reuse.source || ref.sequence !== reuse.sequence)) {
       this.log('Ledger envelope kept: the replacement would not reuse its sequence number', previous);
       return { record: previous as SubmissionRecord, wait: true };
@@ -413,7 +475,7 @@ class SubmissionRun {
     return { record };
   }
 
-  async settle(record: SubmissionRecord, settlement: Settlement): Promise<Step> {
+  async settle(record: SubmissionRecord, settlement: Settlement): Promise<Exclude<Step, { busy: true }>> {
     const written = await settleSubmission(
       this.environment,
       this.intentId,
@@ -423,6 +485,7 @@ class SubmissionRun {
     );
     if (!written.written) return this.adopt(written);
     const settled: SubmissionRecord = { ...record, ...settlement, updatedAt: this.now().toISOString() };
+    await this.releaseChannels();
     this.log(`Ledger submission ${settlement.status}`, settled, {
       ...(settlement.status === 'failed' ? { errorCode: settlement.errorCode } : {}),
     });
@@ -449,6 +512,16 @@ class SubmissionRun {
   }
 }
 
+/** Nothing was built: every channel account stayed busy. Retry later (an SQS redelivery). */
+const channelsBusy = (intentId: string): SubmissionOutcome => ({
+  status: 'pending',
+  intentId,
+  hash: null,
+  attempt: 0,
+  errorCode: 'LEDGER_CHANNELS_BUSY',
+  failureReason: 'Every ledger channel account is busy; nothing was sent.',
+});
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The result code behind a submission error (`tx_bad_seq`), for verdicts tied to their envelope. */
@@ -471,6 +544,7 @@ export async function prepareSubmission(
     return existing;
   }
   const step = await new SubmissionRun(options).newEnvelope(undefined, 'fresh');
+  if ('busy' in step) return channelsBusy(options.intentId);
   return 'outcome' in step ? step.outcome : step.record;
 }
 
@@ -487,6 +561,7 @@ export async function submitOnce(options: SubmitOptions): Promise<SubmissionOutc
   let doubt = record !== undefined;
   let verdict: Verdict | null = null;
   let lastVerdict: LedgerVerdict | undefined;
+  let busy = false;
 
   for (let round = 1; round <= maxRounds; round++) {
     try {
@@ -495,6 +570,12 @@ export async function submitOnce(options: SubmitOptions): Promise<SubmissionOutc
       else if (doubt) step = await run.resolve(record, verdict?.hash === record.hash ? verdict : null);
       if (step) {
         if ('outcome' in step) return step.outcome;
+        if ('busy' in step) {
+          busy = true;
+          await pause(pauseMs);
+          continue;
+        }
+        busy = false;
         record = step.record;
         if ('adopted' in step && step.adopted) {
           doubt = true;
@@ -551,6 +632,7 @@ export async function submitOnce(options: SubmitOptions): Promise<SubmissionOutc
     }
   }
   const pending = record ? outcomeOf(record) : undefined;
+  if (busy) return channelsBusy(options.intentId);
   return {
     status: 'pending',
     intentId: options.intentId,

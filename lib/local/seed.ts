@@ -6,13 +6,17 @@ import { createTenant } from '../admin/tenants.ts';
 import { seedRegistries } from '../assets/registry-seed.ts';
 import { putAsset } from '../assets/repo.ts';
 import type { Asset } from '../assets/schema.ts';
+import { config } from '../config.ts';
 import type { Environment } from '../http/types.ts';
+import { ensureChannelKeys } from '../ledger/channels.ts';
 import { ensurePlatformAccount } from '../ledger/platform-accounts.ts';
 import type { LedgerAsset, LedgerGenesis } from './ledger/index.ts';
 
 /** Plenty for every test and tester: the funding account pays fees and opens every wallet. */
 const FUNDING_XLM = '100000000';
 const ISSUER_XLM = '10000';
+/** A channel account only needs its own reserve: the funding account fee-bumps what it submits. */
+const CHANNEL_XLM = '10';
 
 /** The connector catalogue kept in the repository; both environments load it (after their asset registry). */
 const CONNECTOR_CATALOGUE: unknown = JSON.parse(
@@ -44,7 +48,12 @@ async function registryOf(environment: Environment): Promise<Asset[]> {
   );
 }
 
-function genesisOf(environment: Environment, registry: Asset[], fundingKey: string): LedgerGenesis {
+function genesisOf(
+  environment: Environment,
+  registry: Asset[],
+  fundingKey: string,
+  channelKeys: string[],
+): LedgerGenesis {
   const ledgerAsset = (code: string): LedgerAsset => {
     const asset = registry.find((a) => a.assetCode === code);
     if (!asset) throw new Error(`No ${code} in the ${environment} registry`);
@@ -53,6 +62,7 @@ function genesisOf(environment: Environment, registry: Asset[], fundingKey: stri
   return {
     accounts: [
       { publicKey: fundingKey, nativeBalance: FUNDING_XLM },
+      ...channelKeys.map((publicKey) => ({ publicKey, nativeBalance: CHANNEL_XLM })),
       ...registry.flatMap((a) =>
         a.assetIssuer ? [{ publicKey: a.assetIssuer, nativeBalance: ISSUER_XLM }] : [],
       ),
@@ -76,7 +86,13 @@ export async function seedLocalData(): Promise<{
     const registry = await registryOf(environment);
     for (const asset of registry) await putAsset(environment, asset);
     await loadConnectorCatalogue(environment, CONNECTOR_CATALOGUE);
-    genesis[environment] = genesisOf(environment, registry, funding.publicKey);
+    const channels = await ensureChannelKeys(environment, config().LEDGER_CHANNELS);
+    genesis[environment] = genesisOf(
+      environment,
+      registry,
+      funding.publicKey,
+      channels.map((channel) => channel.publicKey),
+    );
   }
   const tenant = await createTenant({
     name: 'Local Sandbox Business',

@@ -86,7 +86,8 @@ function stopLeftovers(dataDir: string): void {
   }
 }
 
-async function createTable(endpoint: string, tableName: string): Promise<void> {
+/** Creates the gateway's table in DynamoDB Local (already there is fine). */
+export async function createTable(endpoint: string, tableName: string): Promise<void> {
   const client = new DynamoDBClient({ endpoint });
   try {
     await client.send(new CreateTableCommand(createTableInput(tableName)));

@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { resetConfig } from '../../lib/config.ts';
 import { startLocalLedger } from '../../lib/local/ledger/index.ts';
 import { secretFileName } from '../../lib/local/secrets-manager.ts';
+import { channelGenesis } from '../support/channels.ts';
 
 type Ledger = Awaited<ReturnType<typeof startLocalLedger>>;
 type Custody = typeof import('../../lib/ledger/custody.ts');
@@ -72,6 +73,8 @@ describe('ledger adapter', () => {
   let balances: Balances;
   let submissions: Submissions;
   let funding: { publicKey: string; sealedSecret: import('../../lib/ledger/custody.ts').SealedSecret };
+  /** The channel accounts (public keys) every wallet transaction is built on. */
+  let channels: string[] = [];
   let issuer: typeof funding;
   let asset: { code: string; issuer: string };
 
@@ -122,6 +125,8 @@ describe('ledger adapter', () => {
     funding = await platform.ensurePlatformAccount('sandbox', 'funding');
     issuer = await platform.ensurePlatformAccount('sandbox', `issuer:${ASSET_CODE}`);
     asset = { code: ASSET_CODE, issuer: issuer.publicKey };
+    const channelAccounts = await channelGenesis();
+    channels = channelAccounts.map((account) => account.publicKey);
     ledger = await startLocalLedger({
       port: 0,
       networkPassphrase: `Ledger adapter test ; ${randomUUID()}`,
@@ -129,6 +134,7 @@ describe('ledger adapter', () => {
         accounts: [
           { publicKey: funding.publicKey, nativeBalance: '100000' },
           { publicKey: issuer.publicKey, nativeBalance: '100000' },
+          ...channelAccounts,
         ],
       },
     });
@@ -172,7 +178,11 @@ describe('ledger adapter', () => {
     const line = body.balances.find((b: { asset_code?: string }) => b.asset_code === ASSET_CODE);
     assert.equal(line?.asset_issuer, issuer.publicKey);
     assert.equal(line?.balance, '0.0000000');
-    assert.equal(await sequenceOf(funding.publicKey), fundingSequence + 1n);
+    // Built on a channel account: funding pays the fee and signs its CreateAccount; its sequence is untouched.
+    assert.equal(await sequenceOf(funding.publicKey), fundingSequence);
+    const landed = (await horizon(`/transactions/${outcome.hash}`)).body;
+    assert.equal(landed.fee_account, funding.publicKey);
+    assert.ok(channels.includes(landed.source_account), landed.source_account);
 
     const read = await balances.accountBalances('sandbox', keys.publicKey);
     assert.equal(read.exists, true);
@@ -242,7 +252,8 @@ describe('ledger adapter', () => {
     assert.equal(outcome.status, 'succeeded', JSON.stringify(outcome));
     assert.equal(await balanceOf(keys.publicKey), '0.0000000');
     assert.equal(await balanceOf(keys.publicKey, 'XLM'), '1.5000000');
-    assert.equal(await sequenceOf(keys.publicKey), walletSequence + 1n);
+    // The transaction's source is a channel account: the wallet only acts in its ChangeTrust.
+    assert.equal(await sequenceOf(keys.publicKey), walletSequence);
     const { body } = await horizon(`/transactions/${outcome.hash}`);
     assert.equal(body.successful, true);
     assert.equal(body.fee_account, funding.publicKey);
@@ -369,7 +380,7 @@ describe('ledger adapter', () => {
     assert.ok(outcome.status === 'succeeded' && outcome.ledger === landed.body.ledger);
     assert.equal(await balanceOf(alice.publicKey), '30.0000000');
     assert.equal(await balanceOf(bob.publicKey), '20.0000000');
-    assert.equal(await sequenceOf(alice.publicKey), sequence + 1n);
+    assert.equal(await sequenceOf(alice.publicKey), sequence, 'built on a channel, not on the wallet');
     const { body } = await horizon(`/accounts/${alice.publicKey}/transactions?limit=200`);
     assert.equal(body._embedded.records.filter((t: { hash: string }) => t.hash === outcome.hash).length, 1);
   });

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { resetConfig } from '../../lib/config.ts';
 import type { LocalLedger } from '../../lib/local/ledger/index.ts';
 import { as, baseUrl, type Caller, newCaller } from '../support/api.ts';
+import { channelGenesis } from '../support/channels.ts';
 import { assertConforms } from '../support/contract.ts';
 
 /** Below an envelope's 60 s validity (else the queue refuses it as too late), far above this test's length. */
@@ -46,6 +47,7 @@ describe('sandbox funding on a slow ledger', () => {
         accounts: [
           { publicKey: (await platformAccount('sandbox', 'funding')).publicKey, nativeBalance: '100000' },
           { publicKey: usdcIssuer, nativeBalance: '10000' },
+          ...(await channelGenesis()),
           { publicKey: wallet.publicKey, nativeBalance: '1.5', trustlines: [{ asset: usdc, balance: '0' }] },
         ],
       },

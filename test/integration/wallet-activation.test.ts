@@ -35,6 +35,7 @@ describe('wallet activation', () => {
     const { putWallet, findWallet } = await import('../../lib/wallets/repo.ts');
     const { newAccountKeys } = await import('../../lib/ledger/custody.ts');
     const { platformAccount } = await import('../../lib/ledger/platform-accounts.ts');
+    const { channelPool } = await import('../../lib/ledger/channels.ts');
     const { findAsset } = await import('../../lib/assets/repo.ts');
 
     const tenant = await newTenant();
@@ -61,8 +62,6 @@ describe('wallet activation', () => {
       createdAt: now.toISOString(),
       updatedAt: now.toISOString(),
     });
-    const funding = await platformAccount('sandbox', 'funding');
-    const sequenceBefore = BigInt((await horizon(`/accounts/${funding.publicKey}`)).sequence);
 
     const message = { ...scope, walletId, requestedAt: now.toISOString() };
     await Promise.allSettled([activateWallet(message, new Date()), activateWallet(message, new Date())]);
@@ -74,14 +73,16 @@ describe('wallet activation', () => {
     const account = await horizon(`/accounts/${keys.publicKey}`);
     assert.equal(account.id, keys.publicKey);
     assert.ok(account.balances.some((b: { asset_code?: string }) => b.asset_code === 'USDC'));
-    // Other tests use the funding account meanwhile: count what happened to this wallet's account.
-    const sequenceAfter = BigInt((await horizon(`/accounts/${funding.publicKey}`)).sequence);
-    assert.ok(sequenceAfter > sequenceBefore);
     const operations = (await horizon(`/accounts/${keys.publicKey}/operations?limit=200`))._embedded
-      .records as {
-      type: string;
-    }[];
-    assert.equal(operations.filter((o) => o.type === 'create_account').length, 1);
+      .records as { type: string; transaction_hash: string }[];
+    const created = operations.filter((o) => o.type === 'create_account');
+    assert.equal(created.length, 1);
     assert.equal(operations.filter((o) => o.type === 'change_trust').length, 1);
+    // Built on a channel account, its fee paid by the funding account.
+    const opening = await horizon(`/transactions/${created[0]?.transaction_hash}`);
+    const funding = await platformAccount('sandbox', 'funding');
+    const pool = (await channelPool('sandbox')).map((channel) => channel.publicKey);
+    assert.equal(opening.fee_account, funding.publicKey);
+    assert.ok(pool.includes(opening.source_account), opening.source_account);
   });
 });
