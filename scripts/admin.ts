@@ -34,6 +34,9 @@ Commands:
       Ends a third-party wallet's KYC review (only a Pending wallet moves).
   destination review --destination <destinationId> --decision APPROVED|REJECTED
       Ends a BANK or MOBILE_MONEY payment destination's verification (only a PENDING one moves).
+  channels open --environment sandbox|production --count <n>
+      Makes the first n channel accounts (keys sealed in the table) and opens those the ledger lacks
+      from the funding account; set LEDGER_CHANNELS to n. Prints the pool and its leases.
 
 Options:
   --table <name>    DynamoDB table of a deployed stage (default: the local stack's).
@@ -58,6 +61,7 @@ const { values, positionals } = parseArgs({
     wallet: { type: 'string' },
     destination: { type: 'string' },
     decision: { type: 'string' },
+    count: { type: 'string' },
     connector: { type: 'string' },
     'transaction-type': { type: 'string' },
     percentage: { type: 'string' },
@@ -149,6 +153,15 @@ async function main(): Promise<void> {
       if (decision !== 'APPROVED' && decision !== 'REJECTED') fail('--decision must be APPROVED or REJECTED');
       const { reviewPaymentDestination } = await import('../lib/admin/payment-destinations.ts');
       return print(await reviewPaymentDestination(required('destination'), decision));
+    }
+    case 'channels open': {
+      const environment = values.environment;
+      if (environment !== 'sandbox' && environment !== 'production')
+        fail('--environment must be sandbox or production');
+      const count = required('count');
+      if (!/^\d{1,3}$/.test(count)) fail('--count must be a whole number from 1 to 100');
+      const { openChannelPool } = await import('../lib/admin/channels.ts');
+      return print(await openChannelPool(environment, Number(count)));
     }
     case 'connectors load': {
       const { loadConnectorCatalogue } = await import('../lib/admin/connectors.ts');

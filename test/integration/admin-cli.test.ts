@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { describe, it } from 'vitest';
 import { hashCredential, keyIdOf } from '../../lib/auth/credentials.ts';
 import { freePort } from '../../lib/local/ports.ts';
-import { call, testSigningKeyRing, tokenFor } from '../support/api.ts';
+import { call, horizon, testSigningKeyRing, tokenFor } from '../support/api.ts';
 
 const run = promisify(execFile);
 
@@ -28,6 +28,7 @@ describe('admin CLI', () => {
       'client revoke',
       'assets load',
       'keys rotate',
+      'channels open',
     ]) {
       assert.ok(stdout.includes(command), command);
     }
@@ -164,6 +165,30 @@ describe('admin CLI: KYC review', () => {
 });
 
 describe('admin CLI: local stack not running', () => {
+  it('opens the channel accounts the ledger lacks, once', async () => {
+    // The seed's pool (LEDGER_CHANNELS of them) is open from the ledger's genesis: two more are missing.
+    const count = Number(process.env.LEDGER_CHANNELS ?? 16) + 2;
+    const first = await admin('channels', 'open', '--environment', 'sandbox', '--count', String(count));
+    assert.equal(first.channels.length, count);
+    assert.match(first.openedBy, /^[0-9a-f]{64}$/);
+    const opening = await horizon(`/transactions/${first.openedBy}/operations`);
+    assert.deepEqual(
+      opening._embedded.records.map((o: { account: string }) => o.account).sort(),
+      first.channels
+        .slice(-2)
+        .map((c: { publicKey: string }) => c.publicKey)
+        .sort(),
+    );
+    // The same pool again is the same intent: its recorded outcome, nothing submitted.
+    const again = await admin('channels', 'open', '--environment', 'sandbox', '--count', String(count));
+    assert.equal(again.openedBy, first.openedBy);
+    assert.deepEqual(
+      again.channels.map((c: { publicKey: string }) => c.publicKey),
+      first.channels.map((c: { publicKey: string }) => c.publicKey),
+    );
+    await assert.rejects(admin('channels', 'open', '--environment', 'sandbox', '--count', '0'));
+  });
+
   it('says to start it, in one line without a stack trace, and exits non-zero', async () => {
     // What a stopped `npm start` leaves: endpoints (in .local/stack.env.json) where nothing listens.
     const closed = `http://127.0.0.1:${await freePort()}`;
