@@ -1,21 +1,17 @@
-// Countries and currencies of payment destinations: ISO 3166-1 alpha-2 from i18n-iso-countries' code
-// list, English names from the runtime's ICU (Intl.DisplayNames, no locale table bundled), continents
-// from the table below (data, one row per continent), ISO 4217 from currency-codes.
-import { code as currencyByCode } from 'currency-codes';
-import countries from 'i18n-iso-countries/index.js';
+// Countries of payment destinations: ISO 3166-1 alpha-2 from the code list generated from
+// i18n-iso-countries (lib/reference/), English names from the runtime's ICU (Intl.DisplayNames, no locale
+// table bundled), continents from the table below (data, one row per continent).
+import { alpha3ByAlpha2 } from '../reference/iso-3166-1.ts';
 
 /** The upper-case alpha-2 code when `code` (two letters, any case) is a real ISO 3166-1 country. */
 export function realAlpha2(code: string): string | undefined {
   const upper = code.toUpperCase();
-  return /^[A-Z]{2}$/.test(upper) && countries.isValid(upper) ? upper : undefined;
+  return /^[A-Z]{2}$/.test(upper) && Object.hasOwn(alpha3ByAlpha2, upper) ? upper : undefined;
 }
 
 const displayNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
 
 export const countryName = (alpha2: string): string => displayNames.of(alpha2) ?? alpha2;
-
-/** True for a current ISO 4217 code (upper case). */
-export const isCurrency = (code: string): boolean => currencyByCode(code)?.code === code;
 
 /** Continents, as commonly used for ISO 3166-1 codes (Cyprus in Europe, Turkey in Asia). */
 export const continents: Readonly<Record<string, string>> = {
@@ -44,4 +40,4 @@ const continentOf = new Map<string, string>(
 export const regionOf = (alpha2: string): string => continentOf.get(alpha2) ?? 'Unknown';
 
 /** Every alpha-2 code of the ISO list (for the table's completeness test). */
-export const allAlpha2 = (): string[] => Object.keys(countries.getAlpha2Codes());
+export const allAlpha2 = (): string[] => Object.keys(alpha3ByAlpha2);

@@ -2,10 +2,10 @@
 // whether a country, currency, asset or network exists, and whether a mobile number belongs to the
 // destination's country, is checked by the service (422): a well-formed value can still name nothing.
 import { StrKey } from '@stellar/stellar-sdk';
-import { isValidPhoneNumber } from 'libphonenumber-js';
 import * as z from 'zod';
 import { assetCodeParam } from '../assets/schema.ts';
 import { pageQueryShape } from '../http/pagination.ts';
+import { isValidPhoneNumber } from '../reference/phone-numbers.ts';
 import { bankRuleFor } from './bank-rules.ts';
 
 const text = (max: number) => z.string().trim().min(1, 'must not be blank').max(max);

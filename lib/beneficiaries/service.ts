@@ -2,13 +2,14 @@
 // MOBILE_MONEY, CRYPTO). Classification and tier are derived on every write; destination
 // verification is a one-way PENDING → APPROVED | REJECTED decision by platform operations.
 import { randomUUID } from 'node:crypto';
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { findRegistryAsset, registryNetworkNames } from '../assets/service.ts';
 import { findAssociation } from '../auth/associations.ts';
 import { badRequest, type FieldError, notFound, Problem, unprocessable } from '../http/problem.ts';
 import type { Tenant } from '../http/types.ts';
 import { parseOrThrow } from '../http/validation.ts';
-import { isCurrency, realAlpha2 } from './countries.ts';
+import { isCurrencyCode } from '../reference/currencies.ts';
+import { parsePhoneNumber } from '../reference/phone-numbers.ts';
+import { realAlpha2 } from './countries.ts';
 import { toDestinationResource } from './destination-resource.ts';
 import {
   type BeneficiaryRecord,
@@ -222,7 +223,7 @@ async function methodFields(
         ...(input.accountType ? { accountType: input.accountType } : {}),
       };
     case 'MOBILE_MONEY': {
-      const phone = parsePhoneNumberFromString(input.mobileNumber);
+      const phone = parsePhoneNumber(input.mobileNumber);
       const countries = phone ? [phone.country, ...phone.getPossibleCountries()] : [];
       if (!countries.includes(input.countryIsoCode2 as never)) {
         errors.push({
@@ -274,7 +275,7 @@ export async function createPaymentDestination(
       field: 'countryIsoCode2',
       message: `${input.countryIsoCode2} is not an ISO 3166-1 country`,
     });
-  if (!isCurrency(input.currencyIsoCode3))
+  if (!isCurrencyCode(input.currencyIsoCode3))
     errors.push({
       field: 'currencyIsoCode3',
       message: `${input.currencyIsoCode3} is not an ISO 4217 currency`,

@@ -1,9 +1,9 @@
 // The connector catalogue file the admin CLI loads (and the local stack seeds). It carries internal
 // members (settlement, fee, compliance) that no response ever shows: responses are built member by
 // member in service.ts.
-import { code as currencyByCode } from 'currency-codes';
-import countries from 'i18n-iso-countries/index.js';
 import * as z from 'zod';
+import { isCountryCode } from '../reference/countries.ts';
+import { minorUnitsOf } from '../reference/currencies.ts';
 import { CONNECTOR_ID_PATTERN, DIRECTIONS, FLOWS, LIMIT_DURATIONS, type LimitScope } from './schema.ts';
 import { TRANSACTION_TYPES, type TransactionType } from './transaction-types.ts';
 import { VOCABULARY_NAMES } from './vocabularies.ts';
@@ -11,7 +11,7 @@ import { VOCABULARY_NAMES } from './vocabularies.ts';
 /** Money in the file is a decimal string (`"0.5"`), never a float. */
 const decimalString = z.string().regex(/^\d{1,12}(\.\d{1,8})?$/, 'must be a non-negative decimal string');
 const upperCode = z.string().regex(/^[A-Z0-9]{1,12}$/, 'must be 1 to 12 upper-case letters or digits');
-const iso4217 = (value: string) => currencyByCode(value) !== undefined;
+const iso4217 = (value: string) => minorUnitsOf(value) !== undefined;
 
 const limit = z
   .strictObject({
@@ -130,7 +130,7 @@ export const connectorEntry = z
   .superRefine((c, ctx) => {
     const issue = (path: (string | number)[], message: string) =>
       ctx.addIssue({ code: 'custom', path, message });
-    if (!countries.isValid(c.region.iso))
+    if (!isCountryCode(c.region.iso))
       issue(['region', 'iso'], `${c.region.iso} is not an ISO 3166-1 country`);
     const fiat = c.direction === 'OFF_RAMP' ? 'destinationAsset' : 'acceptedAsset';
     if (!iso4217(c[fiat])) issue([fiat], `${c[fiat]} is not an ISO 4217 currency`);

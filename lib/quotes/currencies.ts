@@ -1,8 +1,8 @@
 // Minor units of what a quote is denominated in: a ledger asset's quoting decimals come from the asset
 // registry of the environment (USDC and EURC: 2, XLM: 7); a fiat currency's from ISO 4217 (KES: 2, XAF: 0).
-import { code as currencyByCode } from 'currency-codes';
 import { findRegistryAsset } from '../assets/service.ts';
 import type { Environment } from '../http/types.ts';
+import { minorUnitsOf } from '../reference/currencies.ts';
 
 export async function assetDecimals(environment: Environment, assetCode: string): Promise<number> {
   const asset = await findRegistryAsset(environment, assetCode);
@@ -12,7 +12,7 @@ export async function assetDecimals(environment: Environment, assetCode: string)
 }
 
 export function fiatDecimals(currency: string): number {
-  const record = currencyByCode(currency);
-  if (!record) throw new Error(`${currency} is not an ISO 4217 currency`);
-  return record.digits;
+  const digits = minorUnitsOf(currency);
+  if (digits === undefined) throw new Error(`${currency} is not an ISO 4217 currency`);
+  return digits;
 }

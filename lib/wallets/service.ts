@@ -7,8 +7,8 @@ import type { Tenant } from '../http/types.ts';
 import { accountBalances } from '../ledger/balances.ts';
 import { newAccountKeys } from '../ledger/custody.ts';
 import { logger } from '../log.ts';
+import { alpha3Of } from '../reference/countries.ts';
 import type { ActivationMessage } from './activation-message.ts';
-import { toAlpha3 } from './countries.ts';
 import {
   findWallet,
   listWalletPage,
@@ -32,7 +32,7 @@ export interface BalanceEntry {
 function normaliseMetadata(metadata: WalletMetadata): { metadata: WalletMetadata; errors: FieldError[] } {
   const field = metadata.entityType === 'Person' ? 'nationality' : 'registrationCountry';
   const given = metadata.entityType === 'Person' ? metadata.nationality : metadata.registrationCountry;
-  const alpha3 = toAlpha3(given);
+  const alpha3 = alpha3Of(given);
   if (!alpha3)
     return {
       metadata,
