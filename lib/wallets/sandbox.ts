@@ -106,7 +106,13 @@ export async function fundWallet(
   if (outcome.status === 'succeeded') return { ...funding, status: 'succeeded', stellarTxHash: outcome.hash };
   // No envelope was persisted (the ledger could not even be read to build one), so nothing can land:
   // not pending, just not done.
-  if (outcome.attempt === 0) throw serviceUnavailable('The ledger could not be reached; nothing was sent.');
+  if (outcome.attempt === 0) {
+    throw serviceUnavailable(
+      outcome.errorCode === 'LEDGER_CHANNELS_BUSY'
+        ? 'Every ledger channel is busy; nothing was sent. Retry shortly.'
+        : 'The ledger could not be reached; nothing was sent.',
+    );
+  }
   return { ...funding, status: 'pending', stellarTxHash: null };
 }
 
