@@ -34,11 +34,11 @@ export interface PaymentsGatewayStackProps extends StackProps {
 
 /**
  * API functions whose work can outlast the default 10 s (still inside API Gateway's 30 s): sandbox
- * funding waits up to 5 s for a wallet's account to open (lib/wallets/sandbox.ts), then pays on the
- * ledger within LEDGER_TIMEOUT_MS (10 s).
+ * funding waits up to 5 s for a wallet's account to open (lib/wallets/sandbox.ts), then starts ledger
+ * rounds for at most 4 s, the last of which may wait LEDGER_TIMEOUT_MS (10 s) for the ledger.
  */
 const apiTimeouts: Partial<Record<string, { timeout: Duration }>> = {
-  sandbox: { timeout: Duration.seconds(20) },
+  sandbox: { timeout: Duration.seconds(28) },
 };
 
 const pascal = (name: string) => name.replace(/(^|[-_/])(\w)/g, (_, _sep, c: string) => c.toUpperCase());

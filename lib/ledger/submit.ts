@@ -121,6 +121,12 @@ export interface SubmitOptions {
   maxRounds?: number;
   /** Pause after an unknown outcome before looking again. Default 1000 ms. */
   pauseMs?: number;
+  /**
+   * No round starts after this many ms of the call (a request inside a Lambda's timeout): the answer is
+   * then `pending`, and a later call resumes from the record. A round takes at most one ledger request
+   * of LEDGER_TIMEOUT_MS beyond it. Default: only maxRounds bounds the call.
+   */
+  budgetMs?: number;
 }
 
 export type SubmissionOutcome =
@@ -563,7 +569,9 @@ export async function submitOnce(options: SubmitOptions): Promise<SubmissionOutc
   let lastVerdict: LedgerVerdict | undefined;
   let busy = false;
 
+  const started = performance.now();
   for (let round = 1; round <= maxRounds; round++) {
+    if (round > 1 && options.budgetMs !== undefined && performance.now() - started > options.budgetMs) break;
     try {
       let step: Step | undefined;
       if (!record) step = await run.newEnvelope(undefined, 'fresh');

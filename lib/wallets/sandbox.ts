@@ -21,6 +21,11 @@ import { decideKyc } from './service.ts';
  */
 const ACTIVATION_WAIT_MS = 5_000;
 const ACTIVATION_POLL_MS = 100;
+/**
+ * submitOnce starts no round after this (its budgetMs): with the activation wait and one last ledger
+ * request (LEDGER_TIMEOUT_MS) the request ends inside the function's timeout, answering 202 pending.
+ */
+const PAYMENT_BUDGET_MS = 4_000;
 
 /** Test helpers do not exist for production applications: they answer as unknown routes do. */
 export function assertSandbox(tenant: Tenant): void {
@@ -93,6 +98,7 @@ export async function fundWallet(
     to: wallet.publicKey,
     asset: asset.assetIssuer ? { code: asset.assetCode, issuer: asset.assetIssuer } : 'native',
     amount: request.amount,
+    budgetMs: PAYMENT_BUDGET_MS,
   }).catch((error: unknown) => {
     if (!(error instanceof IntentConflict)) throw error;
     throw new Problem(409, `This ${IDEMPOTENCY_KEY_HEADER} was used with another funding request.`, {

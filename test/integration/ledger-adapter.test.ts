@@ -33,14 +33,23 @@ const ASSET_CODE = 'ADPT';
 const FAST = { pauseMs: 50 };
 
 /** A server that accepts connections and never answers: a ledger that hangs. */
-async function blackHole(): Promise<{ url: string; close(): void }> {
+async function blackHole(): Promise<{ url: string; requests(): string[]; close(): void }> {
   const sockets: Socket[] = [];
-  const server = createServer((socket) => sockets.push(socket));
+  const requests: string[] = [];
+  const server = createServer((socket) => {
+    sockets.push(socket);
+    socket.on('data', (data) => {
+      const line = data.toString('latin1').split('\r\n')[0] ?? '';
+      if (/^[A-Z]+ \//.test(line)) requests.push(line);
+    });
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
   return {
     url: `http://127.0.0.1:${address.port}`,
+    /** The request lines received so far ("POST /transactions HTTP/1.1"). */
+    requests: () => [...requests],
     close: () => {
       for (const socket of sockets) socket.destroy();
       server.close();
@@ -589,6 +598,39 @@ describe('ledger adapter', () => {
     await assert.rejects(balances.accountBalances('production', source.publicKey()), {
       name: 'LedgerUnavailableError',
     });
+  });
+
+  it('starts no round after its budget: one ledger request, then pending', async () => {
+    const source = Keypair.random();
+    const build: import('../../lib/ledger/submit.ts').BuildTransaction = async (ctx) => {
+      const tx = new TransactionBuilder(new Account(source.publicKey(), '1'), {
+        fee: '100',
+        networkPassphrase: ctx.networkPassphrase,
+        timebounds: submit.timeBoundsFor(ctx.now),
+      })
+        .addOperation(Operation.bumpSequence({ bumpTo: '10' }))
+        .build();
+      tx.sign(source);
+      return tx;
+    };
+    const options = { environment: 'production' as const, build, maxRounds: 20, pauseMs: 10 };
+    const before = hangingLedger.requests().length;
+    const budgeted = await submit.submitOnce({
+      ...options,
+      intentId: `test-budget:${randomUUID()}`,
+      budgetMs: 0,
+    });
+    assert.equal(budgeted.status, 'pending');
+    const sent = hangingLedger.requests().slice(before);
+    assert.deepEqual(sent, ['POST /transactions HTTP/1.1'], 'the submission of round 1 only');
+    // Without a budget the same call goes on looking (round 2 looks the hash up, and so on).
+    const unbudgeted = await submit.submitOnce({
+      ...options,
+      intentId: `test-budget:${randomUUID()}`,
+      maxRounds: 2,
+    });
+    assert.equal(unbudgeted.status, 'pending');
+    assert.ok(hangingLedger.requests().length - before > 2);
   });
 
   it('finds an envelope whose inner transaction landed under another fee bump, and never sends a second', async () => {
