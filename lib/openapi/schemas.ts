@@ -59,7 +59,7 @@ const responseSchemas: Record<string, z.core.$ZodType> = {
 
 /**
  * A body that first checks "is a JSON object" and then pipes into its real schema
- * (`z.unknown().superRefine(…).pipe(object)`, so a non-object is named as such) is documented by the
+ * (`z.pipe(z.unknown().check(…), object)`, so a non-object is named as such) is documented by the
  * object: the input side of the pipe alone would be an empty schema.
  */
 export function documentedRequestSchema(schema: z.core.$ZodType): z.core.$ZodType {
