@@ -1,22 +1,24 @@
 // Configuration, read once at cold start and validated: missing config fails the start, not a request.
-import * as z from 'zod';
+import * as z from './zod.ts';
 
-const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const positiveInt = (fallback: number) =>
+  z._default(z.coerce.number().check(z.int(), z.positive()), fallback);
+const nonEmpty = () => z.string().check(z.minLength(1));
 
 const schema = z.object({
-  STAGE: z.string().min(1).default('local'),
-  TABLE_NAME: z.string().min(1),
+  STAGE: z._default(nonEmpty(), 'local'),
+  TABLE_NAME: nonEmpty(),
   /** Prefix of the `type` member of problem bodies. */
-  ERRORS_BASE: z.url().default('https://errors.payments-gateway.dev'),
-  TOKEN_ISSUER: z.string().min(1).default('https://auth.payments-gateway.dev'),
-  TOKEN_AUDIENCE: z.string().min(1).default('payments-gateway-api'),
+  ERRORS_BASE: z._default(z.url(), 'https://errors.payments-gateway.dev'),
+  TOKEN_ISSUER: z._default(nonEmpty(), 'https://auth.payments-gateway.dev'),
+  TOKEN_AUDIENCE: z._default(nonEmpty(), 'payments-gateway-api'),
   TOKEN_TTL_SECONDS: positiveInt(900),
   /** Secrets Manager secret with the private signing keys (only the token function reads it). */
-  SIGNING_KEYS_SECRET_ID: z.string().min(1).optional(),
+  SIGNING_KEYS_SECRET_ID: z.optional(nonEmpty()),
   /** Secrets Manager secret with the public JWKS every API function verifies against. */
-  TOKEN_JWKS_SECRET_ID: z.string().min(1).optional(),
+  TOKEN_JWKS_SECRET_ID: z.optional(nonEmpty()),
   /** Secrets Manager secret `{key}` that signs pagination cursors. */
-  CURSOR_KEY_SECRET_ID: z.string().min(1).optional(),
+  CURSOR_KEY_SECRET_ID: z.optional(nonEmpty()),
   /** Time allowed to fetch key material before a request answers 504. */
   KEY_FETCH_TIMEOUT_MS: positiveInt(3000),
   /**
@@ -26,13 +28,13 @@ const schema = z.object({
   SECRET_MAX_AGE_SECONDS: positiveInt(300),
   TOKEN_RATE_LIMIT: positiveInt(20),
   TOKEN_RATE_WINDOW_SECONDS: positiveInt(60),
-  LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']).default('INFO'),
+  LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']), 'INFO'),
   /** Horizon per environment (the local stack points these at its local ledger). */
-  HORIZON_URL_SANDBOX: z.url().default('https://horizon-testnet.stellar.org'),
-  HORIZON_URL_PRODUCTION: z.url().default('https://horizon.stellar.org'),
+  HORIZON_URL_SANDBOX: z._default(z.url(), 'https://horizon-testnet.stellar.org'),
+  HORIZON_URL_PRODUCTION: z._default(z.url(), 'https://horizon.stellar.org'),
   /** Defaults are the SDK's `Networks.TESTNET` / `Networks.PUBLIC` (spelled out to keep the SDK out of config). */
-  NETWORK_PASSPHRASE_SANDBOX: z.string().min(1).default('Test SDF Network ; September 2015'),
-  NETWORK_PASSPHRASE_PRODUCTION: z.string().min(1).default('Public Global Stellar Network ; September 2015'),
+  NETWORK_PASSPHRASE_SANDBOX: z._default(nonEmpty(), 'Test SDF Network ; September 2015'),
+  NETWORK_PASSPHRASE_PRODUCTION: z._default(nonEmpty(), 'Public Global Stellar Network ; September 2015'),
   /** Time allowed for any one Horizon request (a submission that takes longer is looked up by hash). */
   LEDGER_TIMEOUT_MS: positiveInt(10000),
   /**
@@ -41,12 +43,12 @@ const schema = z.object({
    */
   LEDGER_CHANNELS: positiveInt(16),
   /** Secrets Manager secret `{key}` (32 bytes, base64): the key-encryption key sealing ledger secrets. */
-  KEK_SECRET_ID: z.string().min(1).optional(),
+  KEK_SECRET_ID: z.optional(nonEmpty()),
   /** How long a quote can be paid against (spec: roughly two minutes). */
   QUOTE_TTL_SECONDS: positiveInt(120),
   /** Rate source per environment (lib/quotes/rates.ts): the configured sandbox table or the provider. */
-  QUOTE_RATE_SOURCE_SANDBOX: z.enum(['configured', 'provider']).default('configured'),
-  QUOTE_RATE_SOURCE_PRODUCTION: z.enum(['configured', 'provider']).default('provider'),
+  QUOTE_RATE_SOURCE_SANDBOX: z._default(z.enum(['configured', 'provider']), 'configured'),
+  QUOTE_RATE_SOURCE_PRODUCTION: z._default(z.enum(['configured', 'provider']), 'provider'),
 });
 
 export type Config = z.infer<typeof schema>;

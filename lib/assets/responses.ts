@@ -1,7 +1,8 @@
 // What the asset routes answer. repo.ts builds each asset from exactly the registry entry's members,
 // so the registry entry's schema is the resource's schema.
-import type * as z from 'zod';
+
 import { pageOf } from '../http/responses.ts';
+import type * as z from '../zod.ts';
 import { seedRegistries } from './registry-seed.ts';
 import { assetRecord } from './schema.ts';
 

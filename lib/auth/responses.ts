@@ -1,19 +1,20 @@
 // What POST /auth/token answers (service.ts IssuedToken).
-import * as z from 'zod';
+import * as z from '../zod.ts';
 
 export const tokenResponse = z.strictObject({
   accessToken: z
     .string()
-    .regex(/^[\w-]+\.[\w-]+\.[\w-]+$/, 'must be a JWT')
-    .describe('An ES256 JWT.'),
+    .check(z.regex(/^[\w-]+\.[\w-]+\.[\w-]+$/, 'must be a JWT'), z.describe('An ES256 JWT.')),
   tokenType: z.literal('Bearer'),
-  expiresIn: z.number().int().positive().describe('Seconds until the token expires (900 by default).'),
+  expiresIn: z
+    .number()
+    .check(z.int(), z.positive(), z.describe('Seconds until the token expires (900 by default).')),
   associationId: z
-    .string()
-    .min(1)
-    .nullable()
-    .describe(
-      'The association the token acts for; null for a client without one (then every other route is 403).',
+    .nullable(z.string().check(z.minLength(1)))
+    .check(
+      z.describe(
+        'The association the token acts for; null for a client without one (then every other route is 403).',
+      ),
     ),
 });
 

@@ -1,6 +1,6 @@
-import * as z from 'zod';
+import * as z from '../zod.ts';
 
 export const tokenRequest = z.object({
-  clientId: z.string().min(1).max(128),
-  clientSecret: z.string().min(1).max(256),
+  clientId: z.string().check(z.minLength(1), z.maxLength(128)),
+  clientSecret: z.string().check(z.minLength(1), z.maxLength(256)),
 });

@@ -5,31 +5,34 @@
 // failing the whole batch would hold back the valid messages beside it.
 import { parse } from '@aws-lambda-powertools/parser';
 import type { SQSRecord } from 'aws-lambda';
-import * as z from 'zod';
 import { logger } from '../log.ts';
+import * as z from '../zod.ts';
 
 export class MalformedMessage extends Error {
   override name = 'MalformedMessage';
 }
 
 /**
- * JSON text holding `schema`: Parser's own `JSONStringified` helper does the same, but imports zod by its
- * named export, which bundles every zod locale into the worker (~350 KiB).
+ * JSON text holding `schema`: Parser's own `JSONStringified` helper does the same, but imports classic
+ * zod by its named `z` export, which would bundle all of classic zod and every locale into the worker.
  */
-const jsonText = <S extends z.ZodType>(schema: S) =>
-  z
-    .string()
-    .transform((text, ctx) => {
-      try {
-        return JSON.parse(text) as unknown;
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'is not JSON' });
-        return z.NEVER;
-      }
-    })
-    .pipe(schema);
+const jsonText = <S extends z.core.$ZodType>(schema: S) =>
+  z.pipe(
+    z.pipe(
+      z.string(),
+      z.transform((text: string, ctx) => {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          ctx.issues.push({ code: 'custom', message: 'is not JSON', input: text });
+          return z.NEVER;
+        }
+      }),
+    ),
+    schema,
+  );
 
-export function messageBody<S extends z.ZodType>(record: SQSRecord, schema: S): z.output<S> {
+export function messageBody<S extends z.core.$ZodType>(record: SQSRecord, schema: S): z.output<S> {
   const parsed = parse(record.body, undefined, jsonText(schema), true);
   if (parsed.success) return parsed.data as z.output<S>;
   const issues = (parsed.error.cause as { path?: readonly unknown[]; message: string }[]).map(

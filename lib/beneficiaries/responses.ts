@@ -1,34 +1,36 @@
 // What the beneficiary and payment destination routes answer (service.ts toBeneficiaryResource,
 // toDestinationResource). Members are as stored after normalisation: countries upper case, account
 // and mobile numbers masked.
-import * as z from 'zod';
 import { pageOf } from '../http/responses.ts';
+import * as z from '../zod.ts';
 import { ACCOUNT_TYPES, ID_TYPES } from './schema.ts';
 
 const timestamp = z.iso.datetime();
-const alpha2 = z.string().regex(/^[A-Z]{2}$/, 'must be an upper-case ISO 3166-1 alpha-2 code');
+const alpha2 = z.string().check(z.regex(/^[A-Z]{2}$/, 'must be an upper-case ISO 3166-1 alpha-2 code'));
 const masked = z
   .string()
-  .regex(/^\*{6}.{0,4}$/, 'must be masked')
-  .describe('Masked: `******` and the last 4 characters.');
+  .check(
+    z.regex(/^\*{6}.{0,4}$/, 'must be masked'),
+    z.describe('Masked: `******` and the last 4 characters.'),
+  );
 
 const individual = z.strictObject({
   firstName: z.string(),
   lastName: z.string(),
-  dateOfBirth: z.iso.date().optional(),
-  idType: z.enum(ID_TYPES).optional(),
-  idNumber: z.string().optional(),
-  idCountryIsoCode2: alpha2.optional(),
-  email: z.email().optional(),
-  mobile: z.string().optional(),
+  dateOfBirth: z.optional(z.iso.date()),
+  idType: z.optional(z.enum(ID_TYPES)),
+  idNumber: z.optional(z.string()),
+  idCountryIsoCode2: z.optional(alpha2),
+  email: z.optional(z.email()),
+  mobile: z.optional(z.string()),
 });
 
 const business = z.strictObject({
   registeredName: z.string(),
-  registrationNumber: z.string().optional(),
-  countryIsoCode2: alpha2.optional(),
-  email: z.email().optional(),
-  mobile: z.string().optional(),
+  registrationNumber: z.optional(z.string()),
+  countryIsoCode2: z.optional(alpha2),
+  email: z.optional(z.email()),
+  mobile: z.optional(z.string()),
 });
 
 const common = {
@@ -36,21 +38,20 @@ const common = {
   addresses: z.array(
     z.strictObject({
       line1: z.string(),
-      line2: z.string().optional(),
+      line2: z.optional(z.string()),
       city: z.string(),
-      region: z.string().optional(),
-      postalCode: z.string().optional(),
+      region: z.optional(z.string()),
+      postalCode: z.optional(z.string()),
       countryIsoCode2: alpha2,
     }),
   ),
   tags: z.array(z.strictObject({ key: z.string(), value: z.string() })),
   classification: z
     .enum(['Me', 'Unverified'])
-    .describe('Me when the beneficiary is the caller itself; recomputed on every change.'),
+    .check(z.describe('Me when the beneficiary is the caller itself; recomputed on every change.')),
   unverifiedTier: z
-    .enum(['TIER_0', 'TIER_1'])
-    .optional()
-    .describe('Only while Unverified: TIER_1 once the identity details are complete.'),
+    .optional(z.enum(['TIER_0', 'TIER_1']))
+    .check(z.describe('Only while Unverified: TIER_1 once the identity details are complete.')),
   createdAt: timestamp,
   updatedAt: timestamp,
 };
@@ -60,11 +61,11 @@ const destinationCommon = {
   beneficiaryId: z.uuid(),
   countryIso: alpha2,
   countryName: z.string(),
-  currencyCode: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code'),
-  region: z.string().describe('The continent.'),
+  currencyCode: z.string().check(z.regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code')),
+  region: z.string().check(z.describe('The continent.')),
   verificationStatus: z
     .enum(['NOT_REQUIRED', 'PENDING', 'APPROVED', 'REJECTED'])
-    .describe('CRYPTO: NOT_REQUIRED; BANK and MOBILE_MONEY: PENDING until decided, once.'),
+    .check(z.describe('CRYPTO: NOT_REQUIRED; BANK and MOBILE_MONEY: PENDING until decided, once.')),
   verifyAsMe: z.boolean(),
   createdAt: timestamp,
   updatedAt: timestamp,
@@ -77,8 +78,8 @@ export const paymentDestinationResource = z.discriminatedUnion('method', [
     accountNumber: masked,
     bankCode: z.string(),
     accountHolderName: z.string(),
-    bankName: z.string().optional(),
-    accountType: z.enum(ACCOUNT_TYPES).optional(),
+    bankName: z.optional(z.string()),
+    accountType: z.optional(z.enum(ACCOUNT_TYPES)),
   }),
   z.strictObject({
     ...destinationCommon,
@@ -91,13 +92,15 @@ export const paymentDestinationResource = z.discriminatedUnion('method', [
     method: z.literal('CRYPTO'),
     networkName: z.string(),
     assetSymbol: z.string(),
-    walletAddress: z.string().regex(/^[GM][A-Z2-7]{55,}$/, 'must be a Stellar account or muxed account'),
+    walletAddress: z
+      .string()
+      .check(z.regex(/^[GM][A-Z2-7]{55,}$/, 'must be a Stellar account or muxed account')),
   }),
 ]);
 export const paymentDestinationPage = pageOf(paymentDestinationResource);
 
 /** A beneficiary; `extra` adds members some routes answer with (GET one nests its destinations). */
-const beneficiaryWith = <T extends z.ZodRawShape>(extra: T) =>
+const beneficiaryWith = <T extends z.core.$ZodLooseShape>(extra: T) =>
   z.discriminatedUnion('kind', [
     z.strictObject({ ...common, kind: z.literal('individual'), individual, ...extra }),
     z.strictObject({ ...common, kind: z.literal('business'), business, ...extra }),

@@ -1,25 +1,27 @@
 // What the connector routes answer (service.ts toConnectorResource, getConnector, getRequirements,
 // getEnums). Settlement, fee and compliance internals are never part of a response, so every object
 // is closed: a member that leaks is a contract failure.
-import * as z from 'zod';
 import { pageOf } from '../http/responses.ts';
+import * as z from '../zod.ts';
 import { supportedTransactionType, transactionTypes } from './catalogue-schema.ts';
 import { DIRECTIONS, FLOWS, LIMIT_DURATIONS, type LimitScope } from './schema.ts';
 import { VOCABULARY_NAMES, vocabularies } from './vocabularies.ts';
 
-const code = z.string().regex(/^[A-Z0-9]{1,12}$/, 'must be 1 to 12 upper-case letters or digits');
+const code = z.string().check(z.regex(/^[A-Z0-9]{1,12}$/, 'must be 1 to 12 upper-case letters or digits'));
 const shortTransactionType = z.enum(['C2C', 'C2B', 'B2C', 'B2B']);
 
 export const connectorResource = z.strictObject({
-  id: z.string().describe('A lower-case slug.'),
+  id: z.string().check(z.describe('A lower-case slug.')),
   name: z.string(),
   description: z.string(),
-  acceptedAsset: code.describe(
-    'What the connector takes in: a registry asset (off-ramp) or ISO 4217 currency.',
+  acceptedAsset: code.check(
+    z.describe('What the connector takes in: a registry asset (off-ramp) or ISO 4217 currency.'),
   ),
-  destinationAsset: code.describe('What it pays out: an ISO 4217 currency (off-ramp) or a registry asset.'),
+  destinationAsset: code.check(
+    z.describe('What it pays out: an ISO 4217 currency (off-ramp) or a registry asset.'),
+  ),
   direction: z.enum(DIRECTIONS),
-  method: z.string().describe('BANK, MOMO, CASH…'),
+  method: z.string().check(z.describe('BANK, MOMO, CASH…')),
   flow: z.enum(FLOWS),
   status: z.enum(['ACTIVE', 'INACTIVE', 'MAINTENANCE']),
   requiresQuote: z.boolean(),
@@ -29,42 +31,49 @@ export const connectorResource = z.strictObject({
     z.strictObject({
       scope: z.enum(Object.keys(LIMIT_DURATIONS) as [LimitScope, ...LimitScope[]]),
       type: z.enum(['AMOUNT', 'COUNT']),
-      duration: z.number().int().min(0).describe('Seconds: 0, 86400, 604800 or 2592000 by scope.'),
-      minValue: z.number().min(0),
-      maxValue: z.number().positive(),
-      currency: code.nullable().describe('null for COUNT limits.'),
+      duration: z
+        .number()
+        .check(z.int(), z.gte(0), z.describe('Seconds: 0, 86400, 604800 or 2592000 by scope.')),
+      minValue: z.number().check(z.gte(0)),
+      maxValue: z.number().check(z.positive()),
+      currency: z.nullable(code).check(z.describe('null for COUNT limits.')),
     }),
   ),
   transactionTypes,
   supportedTransactionType,
-  region: z.strictObject({ iso: z.string().regex(/^[A-Z]{2}$/) }),
+  region: z.strictObject({ iso: z.string().check(z.regex(/^[A-Z]{2}$/)) }),
 });
 export const connectorPage = pageOf(connectorResource);
 
-export const connectorWithExecutionResource = connectorResource.extend({
+export const connectorWithExecutionResource = z.extend(connectorResource, {
   execution: z
     .array(
       z.strictObject({
-        step: z.number().int().positive(),
+        step: z.number().check(z.int(), z.positive()),
         name: z.string(),
         path: z.string(),
         method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
-        requestDefinition: z.record(z.string(), z.unknown()).describe('A JSON Schema of the request.'),
-        responseDefinition: z.record(z.string(), z.unknown()).describe('A JSON Schema of the response.'),
+        requestDefinition: z
+          .record(z.string(), z.unknown())
+          .check(z.describe('A JSON Schema of the request.')),
+        responseDefinition: z
+          .record(z.string(), z.unknown())
+          .check(z.describe('A JSON Schema of the response.')),
         additionalInstructions: z.string(),
       }),
     )
-    .describe('The steps of the requested transaction type; [] when the connector does not list it.'),
+    .check(
+      z.describe('The steps of the requested transaction type; [] when the connector does not list it.'),
+    ),
 });
 
 const requirementItem = z.strictObject({
-  field: z.string().describe('The member path, e.g. `individual.dateOfBirth`.'),
+  field: z.string().check(z.describe('The member path, e.g. `individual.dateOfBirth`.')),
   type: z.enum(['string', 'date', 'country', 'phone', 'email', 'address', 'enum']),
   required: z.boolean(),
   vocabulary: z
-    .enum(VOCABULARY_NAMES)
-    .optional()
-    .describe('For `enum` fields: the list of GET /payments/enums.'),
+    .optional(z.enum(VOCABULARY_NAMES))
+    .check(z.describe('For `enum` fields: the list of GET /payments/enums.')),
 });
 
 export const requirementsResource = z.strictObject({

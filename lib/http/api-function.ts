@@ -4,10 +4,10 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
-import type * as z from 'zod';
 import { config } from '../config.ts';
 import { logger } from '../log.ts';
 import { type FunctionName, type OperationOf, type Route, routeKeyOf, routes } from '../routes.ts';
+import type * as z from '../zod.ts';
 import { type Authenticator, authenticate } from './authenticate.ts';
 import { idempotencyKeyOf } from './idempotency-key.ts';
 import { jsonBody } from './json-body.ts';
@@ -43,9 +43,9 @@ export interface ApiRequest<B, Q, P> {
 }
 
 export interface Operation<B = unknown, Q = unknown, P = unknown> {
-  body?: z.ZodType<B>;
-  query?: z.ZodType<Q>;
-  params?: z.ZodType<P>;
+  body?: z.ZodMiniType<B>;
+  query?: z.ZodMiniType<Q>;
+  params?: z.ZodMiniType<P>;
   /** The operation honours an Idempotency-Key header (idempotency-key.ts): a retry gets the first result. */
   idempotencyKey?: true;
   handle(request: ApiRequest<B, Q, P>): Promise<Reply>;

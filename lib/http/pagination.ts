@@ -1,23 +1,27 @@
 // Cursor pagination as the API takes it: `limit` 1..100 (default 20, above 100 means 100) and an opaque
 // `cursor` (sealed and checked by lib/db/cursor.ts).
-import * as z from 'zod';
+import * as z from '../zod.ts';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 
-export const limitParam = z
-  .string()
-  .optional()
-  .transform((value, ctx) => {
+export const limitParam = z.pipe(
+  z.optional(z.string()),
+  z.transform((value: string | undefined, ctx) => {
     if (value === undefined) return DEFAULT_LIMIT;
     if (!/^\d{1,9}$/.test(value) || Number(value) < 1) {
-      ctx.addIssue({ code: 'custom', message: 'must be a whole number of at least 1 (above 100 means 100)' });
+      ctx.issues.push({
+        code: 'custom',
+        message: 'must be a whole number of at least 1 (above 100 means 100)',
+        input: value,
+      });
       return z.NEVER;
     }
     return Math.min(Number(value), MAX_LIMIT);
-  });
+  }),
+);
 
-export const cursorParam = z.string().min(1).max(2048).optional();
+export const cursorParam = z.optional(z.string().check(z.minLength(1), z.maxLength(2048)));
 
 /** The query members every paginated collection takes. */
 export const pageQueryShape = { limit: limitParam, cursor: cursorParam };

@@ -1,19 +1,17 @@
 // Response shapes every route shares: a page of a collection and the RFC 7807 problem of each status.
 // They describe what lib/db/paginate.ts and lib/http/problem.ts produce; the OpenAPI document is
 // generated from them and the contract check holds every response of the test suite to it.
-import * as z from 'zod';
+import * as z from '../zod.ts';
 import { type ProblemStatus, problemKinds } from './problem.ts';
 
 /** `{data, pagination}`: what every cursor-paginated list answers. */
-export const pageOf = <T extends z.ZodType>(item: T) =>
+export const pageOf = <T extends z.core.SomeType>(item: T) =>
   z.strictObject({
     data: z.array(item),
     pagination: z.strictObject({
       nextCursor: z
-        .string()
-        .min(1)
-        .nullable()
-        .describe('Opaque; pass it as `cursor` for the next page. null on the last page.'),
+        .nullable(z.string().check(z.minLength(1)))
+        .check(z.describe('Opaque; pass it as `cursor` for the next page. null on the last page.')),
       hasMore: z.boolean(),
     }),
   });
@@ -21,26 +19,28 @@ export const pageOf = <T extends z.ZodType>(item: T) =>
 export const fieldError = z.strictObject({
   field: z
     .string()
-    .describe('The member path in the body (`transfers.0.amount`), or the query or path parameter.'),
+    .check(z.describe('The member path in the body (`transfers.0.amount`), or the query or path parameter.')),
   message: z.string(),
 });
 
 /** Any problem body (RFC 7807), whatever its status. */
 export const problemBody = z.strictObject({
-  type: z.url().describe('The errors base URL and a slug naming the kind of error (`…/not-found`).'),
+  type: z.url().check(z.describe('The errors base URL and a slug naming the kind of error (`…/not-found`).')),
   title: z.string(),
-  status: z.number().int().min(400).max(599),
+  status: z.number().check(z.int(), z.gte(400), z.lte(599)),
   detail: z.string(),
-  instance: z.string().describe('The request path.'),
-  requestId: z.string().describe('The same value as the X-Request-Id response header.'),
-  errors: z.array(fieldError).min(1).optional().describe('Present when fields are at fault.'),
+  instance: z.string().check(z.describe('The request path.')),
+  requestId: z.string().check(z.describe('The same value as the X-Request-Id response header.')),
+  errors: z
+    .optional(z.array(fieldError).check(z.minLength(1)))
+    .check(z.describe('Present when fields are at fault.')),
 });
 
 /** The problem body of one status: its slug, title and status are fixed (lib/http/problem.ts problemKinds). */
 export function problemBodyOf(status: ProblemStatus) {
   const { slug, title } = problemKinds[status];
-  return problemBody.extend({
-    type: z.url().regex(new RegExp(`/${slug}$`), `must end in /${slug}`),
+  return z.extend(problemBody, {
+    type: z.url().check(z.regex(new RegExp(`/${slug}$`), `must end in /${slug}`)),
     title: z.literal(title),
     status: z.literal(status),
   });

@@ -1,10 +1,10 @@
 // The OpenAPI 3.1 document, generated: paths from lib/routes.ts, request schemas from each operation's
 // own zod schemas (lib/operations, the ones that validate requests), responses from
 // lib/openapi/operation-docs.ts and the shared problem statuses (lib/openapi/problems.ts).
-import type * as z from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
 import { operationFor } from '../operations/index.ts';
 import { type Route, routes } from '../routes.ts';
+import type * as z from '../zod.ts';
 import { apiDescription } from './description.ts';
 import { headers, securitySchemes } from './fixed-components.ts';
 import { type OperationName, operationDocs } from './operation-docs.ts';
@@ -48,7 +48,7 @@ function operationObject(route: Route, components: SchemaComponents): OpenApiOpe
   const doc = operationDocs[route.operation as OperationName];
   const { success, accepted } = doc;
   const jsonResponse = (
-    answer: { description: string; schema: z.ZodType; example: unknown },
+    answer: { description: string; schema: z.core.$ZodType; example: unknown },
     headers: Record<string, unknown> = {},
   ) => ({
     description: answer.description,
@@ -90,7 +90,7 @@ function operationObject(route: Route, components: SchemaComponents): OpenApiOpe
 }
 
 export function openApiDocument(options: DocumentOptions = {}): OpenApiDocument {
-  const bodies: Record<string, z.ZodType> = {};
+  const bodies: Record<string, z.core.$ZodType> = {};
   for (const route of routes) {
     const { body } = operationFor(route);
     if (body) bodies[requestBodyName(route.operation)] = body;

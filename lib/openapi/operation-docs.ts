@@ -1,7 +1,6 @@
 // What the OpenAPI document says about each operation of lib/routes.ts beyond its request schemas
 // (which come from lib/operations): its words, its success response, and the problem statuses it adds
 // to the ones every route shares (lib/openapi/problems.ts). The words follow README's API notes.
-import type * as z from 'zod';
 import { assetExample, assetPage, assetResource } from '../assets/responses.ts';
 import { tokenExample, tokenResponse } from '../auth/responses.ts';
 import {
@@ -38,6 +37,7 @@ import {
   walletPage,
   walletResource,
 } from '../wallets/responses.ts';
+import type * as z from '../zod.ts';
 
 export type OperationName = RouteEntry['operation'];
 
@@ -56,12 +56,12 @@ export interface OperationDoc {
   success: {
     status: 200 | 201;
     description: string;
-    schema: z.ZodType;
+    schema: z.core.$ZodType;
     example: unknown;
     headers?: Record<string, HeaderDoc>;
   };
   /** A 202 besides the success: taken but not finished, and how the caller finishes it. */
-  accepted?: { description: string; schema: z.ZodType; example: unknown };
+  accepted?: { description: string; schema: z.core.$ZodType; example: unknown };
   /** What the operation's own query members mean, by name (pagination members are shared). */
   query?: Record<string, string>;
   /** Statuses besides the shared ones, and shared ones whose meaning here is worth saying. */
@@ -74,9 +74,9 @@ const pageExample = (item: unknown) => ({
   pagination: { nextCursor: 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8', hasMore: true },
 });
 
-const ok = (description: string, schema: z.ZodType, example: unknown) =>
+const ok = (description: string, schema: z.core.$ZodType, example: unknown) =>
   ({ status: 200, description, schema, example }) as const;
-const created = (description: string, schema: z.ZodType, example: unknown) =>
+const created = (description: string, schema: z.core.$ZodType, example: unknown) =>
   ({ status: 201, description, schema, example }) as const;
 
 const SANDBOX_ONLY = 'Sandbox applications only: a production application gets 404, as for an unknown route.';

@@ -1,13 +1,13 @@
 // Path and query parameters, from the operation's own `params` and `query` schemas (input side: what
 // a caller writes). The pagination members are the same zod schemas on every list, so they are one
 // shared parameter each.
-import * as z from 'zod';
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyHeader } from '../http/idempotency-key.ts';
 import { cursorParam, DEFAULT_LIMIT, limitParam, MAX_LIMIT } from '../http/pagination.ts';
 import type { AnyOperation } from '../operations/index.ts';
+import * as z from '../zod.ts';
 import type { JsonSchema } from './schemas.ts';
 
-const inputSchemaOf = (schema: z.ZodType): JsonSchema =>
+const inputSchemaOf = (schema: z.core.$ZodType): JsonSchema =>
   z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' }) as JsonSchema;
 
 const withoutDialect = ({ $schema: _dialect, ...schema }: JsonSchema): JsonSchema => schema;
@@ -41,7 +41,7 @@ export const sharedParameters = {
 };
 
 /** Which shared parameter a query member is, when it is one. */
-function sharedParameterRef(member: z.ZodType): { $ref: string } | undefined {
+function sharedParameterRef(member: z.core.$ZodType): { $ref: string } | undefined {
   if (member === limitParam) return { $ref: '#/components/parameters/Limit' };
   if (member === cursorParam) return { $ref: '#/components/parameters/Cursor' };
   return undefined;
@@ -49,12 +49,12 @@ function sharedParameterRef(member: z.ZodType): { $ref: string } | undefined {
 
 /** The members of an object schema, each as the JSON Schema of what a caller may send. */
 function membersOf(
-  schema: z.ZodType | undefined,
-): { name: string; zod: z.ZodType; json: JsonSchema; required: boolean }[] {
+  schema: z.core.$ZodType | undefined,
+): { name: string; zod: z.core.$ZodType; json: JsonSchema; required: boolean }[] {
   if (!schema) return [];
-  if (!(schema instanceof z.ZodObject)) throw new Error('Path and query schemas must be zod objects');
+  if (!(schema instanceof z.core.$ZodObject)) throw new Error('Path and query schemas must be zod objects');
   const json = inputSchemaOf(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
-  return Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, zod]) => ({
+  return Object.entries(schema._zod.def.shape as Record<string, z.core.$ZodType>).map(([name, zod]) => ({
     name,
     zod,
     json: json.properties?.[name] ?? {},

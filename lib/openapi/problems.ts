@@ -1,10 +1,10 @@
 // Which problem statuses a route can answer, and the reusable OpenAPI responses that document them.
 // The statuses every route shares come from the one Middy chain (lib/http/api-function.ts), so they
 // are listed once here; each operation adds its own (lib/openapi/operation-docs.ts).
-import * as z from 'zod';
 import { type ProblemStatus, problemKinds } from '../http/problem.ts';
 import { problemBodyOf } from '../http/responses.ts';
 import type { Route } from '../routes.ts';
+import * as z from '../zod.ts';
 import { type OperationName, operationDocs } from './operation-docs.ts';
 import type { JsonSchema } from './schemas.ts';
 

@@ -1,7 +1,6 @@
 // components.schemas: the named response schemas (output side of each zod schema) and every request
 // body (input side: what a caller may send, before defaults and transforms). A schema registered here
 // is referenced wherever it appears, so nested resources (destinations in a beneficiary) read as $refs.
-import * as z from 'zod';
 import { assetPage, assetResource } from '../assets/responses.ts';
 import { tokenResponse } from '../auth/responses.ts';
 import {
@@ -28,11 +27,12 @@ import {
   walletPage,
   walletResource,
 } from '../wallets/responses.ts';
+import * as z from '../zod.ts';
 
 export const SCHEMA_REF_PREFIX = '#/components/schemas/';
 export type JsonSchema = Record<string, unknown>;
 
-const responseSchemas: Record<string, z.ZodType> = {
+const responseSchemas: Record<string, z.core.$ZodType> = {
   Token: tokenResponse,
   Asset: assetResource,
   AssetPage: assetPage,
@@ -59,14 +59,14 @@ const responseSchemas: Record<string, z.ZodType> = {
 
 /**
  * A body that first checks "is a JSON object" and then pipes into its real schema
- * (`z.unknown().superRefine(…).pipe(object)`, so a non-object is named as such) is documented by the
+ * (`z.pipe(z.unknown().check(…), object)`, so a non-object is named as such) is documented by the
  * object: the input side of the pipe alone would be an empty schema.
  */
-export function documentedRequestSchema(schema: z.ZodType): z.ZodType {
+export function documentedRequestSchema(schema: z.core.$ZodType): z.core.$ZodType {
   const def = schema._zod.def;
   if (def.type === 'pipe') {
     const pipe = def as z.core.$ZodPipeDef;
-    if (pipe.in._zod.def.type === 'unknown') return pipe.out as z.ZodType;
+    if (pipe.in._zod.def.type === 'unknown') return pipe.out;
   }
   return schema;
 }
@@ -93,11 +93,11 @@ function convert(
 export interface SchemaComponents {
   schemas: Record<string, JsonSchema>;
   /** A $ref to a named response schema. */
-  responseRef(schema: z.ZodType): { $ref: string };
+  responseRef(schema: z.core.$ZodType): { $ref: string };
 }
 
 /** `requestBodies`: component name → the operation's body schema (e.g. CreateWalletRequest). */
-export function schemaComponents(requestBodies: Record<string, z.ZodType>): SchemaComponents {
+export function schemaComponents(requestBodies: Record<string, z.core.$ZodType>): SchemaComponents {
   const responses = z.registry<{ id: string }>();
   for (const [id, schema] of Object.entries(responseSchemas)) responses.add(schema, { id });
   const requests = z.registry<{ id: string }>();

@@ -1,7 +1,7 @@
-import * as z from 'zod';
 import { assetCodeParam, listAssetsQuery } from '../assets/schema.ts';
 import { getAsset, listAssets } from '../assets/service.ts';
 import { ok, operation } from '../http/api-function.ts';
+import * as z from '../zod.ts';
 
 /** The operations of functions/api/assets.ts, by the operation names of lib/routes.ts. */
 export const assetsOperations = {

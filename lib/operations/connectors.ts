@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import {
   connectorIdParams,
   getConnectorQuery,
@@ -7,6 +6,7 @@ import {
 } from '../connectors/schema.ts';
 import { getConnector, getEnums, getRequirements, listConnectors } from '../connectors/service.ts';
 import { ok, operation } from '../http/api-function.ts';
+import * as z from '../zod.ts';
 
 /** The operations of functions/api/connectors.ts, by the operation names of lib/routes.ts. */
 export const connectorsOperations = {

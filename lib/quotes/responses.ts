@@ -1,25 +1,25 @@
 // What POST /quotes answers (service.ts toQuoteResource): figures are JSON numbers, each rounded to
 // its currency's minor units.
-import * as z from 'zod';
+import * as z from '../zod.ts';
 
-const currency = z.string().regex(/^[A-Z0-9]{1,12}$/, 'must be a currency or asset code');
+const currency = z.string().check(z.regex(/^[A-Z0-9]{1,12}$/, 'must be a currency or asset code'));
 
 export const quoteResource = z.strictObject({
   quoteId: z.uuid(),
   type: z.enum(['offramp', 'onramp']),
   connectorId: z.string(),
   transactionType: z.enum(['C2C', 'C2B', 'B2C', 'B2B']),
-  beneficiaryId: z.uuid().nullable(),
-  paymentDestinationId: z.uuid().nullable(),
-  sendAmount: z.number().positive(),
+  beneficiaryId: z.nullable(z.uuid()),
+  paymentDestinationId: z.nullable(z.uuid()),
+  sendAmount: z.number().check(z.positive()),
   sendCurrency: currency,
-  receiveAmount: z.number().positive(),
+  receiveAmount: z.number().check(z.positive()),
   receiveCurrency: currency,
-  fee: z.number().min(0),
+  fee: z.number().check(z.gte(0)),
   feeCurrency: currency,
-  total: z.number().positive().describe('sendAmount + fee (off-ramp); sendAmount (on-ramp).'),
-  rate: z.number().positive().describe('Fiat units per one unit of the ledger asset.'),
-  expiresAt: z.iso.datetime().describe('createdAt + QUOTE_TTL_SECONDS (120).'),
+  total: z.number().check(z.positive(), z.describe('sendAmount + fee (off-ramp); sendAmount (on-ramp).')),
+  rate: z.number().check(z.positive(), z.describe('Fiat units per one unit of the ledger asset.')),
+  expiresAt: z.iso.datetime().check(z.describe('createdAt + QUOTE_TTL_SECONDS (120).')),
   createdAt: z.iso.datetime(),
 });
 

@@ -1,19 +1,21 @@
 // What the wallet routes and the wallet sandbox helpers answer (service.ts toWalletResource,
 // getWalletBalances; sandbox.ts fundWallet). Secrets never appear, so every object is closed.
-import * as z from 'zod';
 import { pageOf } from '../http/responses.ts';
+import * as z from '../zod.ts';
 
-const stellarAccount = z.string().regex(/^G[A-Z2-7]{55}$/, 'must be a Stellar public key (G…)');
+const stellarAccount = z.string().check(z.regex(/^G[A-Z2-7]{55}$/, 'must be a Stellar public key (G…)'));
 const timestamp = z.iso.datetime();
-const alpha3 = z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 3166-1 alpha-3 code');
+const alpha3 = z.string().check(z.regex(/^[A-Z]{3}$/, 'must be an ISO 3166-1 alpha-3 code'));
 
 export const balanceResource = z.strictObject({
-  assetCode: z.string().min(1).describe('`XLM` for the native asset.'),
+  assetCode: z.string().check(z.minLength(1), z.describe('`XLM` for the native asset.')),
   balance: z
     .string()
-    .regex(/^\d+\.\d{7}$/, 'must be a decimal string with 7 places')
-    .describe('A decimal string with the ledger’s 7 places.'),
-  assetIssuer: stellarAccount.nullable().describe('null for XLM.'),
+    .check(
+      z.regex(/^\d+\.\d{7}$/, 'must be a decimal string with 7 places'),
+      z.describe('A decimal string with the ledger’s 7 places.'),
+    ),
+  assetIssuer: z.nullable(stellarAccount).check(z.describe('null for XLM.')),
   assetType: z.enum(['native', 'credit_alphanum4', 'credit_alphanum12']),
 });
 
@@ -37,24 +39,27 @@ const walletMetadata = z.discriminatedUnion('entityType', [
 ]);
 
 const balances = z
-  .array(balanceResource)
-  .nullable()
-  .describe('[] while the account is being opened; null when the ledger cannot be read.');
+  .nullable(z.array(balanceResource))
+  .check(z.describe('[] while the account is being opened; null when the ledger cannot be read.'));
 
 export const walletResource = z.strictObject({
   id: z.uuid(),
   walletName: z.string(),
   assetCode: z.string(),
   ownAccount: z.boolean(),
-  status: z.enum(['Pending', 'Verified', 'Rejected']).describe('The KYC status.'),
-  accountNumber: stellarAccount.describe('The wallet’s ledger account (the same value as publicKey).'),
-  networkName: z.string().describe('`stellar-testnet` (sandbox) or `stellar-pubnet` (production).'),
+  status: z.enum(['Pending', 'Verified', 'Rejected']).check(z.describe('The KYC status.')),
+  accountNumber: stellarAccount.check(
+    z.describe('The wallet’s ledger account (the same value as publicKey).'),
+  ),
+  networkName: z.string().check(z.describe('`stellar-testnet` (sandbox) or `stellar-pubnet` (production).')),
   publicKey: stellarAccount,
-  activationStatus: z.enum(['pending', 'active', 'failed']).describe('Where the ledger account is.'),
-  activationErrorCode: z.string().optional().describe('Only when activationStatus is failed.'),
-  activationFailureReason: z.string().optional().describe('Only when activationStatus is failed.'),
+  activationStatus: z.enum(['pending', 'active', 'failed']).check(z.describe('Where the ledger account is.')),
+  activationErrorCode: z.optional(z.string()).check(z.describe('Only when activationStatus is failed.')),
+  activationFailureReason: z.optional(z.string()).check(z.describe('Only when activationStatus is failed.')),
   balances,
-  metadata: walletMetadata.nullable().describe('FICA details of a third party; null when none were given.'),
+  metadata: z
+    .nullable(walletMetadata)
+    .check(z.describe('FICA details of a third party; null when none were given.')),
   createdAt: timestamp,
   updatedAt: timestamp,
 });
@@ -69,21 +74,21 @@ export const walletBalancesResource = z.strictObject({
 const fundingRequest = {
   walletId: z.uuid(),
   assetCode: z.string(),
-  amount: z.number().positive(),
+  amount: z.number().check(z.positive()),
 };
 
 /** 200: the payment is in a closed ledger. */
 export const sandboxFundingResource = z.strictObject({
   ...fundingRequest,
   status: z.literal('succeeded'),
-  stellarTxHash: z.string().regex(/^[0-9a-f]{64}$/, 'must be a transaction hash'),
+  stellarTxHash: z.string().check(z.regex(/^[0-9a-f]{64}$/, 'must be a transaction hash')),
 });
 
 /** 202: the payment is sent but not confirmed yet (a slow ledger); a retry with the same key resumes it. */
 export const sandboxFundingPendingResource = z.strictObject({
   ...fundingRequest,
   status: z.literal('pending'),
-  stellarTxHash: z.null().describe('null until the ledger has confirmed the payment.'),
+  stellarTxHash: z.null().check(z.describe('null until the ledger has confirmed the payment.')),
 });
 
 const walletId = '0f8c2d4e-6a1b-4c3d-8e5f-7a9b0c1d2e3f';

@@ -1,12 +1,15 @@
 // Wallet requests (spec §2.1, §4.2). Shape errors are 400s here; whether a country or an asset
 // exists is checked by the service (422), because a well-formed value can still name nothing.
-import * as z from 'zod';
 import { assetCodeParam } from '../assets/schema.ts';
 import { pageQueryShape } from '../http/pagination.ts';
 import { amountField } from '../ledger/amount-field.ts';
+import * as z from '../zod.ts';
 
-const text = (max: number) => z.string().trim().min(1, 'must not be blank').max(max);
-const countryCode = z.string().regex(/^[A-Za-z]{2,3}$/, 'must be an ISO 3166-1 alpha-2 or alpha-3 code');
+const text = (max: number) =>
+  z.string().check(z.trim(), z.minLength(1, 'must not be blank'), z.maxLength(max));
+const countryCode = z
+  .string()
+  .check(z.regex(/^[A-Za-z]{2,3}$/, 'must be an ISO 3166-1 alpha-2 or alpha-3 code'));
 const isoDate = z.iso.date('must be a date, YYYY-MM-DD');
 
 export const personMetadata = z.strictObject({
@@ -33,26 +36,28 @@ export const createWalletBody = z
   .strictObject({
     walletName: text(100),
     assetCode: assetCodeParam,
-    ownAccount: z.boolean().default(false),
-    metadata: walletMetadata.optional(),
+    ownAccount: z._default(z.boolean(), false),
+    metadata: z.optional(walletMetadata),
   })
-  .superRefine((body, ctx) => {
-    if (!body.ownAccount && !body.metadata) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['metadata'],
-        message: 'is required when ownAccount is false (the third party’s FICA details)',
-      });
-    }
-  });
+  .check(
+    z.superRefine((body, ctx) => {
+      if (!body.ownAccount && !body.metadata) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['metadata'],
+          message: 'is required when ownAccount is false (the third party’s FICA details)',
+        });
+      }
+    }),
+  );
 export type CreateWallet = z.infer<typeof createWalletBody>;
 
 export const walletIdParams = z.strictObject({ walletId: z.uuid('must be a UUID') });
 
 export const listWalletsQuery = z.strictObject({
   ...pageQueryShape,
-  assetCode: assetCodeParam.optional(),
-  networkName: z.string().min(1).max(50).optional(),
+  assetCode: z.optional(assetCodeParam),
+  networkName: z.optional(z.string().check(z.minLength(1), z.maxLength(50))),
 });
 
 export const kycDecisionBody = z.strictObject({ decision: z.enum(['Verified', 'Rejected']) });

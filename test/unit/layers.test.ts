@@ -4,13 +4,28 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'vitest';
 
-const lib = fileURLToPath(new URL('../../lib', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const lib = join(root, 'lib');
 const importsOf = (file: string) =>
   [...readFileSync(file, 'utf8').matchAll(/from '(\.\.?\/[^']+)'/g)].map((m) => m[1] as string);
 
+/** Every source file a function bundle is built from: functions/ and what it can reach in lib/. */
+const bundledSources = ['lib', 'functions'].flatMap((dir) =>
+  readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => join(dir, file)),
+);
+/** The zod entry points a file names: static and type imports, re-exports, dynamic imports, require. */
+const zodImportsOf = (file: string) =>
+  [
+    ...readFileSync(join(root, file), 'utf8').matchAll(
+      /(?:\bfrom|\bimport|\brequire)\s*\(?\s*['"](zod(?:\/[^'"]*)?)['"]/g,
+    ),
+  ].map((m) => m[1] as string);
+
 describe('layers', () => {
   it('the HTTP chain (lib/http) imports no domain, no AWS client and no table code', () => {
-    const allowed = new Set(['../config.ts', '../log.ts', '../routes.ts']);
+    const allowed = new Set(['../config.ts', '../log.ts', '../routes.ts', '../zod.ts']);
     for (const file of readdirSync(join(lib, 'http'))) {
       for (const path of importsOf(join(lib, 'http', file))) {
         assert.ok(path.startsWith('./') || allowed.has(path), `lib/http/${file} imports ${path}`);
@@ -32,6 +47,28 @@ describe('layers', () => {
           }
         }
       }
+    }
+  });
+
+  it('nothing under lib/ or functions/ imports classic zod (~65 KiB more a bundle than zod/mini)', () => {
+    // Classic is `zod` itself and its versioned paths (`zod/v4`, `zod/v3`); type imports count too, as a
+    // classic type is the first step to a classic value.
+    const classic = (entry: string) => !/^zod\/(?:v4\/)?(?:mini|core|locales|v4-mini)(?:\/|$)/.test(entry);
+    for (const file of bundledSources) {
+      const imported = zodImportsOf(file).filter(classic);
+      assert.deepEqual(
+        imported,
+        [],
+        `${file} imports ${imported.join(', ')}: use zod/mini through lib/zod.ts`,
+      );
+    }
+  });
+
+  it('schemas reach zod/mini only through lib/zod.ts, which sets its English messages', () => {
+    for (const file of bundledSources) {
+      if (file === join('lib', 'zod.ts')) continue;
+      const imported = zodImportsOf(file);
+      assert.deepEqual(imported, [], `${file} imports ${imported.join(', ')}: import * as z from lib/zod.ts`);
     }
   });
 });

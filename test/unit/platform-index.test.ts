@@ -1,25 +1,15 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { describe, it } from 'vitest';
-import { bundleEntries, bundleOptions } from '../../esbuild.config.ts';
+import { bundleEntries } from '../../esbuild.config.ts';
+import { bundleMetafile } from '../support/bundle-metafile.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The repository files an entry point's bundle is made of, as esbuild resolves them. */
-async function bundledFiles(source: string): Promise<string[]> {
-  const { metafile } = await build({
-    ...bundleOptions,
-    entryPoints: [source],
-    write: false,
-    metafile: true,
-    sourcemap: false,
-    minify: false,
-    outfile: join(root, 'dist', 'unused.mjs'),
-  });
-  return Object.keys(metafile.inputs).filter((input) => !input.startsWith('node_modules/'));
-}
+const bundledFiles = async (source: string) =>
+  (await bundleMetafile(source)).inputs.filter((input) => !input.startsWith('node_modules/'));
 
 describe('platform index', () => {
   it('is bundled by no API function: tenant routes reach items only through keys of their own tenant', async () => {

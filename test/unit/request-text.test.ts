@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
+import { tokenRequest } from '../../lib/auth/schema.ts';
 import { isExactNumber, MAX_JSON_DEPTH, malformedStrings, scanJsonText } from '../../lib/http/json-text.ts';
+import { cursorParam } from '../../lib/http/pagination.ts';
 import { Problem } from '../../lib/http/problem.ts';
 import { queryOf } from '../../lib/http/query.ts';
+import { parseOrThrow } from '../../lib/http/validation.ts';
 import { amountField } from '../../lib/ledger/amount-field.ts';
 
 const nested = (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
@@ -101,5 +104,25 @@ describe('amount', () => {
   it('refuses zero, negatives, 8 decimals, more than int64 stroops, and non-numbers', () => {
     for (const bad of [0, -1, 0.00000001, 922337203686, 1e21, Number.NaN, Number.POSITIVE_INFINITY, '10'])
       assert.equal(amountField.safeParse(bad).success, false, String(bad));
+  });
+});
+
+// zod/mini has no locale of its own (every issue would read "Invalid input"); lib/zod.ts gives it
+// English, so the messages integrators read in `errors` are the ones classic zod gave them.
+describe('zod issue messages', () => {
+  it("are zod's English ones where a schema gives none of its own", () => {
+    assert.deepEqual(
+      fieldErrorsOf(() =>
+        parseOrThrow(tokenRequest, { clientId: '', clientSecret: 'x'.repeat(257) }, 'request body'),
+      ),
+      [
+        { field: 'clientId', message: 'Too small: expected string to have >=1 characters' },
+        { field: 'clientSecret', message: 'Too big: expected string to have <=256 characters' },
+      ],
+    );
+    assert.deepEqual(
+      fieldErrorsOf(() => parseOrThrow(cursorParam, '', 'query', 'cursor')),
+      [{ field: 'cursor', message: 'Too small: expected string to have >=1 characters' }],
+    );
   });
 });
