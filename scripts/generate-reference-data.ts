@@ -8,6 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants } from 'node:zlib';
 import { data as currencies, publishDate } from 'currency-codes';
 import countries from 'i18n-iso-countries/index.js';
 import type { MetadataJson } from 'libphonenumber-js/core';
@@ -126,9 +127,35 @@ ${members(metadata.nonGeographic)}  },
 `;
 }
 
-/** Each generated file (name under lib/reference/) and the text it must have. */
+/**
+ * The same metadata as one brotli-compressed JSON text in base64, for the bundles: 11 KiB instead of
+ * 31, unpacked on the first phone number a function reads (lib/reference/phone-numbers.ts).
+ */
+function packedPhoneMetadata(): string {
+  const json = JSON.stringify(phoneMetadataWithoutFormats());
+  const packed = brotliCompressSync(json, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: json.length },
+  }).toString('base64');
+  return `${header(
+    `libphonenumber-js ${versionOf('libphonenumber-js')}: phone-metadata.ts as brotli-compressed JSON, base64`,
+  )}
+/** phone-metadata.ts's metadata packed: phone-numbers.ts unpacks it once, when first needed. */
+export const packedPhoneMetadata =
+  '${packed}';
+`;
+}
+
+/**
+ * Each generated file (name under lib/reference/) and the text it must have. The packed file is
+ * compared by what it unpacks to (test/unit/reference-data.test.ts): brotli's bytes may change with Node.
+ */
 export function referenceFiles(): Record<string, string> {
-  return { 'iso-3166-1.ts': iso3166(), 'iso-4217.ts': iso4217(), 'phone-metadata.ts': phoneMetadata() };
+  return {
+    'iso-3166-1.ts': iso3166(),
+    'iso-4217.ts': iso4217(),
+    'phone-metadata.ts': phoneMetadata(),
+    'phone-metadata-packed.ts': packedPhoneMetadata(),
+  };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -9,9 +9,14 @@ export function realAlpha2(code: string): string | undefined {
   return /^[A-Z]{2}$/.test(upper) && Object.hasOwn(alpha3ByAlpha2, upper) ? upper : undefined;
 }
 
-const displayNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
+// Made on first use: ICU loads its region names then (~10 ms), which a cold start of a route that shows
+// no payment destination never needs.
+let displayNames: Intl.DisplayNames | undefined;
 
-export const countryName = (alpha2: string): string => displayNames.of(alpha2) ?? alpha2;
+export const countryName = (alpha2: string): string => {
+  displayNames ??= new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
+  return displayNames.of(alpha2) ?? alpha2;
+};
 
 /** Continents, as commonly used for ISO 3166-1 codes (Cyprus in Europe, Turkey in Asia). */
 export const continents: Readonly<Record<string, string>> = {

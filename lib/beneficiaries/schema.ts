@@ -1,9 +1,9 @@
 // Beneficiary and payment destination requests (spec §2.3, §2.4, §4.4). Shape errors are 400s here;
 // whether a country, currency, asset or network exists, and whether a mobile number belongs to the
 // destination's country, is checked by the service (422): a well-formed value can still name nothing.
-import { StrKey } from '@stellar/stellar-sdk';
 import { assetCodeParam } from '../assets/schema.ts';
 import { pageQueryShape } from '../http/pagination.ts';
+import { isAccountAddress, isMuxedAccountAddress } from '../ledger/account-address.ts';
 import { isValidPhoneNumber } from '../reference/phone-numbers.ts';
 import * as z from '../zod.ts';
 import { bankRuleFor } from './bank-rules.ts';
@@ -256,7 +256,7 @@ const cryptoDestination = z.strictObject({
     .string()
     .check(
       z.refine(
-        (value) => StrKey.isValidEd25519PublicKey(value) || StrKey.isValidMed25519PublicKey(value),
+        (value) => isAccountAddress(value) || isMuxedAccountAddress(value),
         'must be a Stellar account (G…) or muxed account (M…)',
       ),
     ),

@@ -9,7 +9,13 @@ import countries from 'i18n-iso-countries/index.js';
 import { describe, it } from 'vitest';
 import { alpha3Of, isCountryCode } from '../../lib/reference/countries.ts';
 import { isCurrencyCode, minorUnitsOf } from '../../lib/reference/currencies.ts';
-import { referenceDir, referenceFiles } from '../../scripts/generate-reference-data.ts';
+import { phoneMetadata as readableMetadata } from '../../lib/reference/phone-metadata.ts';
+import { phoneMetadata } from '../../lib/reference/phone-numbers.ts';
+import {
+  phoneMetadataWithoutFormats,
+  referenceDir,
+  referenceFiles,
+} from '../../scripts/generate-reference-data.ts';
 
 /** Strings that are no code but reach lookups: empty, unknown, too long, prototype members, non-ASCII. */
 const junk = [
@@ -32,12 +38,18 @@ const junk = [
 describe('generated reference data', () => {
   it('is what scripts/generate-reference-data.ts derives from the installed libraries', () => {
     for (const [name, text] of Object.entries(referenceFiles())) {
+      if (name === 'phone-metadata-packed.ts') continue;
       assert.ok(
         readFileSync(join(referenceDir, name), 'utf8') === text,
         `lib/reference/${name} differs from what the installed library gives: run \`npm run reference-data\` ` +
           '(node scripts/toolchain.mjs node scripts/generate-reference-data.ts) and review the diff',
       );
     }
+  });
+
+  it('packs for the bundles exactly the phone metadata that phone-metadata.ts holds', () => {
+    assert.deepEqual(phoneMetadata(), phoneMetadataWithoutFormats());
+    assert.deepEqual(phoneMetadata(), readableMetadata);
   });
 });
 
