@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { Asset, Keypair, Operation, TransactionBuilder } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { resetConfig } from '../../lib/config.ts';
+import type { BuildTransaction } from '../../lib/ledger/submit.ts';
 import { type LocalLedger, startLocalLedger } from '../../lib/local/ledger/index.ts';
 import { useOwnTable } from '../support/own-table.ts';
 
@@ -15,6 +16,7 @@ type Operations = typeof import('../../lib/ledger/operations.ts');
 type Channels = typeof import('../../lib/ledger/channels.ts');
 type Submissions = typeof import('../../lib/ledger/submissions.ts');
 type Custody = typeof import('../../lib/ledger/custody.ts');
+type Submit = typeof import('../../lib/ledger/submit.ts');
 
 /** Ledgers close when a test says so; still below an envelope's 60 s validity (see the interleavings). */
 const MANUAL_CLOSES_MS = 45_000;
@@ -27,6 +29,7 @@ describe('channel accounts', () => {
   let channels: Channels;
   let submissions: Submissions;
   let custody: Custody;
+  let submit: Submit;
   let payer: Awaited<ReturnType<Custody['newAccountKeys']>>;
   let pool: string[];
   const payees = Array.from({ length: 6 }, () => Keypair.random().publicKey());
@@ -58,6 +61,30 @@ describe('channel accounts', () => {
       ...tuning,
     });
 
+  /** 1 XLM from the payer to `payee` on the leased channel (no fee bump), for prepareSubmission. */
+  const onLeasedChannel =
+    (payee: string): BuildTransaction =>
+    async (ctx) => {
+      const { account, signer } = ctx.channel ?? assert.fail('no channel');
+      const tx = new TransactionBuilder(submit.sourceAccountFor(ctx, account), {
+        fee: submit.baseFeeFor(ctx.feeLevel),
+        networkPassphrase: ctx.networkPassphrase,
+        timebounds: submit.timeBoundsFor(ctx.now),
+      })
+        .addOperation(
+          Operation.payment({
+            source: payer.publicKey,
+            destination: payee,
+            asset: Asset.native(),
+            amount: '1',
+          }),
+        )
+        .build();
+      tx.sign(await custody.openSecret(signer.publicKey, signer.sealedSecret));
+      tx.sign(await custody.openSecret(payer.publicKey, payer.sealedSecret));
+      return tx;
+    };
+
   beforeAll(async () => {
     await useOwnTable('channel-accounts');
     process.env.LEDGER_CHANNELS = String(POOL);
@@ -86,6 +113,7 @@ describe('channel accounts', () => {
     process.env.LEDGER_TIMEOUT_MS = '1000';
     resetConfig();
     operations = await import('../../lib/ledger/operations.ts');
+    submit = await import('../../lib/ledger/submit.ts');
     submissions = await import('../../lib/ledger/submissions.ts');
   });
 
@@ -153,7 +181,6 @@ describe('channel accounts', () => {
 
   it('takes over a lease only once the ledger closed past it, and moves the expired intent to another channel', async () => {
     const [f = ''] = payees.slice(5);
-    const submit = await import('../../lib/ledger/submit.ts');
     // A worker whose clock is 200 s behind leases a channel and persists an envelope on it, then crashes
     // before submitting: by the ledger's clock, its lease and its envelope ran out long ago.
     const stranded = `channels-3a:${randomUUID()}`;
@@ -162,26 +189,7 @@ describe('channel accounts', () => {
       intentId: stranded,
       channel: true,
       now: () => new Date(Date.now() - 200_000),
-      build: async (ctx) => {
-        const { account, signer } = ctx.channel ?? assert.fail('no channel');
-        const tx = new TransactionBuilder(submit.sourceAccountFor(ctx, account), {
-          fee: submit.baseFeeFor(ctx.feeLevel),
-          networkPassphrase: ctx.networkPassphrase,
-          timebounds: submit.timeBoundsFor(ctx.now),
-        })
-          .addOperation(
-            Operation.payment({
-              source: payer.publicKey,
-              destination: f,
-              asset: Asset.native(),
-              amount: '1',
-            }),
-          )
-          .build();
-        tx.sign(await custody.openSecret(signer.publicKey, signer.sealedSecret));
-        tx.sign(await custody.openSecret(payer.publicKey, payer.sealedSecret));
-        return tx;
-      },
+      build: onLeasedChannel(f),
     });
     assert.ok('envelopeXdr' in prepared && prepared.status === 'submitting');
     const strandedChannel = prepared.envelopes[0]?.source;
@@ -224,7 +232,6 @@ describe('channel accounts', () => {
   it('a worker resuming after a crash between lease and persist builds on the channel it already holds', async () => {
     const [payee = ''] = payees;
     const intentId = `channels-4:${randomUUID()}`;
-    const submit = await import('../../lib/ledger/submit.ts');
     const lease = await channels.leaseChannel('sandbox', intentId, submit.timeBoundsFor(new Date()).maxTime);
     assert.ok(lease);
     const before = await paymentsTo(payee);
@@ -237,5 +244,44 @@ describe('channel accounts', () => {
     await ledger.closeLedgerNow();
     assert.equal((await pay(payee, intentId)).status, 'succeeded');
     assert.equal(await paymentsTo(payee), before + 1);
+  });
+
+  it("a crash after the ledger's answer, before the record update: the resumed worker settles from the hash, sends nothing and frees the channel", async () => {
+    const [payee = ''] = payees.slice(1);
+    const intentId = `channels-5:${randomUUID()}`;
+    const prepared = await submit.prepareSubmission({
+      environment: 'sandbox',
+      intentId,
+      channel: true,
+      build: onLeasedChannel(payee),
+    });
+    assert.ok('envelopeXdr' in prepared && prepared.envelopeXdr);
+    const before = await paymentsTo(payee);
+    // The worker sent it and the ledger answered (it closed with it); then the worker died.
+    const sent = fetch(`${ledger.url}/transactions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ tx: prepared.envelopeXdr }).toString(),
+    });
+    while ((await pendingPool()) === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    await ledger.closeLedgerNow();
+    assert.equal((await sent).status, 200);
+    assert.equal(
+      (await holders()).filter((h) => h === intentId).length,
+      1,
+      'still leased: the record says submitting',
+    );
+
+    const resumed = await submit.submitOnce({
+      environment: 'sandbox',
+      intentId,
+      channel: true,
+      build: () => assert.fail('nothing may be built: the envelope landed'),
+      ...FAST,
+    });
+    assert.equal(resumed.status, 'succeeded', JSON.stringify(resumed));
+    assert.equal(resumed.hash, prepared.hash);
+    assert.equal(await paymentsTo(payee), before + 1);
+    assert.deepEqual(await holders(), [null, null]);
   });
 });
