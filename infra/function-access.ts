@@ -46,10 +46,17 @@ export const functionAccess: Readonly<Record<string, FunctionAccess>> = {
   'api/connectors': { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
   // Prices and stores quotes (reads connectors, beneficiaries, fee rows).
   'api/quotes': { table: 'readWrite', secrets: ['token-jwks'] },
-  // Sandbox helpers: KYC decisions and funding payments signed by platform accounts.
-  'api/sandbox': { table: 'readWrite', secrets: ['token-jwks', 'wallet-kek'] },
+  // Sandbox helpers: KYC decisions and funding payments signed by platform accounts; a payment still
+  // pending is handed to the ledger-submissions queue to be resumed.
+  'api/sandbox': {
+    table: 'readWrite',
+    secrets: ['token-jwks', 'wallet-kek'],
+    sends: ['ledger-submissions'],
+  },
   // Opens wallets' ledger accounts: signs with the wallet and the platform funding account.
   'workers/wallet-activator': { table: 'readWrite', secrets: ['wallet-kek'] },
+  // Resumes ledger submissions left pending (sandbox funding): signs with platform accounts.
+  'workers/ledger-submitter': { table: 'readWrite', secrets: ['wallet-kek'] },
 };
 
 export function accessOf(

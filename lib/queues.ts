@@ -21,10 +21,12 @@ export const queues: QueueDefinition[] = [
     visibilityTimeoutSeconds: 120,
     maxReceiveCount: 10,
   },
+  // Ledger submissions left pending by a request, resumed from their records by the ledger-submitter.
   {
     name: 'ledger-submissions',
-    worker: null,
-    batchSize: 10,
+    worker: 'ledger-submitter',
+    // One a batch: each may take its ledger budget (a few seconds) of the worker's 10 s.
+    batchSize: 1,
     visibilityTimeoutSeconds: 60,
     maxReceiveCount: 5,
   },

@@ -23,8 +23,9 @@ const activate = async (record: SQSRecord) => {
   await activateWallet(message, new Date());
 };
 
-// One at a time: every activation is a transaction of the one funding account, so parallel ones only
-// race for its sequence number (tx_bad_seq) and rebuild.
+// One at a time, so each record's log keys are its own. Activations no longer share a sequence number
+// (each builds on a channel account of its own), so running a batch in parallel is open: it needs
+// per-record loggers first.
 export const handler = middy(async (event: SQSEvent, context: Context) =>
   processPartialResponse(event, activate, processor, { context, processInParallel: false }),
 ).use(injectLambdaContext(logger, { resetKeys: true }));

@@ -2,7 +2,9 @@
 // wallet from the asset's issuer. Each refuses production tenants as an unknown route would.
 import { randomUUID } from 'node:crypto';
 import BigNumber from 'bignumber.js';
+import type { Asset } from '../assets/schema.ts';
 import { findRegistryAsset } from '../assets/service.ts';
+import { sendToQueue } from '../aws/queues.ts';
 import { decideDestinationVerification } from '../beneficiaries/verification.ts';
 import { IDEMPOTENCY_KEY_HEADER } from '../http/idempotency-key.ts';
 import { notFound, Problem, serviceUnavailable, unprocessable } from '../http/problem.ts';
@@ -11,6 +13,9 @@ import { IntentConflict } from '../ledger/errors.ts';
 import { pay } from '../ledger/operations.ts';
 import { platformAccount } from '../ledger/platform-accounts.ts';
 import { purposeOf } from '../ledger/purpose.ts';
+import type { SubmissionOutcome } from '../ledger/submit.ts';
+import { logger } from '../log.ts';
+import { FUNDING_RESUME_KIND, type FundingResumeMessage } from './funding-message.ts';
 import { findWallet, type WalletRecord } from './repo.ts';
 import { decideKyc } from './service.ts';
 
@@ -26,6 +31,9 @@ const ACTIVATION_POLL_MS = 100;
  * request (LEDGER_TIMEOUT_MS) the request ends inside the function's timeout, answering 202 pending.
  */
 const PAYMENT_BUDGET_MS = 4_000;
+const LEDGER_SUBMISSION_QUEUE = 'ledger-submissions';
+/** About one ledger close: a resumption sooner would most likely find it still pending. */
+const RESUME_DELAY_SECONDS = 5;
 
 /** Test helpers do not exist for production applications: they answer as unknown routes do. */
 export function assertSandbox(tenant: Tenant): void {
@@ -84,22 +92,9 @@ export async function fundWallet(
     ]);
   }
   const wallet = await activeWallet(tenant, found);
-  const source = await platformAccount(
-    tenant.environment,
-    asset.assetIssuer ? `issuer:${asset.assetCode}` : 'funding',
-  );
   const request = { walletId, assetCode: asset.assetCode, amount: amount.toFixed() };
-  const outcome = await pay({
-    environment: tenant.environment,
-    intentId: fundingIntentId(tenant, idempotencyKey),
-    // The same key sent with another request is told apart from a retry of this one.
-    purpose: purposeOf(request),
-    from: source,
-    to: wallet.publicKey,
-    asset: asset.assetIssuer ? { code: asset.assetCode, issuer: asset.assetIssuer } : 'native',
-    amount: request.amount,
-    budgetMs: PAYMENT_BUDGET_MS,
-  }).catch((error: unknown) => {
+  const intentId = fundingIntentId(tenant, idempotencyKey);
+  const outcome = await payFunding(tenant, wallet, asset, request, intentId).catch((error: unknown) => {
     if (!(error instanceof IntentConflict)) throw error;
     throw new Problem(409, `This ${IDEMPOTENCY_KEY_HEADER} was used with another funding request.`, {
       errors: [{ field: IDEMPOTENCY_KEY_HEADER, message: 'was used with another request' }],
@@ -119,7 +114,88 @@ export async function fundWallet(
         : 'The ledger could not be reached; nothing was sent.',
     );
   }
+  await queueResume(tenant, request, intentId);
   return { ...funding, status: 'pending', stellarTxHash: null };
+}
+
+interface FundingRequest {
+  walletId: string;
+  /** The registry's code. */
+  assetCode: string;
+  /** A decimal string, at most 7 places. */
+  amount: string;
+}
+
+/** The funding payment from the asset's issuer (XLM: the funding account), one intent per request. */
+async function payFunding(
+  tenant: Tenant,
+  wallet: WalletRecord,
+  asset: Asset,
+  request: FundingRequest,
+  intentId: string,
+): Promise<SubmissionOutcome> {
+  const source = await platformAccount(
+    tenant.environment,
+    asset.assetIssuer ? `issuer:${asset.assetCode}` : 'funding',
+  );
+  return pay({
+    environment: tenant.environment,
+    intentId,
+    // The same key sent with another request is told apart from a retry of this one.
+    purpose: purposeOf({ ...request }),
+    from: source,
+    to: wallet.publicKey,
+    asset: asset.assetIssuer ? { code: asset.assetCode, issuer: asset.assetIssuer } : 'native',
+    amount: request.amount,
+    budgetMs: PAYMENT_BUDGET_MS,
+  });
+}
+
+/**
+ * Hands a pending payment to the ledger-submissions queue, so it settles without the client's retry.
+ * The request has answered 202 either way: when the queue cannot be reached, a retry with the same
+ * Idempotency-Key still resumes it (logged as an error: without a key nothing else will).
+ */
+async function queueResume(tenant: Tenant, request: FundingRequest, intentId: string): Promise<void> {
+  const message: FundingResumeMessage = {
+    kind: FUNDING_RESUME_KIND,
+    environment: tenant.environment,
+    associationId: tenant.associationId,
+    intentId,
+    ...request,
+    requestedAt: new Date().toISOString(),
+  };
+  await sendToQueue(LEDGER_SUBMISSION_QUEUE, message, RESUME_DELAY_SECONDS).catch((error: unknown) =>
+    logger.error('A pending funding payment could not be queued for resumption', {
+      intentId,
+      error: (error as Error).message,
+    }),
+  );
+}
+
+/** Thrown when a resumed payment is still pending: the worker fails the message, and SQS redelivers it. */
+export class FundingStillPending extends Error {
+  override name = 'FundingStillPending';
+}
+
+/**
+ * Resumes a funding payment from its queued message (the ledger-submissions worker): the same intent,
+ * the same request, so it settles what the request began and never pays twice. Still pending → throws
+ * FundingStillPending; settled (succeeded or failed) → done.
+ */
+export async function resumeFunding(message: FundingResumeMessage): Promise<SubmissionOutcome> {
+  const tenant: Tenant = { environment: message.environment, associationId: message.associationId };
+  const wallet = await findWallet(tenant, message.walletId, { consistent: true });
+  const asset = await findRegistryAsset(tenant.environment, message.assetCode);
+  // Neither can vanish once a payment was built for them: a platform fault, retried and then alarmed.
+  if (!wallet || !asset) throw new Error(`Funding ${message.intentId} names an unknown wallet or asset`);
+  const { walletId, assetCode, amount } = message;
+  const outcome = await payFunding(tenant, wallet, asset, { walletId, assetCode, amount }, message.intentId);
+  if (outcome.status === 'pending') {
+    throw new FundingStillPending(`Funding ${message.intentId} is still pending (${outcome.errorCode})`);
+  }
+  logger.info(`Sandbox funding ${outcome.status}`, { intentId: message.intentId, hash: outcome.hash });
+  return outcome;
 }
 
 /**

@@ -234,13 +234,14 @@ const expectedAccess: Record<string, ExpectedAccess> = {
     secrets: ['token-jwks', 'cursor-key', 'wallet-kek'],
     sends: ['wallet-activations'],
   },
-  sandbox: { table: 'readWrite', secrets: ['token-jwks', 'wallet-kek'] },
+  sandbox: { table: 'readWrite', secrets: ['token-jwks', 'wallet-kek'], sends: ['ledger-submissions'] },
   beneficiaries: { table: 'readWrite', secrets: ['token-jwks', 'cursor-key'] },
   connectors: { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
   quotes: { table: 'readWrite', secrets: ['token-jwks'] },
 };
 const expectedWorkerAccess: Record<string, ExpectedAccess> = {
   'wallet-activator': { table: 'readWrite', secrets: ['wallet-kek'], consumes: 'wallet-activations' },
+  'ledger-submitter': { table: 'readWrite', secrets: ['wallet-kek'], consumes: 'ledger-submissions' },
 };
 const SEND_ACTIONS = ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'];
 const CONSUME_ACTIONS = [

@@ -3,9 +3,12 @@
 // resumes the stored submission and answers 200 with the one payment. The sandbox function runs in this
 // process against a ledger of this test's own (its genesis holds the stack's platform accounts and the
 // wallet's account), whose ledgers close only when the test says so. A ledger that cannot be reached at
-// all is a 503: nothing was sent, so nothing is pending.
+// all is a 503: nothing was sent, so nothing is pending. A 202 also hands the payment to the
+// ledger-submissions queue (one of this test's own here, so the stack's worker, on the stack's ledger,
+// never sees it): the ledger-submitter, run in this process on that message, settles it without a retry.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import type { SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { resetConfig } from '../../lib/config.ts';
 import type { LocalLedger } from '../../lib/local/ledger/index.ts';
@@ -21,6 +24,7 @@ describe('sandbox funding on a slow ledger', () => {
   let alice: Caller;
   let wallet: { id: string; publicKey: string };
   let usdcIssuer: string;
+  let queue: Awaited<ReturnType<typeof ownQueue>>;
 
   beforeAll(async () => {
     alice = await newCaller();
@@ -53,6 +57,8 @@ describe('sandbox funding on a slow ledger', () => {
       },
     });
     // Before this process first talks to a ledger: the function reads these once.
+    queue = await ownQueue();
+    process.env.QUEUE_URL_LEDGER_SUBMISSIONS = queue.url;
     process.env.HORIZON_URL_SANDBOX = ledger.url;
     process.env.NETWORK_PASSPHRASE_SANDBOX = ledger.networkPassphrase;
     process.env.LEDGER_TIMEOUT_MS = '500';
@@ -134,6 +140,41 @@ describe('sandbox funding on a slow ledger', () => {
     assert.equal(await paymentsToWallet(), 1);
   });
 
+  it('settles a 202 through the queue: the ledger-submitter resumes the same intent, and a retry answers its outcome', async () => {
+    const key = randomUUID();
+    await ledger.closeLedgerNow();
+    const before = await paymentsToWallet();
+    const pending = await fund(key);
+    assert.equal(pending.status, 202, JSON.stringify(pending.body));
+    // Sent with a delay (about a ledger close); the first test's 202 queued its own message too.
+    let message: SQSRecord | undefined;
+    for (let round = 0; !message && round < 4; round++) {
+      message = (await queue.receive()).find((m) => m.body.includes(key));
+    }
+    assert.ok(message, 'the pending payment was queued');
+    const body = JSON.parse(message.body);
+    assert.equal(body.kind, 'sandbox-funding');
+    assert.equal(body.intentId, `sandbox-fund:sandbox:${alice.tenant.associationId}:${key}`);
+    assert.deepEqual([body.walletId, body.assetCode, body.amount], [wallet.id, 'USDC', '7']);
+
+    const { handler } = await import('../../functions/workers/ledger-submitter.ts');
+    const { lambdaContext } = await import('../../lib/local/lambda-event.ts');
+    const record = message;
+    const deliver = () => handler({ Records: [record] } as never, lambdaContext('ledger-submitter', 10_000));
+    // Before the close the worker finds it still pending and fails the message: its only one, so the
+    // batch fails whole (Powertools throws), and SQS delivers it again after the visibility timeout.
+    await assert.rejects(deliver(), { name: 'FullBatchFailureError' });
+    await ledger.closeLedgerNow();
+    assert.deepEqual(await deliver(), { batchItemFailures: [] });
+    assert.equal(await paymentsToWallet(), before + 1);
+
+    const retried = await fund(key);
+    assert.equal(retried.status, 200, JSON.stringify(retried.body));
+    assert.equal(retried.body.status, 'succeeded');
+    await ledger.closeLedgerNow();
+    assert.equal(await paymentsToWallet(), before + 1, 'once, whoever resumed it');
+  });
+
   it('answers 503, not 202, when the ledger cannot be reached and nothing was sent', async () => {
     ledger.faults.set({ unavailable: true });
     try {
@@ -147,3 +188,33 @@ describe('sandbox funding on a slow ledger', () => {
     assert.deepEqual(status.pending, []);
   });
 });
+
+/** A queue of this test's own in the stack's fauxqs, read as the Lambda event source would. */
+async function ownQueue() {
+  const { SQSClient, CreateQueueCommand, ReceiveMessageCommand } = await import('@aws-sdk/client-sqs');
+  const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
+  const { QueueUrl } = await sqs.send(
+    new CreateQueueCommand({ QueueName: `test-ledger-submissions-${randomUUID()}` }),
+  );
+  if (!QueueUrl) throw new Error('CreateQueue returned no QueueUrl');
+  return {
+    url: QueueUrl,
+    /** The messages waiting (up to 10), as SQS records of a Lambda event. */
+    receive: async (): Promise<SQSRecord[]> => {
+      const { Messages = [] } = await sqs.send(
+        new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 10 }),
+      );
+      return Messages.map((m) => ({
+        messageId: m.MessageId ?? '',
+        receiptHandle: m.ReceiptHandle ?? '',
+        body: m.Body ?? '',
+        attributes: {} as SQSRecord['attributes'],
+        messageAttributes: {},
+        md5OfBody: m.MD5OfBody ?? '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:test',
+        awsRegion: 'us-east-1',
+      }));
+    },
+  };
+}
