@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { secretNames } from '../lib/secret-names.ts';
 
 const usage = `Usage: npm run admin -- <command> [options]
 
@@ -89,7 +90,11 @@ function configureTarget(): void {
       process.env[key] ??= String(value);
   }
   if (values.table) process.env.TABLE_NAME = values.table;
-  if (values.stage) process.env.STAGE = values.stage;
+  if (values.stage) {
+    process.env.STAGE = values.stage;
+    // The deployed stage's key-encryption key seals the platform keys the CLI makes (channels open).
+    process.env.KEK_SECRET_ID ??= secretNames(values.stage).walletKek;
+  }
   if (!process.env.TABLE_NAME) fail('No table: start the local stack (npm start) or pass --table');
 }
 
