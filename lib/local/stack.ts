@@ -14,7 +14,7 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { NewTenant } from '../admin/tenants.ts';
 import { createTableInput } from '../db/table.ts';
-import { outboxStream } from '../outbox.ts';
+import { outboxItemTypes, outboxStream } from '../outbox.ts';
 import { queueUrlVariable } from '../queue-names.ts';
 import { queues } from '../queues.ts';
 import { secretNames } from '../secret-names.ts';
@@ -212,6 +212,8 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
     batchSize: outboxStream.batchSize,
     startingPosition: outboxStream.startingPosition,
     retryAttempts: outboxStream.retryAttempts,
+    // As infra's FilterCriteria: only changes whose new image is of a type some row reads.
+    filter: (record) => outboxItemTypes.includes(record.dynamodb?.NewImage?.type?.S ?? ''),
     handler: router,
     functionName: 'streams/outbox',
   });

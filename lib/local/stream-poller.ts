@@ -5,6 +5,9 @@
 // thrown error or an invalid response restarts it at the batch's first record; after `retryAttempts`
 // the batch is skipped (Lambda would send its description to the on-failure destination: here it is
 // logged as an error). Shards are read in parallel, a child only after its parent is read to its end.
+// Like the event source, it reads ahead (up to 1000 records a call), drops what the filter refuses
+// (infra's FilterCriteria: those never reach the function, and count as handled), invokes batches of
+// `batchSize`, and pauses only when a round found nothing, so a backlog drains at once.
 import type { _Record, AttributeValue as SdkAttributeValue } from '@aws-sdk/client-dynamodb-streams';
 import {
   DescribeStreamCommand,
@@ -24,15 +27,17 @@ export type StreamBatchHandler = (event: DynamoDBStreamEvent, context: Context) 
 export interface StreamPollerOptions {
   streams: DynamoDBStreamsClient;
   streamArn: string;
-  /** Records per invocation at most (GetRecords' Limit). */
+  /** Records per invocation at most. */
   batchSize: number;
+  /** Which records reach the function (the event source's filter); all when absent. */
+  filter?: (record: DynamoDBRecord) => boolean;
   handler: StreamBatchHandler;
   functionName: string;
   /** Where a new mapping starts in the shards open at its start; shards that appear later start at their beginning. */
   startingPosition: 'TRIM_HORIZON' | 'LATEST';
   /** Retries of a failing batch before it is skipped (the event source's retryAttempts). */
   retryAttempts: number;
-  /** Pause between rounds over the shards. */
+  /** Pause after a round over the shards that found no record. */
   intervalMs?: number;
   logger?: PollerLogger;
 }
@@ -53,6 +58,8 @@ interface ShardState {
 }
 
 const DEFAULT_INTERVAL_MS = 150;
+/** GetRecords' maximum. */
+const READ_AHEAD = 1000;
 const errorBackoffMs = 1000;
 
 export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
@@ -85,7 +92,8 @@ async function pollUntilStopped(
         (state) => state.iterator !== undefined && parentDone(state, shards),
       );
       // Not abortable once records are read: finishing the batch is what Lambda does too.
-      await Promise.all(readable.map((state) => readShard(options, state, logger)));
+      const found = await Promise.all(readable.map((state) => readShard(options, state, logger)));
+      if (found.some(Boolean)) continue;
     } catch (error) {
       if (stopping.aborted) break;
       logger.error('stream read failed; retrying', { streamArn: options.streamArn, error });
@@ -150,39 +158,45 @@ async function iteratorAt(
   return ShardIterator;
 }
 
-/** One GetRecords on one shard and, when it has records, one invocation. */
+/**
+ * One GetRecords on one shard, and an invocation per batch of the records the filter lets through, in
+ * order; a failed batch puts the shard back at its first failed record. Whether to read on at once
+ * (records came, all handled).
+ */
 async function readShard(
   options: StreamPollerOptions,
   state: ShardState,
   logger: PollerLogger,
-): Promise<void> {
+): Promise<boolean> {
   const { Records = [], NextShardIterator } = await options.streams.send(
-    new GetRecordsCommand({ ShardIterator: state.iterator, Limit: options.batchSize }),
+    new GetRecordsCommand({ ShardIterator: state.iterator, Limit: READ_AHEAD }),
   );
-  if (Records.length === 0) {
-    state.iterator = NextShardIterator;
-    return;
-  }
-  const records = Records.map((record) => toLambdaRecord(record, options.streamArn));
-  const retryFrom = await invoke(options, records, logger);
-  if (retryFrom === undefined) {
-    state.iterator = NextShardIterator;
-    state.attempts = 0;
-    return;
-  }
-  state.attempts += 1;
-  const shardId = state.shard.ShardId as string;
-  if (state.attempts > options.retryAttempts) {
+  const records = Records.map((record) => toLambdaRecord(record, options.streamArn)).filter(
+    (record) => options.filter?.(record) ?? true,
+  );
+  for (let start = 0; start < records.length; start += options.batchSize) {
+    const batch = records.slice(start, start + options.batchSize);
+    const retryFrom = await invoke(options, batch, logger);
+    if (retryFrom === undefined) {
+      state.attempts = 0;
+      continue;
+    }
+    state.attempts += 1;
+    const shardId = state.shard.ShardId as string;
+    if (state.attempts <= options.retryAttempts) {
+      state.iterator = await iteratorAt(options, shardId, 'AT_SEQUENCE_NUMBER', retryFrom);
+      // Retried after the pause, not at once: a failing queue gets a moment before the next attempt.
+      return false;
+    }
     logger.error('stream batch failed every retry; skipped (in AWS: its on-failure destination)', {
       streamArn: options.streamArn,
       shardId,
-      sequenceNumbers: records.map((record) => record.dynamodb?.SequenceNumber),
+      sequenceNumbers: batch.map((record) => record.dynamodb?.SequenceNumber),
     });
-    state.iterator = NextShardIterator;
     state.attempts = 0;
-    return;
   }
-  state.iterator = await iteratorAt(options, shardId, 'AT_SEQUENCE_NUMBER', retryFrom);
+  state.iterator = NextShardIterator;
+  return Records.length > 0;
 }
 
 /** Invokes the function; the sequence number to read again from, or undefined when the whole batch succeeded. */
