@@ -3,7 +3,6 @@
 // costs above this is HTTP, the gateway, Middy, zod, JWTs and the route's own work (e.g. key sealing).
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { CreateQueueCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import {
   DynamoDBDocumentClient,
   GetCommand,
@@ -16,7 +15,6 @@ import type { TransactionType } from '../lib/connectors/transaction-types.ts';
 import { connectorKeys, type ItemKey, keys, quoteKeys, walletKeys } from '../lib/db/keys.ts';
 import type { Tenant } from '../lib/http/types.ts';
 import type { LocalStack } from '../lib/local/stack.ts';
-import type { ActivationMessage } from '../lib/wallets/activation-message.ts';
 import { httpClient, type Op } from './latency.ts';
 
 /** Page size + 1, as lib/db/paginate.ts reads it for the default `limit` of 20. */
@@ -115,30 +113,21 @@ export function floorOps(stack: LocalStack, rate: { limit: number; windowSeconds
   return { token, assets, connectors, close: () => db.destroy() };
 }
 
-/** The create floor's activation queue: the bench's own on the stack's fauxqs, read by no worker. */
-const BENCH_QUEUE = 'bench-wallet-activations-floor';
-
 /**
  * The wallet routes' backend calls, for `wallet` (an active wallet of the seeded tenant). The create floor
- * sends its message to a queue of its own, which no worker reads (so it opens no accounts), and writes
- * records under a tenant scope no caller has (a random association), so they cannot collide with the route's.
+ * writes records under a tenant scope no caller has (a random association), so they cannot collide with the
+ * route's, and writes them 'active': a 'pending' insert would ask the outbox for an activation (the route's
+ * own asks for one after its answer, outside its latency, as the floor's does not).
  */
 export async function walletFloorOps(stack: LocalStack, wallet: { walletId: string; publicKey: string }) {
-  const { env, seededTenant: tenant } = stack;
+  const { seededTenant: tenant } = stack;
   const { db, TableName, getItem, getApiKey, getClient } = tableAccess(stack);
-  const sqs = new SQSClient({
-    endpoint: env.AWS_ENDPOINT_URL_SQS as string,
-    useQueueUrlAsEndpoint: false,
-    ...awsSettings(env),
-  });
-  const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: BENCH_QUEUE }));
-  if (!QueueUrl) throw new Error(`CreateQueue ${BENCH_QUEUE} returned no QueueUrl`);
   const ledger = httpClient(16);
 
-  // The record the route wrote for `wallet`, as it was written (pending): same attributes, same sizes.
+  // The record the route wrote for `wallet`: same attributes, same sizes ('active' for 'pending', see above).
   const template = {
     ...(await getItem(walletKeys.wallet(tenant, wallet.walletId))),
-    activationStatus: 'pending',
+    activationStatus: 'active',
   };
   const benchTenant: Tenant = { environment: tenant.environment, associationId: randomUUID() };
 
@@ -158,17 +147,13 @@ export async function walletFloorOps(stack: LocalStack, wallet: { walletId: stri
     await getItem(walletKeys.wallet(tenant, wallet.walletId));
     await loadAccount();
   };
-  /** POST /wallets: API key, client, asset, activation message (DelaySeconds 1, as sent), conditional put. */
+  /** POST /wallets: API key, client, asset, conditional put (the record is the activation's outbox). */
   const createWallet: Op = async () => {
     await getApiKey();
     await getClient();
     await getItem(keys.asset(tenant.environment, 'USDC'));
     const walletId = randomUUID();
     const now = new Date().toISOString();
-    const message: ActivationMessage = { ...benchTenant, walletId, requestedAt: now };
-    await sqs.send(
-      new SendMessageCommand({ QueueUrl, MessageBody: JSON.stringify(message), DelaySeconds: 1 }),
-    );
     await db.send(
       new PutCommand({
         TableName,
@@ -190,7 +175,6 @@ export async function walletFloorOps(stack: LocalStack, wallet: { walletId: stri
     createWallet,
     close: () => {
       ledger.close();
-      sqs.destroy();
       db.destroy();
     },
   };

@@ -6,6 +6,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
+import { outboxQueues } from '../lib/outbox.ts';
 
 export type TableAccess = 'none' | 'read' | 'readWrite';
 export type SecretName = 'signing-keys' | 'token-jwks' | 'cursor-key' | 'wallet-kek';
@@ -26,7 +27,7 @@ export interface FunctionAccess {
   sends?: readonly string[];
 }
 
-/** Keyed by bundle name (`api/<fn>`, `workers/<worker>`), as esbuild.config.ts names them. */
+/** Keyed by bundle name (`api/<fn>`, `workers/<worker>`, `streams/outbox`), as esbuild.config.ts names them. */
 export const functionAccess: Readonly<Record<string, FunctionAccess>> = {
   // Issues tokens: reads credentials and writes rate-limit windows; signs with the private keys.
   'api/auth': { table: 'readWrite', secrets: ['signing-keys', 'token-jwks'] },
@@ -34,12 +35,9 @@ export const functionAccess: Readonly<Record<string, FunctionAccess>> = {
   'api/assets': { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
   // Answers 404/405 from the route table alone.
   'api/fallback': { table: 'none', secrets: [] },
-  // Creates wallets (seals each new ledger key) and asks for their activation; reads balances.
-  'api/wallets': {
-    table: 'readWrite',
-    secrets: ['token-jwks', 'cursor-key', 'wallet-kek'],
-    sends: ['wallet-activations'],
-  },
+  // Creates wallets (seals each new ledger key; the record's insert asks for the activation through the
+  // outbox, so no queue); reads balances.
+  'api/wallets': { table: 'readWrite', secrets: ['token-jwks', 'cursor-key', 'wallet-kek'] },
   // Beneficiaries and their payment destinations: tenant records, paged.
   'api/beneficiaries': { table: 'readWrite', secrets: ['token-jwks', 'cursor-key'] },
   // The connector catalogue, its compliance requirements and vocabularies: read-only, paged.
@@ -57,6 +55,9 @@ export const functionAccess: Readonly<Record<string, FunctionAccess>> = {
   'workers/wallet-activator': { table: 'readWrite', secrets: ['wallet-kek'] },
   // Resumes ledger submissions left pending (sandbox funding): signs with platform accounts.
   'workers/ledger-submitter': { table: 'readWrite', secrets: ['wallet-kek'] },
+  // The outbox router: reads no item (the table's stream is granted by its event source, infra/stack.ts)
+  // and sends to the queues lib/outbox.ts's rows name.
+  'streams/outbox': { table: 'none', secrets: [], sends: outboxQueues },
 };
 
 export function accessOf(

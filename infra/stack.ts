@@ -1,9 +1,11 @@
 // Everything one stage of the payments gateway runs on. The shapes come from lib/ (routes, queues,
 // table); this file only wires them together.
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
 import { type BundleEntry, bundleEntries } from '../esbuild.config.ts';
+import { outboxItemTypes, outboxStream } from '../lib/outbox.ts';
 import { queueUrlVariable } from '../lib/queue-names.ts';
 import { type QueueDefinition, queues as queueDefinitions } from '../lib/queues.ts';
 import { apiFunctionNames } from '../lib/routes.ts';
@@ -12,6 +14,7 @@ import { BundledFunction } from './constructs/bundled-function.ts';
 import { GatewayApi } from './constructs/gateway-api.ts';
 import { GatewayTable } from './constructs/gateway-table.ts';
 import { KeySecrets } from './constructs/key-secrets.ts';
+import { OutboxFailures } from './constructs/outbox-failures.ts';
 import { WorkQueue } from './constructs/work-queue.ts';
 import {
   accessOf,
@@ -137,6 +140,35 @@ export class PaymentsGatewayStack extends Stack {
         }),
       );
     }
+
+    // The outbox (lib/outbox.ts): the table's stream → the router → the queues its rows name.
+    const router = bundledFunction('streams/outbox', {
+      timeout: Duration.seconds(outboxStream.timeoutSeconds),
+    });
+    const routerFailures = new OutboxFailures(this, 'OutboxFailures', { stage, removalPolicy });
+    alarms.onDeadLetters('OutboxFailuresDeadLetters', routerFailures.queue, 'the outbox stream');
+    router.function.addEventSource(
+      new DynamoEventSource(table, {
+        startingPosition: StartingPosition[outboxStream.startingPosition],
+        batchSize: outboxStream.batchSize,
+        // The router reports the records it could not send (Powertools' BatchProcessor): the shard resumes
+        // at the first of them. A batch that keeps failing is halved until the failing record is alone,
+        // retried, then described to the failure queue (and its alarm) so the shard moves on.
+        reportBatchItemFailures: true,
+        bisectBatchOnError: true,
+        retryAttempts: outboxStream.retryAttempts,
+        onFailure: new SqsDlq(routerFailures.queue),
+        // Only changes of item types a row reads invoke it (REMOVEs carry no new image: none do).
+        filters: [FilterCriteria.filter({ dynamodb: { NewImage: { type: { S: [...outboxItemTypes] } } } })],
+      }),
+    );
+    // ListStreams has no resource-level permission: CDK's stream grant names '*', as IAM requires.
+    Validations.of(router.role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'dynamodb:ListStreams, which the stream event source needs, supports no resource-level permission ' +
+        'and must name "*"; it lists stream ARNs only. Reading the stream is granted on its ARN alone.',
+    });
 
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the API: every route is under /v1 (e.g. POST <ApiUrl>/auth/token).',

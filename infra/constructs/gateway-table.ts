@@ -22,6 +22,7 @@ export class GatewayTable extends Construct {
       sortKey: key(tableDefinition.sortKey),
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: tableDefinition.timeToLiveAttribute,
+      stream: dynamodb.StreamViewType[tableDefinition.streamViewType],
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       // A KMS key (aws/dynamodb) instead of the AWS-owned default: its use shows up in CloudTrail.
       encryption: dynamodb.TableEncryption.AWS_MANAGED,

@@ -5,6 +5,11 @@ export const tableDefinition = {
   sortKey: 'sk',
   /** Epoch seconds; DynamoDB deletes the item some time after (rate-limit windows, expired quotes). */
   timeToLiveAttribute: 'expiresAt',
+  /**
+   * The table's stream carries every change with both images: it is the outbox (lib/outbox.ts), read by
+   * functions/streams/outbox.ts in AWS and by lib/local/stream-poller.ts locally.
+   */
+  streamViewType: 'NEW_AND_OLD_IMAGES',
   globalSecondaryIndexes: [
     /** Tenant-scoped look-ups by another identifier: its partition key is always the tenant scope. */
     { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
@@ -15,7 +20,7 @@ export const tableDefinition = {
 
 /** The CreateTable input both the local stack and tests use (infra maps the same fields to CDK). */
 export function createTableInput(tableName: string) {
-  const { partitionKey, sortKey, globalSecondaryIndexes } = tableDefinition;
+  const { partitionKey, sortKey, globalSecondaryIndexes, streamViewType } = tableDefinition;
   const keyAttributes = [
     partitionKey,
     sortKey,
@@ -29,6 +34,7 @@ export function createTableInput(tableName: string) {
       { AttributeName: partitionKey, KeyType: 'HASH' as const },
       { AttributeName: sortKey, KeyType: 'RANGE' as const },
     ],
+    StreamSpecification: { StreamEnabled: true, StreamViewType: streamViewType },
     GlobalSecondaryIndexes: globalSecondaryIndexes.map((g) => ({
       IndexName: g.indexName,
       KeySchema: [

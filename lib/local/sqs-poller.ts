@@ -240,7 +240,7 @@ function arnPart(arn: string, index: number): string {
 }
 
 /** Waits, but wakes early when stopping so stop() stays prompt. */
-function pause(ms: number, stopping: AbortSignal): Promise<void> {
+export function pause(ms: number, stopping: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
     stopping.addEventListener('abort', done, { once: true });

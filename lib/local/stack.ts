@@ -1,13 +1,20 @@
-// The local stack: DynamoDB Local, fauxqs, a Secrets Manager stand-in, the gateway and one SQS poller
-// per worker, wired through the AWS SDK's standard endpoint variables. `npm start` and the test setup
+// The local stack: DynamoDB Local, fauxqs, a Secrets Manager stand-in, the gateway, one SQS poller per
+// worker and the table stream's poller (the outbox router), wired through the AWS SDK's standard endpoint variables. `npm start` and the test setup
 // both start it from here.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
-import { CreateTableCommand, DynamoDBClient, ResourceInUseException } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ResourceInUseException,
+} from '@aws-sdk/client-dynamodb';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { NewTenant } from '../admin/tenants.ts';
 import { createTableInput } from '../db/table.ts';
+import { outboxItemTypes, outboxStream } from '../outbox.ts';
 import { queueUrlVariable } from '../queue-names.ts';
 import { queues } from '../queues.ts';
 import { secretNames } from '../secret-names.ts';
@@ -17,6 +24,7 @@ import { freePort } from './ports.ts';
 import { startLocalSecretsManager } from './secrets-manager.ts';
 import { ensureLocalSecrets } from './secrets-seed.ts';
 import { type Poller, type SqsBatchHandler, startPoller } from './sqs-poller.ts';
+import { type StreamBatchHandler, startStreamPoller } from './stream-poller.ts';
 
 export interface StackOptions {
   /** Gateway port; 0 picks a free one. */
@@ -93,6 +101,18 @@ export async function createTable(endpoint: string, tableName: string): Promise<
     await client.send(new CreateTableCommand(createTableInput(tableName)));
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
+  } finally {
+    client.destroy();
+  }
+}
+
+/** The table's stream (DynamoDB Local serves the Streams API on the table's own endpoint). */
+export async function tableStreamArn(endpoint: string, tableName: string): Promise<string> {
+  const client = new DynamoDBClient({ endpoint });
+  try {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (!Table?.LatestStreamArn) throw new Error(`Table ${tableName} has no stream`);
+    return Table.LatestStreamArn;
   } finally {
     client.destroy();
   }
@@ -181,6 +201,23 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
     );
   }
 
+  // The outbox: the table's stream, read as Lambda's event source reads it, into the router.
+  const streams = new DynamoDBStreamsClient({ endpoint: dynamo.endpoint });
+  const { handler: router } = (await import('../../functions/streams/outbox.ts')) as {
+    handler: StreamBatchHandler;
+  };
+  const streamPoller = startStreamPoller({
+    streams,
+    streamArn: await tableStreamArn(dynamo.endpoint, env.TABLE_NAME as string),
+    batchSize: outboxStream.batchSize,
+    startingPosition: outboxStream.startingPosition,
+    retryAttempts: outboxStream.retryAttempts,
+    // As infra's FilterCriteria: only changes whose new image is of a type some row reads.
+    filter: (record) => outboxItemTypes.includes(record.dynamodb?.NewImage?.type?.S ?? ''),
+    handler: router,
+    functionName: 'streams/outbox',
+  });
+
   const { startGateway } = await import('./gateway.ts');
   const gateway: Server = await startGateway(options.port);
   const address = gateway.address();
@@ -197,8 +234,9 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
         gateway.close(() => resolve());
         gateway.closeAllConnections();
       });
-      await Promise.all(pollers.map((p) => p.stop()));
+      await Promise.all([...pollers.map((p) => p.stop()), streamPoller.stop()]);
       sqsClient.destroy();
+      streams.destroy();
       await Promise.all([...ledgers.map((l) => l.stop()), secrets.stop(), sqs.stop(), dynamo.stop()]);
     },
   };

@@ -1,6 +1,7 @@
-// The message POST /wallets puts on the activation queue, as a schema: the worker parses each body
-// with it (Powertools Parser) instead of trusting a cast. Members it does not know are dropped, not
-// refused, so a producer that adds one never strands messages at a worker that is not deployed yet.
+// The message a new wallet's record asks for on the activation queue (through the outbox, lib/outbox.ts),
+// as a schema: the worker parses each body with it (Powertools Parser) instead of trusting a cast.
+// Members it does not know are dropped, not refused, so a producer that adds one never strands messages
+// at a worker that is not deployed yet.
 import * as z from '../zod.ts';
 
 export const activationMessage = z.object({

@@ -1,13 +1,11 @@
-// Opening a wallet's ledger account, driven by the activation queue. Safe to repeat and to crash in:
-// the ledger submission is keyed by the wallet (one account, one transaction, whatever happens), and
-// only a wallet record that exists ever gets an account.
+// Opening a wallet's ledger account, driven by the activation queue, whose messages come from the
+// wallet's own insert (the outbox, lib/outbox.ts). Safe to repeat and to crash in: the ledger submission
+// is keyed by the wallet (one account, one transaction, whatever happens; the stream may deliver a
+// message twice), and only a wallet record that exists ever gets an account.
 import { activateAccount } from '../ledger/operations.ts';
 import { logger } from '../log.ts';
 import type { ActivationMessage } from './activation-message.ts';
 import { findWallet, recordActivation } from './repo.ts';
-
-/** A message whose wallet record never appeared within this long belongs to a request that crashed. */
-const ABANDONED_AFTER_MS = 5 * 60 * 1000;
 
 export class ActivationNotFinished extends Error {
   override name = 'ActivationNotFinished';
@@ -15,13 +13,13 @@ export class ActivationNotFinished extends Error {
 
 export async function activateWallet(message: ActivationMessage, now: Date): Promise<void> {
   const tenant = { environment: message.environment, associationId: message.associationId };
-  const record = await findWallet(tenant, message.walletId);
+  // Consistent: the message follows the insert within milliseconds, sooner than an eventually consistent
+  // read is sure to see it. The insert sent the message, so a wallet that is not there was never recorded
+  // (a message of no outbox) and never will be: drop it, opening nothing.
+  const record = await findWallet(tenant, message.walletId, { consistent: true });
   if (!record) {
-    if (now.getTime() - Date.parse(message.requestedAt) > ABANDONED_AFTER_MS) {
-      logger.info('Activation abandoned: the wallet was never recorded', { walletId: message.walletId });
-      return;
-    }
-    throw new ActivationNotFinished(`Wallet ${message.walletId} is not recorded yet`);
+    logger.warn('Activation dropped: no such wallet', { walletId: message.walletId });
+    return;
   }
   if (record.activationStatus !== 'pending') return;
   const outcome = await activateAccount({

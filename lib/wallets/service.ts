@@ -1,14 +1,12 @@
 // Wallets: a ledger account per wallet, its key sealed at rest, KYC status, balances read from the ledger.
 import { randomUUID } from 'node:crypto';
 import { findRegistryAsset } from '../assets/service.ts';
-import { sendToQueue } from '../aws/queues.ts';
 import { type FieldError, notFound, Problem, unprocessable } from '../http/problem.ts';
 import type { Tenant } from '../http/types.ts';
 import { accountBalances } from '../ledger/balances.ts';
 import { newAccountKeys } from '../ledger/custody.ts';
 import { logger } from '../log.ts';
 import { alpha3Of } from '../reference/countries.ts';
-import type { ActivationMessage } from './activation-message.ts';
 import {
   findWallet,
   listWalletPage,
@@ -18,8 +16,6 @@ import {
   type WalletStatus,
 } from './repo.ts';
 import type { CreateWallet, WalletMetadata } from './schema.ts';
-
-export const WALLET_ACTIVATION_QUEUE = 'wallet-activations';
 
 export interface BalanceEntry {
   assetCode: string;
@@ -104,10 +100,9 @@ export async function createWallet(tenant: Tenant, input: CreateWallet, now: Dat
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
-  // The activation message goes first: if we crash before the record is written, the worker finds no
-  // record and opens no account; once the record exists, a message for it is already on its way.
-  const message: ActivationMessage = { ...tenant, walletId, requestedAt: now.toISOString() };
-  await sendToQueue(WALLET_ACTIVATION_QUEUE, message, 1);
+  // The record is the outbox: its insert, 'pending', is what asks for the ledger account (lib/outbox.ts
+  // routes it from the table's stream to the activation queue). One write, so no crash can leave a
+  // record without its activation, or an activation without its record.
   await putWallet(record);
   return toWalletResource(record, []);
 }

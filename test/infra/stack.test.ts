@@ -12,6 +12,7 @@ import { bundleEntries } from '../../esbuild.config.ts';
 import { nagChecks } from '../../infra/nag.ts';
 import { PaymentsGatewayStack } from '../../infra/stack.ts';
 import { tableDefinition } from '../../lib/db/table.ts';
+import { outboxItemTypes, outboxQueues, outboxStream } from '../../lib/outbox.ts';
 import { physicalDeadLetterQueueName, physicalQueueName, queueUrlVariable } from '../../lib/queue-names.ts';
 import { queues } from '../../lib/queues.ts';
 import { API_PREFIX, apiFunctionNames, FALLBACK_FUNCTION, routeKeyOf, routes } from '../../lib/routes.ts';
@@ -155,14 +156,14 @@ describe('HTTP API', () => {
 });
 
 describe('functions', () => {
-  test('one function per API function name and per queue worker, nothing else', () => {
+  test('one function per API function name and per queue worker, and the outbox router, nothing else', () => {
     assert.deepEqual(new Set(functionIdByName.keys()), new Set(apiFunctionNames));
     const workers = queues.flatMap((q) => (q.worker ? [`workers/${q.worker}`] : []));
     assert.deepEqual(
       new Set(functionIdByBundle.keys()),
-      new Set([...apiFunctionNames.map((fn) => `api/${fn}`), ...workers]),
+      new Set([...apiFunctionNames.map((fn) => `api/${fn}`), ...workers, 'streams/outbox']),
     );
-    assert.equal(functionIds.length, apiFunctionNames.length + workers.length);
+    assert.equal(functionIds.length, apiFunctionNames.length + workers.length + 1);
   });
 
   test('every function exports a handler from the bundle it ships', () => {
@@ -224,16 +225,15 @@ interface ExpectedAccess {
   sends?: string[];
   /** The queue it consumes (workers). */
   consumes?: string;
+  /** Reads the table's stream (through its event source), and describes failed batches to this queue. */
+  stream?: { failures: string };
 }
 const expectedAccess: Record<string, ExpectedAccess> = {
   auth: { table: 'readWrite', secrets: ['signing-keys', 'token-jwks'] },
   assets: { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
   fallback: { table: 'none', secrets: [] },
-  wallets: {
-    table: 'readWrite',
-    secrets: ['token-jwks', 'cursor-key', 'wallet-kek'],
-    sends: ['wallet-activations'],
-  },
+  // No queue: a new wallet's insert asks for its activation through the outbox.
+  wallets: { table: 'readWrite', secrets: ['token-jwks', 'cursor-key', 'wallet-kek'] },
   sandbox: { table: 'readWrite', secrets: ['token-jwks', 'wallet-kek'], sends: ['ledger-submissions'] },
   beneficiaries: { table: 'readWrite', secrets: ['token-jwks', 'cursor-key'] },
   connectors: { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
@@ -243,6 +243,14 @@ const expectedWorkerAccess: Record<string, ExpectedAccess> = {
   'wallet-activator': { table: 'readWrite', secrets: ['wallet-kek'], consumes: 'wallet-activations' },
   'ledger-submitter': { table: 'readWrite', secrets: ['wallet-kek'], consumes: 'ledger-submissions' },
 };
+// The outbox router reads no item: only the stream, and sends where its rows say.
+const expectedRouterAccess: ExpectedAccess = {
+  table: 'none',
+  secrets: [],
+  sends: ['wallet-activations'],
+  stream: { failures: 'outbox-failures' },
+};
+const STREAM_ACTIONS = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'];
 const SEND_ACTIONS = ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'];
 const CONSUME_ACTIONS = [
   'sqs:ReceiveMessage',
@@ -299,6 +307,7 @@ describe('least privilege', () => {
   const cases = [
     ...Object.entries(expectedAccess).map(([name, expected]) => [`api/${name}`, expected] as const),
     ...Object.entries(expectedWorkerAccess).map(([name, expected]) => [`workers/${name}`, expected] as const),
+    ['streams/outbox', expectedRouterAccess] as const,
   ];
   for (const [name, expected] of cases) {
     test(`${name}: table ${expected.table}, secrets [${expected.secrets.join(', ')}], queues, nothing else`, () => {
@@ -308,46 +317,58 @@ describe('least privilege', () => {
       const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
       const indexArn = { 'Fn::Join': ['', [tableArn, '/index/*']] };
       const dynamodbActions = new Set<string>();
+      const streamActions = new Set<string>();
       const secretsRead = new Set<string>();
       const sqsActionsByQueue = new Map<string, Set<string>>();
 
       for (const statement of statementsOf(functionId)) {
         assert.equal(statement.Effect, 'Allow');
         assert.equal(statement.Condition, undefined);
-        const actions = asArray(statement.Action);
         const targets = asArray(statement.Resource);
-        const services = new Set(actions.map((action) => action.split(':')[0]));
-        assert.equal(services.size, 1, `one service per statement: ${actions.join(', ')}`);
-        switch ([...services][0]) {
-          case 'logs':
-            assert.deepEqual(new Set(actions), new Set(['logs:CreateLogStream', 'logs:PutLogEvents']));
-            assert.deepEqual(targets, [{ 'Fn::GetAtt': [ownLogGroup, 'Arn'] }], 'only its own log group');
-            break;
-          case 'xray':
-            assert.deepEqual(
-              new Set(actions),
-              new Set(['xray:PutTraceSegments', 'xray:PutTelemetryRecords']),
-            );
-            assert.deepEqual(targets, ['*']);
-            break;
-          case 'dynamodb':
-            assert.deepEqual(targets, [tableArn, indexArn], 'the table and its indexes only');
-            for (const action of actions) dynamodbActions.add(action);
-            break;
-          case 'secretsmanager':
-            assert.deepEqual(actions, ['secretsmanager:GetSecretValue']);
-            for (const target of targets) secretsRead.add(referencedId(target));
-            break;
-          case 'sqs':
-            for (const target of targets) {
-              const queueId = referencedId(target);
-              const seen = sqsActionsByQueue.get(queueId) ?? new Set<string>();
-              for (const action of actions) seen.add(action);
-              sqsActionsByQueue.set(queueId, seen);
-            }
-            break;
-          default:
-            assert.fail(`unexpected permission ${actions.join(', ')}`);
+        // CDK merges statements on the same resources: '*' holds X-Ray's actions and, for the outbox
+        // router, the stream's ListStreams. Each service's actions are checked on their own.
+        const byService = Map.groupBy(asArray(statement.Action), (action) => action.split(':')[0]);
+        for (const [service, actions] of byService) {
+          switch (service) {
+            case 'logs':
+              assert.deepEqual(new Set(actions), new Set(['logs:CreateLogStream', 'logs:PutLogEvents']));
+              assert.deepEqual(targets, [{ 'Fn::GetAtt': [ownLogGroup, 'Arn'] }], 'only its own log group');
+              break;
+            case 'xray':
+              assert.deepEqual(
+                new Set(actions),
+                new Set(['xray:PutTraceSegments', 'xray:PutTelemetryRecords']),
+              );
+              assert.deepEqual(targets, ['*']);
+              break;
+            case 'dynamodb':
+              if (expected.stream && actions.every((action) => action === 'dynamodb:ListStreams')) {
+                // No resource-level permission exists for ListStreams (acknowledged in infra/stack.ts).
+                assert.deepEqual(targets, ['*']);
+                streamActions.add('dynamodb:ListStreams');
+              } else if (expected.stream) {
+                assert.deepEqual(targets, [{ 'Fn::GetAtt': [tableId, 'StreamArn'] }], 'the stream only');
+                for (const action of actions) streamActions.add(action);
+              } else {
+                assert.deepEqual(targets, [tableArn, indexArn], 'the table and its indexes only');
+                for (const action of actions) dynamodbActions.add(action);
+              }
+              break;
+            case 'secretsmanager':
+              assert.deepEqual(actions, ['secretsmanager:GetSecretValue']);
+              for (const target of targets) secretsRead.add(referencedId(target));
+              break;
+            case 'sqs':
+              for (const target of targets) {
+                const queueId = referencedId(target);
+                const seen = sqsActionsByQueue.get(queueId) ?? new Set<string>();
+                for (const action of actions) seen.add(action);
+                sqsActionsByQueue.set(queueId, seen);
+              }
+              break;
+            default:
+              assert.fail(`unexpected permission ${actions.join(', ')}`);
+          }
         }
       }
 
@@ -361,7 +382,13 @@ describe('least privilege', () => {
       const expectedSqs = new Map<string, Set<string>>();
       for (const queue of expected.sends ?? []) expectedSqs.set(queueIdNamed(queue), new Set(SEND_ACTIONS));
       if (expected.consumes) expectedSqs.set(queueIdNamed(expected.consumes), new Set(CONSUME_ACTIONS));
+      if (expected.stream) expectedSqs.set(queueIdNamed(expected.stream.failures), new Set(SEND_ACTIONS));
       assert.deepEqual(sqsActionsByQueue, expectedSqs, 'SQS access');
+      assert.deepEqual(
+        streamActions,
+        new Set(expected.stream ? [...STREAM_ACTIONS, 'dynamodb:ListStreams'] : []),
+        'stream access',
+      );
     });
 
     test(`${name}: environment names the table, the stage and only the secrets it may read`, () => {
@@ -411,6 +438,8 @@ describe('table', () => {
       AttributeName: tableDefinition.timeToLiveAttribute,
       Enabled: true,
     });
+    // The outbox: as the local stack's table (createTableInput), new and old images.
+    assert.deepEqual(p.StreamSpecification, { StreamViewType: tableDefinition.streamViewType });
   });
 
   test('on demand, point-in-time recovery, KMS encryption', () => {
@@ -445,8 +474,26 @@ describe('queues', () => {
   const alarms = ofType(resources, 'AWS::CloudWatch::Alarm');
   const topicId = onlyOfType(resources, 'AWS::SNS::Topic');
 
-  test('one queue and one DLQ per definition, nothing else', () => {
-    assert.equal(allQueues.length, queues.length * 2);
+  test('one queue and one DLQ per definition and the outbox failure queue, nothing else', () => {
+    assert.equal(allQueues.length, queues.length * 2 + 1);
+  });
+
+  test('outbox-failures: encrypted, TLS only, kept 14 days, alarmed on any message', () => {
+    const [id] = queueNamed(physicalQueueName('dev', 'outbox-failures'));
+    assert.equal(props(id).SqsManagedSseEnabled, true);
+    assert.equal(props(id).MessageRetentionPeriod, 14 * 24 * 3600);
+    const tlsOnly = ofType(resources, 'AWS::SQS::QueuePolicy').some(
+      ([, r]) =>
+        asArray(r.Properties?.Queues).some((ref) => referencedId(ref) === id) &&
+        JSON.stringify(r.Properties?.PolicyDocument).includes('"aws:SecureTransport":"false"'),
+    );
+    assert.ok(tlsOnly, 'denies non-TLS requests');
+    const alarm = alarms.find(([, r]) =>
+      JSON.stringify(r.Properties?.Dimensions).includes(JSON.stringify({ 'Fn::GetAtt': [id, 'QueueName'] })),
+    );
+    assert.ok(alarm, 'alarm on the outbox failures');
+    assert.equal(alarm[1].Properties?.Threshold, 0);
+    assert.deepEqual(alarm[1].Properties?.AlarmActions, [{ Ref: topicId }]);
   });
 
   for (const definition of queues) {
@@ -508,6 +555,44 @@ describe('queues', () => {
         JSON.stringify(r.Properties?.PolicyDocument).includes('"aws:SecureTransport":"false"'),
     );
     assert.ok(tlsOnly, 'topic denies non-TLS publishing');
+  });
+});
+
+describe('outbox stream', () => {
+  test('the table stream invokes the router: from the trim horizon, partial batches, bisected, bounded retries, failures to their queue, filtered to the rows’ item types', () => {
+    const tableStream = ofType(resources, 'AWS::Lambda::EventSourceMapping').filter(([, r]) =>
+      JSON.stringify(r.Properties?.EventSourceArn).includes('StreamArn'),
+    );
+    assert.equal(tableStream.length, 1);
+    const p = tableStream[0]?.[1].Properties ?? {};
+    assert.deepEqual(p.EventSourceArn, { 'Fn::GetAtt': [tableId, 'StreamArn'] });
+    assert.equal(referencedId(p.FunctionName), functionIdByBundle.get('streams/outbox'));
+    assert.equal(p.StartingPosition, 'TRIM_HORIZON');
+    assert.equal(p.BatchSize, outboxStream.batchSize);
+    assert.deepEqual(p.FunctionResponseTypes, ['ReportBatchItemFailures']);
+    assert.equal(p.BisectBatchOnFunctionError, true);
+    assert.equal(p.MaximumRetryAttempts, outboxStream.retryAttempts);
+    const failures = ofType(resources, 'AWS::SQS::Queue').find(
+      ([, r]) => r.Properties?.QueueName === physicalQueueName('dev', 'outbox-failures'),
+    );
+    assert.ok(failures);
+    assert.deepEqual(p.DestinationConfig, {
+      OnFailure: { Destination: { 'Fn::GetAtt': [failures[0], 'Arn'] } },
+    });
+    const patterns = (p.FilterCriteria as { Filters: { Pattern: string }[] }).Filters.map((f) =>
+      JSON.parse(f.Pattern),
+    );
+    assert.deepEqual(patterns, [{ dynamodb: { NewImage: { type: { S: [...outboxItemTypes] } } } }]);
+  });
+
+  test('the router is told the URLs of exactly the queues its rows send to', () => {
+    const env = (
+      props(functionIdByBundle.get('streams/outbox') as string).Environment as {
+        Variables: Record<string, unknown>;
+      }
+    ).Variables;
+    const queueEnv = Object.keys(env).filter((variable) => variable.startsWith('QUEUE_URL_'));
+    assert.deepEqual(queueEnv, outboxQueues.map(queueUrlVariable));
   });
 });
 

@@ -5,25 +5,20 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'vitest';
 import { horizon, newTenant } from '../support/api.ts';
+import { recordWallet } from '../support/wallet-records.ts';
 
 describe('wallet activation', () => {
-  it('opens no account for a message whose wallet was never recorded, and drops it once abandoned', async () => {
-    const { activateWallet, ActivationNotFinished } = await import('../../lib/wallets/activation.ts');
+  it('drops a message whose wallet is not recorded (no insert sent it), opening no account', async () => {
+    const { activateWallet } = await import('../../lib/wallets/activation.ts');
     const tenant = await newTenant();
     const message = {
       environment: 'sandbox' as const,
       associationId: tenant.associationId,
       walletId: randomUUID(),
     };
-    const now = new Date();
-    await assert.rejects(
-      activateWallet({ ...message, requestedAt: now.toISOString() }, now),
-      ActivationNotFinished,
-    );
-    const longAgo = new Date(now.getTime() - 10 * 60 * 1000).toISOString();
-    // Resolving (not throwing) is what lets the worker delete the message.
-    await activateWallet({ ...message, requestedAt: longAgo }, now);
-    // Neither attempt recorded a ledger submission for the wallet, nor a wallet record.
+    // Resolving (not throwing) is what lets the worker delete the message: no retry waits for a record.
+    await activateWallet({ ...message, requestedAt: new Date().toISOString() }, new Date());
+    // No ledger submission was recorded for the wallet, nor a wallet record.
     const { findSubmission } = await import('../../lib/ledger/submissions.ts');
     const { findWallet } = await import('../../lib/wallets/repo.ts');
     assert.equal(await findSubmission('sandbox', `wallet-activation:${message.walletId}`), undefined);
@@ -32,8 +27,7 @@ describe('wallet activation', () => {
 
   it('retried and concurrent activations of one recorded wallet open exactly one account', async () => {
     const { activateWallet } = await import('../../lib/wallets/activation.ts');
-    const { putWallet, findWallet } = await import('../../lib/wallets/repo.ts');
-    const { newAccountKeys } = await import('../../lib/ledger/custody.ts');
+    const { findWallet } = await import('../../lib/wallets/repo.ts');
     const { platformAccount } = await import('../../lib/ledger/platform-accounts.ts');
     const { channelPool } = await import('../../lib/ledger/channels.ts');
     const { findAsset } = await import('../../lib/assets/repo.ts');
@@ -42,26 +36,15 @@ describe('wallet activation', () => {
     const scope = { environment: 'sandbox' as const, associationId: tenant.associationId };
     const usdc = await findAsset('sandbox', 'USDC');
     assert.ok(usdc?.assetIssuer);
-    const keys = await newAccountKeys();
-    const walletId = randomUUID();
-    const now = new Date();
-    // As if POST /wallets crashed after writing the record: no message was ever consumed for it.
-    await putWallet({
-      walletId,
-      ...scope,
+    // Written straight to the table: its insert also reaches the stack's outbox, whose worker races the
+    // activations below (one more concurrent delivery).
+    const { walletId, publicKey } = await recordWallet(scope, {
       walletName: 'Crash',
       assetCode: 'USDC',
       assetIssuer: usdc.assetIssuer,
-      ownAccount: true,
-      status: 'Verified',
       networkName: usdc.networkName,
-      publicKey: keys.publicKey,
-      sealedSecret: keys.sealedSecret,
-      metadata: null,
-      activationStatus: 'pending',
-      createdAt: now.toISOString(),
-      updatedAt: now.toISOString(),
     });
+    const now = new Date();
 
     const message = { ...scope, walletId, requestedAt: now.toISOString() };
     await Promise.allSettled([activateWallet(message, new Date()), activateWallet(message, new Date())]);
@@ -70,11 +53,13 @@ describe('wallet activation', () => {
 
     const record = await findWallet(scope, walletId);
     assert.equal(record?.activationStatus, 'active');
-    const account = await horizon(`/accounts/${keys.publicKey}`);
-    assert.equal(account.id, keys.publicKey);
+    const account = await horizon(`/accounts/${publicKey}`);
+    assert.equal(account.id, publicKey);
     assert.ok(account.balances.some((b: { asset_code?: string }) => b.asset_code === 'USDC'));
-    const operations = (await horizon(`/accounts/${keys.publicKey}/operations?limit=200`))._embedded
-      .records as { type: string; transaction_hash: string }[];
+    const operations = (await horizon(`/accounts/${publicKey}/operations?limit=200`))._embedded.records as {
+      type: string;
+      transaction_hash: string;
+    }[];
     const created = operations.filter((o) => o.type === 'create_account');
     assert.equal(created.length, 1);
     assert.equal(operations.filter((o) => o.type === 'change_trust').length, 1);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { beforeAll, describe, it } from 'vitest';
-import type { WalletRecord } from '../../lib/wallets/repo.ts';
 import { type ApiResponse, as, assertFieldError, type Caller, horizon, newCaller } from '../support/api.ts';
+import { recordPendingWithoutOutbox, recordWallet } from '../support/wallet-records.ts';
 
 const person = {
   entityType: 'Person',
@@ -240,46 +240,21 @@ describe('wallets', () => {
   });
 
   it('answers 409 for funding a wallet whose account failed to open, or is still not open after the wait', async () => {
-    const { putWallet } = await import('../../lib/wallets/repo.ts');
-    const { newAccountKeys } = await import('../../lib/ledger/custody.ts');
     const scope = { environment: 'sandbox' as const, associationId: alice.tenant.associationId };
-    // Recorded directly, with no activation message: the worker never moves them.
-    const recorded = async (
-      activation: Pick<WalletRecord, 'activationStatus' | 'activationErrorCode' | 'activationFailureReason'>,
-    ) => {
-      const keys = await newAccountKeys();
-      const now = new Date().toISOString();
-      const walletId = crypto.randomUUID();
-      await putWallet({
-        walletId,
-        ...scope,
-        walletName: activation.activationStatus,
-        assetCode: 'XLM',
-        assetIssuer: null,
-        ownAccount: true,
-        status: 'Verified',
-        networkName: 'stellar-testnet',
-        publicKey: keys.publicKey,
-        sealedSecret: keys.sealedSecret,
-        metadata: null,
-        ...activation,
-        createdAt: now,
-        updatedAt: now,
-      });
-      return walletId;
-    };
     const fund = (walletId: string) =>
       as(alice, `/sandbox/wallets/${walletId}/fund`, {
         method: 'POST',
         body: { assetCode: 'XLM', amount: 1 },
       });
 
-    const failedId = await recorded({
+    // Recorded directly, in states no activation moves: failed, and pending with no activation asked for
+    // (an activation that hangs).
+    const { walletId: failedId } = await recordWallet(scope, {
       activationStatus: 'failed',
       activationErrorCode: 'op_low_reserve',
       activationFailureReason: 'The funding account cannot cover the reserve.',
     });
-    const pendingId = await recorded({ activationStatus: 'pending' });
+    const { walletId: pendingId } = await recordPendingWithoutOutbox(scope);
     const started = Date.now();
     const [failed, pending] = await Promise.all([fund(failedId), fund(pendingId)]);
     assert.equal(failed.status, 409, JSON.stringify(failed.body));

@@ -16,6 +16,7 @@ import { ensureQueues } from '../../lib/local/fauxqs.ts';
 import { type SqsBatchHandler, startPoller } from '../../lib/local/sqs-poller.ts';
 import { newTenant } from '../support/api.ts';
 import { captureLogs } from '../support/logs.ts';
+import { recordPendingWithoutOutbox } from '../support/wallet-records.ts';
 
 async function waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 20_000) {
   const deadline = Date.now() + timeoutMs;
@@ -30,8 +31,7 @@ describe('wallet activator with malformed messages', () => {
     const { handler } = (await import('../../functions/workers/wallet-activator.ts')) as unknown as {
       handler: SqsBatchHandler;
     };
-    const { putWallet, findWallet } = await import('../../lib/wallets/repo.ts');
-    const { newAccountKeys } = await import('../../lib/ledger/custody.ts');
+    const { findWallet } = await import('../../lib/wallets/repo.ts');
     const { findAsset } = await import('../../lib/assets/repo.ts');
 
     const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
@@ -56,34 +56,23 @@ describe('wallet activator with malformed messages', () => {
       );
     };
 
-    // A recorded, pending wallet: what POST /wallets leaves for the worker.
+    // A recorded, pending wallet whose insert asked the stack's outbox for nothing: only the valid
+    // message below can activate it.
     const tenant = await newTenant();
     const scope = { environment: 'sandbox' as const, associationId: tenant.associationId };
     const usdc = await findAsset('sandbox', 'USDC');
     assert.ok(usdc?.assetIssuer);
-    const keys = await newAccountKeys();
-    const walletId = randomUUID();
-    const now = new Date().toISOString();
-    await putWallet({
-      walletId,
-      ...scope,
+    const { walletId } = await recordPendingWithoutOutbox(scope, {
       walletName: 'Beside malformed messages',
       assetCode: 'USDC',
       assetIssuer: usdc.assetIssuer,
-      ownAccount: true,
-      status: 'Verified',
       networkName: usdc.networkName,
-      publicKey: keys.publicKey,
-      sealedSecret: keys.sealedSecret,
-      metadata: null,
-      activationStatus: 'pending',
-      createdAt: now,
-      updatedAt: now,
     });
+    const now = new Date().toISOString();
 
     const valid = JSON.stringify({ ...scope, walletId, requestedAt: now });
     const notJson = 'wallet please';
-    // Cast instead of parsed, this one would read as an activation abandoned long ago and be dropped.
+    // Cast instead of parsed, this one would look up a wallet that does not exist and be dropped.
     const wrongShape = JSON.stringify({ ...scope, walletId: 12345, requestedAt: '2020-01-01T00:00:00.000Z' });
     const { Successful = [] } = await sqs.send(
       new SendMessageBatchCommand({

@@ -1,0 +1,88 @@
+// The record is the outbox: work that follows a write (open a wallet's account, and later pay, notify,
+// report) is asked for by the write itself, never by a separate send beside it. The table's stream
+// carries every change; functions/streams/outbox.ts (in AWS) and lib/local/stream-poller.ts (locally) hand
+// each one to `outboxMessages`, which turns it into the messages this table's rows ask for. A new kind of
+// work is a new row here: delivery (retries, partial batches, the stream's filter) does not change.
+//
+// The stream delivers each change at least once, and a failed batch is retried from its first failure,
+// so a message may be sent twice: every consumer must be idempotent (the wallet activator is: activation
+// is keyed by the wallet, and an active wallet is left alone).
+// Types only: the router's bundle holds these rows and the SQS client, no domain code.
+import type { ActivationMessage } from './wallets/activation-message.ts';
+import type { WalletRecord } from './wallets/repo.ts';
+
+/**
+ * How the stream is read, in AWS (infra/stack.ts's event source) and locally (lib/local/stream-poller.ts).
+ * TRIM_HORIZON: a mapping that is created again (a replaced function, a changed source) starts from the
+ * oldest record the stream keeps (24 hours) instead of the newest, so no write made in between loses its
+ * work; what it reads again is sent again, which the consumers take.
+ */
+export const outboxStream = {
+  startingPosition: 'TRIM_HORIZON',
+  /** Records per invocation: each costs one SQS send (tens of ms) at most per row it matches. */
+  batchSize: 25,
+  /** Retries of a failing batch (bisected in AWS) before its description goes to the failure queue. */
+  retryAttempts: 10,
+  /** The router's timeout: a batch of sends, well inside it. */
+  timeoutSeconds: 20,
+} as const;
+
+export type ChangeKind = 'INSERT' | 'MODIFY' | 'REMOVE';
+
+/** One change of one item, its images unmarshalled (the table's attributes included: keys, `type`). */
+export interface Change<I = Record<string, unknown>> {
+  kind: ChangeKind;
+  /** The item after the change (INSERT, MODIFY). */
+  newImage?: I;
+  /** The item before it (MODIFY, REMOVE). */
+  oldImage?: I;
+}
+
+export interface OutboxRow<I> {
+  /** The item's `type` attribute (lib/db/entity.ts): the stream's filter admits only these. */
+  itemType: string;
+  /** Whether this change asks for the work. */
+  when(change: Change<I>): boolean;
+  /** The queue (lib/queues.ts) the message goes to. */
+  queue: string;
+  message(change: Change<I>): unknown;
+}
+
+const row = <I>(definition: OutboxRow<I>): OutboxRow<I> => definition;
+
+export const outboxRows: readonly OutboxRow<never>[] = [
+  // A new wallet's ledger account: the record is written 'pending', and its insert asks for activation.
+  row<WalletRecord>({
+    itemType: 'wallet',
+    when: ({ kind, newImage }) => kind === 'INSERT' && newImage?.activationStatus === 'pending',
+    queue: 'wallet-activations',
+    message: ({ newImage }): ActivationMessage => {
+      const wallet = newImage as WalletRecord;
+      return {
+        environment: wallet.environment,
+        associationId: wallet.associationId,
+        walletId: wallet.walletId,
+        requestedAt: wallet.createdAt,
+      };
+    },
+  }),
+];
+
+/** The item types any row reads: the stream's filter (infra) invokes the router only for these. */
+export const outboxItemTypes: readonly string[] = [...new Set(outboxRows.map((r) => r.itemType))];
+
+/** The queues any row sends to: what the router may send to (infra/function-access.ts). */
+export const outboxQueues: readonly string[] = [...new Set(outboxRows.map((r) => r.queue))];
+
+export interface OutboxMessage {
+  queue: string;
+  message: unknown;
+}
+
+/** The messages one change asks for, in row order (none for most changes). */
+export function outboxMessages(change: Change): OutboxMessage[] {
+  const itemType = (change.newImage ?? change.oldImage)?.type;
+  return outboxRows
+    .filter((r) => r.itemType === itemType && r.when(change as Change<never>))
+    .map((r) => ({ queue: r.queue, message: r.message(change as Change<never>) }));
+}

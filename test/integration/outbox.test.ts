@@ -1,0 +1,161 @@
+// The record is the outbox: a wallet written 'pending' gets its ledger account through the table's stream
+// alone (DynamoDB Local's real stream, the stack's stream poller and router, fauxqs, the activation
+// worker), and a send that fails is delivered again from the stream, not lost.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import {
+  CreateQueueCommand,
+  DeleteQueueCommand,
+  ReceiveMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { describe, it } from 'vitest';
+import type { StreamBatchHandler, StreamBatchResult } from '../../lib/local/stream-poller.ts';
+import { horizon, newTenant } from '../support/api.ts';
+import { recordWallet } from '../support/wallet-records.ts';
+
+/** Polls `check` every 100 ms until it returns a value, or fails after `ms`. */
+async function eventually<T>(what: string, check: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) assert.fail(`${what}: not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A pending wallet (XLM: no trustline) written straight to the table, as POST /wallets writes it. */
+async function writePendingWallet() {
+  const tenant = await newTenant();
+  const scope = { environment: 'sandbox' as const, associationId: tenant.associationId };
+  const { walletId, publicKey } = await recordWallet(scope, { walletName: 'Outbox' });
+  return { scope, walletId, publicKey };
+}
+
+async function activeWallet(scope: { environment: 'sandbox'; associationId: string }, walletId: string) {
+  const { findWallet } = await import('../../lib/wallets/repo.ts');
+  return eventually(`wallet ${walletId} active`, async () => {
+    const record = await findWallet(scope, walletId, { consistent: true });
+    assert.notEqual(record?.activationStatus, 'failed', JSON.stringify(record));
+    return record?.activationStatus === 'active' ? record : undefined;
+  });
+}
+
+async function accountsCreated(publicKey: string): Promise<number> {
+  const operations = (await horizon(`/accounts/${publicKey}/operations?limit=200`))._embedded.records as {
+    type: string;
+  }[];
+  return operations.filter((operation) => operation.type === 'create_account').length;
+}
+
+describe('outbox', () => {
+  it('a pending wallet written straight to the table is activated through the stream', async () => {
+    const { scope, walletId, publicKey } = await writePendingWallet();
+    await activeWallet(scope, walletId);
+    assert.equal(await accountsCreated(publicKey), 1);
+  });
+
+  it('a failed send fails its record alone; the stream delivers it again, and the wallet opens once', async () => {
+    const env = process.env as Record<string, string>;
+    const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
+    const streams = new DynamoDBStreamsClient({ endpoint: env.AWS_ENDPOINT_URL_DYNAMODB });
+    // A second reader of the stack's stream, from now on, routing into a queue of this test's own: the
+    // stack's reader still opens the account; this one's deliveries are counted.
+    const { QueueUrl: ownQueue } = await sqs.send(
+      new CreateQueueCommand({ QueueName: `test-outbox-${randomUUID()}` }),
+    );
+    assert.ok(ownQueue);
+    env.QUEUE_URL_WALLET_ACTIVATIONS = ownQueue;
+    const { handler: router } = (await import('../../functions/streams/outbox.ts')) as {
+      handler: StreamBatchHandler;
+    };
+    const { startStreamPoller } = await import('../../lib/local/stream-poller.ts');
+    const { tableStreamArn } = await import('../../lib/local/stack.ts');
+
+    let walletId: string | undefined;
+    const deliveries: { failed: boolean }[] = [];
+    let failNext = true;
+    // Shards are read in parallel (as Lambda does): one invocation at a time here, so the wrong URL is
+    // seen by the faulted batch alone.
+    let turn = Promise.resolve();
+    const serialized: StreamBatchHandler = (event, context) => {
+      const run = turn.then(() => faulting(event, context));
+      turn = run.then(
+        () => undefined,
+        () => undefined,
+      );
+      return run;
+    };
+    const faulting = async (event: DynamoDBStreamEvent, context: Parameters<StreamBatchHandler>[1]) => {
+      const ours = event.Records.find(
+        (record) => record.eventName === 'INSERT' && record.dynamodb?.NewImage?.walletId?.S === walletId,
+      );
+      // The fault: the queue's URL is wrong for the first batch holding our record (no such queue).
+      if (ours && failNext) env.QUEUE_URL_WALLET_ACTIVATIONS = `${ownQueue}-missing`;
+      let result: StreamBatchResult;
+      try {
+        result = await router(event, context);
+      } catch (error) {
+        // Powertools throws when every record of the batch failed: the whole batch is read again.
+        if (ours) deliveries.push({ failed: true });
+        throw error;
+      } finally {
+        env.QUEUE_URL_WALLET_ACTIVATIONS = ownQueue;
+        if (ours) failNext = false;
+      }
+      if (ours) {
+        const failures = result ? (result.batchItemFailures ?? []) : [];
+        deliveries.push({ failed: failures.some((f) => f.itemIdentifier === ours.dynamodb?.SequenceNumber) });
+      }
+      return result;
+    };
+    const poller = startStreamPoller({
+      streams,
+      streamArn: await tableStreamArn(env.AWS_ENDPOINT_URL_DYNAMODB as string, env.TABLE_NAME as string),
+      batchSize: 25,
+      startingPosition: 'LATEST',
+      retryAttempts: 10,
+      handler: serialized,
+      functionName: 'test-outbox',
+      logger: { warn: () => {}, error: () => {} },
+    });
+    try {
+      await poller.started;
+      const wallet = await writePendingWallet();
+      walletId = wallet.walletId;
+
+      // Our record came twice: first failed (reported, or the whole batch failed), then sent.
+      await eventually('the record delivered again', async () =>
+        deliveries.length >= 2 ? deliveries : undefined,
+      );
+      assert.deepEqual(deliveries.slice(0, 2), [{ failed: true }, { failed: false }]);
+
+      // Exactly one activation message for it reached our queue (read it empty: others' may be there).
+      const ours: string[] = [];
+      for (let empty = 0; empty < 3; ) {
+        const { Messages = [] } = await sqs.send(
+          new ReceiveMessageCommand({ QueueUrl: ownQueue, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
+        );
+        empty = Messages.length === 0 ? empty + 1 : 0;
+        for (const message of Messages)
+          if (JSON.parse(message.Body ?? '{}').walletId === walletId) ours.push(message.Body ?? '');
+      }
+      assert.equal(ours.length, 1);
+
+      // The stack's own reader opened the account; our message, a second delivery, opens nothing more.
+      await activeWallet(wallet.scope, wallet.walletId);
+      const { activationMessage } = await import('../../lib/wallets/activation-message.ts');
+      const { activateWallet } = await import('../../lib/wallets/activation.ts');
+      await activateWallet(activationMessage.parse(JSON.parse(ours[0] as string)), new Date());
+      assert.equal(await accountsCreated(wallet.publicKey), 1);
+    } finally {
+      await poller.stop();
+      streams.destroy();
+      await sqs.send(new DeleteQueueCommand({ QueueUrl: ownQueue }));
+      sqs.destroy();
+    }
+  });
+});
