@@ -28,10 +28,10 @@ async function eventually<T>(what: string, check: () => Promise<T | undefined>, 
 }
 
 /** A pending wallet (XLM: no trustline) written straight to the table, as POST /wallets writes it. */
-async function writePendingWallet() {
+async function writePendingWallet(walletId: string = randomUUID()) {
   const tenant = await newTenant();
   const scope = { environment: 'sandbox' as const, associationId: tenant.associationId };
-  const { walletId, publicKey } = await recordWallet(scope, { walletName: 'Outbox' });
+  const { publicKey } = await recordWallet(scope, { walletName: 'Outbox', walletId });
   return { scope, walletId, publicKey };
 }
 
@@ -75,7 +75,8 @@ describe('outbox', () => {
     const { startStreamPoller } = await import('../../lib/local/stream-poller.ts');
     const { tableStreamArn } = await import('../../lib/local/stack.ts');
 
-    let walletId: string | undefined;
+    // Known before the write: the stream may deliver the insert before the write's own answer arrives.
+    const walletId = randomUUID();
     const deliveries: { failed: boolean }[] = [];
     let failNext = true;
     // Shards are read in parallel (as Lambda does): one invocation at a time here, so the wrong URL is
@@ -93,8 +94,9 @@ describe('outbox', () => {
       const ours = event.Records.find(
         (record) => record.eventName === 'INSERT' && record.dynamodb?.NewImage?.walletId?.S === walletId,
       );
-      // The fault: the queue's URL is wrong for the first batch holding our record (no such queue).
-      if (ours && failNext) env.QUEUE_URL_WALLET_ACTIVATIONS = `${ownQueue}-missing`;
+      // The fault: the router cannot send for the first batch holding our record (no queue configured:
+      // every send of that batch throws, whatever the SQS service would make of a wrong URL).
+      if (ours && failNext) env.QUEUE_URL_WALLET_ACTIVATIONS = '';
       let result: StreamBatchResult;
       try {
         result = await router(event, context);
@@ -124,8 +126,7 @@ describe('outbox', () => {
     });
     try {
       await poller.started;
-      const wallet = await writePendingWallet();
-      walletId = wallet.walletId;
+      const wallet = await writePendingWallet(walletId);
 
       // Our record came twice: first failed (reported, or the whole batch failed), then sent.
       await eventually('the record delivered again', async () =>
