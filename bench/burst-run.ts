@@ -13,7 +13,7 @@ import { ensureChannelKeys } from '../lib/ledger/channels.ts';
 import { sealWithKey } from '../lib/ledger/custody.ts';
 import type { SubmissionRecord } from '../lib/ledger/submissions.ts';
 import { startLocalLedger } from '../lib/local/ledger/index.ts';
-import { createTable } from '../lib/local/stack.ts';
+import { useOwnTable } from '../lib/local/stack.ts';
 import { queues } from '../lib/queues.ts';
 import { census, ledgerPaymentsByMemo } from './burst-census.ts';
 import { intentIdOf, paymentBuild, runWorkers, type TakingOrder, takingOrder } from './burst-payments.ts';
@@ -84,12 +84,8 @@ const accounts = Array.from({ length: spec.accounts }, () => Keypair.random());
 const funding = Keypair.random();
 // The pool lives in a table of the run's own, its keys sealed under a key-encryption key of the run's own
 // (the bench runs without the stack's Secrets Manager); the builder opens them from the lease.
-const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB;
-if (!endpoint) throw new Error('AWS_ENDPOINT_URL_DYNAMODB is not set');
-process.env.TABLE_NAME = `bench-burst-${spec.run}-${randomUUID()}`;
 process.env.LEDGER_CHANNELS = String(spec.channels);
-resetConfig();
-await createTable(endpoint, process.env.TABLE_NAME);
+await useOwnTable(`bench-burst-${spec.run}`);
 const kek = randomBytes(32);
 const channels = await ensureChannelKeys('sandbox', spec.channels, {
   newKeys: async () => {

@@ -5,6 +5,20 @@ import type { Environment } from '../http/types.ts';
 import { LedgerUnavailableError } from './errors.ts';
 import { ledgerNetwork } from './network.ts';
 
+/**
+ * A platform account the builders rely on (funding, a channel). Missing from the ledger, it is a platform
+ * misconfiguration, not the intent's fault: thrown (retried, then alarmed), never recorded as an outcome.
+ */
+export async function platformLedgerAccount(
+  environment: Environment,
+  publicKey: string,
+  role: string,
+): Promise<Horizon.AccountResponse> {
+  const account = await findLedgerAccount(environment, publicKey);
+  if (!account) throw new Error(`The ${environment} ${role} account ${publicKey} is not on the ledger`);
+  return account;
+}
+
 /** The account as Horizon has it, or null when the ledger holds no such account. */
 export async function findLedgerAccount(
   environment: Environment,

@@ -22,7 +22,7 @@ import type { Environment } from '../http/types.ts';
 import { ledgerAmount } from './amounts.ts';
 import { openSecret, type SealedSecret } from './custody.ts';
 import { LedgerInputError, LedgerRefusal } from './errors.ts';
-import { findLedgerAccount } from './load-account.ts';
+import { findLedgerAccount, platformLedgerAccount } from './load-account.ts';
 import { platformAccount } from './platform-accounts.ts';
 import {
   type BuildContext,
@@ -264,9 +264,7 @@ export async function openPlatformAccounts(
     for (const account of accounts)
       if (!(await findLedgerAccount(environment, account))) missing.push(account);
     if (missing.length === 0) return null;
-    const source = await findLedgerAccount(environment, funding.publicKey);
-    // A platform misconfiguration, not the intent's fault: thrown (retried, then alarmed), never recorded.
-    if (!source) throw new Error(`The ${environment} funding account is not on the ledger`);
+    const source = await platformLedgerAccount(environment, funding.publicKey, 'funding');
     const builder = new TransactionBuilder(sourceAccountFor(ctx, source), {
       fee: baseFeeFor(ctx.feeLevel),
       networkPassphrase: ctx.networkPassphrase,

@@ -32,7 +32,7 @@ import { logger } from '../log.ts';
 import { leaseChannel, releaseChannels, renewLease } from './channels.ts';
 import type { SealedSecret } from './custody.ts';
 import { IntentConflict, LedgerRefusal, LedgerUnavailableError } from './errors.ts';
-import { findLedgerAccount } from './load-account.ts';
+import { platformLedgerAccount } from './load-account.ts';
 import { ledgerNetwork } from './network.ts';
 import { consumerOfSequence, type LedgerTransaction, ledgerClosedAt, lookUpHashes } from './proofs.ts';
 import {
@@ -308,11 +308,7 @@ class SubmissionRun {
       ? await renewLease(this.environment, reuse.source, this.intentId, maxTime)
       : await leaseChannel(this.environment, this.intentId, maxTime);
     if (!lease) return null;
-    const onLedger = await findLedgerAccount(this.environment, lease.publicKey);
-    // A platform misconfiguration, not the intent's fault: thrown (retried, then alarmed), never recorded.
-    if (!onLedger) {
-      throw new Error(`The ${this.environment} channel account ${lease.publicKey} is not on the ledger`);
-    }
+    const onLedger = await platformLedgerAccount(this.environment, lease.publicKey, 'channel');
     return {
       account: new Account(lease.publicKey, onLedger.sequenceNumber()),
       signer: { publicKey: lease.publicKey, sealedSecret: lease.sealedSecret },

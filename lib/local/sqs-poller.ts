@@ -169,7 +169,8 @@ async function deleteRecords(
   }
 }
 
-function toRecord(message: Message, queueArn: string): SQSRecord {
+/** A received message as Lambda's SQS event source hands it to a function. */
+export function toRecord(message: Message, queueArn: string): SQSRecord {
   const attributes = message.Attributes ?? {};
   const record: SQSRecord = {
     messageId: message.MessageId ?? '',

@@ -1,6 +1,7 @@
 // The local stack: DynamoDB Local, fauxqs, a Secrets Manager stand-in, the gateway, one SQS poller per
 // worker and the table stream's poller (the outbox router), wired through the AWS SDK's standard endpoint variables. `npm start` and the test setup
 // both start it from here.
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import {
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { NewTenant } from '../admin/tenants.ts';
+import { resetConfig } from '../config.ts';
 import { createTableInput } from '../db/table.ts';
 import { outboxItemTypes, outboxStream } from '../outbox.ts';
 import { queueUrlVariable } from '../queue-names.ts';
@@ -104,6 +106,21 @@ export async function createTable(endpoint: string, tableName: string): Promise<
   } finally {
     client.destroy();
   }
+}
+
+/**
+ * Points this process at a new table of its own in the DynamoDB Local its environment names: for tests
+ * and bench runs whose subject is shared platform data (the channel pool) that the stack's own functions
+ * would use at the same time. Call before the process's first table access.
+ */
+export async function useOwnTable(purpose: string): Promise<string> {
+  const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB;
+  if (!endpoint) throw new Error('AWS_ENDPOINT_URL_DYNAMODB is not set: start the local stack first');
+  const tableName = `${purpose}-${randomUUID()}`;
+  await createTable(endpoint, tableName);
+  process.env.TABLE_NAME = tableName;
+  resetConfig();
+  return tableName;
 }
 
 /** The table's stream (DynamoDB Local serves the Streams API on the table's own endpoint). */

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { resetConfig } from '../../lib/config.ts';
 import type { BuildTransaction } from '../../lib/ledger/submit.ts';
 import { type LocalLedger, startLocalLedger } from '../../lib/local/ledger/index.ts';
-import { useOwnTable } from '../support/own-table.ts';
+import { useOwnTable } from '../../lib/local/stack.ts';
 
 type Operations = typeof import('../../lib/ledger/operations.ts');
 type Channels = typeof import('../../lib/ledger/channels.ts');
@@ -86,7 +86,7 @@ describe('channel accounts', () => {
     };
 
   beforeAll(async () => {
-    await useOwnTable('channel-accounts');
+    await useOwnTable('test-channel-accounts');
     process.env.LEDGER_CHANNELS = String(POOL);
     resetConfig();
     custody = await import('../../lib/ledger/custody.ts');

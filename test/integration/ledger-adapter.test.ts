@@ -17,6 +17,7 @@ import {
 } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { resetConfig } from '../../lib/config.ts';
+import type { BuildTransaction } from '../../lib/ledger/submit.ts';
 import { startLocalLedger } from '../../lib/local/ledger/index.ts';
 import { secretFileName } from '../../lib/local/secrets-manager.ts';
 import { channelGenesis } from '../support/channels.ts';
@@ -561,14 +562,10 @@ describe('ledger adapter', () => {
     assert.equal(await submissions.findSubmission('sandbox', intentId), undefined);
   });
 
-  it('a ledger that hangs leaves the intent pending within the timeout, and a retry resumes the stored envelope', async () => {
-    // Production points at a server that never answers here (LEDGER_TIMEOUT_MS = 1000, not the SDK's 60 s).
-    // The envelope is built offline (no ledger read needed).
-    const source = Keypair.random();
-    const intentId = `test-unreachable:${randomUUID()}`;
-    let builds = 0;
-    const build: import('../../lib/ledger/submit.ts').BuildTransaction = async (ctx) => {
-      builds += 1;
+  /** An envelope built without reading the ledger (for ledgers that never answer). */
+  const offlineBuild =
+    (source: Keypair): BuildTransaction =>
+    async (ctx) => {
       const tx = new TransactionBuilder(new Account(source.publicKey(), '1'), {
         fee: '100',
         networkPassphrase: ctx.networkPassphrase,
@@ -578,6 +575,18 @@ describe('ledger adapter', () => {
         .build();
       tx.sign(source);
       return tx;
+    };
+
+  it('a ledger that hangs leaves the intent pending within the timeout, and a retry resumes the stored envelope', async () => {
+    // Production points at a server that never answers here (LEDGER_TIMEOUT_MS = 1000, not the SDK's 60 s).
+    // The envelope is built offline (no ledger read needed).
+    const source = Keypair.random();
+    const intentId = `test-unreachable:${randomUUID()}`;
+    let builds = 0;
+    const offline = offlineBuild(source);
+    const build: BuildTransaction = async (ctx) => {
+      builds += 1;
+      return offline(ctx);
     };
     const options = { environment: 'production' as const, intentId, build, maxRounds: 1, pauseMs: 10 };
     const started = Date.now();
@@ -602,17 +611,7 @@ describe('ledger adapter', () => {
 
   it('starts no round after its budget: one ledger request, then pending', async () => {
     const source = Keypair.random();
-    const build: import('../../lib/ledger/submit.ts').BuildTransaction = async (ctx) => {
-      const tx = new TransactionBuilder(new Account(source.publicKey(), '1'), {
-        fee: '100',
-        networkPassphrase: ctx.networkPassphrase,
-        timebounds: submit.timeBoundsFor(ctx.now),
-      })
-        .addOperation(Operation.bumpSequence({ bumpTo: '10' }))
-        .build();
-      tx.sign(source);
-      return tx;
-    };
+    const build = offlineBuild(source);
     const options = { environment: 'production' as const, build, maxRounds: 20, pauseMs: 10 };
     const before = hangingLedger.requests().length;
     const budgeted = await submit.submitOnce({

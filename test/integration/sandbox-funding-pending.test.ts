@@ -192,6 +192,7 @@ describe('sandbox funding on a slow ledger', () => {
 /** A queue of this test's own in the stack's fauxqs, read as the Lambda event source would. */
 async function ownQueue() {
   const { SQSClient, CreateQueueCommand, ReceiveMessageCommand } = await import('@aws-sdk/client-sqs');
+  const { toRecord } = await import('../../lib/local/sqs-poller.ts');
   const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
   const { QueueUrl } = await sqs.send(
     new CreateQueueCommand({ QueueName: `test-ledger-submissions-${randomUUID()}` }),
@@ -204,17 +205,7 @@ async function ownQueue() {
       const { Messages = [] } = await sqs.send(
         new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 10 }),
       );
-      return Messages.map((m) => ({
-        messageId: m.MessageId ?? '',
-        receiptHandle: m.ReceiptHandle ?? '',
-        body: m.Body ?? '',
-        attributes: {} as SQSRecord['attributes'],
-        messageAttributes: {},
-        md5OfBody: m.MD5OfBody ?? '',
-        eventSource: 'aws:sqs',
-        eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:test',
-        awsRegion: 'us-east-1',
-      }));
+      return Messages.map((message) => toRecord(message, 'arn:aws:sqs:us-east-1:000000000000:test'));
     },
   };
 }
