@@ -55,12 +55,12 @@ export type SubmitTuning = Partial<Pick<SubmitOptions, 'now' | 'maxRounds' | 'pa
 export const startingBalanceFor = (trustlines: number): string =>
   new BigNumber(ACCOUNT_RESERVE_XLM).plus(new BigNumber(BASE_RESERVE_XLM).times(trustlines)).toFixed();
 
-function assertAccountId(value: string, what: string): void {
+export function assertAccountId(value: string, what: string): void {
   if (!StrKey.isValidEd25519PublicKey(value))
     throw new LedgerInputError(`${what} is not a ledger account id`, what);
 }
 
-function toAsset(ref: LedgerAssetRef | 'native'): Asset {
+export function toAsset(ref: LedgerAssetRef | 'native'): Asset {
   if (ref === 'native') return Asset.native();
   assertAccountId(ref.issuer, 'The asset issuer');
   try {
@@ -70,7 +70,7 @@ function toAsset(ref: LedgerAssetRef | 'native'): Asset {
   }
 }
 
-function holdsTrustline(account: Horizon.AccountResponse, asset: Asset): boolean {
+export function holdsTrustline(account: Horizon.AccountResponse, asset: Asset): boolean {
   return account.balances.some(
     (line) =>
       (line.asset_type === 'credit_alphanum4' || line.asset_type === 'credit_alphanum12') &&
@@ -79,15 +79,15 @@ function holdsTrustline(account: Horizon.AccountResponse, asset: Asset): boolean
   );
 }
 
-/** XLM the account lacks to afford one more subentry (a trustline) on top of its current reserve. */
-function reserveShortfall(account: Horizon.AccountResponse): string {
+/** XLM the account lacks to afford `subentries` more (trustlines) on top of its current reserve. */
+export function reserveShortfall(account: Horizon.AccountResponse, subentries = 1): string {
   const native = account.balances.find((line) => line.asset_type === 'native');
   const balance = new BigNumber(native?.balance ?? '0');
   const selling = new BigNumber(
     (native as { selling_liabilities?: string } | undefined)?.selling_liabilities ?? '0',
   );
   const entries =
-    2 + account.subentry_count + 1 + (account.num_sponsoring ?? 0) - (account.num_sponsored ?? 0);
+    2 + account.subentry_count + subentries + (account.num_sponsoring ?? 0) - (account.num_sponsored ?? 0);
   const needed = new BigNumber(BASE_RESERVE_XLM).times(entries).plus(selling);
   const shortfall = needed.minus(balance);
   return shortfall.gt(0) ? shortfall.toFixed(7) : '0';
@@ -100,7 +100,7 @@ function channelOf(ctx: BuildContext): NonNullable<BuildContext['channel']> {
 }
 
 /** A transaction on the intent's channel account, with the fee and time bounds of this attempt. */
-function onChannel(ctx: BuildContext): TransactionBuilder {
+export function onChannel(ctx: BuildContext): TransactionBuilder {
   return new TransactionBuilder(sourceAccountFor(ctx, channelOf(ctx).account), {
     fee: baseFeeFor(ctx.feeLevel),
     networkPassphrase: ctx.networkPassphrase,
@@ -109,7 +109,7 @@ function onChannel(ctx: BuildContext): TransactionBuilder {
 }
 
 /** Signs with the channel (the transaction's source) and each account an operation acts for. */
-async function signed(
+export async function signed(
   inner: Transaction,
   ctx: BuildContext,
   signers: CustodialAccount[],
@@ -121,7 +121,7 @@ async function signed(
 }
 
 /** Wraps a signed transaction in a fee bump paid (and signed) by the funding account. */
-function feeBumped(inner: Transaction, fundingKeys: Keypair, ctx: BuildContext): FeeBumpTransaction {
+export function feeBumped(inner: Transaction, fundingKeys: Keypair, ctx: BuildContext): FeeBumpTransaction {
   const bump = TransactionBuilder.buildFeeBumpTransaction(
     fundingKeys,
     baseFeeFor(ctx.feeLevel),
@@ -130,6 +130,27 @@ function feeBumped(inner: Transaction, fundingKeys: Keypair, ctx: BuildContext):
   );
   bump.sign(fundingKeys);
   return bump;
+}
+
+/** A text memo fits the ledger's 28 bytes. */
+export function assertMemo(memo: string | undefined): void {
+  if (memo !== undefined && Buffer.byteLength(memo, 'utf8') > 28) {
+    throw new LedgerInputError('The memo is longer than 28 bytes', 'memo');
+  }
+}
+
+/**
+ * A paying wallet as the ledger has it. Not on the ledger, it is the intent's failure (a wallet not
+ * activated yet), decided before anything is submitted.
+ */
+export async function activeSource(
+  environment: Environment,
+  publicKey: string,
+): Promise<Horizon.AccountResponse> {
+  const source = await findLedgerAccount(environment, publicKey);
+  if (!source)
+    throw new LedgerRefusal('LEDGER_TX_NO_SOURCE_ACCOUNT', 'The source wallet is not active on the ledger.');
+  return source;
 }
 
 /**
@@ -218,18 +239,11 @@ export async function pay(
   assertAccountId(to, 'The destination');
   const amount = ledgerAmount(rawAmount);
   const asset = toAsset(assetRef);
-  if (memo !== undefined && Buffer.byteLength(memo, 'utf8') > 28) {
-    throw new LedgerInputError('The memo is longer than 28 bytes', 'memo');
-  }
+  assertMemo(memo);
   const funding = await platformAccount(environment, 'funding');
 
   const build = async (ctx: BuildContext) => {
-    const source = await findLedgerAccount(environment, from.publicKey);
-    if (!source)
-      throw new LedgerRefusal(
-        'LEDGER_TX_NO_SOURCE_ACCOUNT',
-        'The source wallet is not active on the ledger.',
-      );
+    await activeSource(environment, from.publicKey);
     const builder = onChannel(ctx).addOperation(
       Operation.payment({ source: from.publicKey, destination: to, asset, amount }),
     );

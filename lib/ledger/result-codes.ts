@@ -152,6 +152,22 @@ function operationCode(result: xdr.OperationResult): string {
   return horizonName(rest === 'Success' ? 'op_success' : `op${snake(rest)}`);
 }
 
+type OuterResult = xdr.TransactionResult['result'];
+type FeeBumpResult = Extract<OuterResult, { type: 'txFeeBumpInnerSuccess' | 'txFeeBumpInnerFailed' }>;
+
+const isFeeBump = (result: OuterResult): result is FeeBumpResult =>
+  result.type === 'txFeeBumpInnerSuccess' || result.type === 'txFeeBumpInnerFailed';
+
+/**
+ * The results of a transaction's operations from its result XDR (base64), a fee bump's inner transaction's
+ * included; none when the transaction failed before applying them.
+ */
+export function operationResultsFromXdr(resultXdr: string): xdr.OperationResult[] {
+  const { result } = xdr.TransactionResult.fromXdr(resultXdr, 'base64');
+  const applied = isFeeBump(result) ? result.innerResultPair.result.result : result;
+  return 'results' in applied ? applied.results : [];
+}
+
 /** Horizon-style result codes of a transaction result XDR (base64), fee bumps included. */
 export function resultCodesFromXdr(resultXdr: string): ResultCodes {
   const { result } = xdr.TransactionResult.fromXdr(resultXdr, 'base64');
@@ -159,7 +175,7 @@ export function resultCodesFromXdr(resultXdr: string): ResultCodes {
     transaction: horizonName(snake(type)),
     ...(results ? { operations: results.map(operationCode) } : {}),
   });
-  if (result.type === 'txFeeBumpInnerSuccess' || result.type === 'txFeeBumpInnerFailed') {
+  if (isFeeBump(result)) {
     const inner = result.innerResultPair.result.result;
     const innerCodes = codes(inner.type, 'results' in inner ? inner.results : undefined);
     return {

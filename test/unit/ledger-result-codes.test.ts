@@ -4,11 +4,32 @@ import { describe, it } from 'vitest';
 import {
   classifyResultCodes,
   classifySubmissionError,
+  operationResultsFromXdr,
   resultCodesFromXdr,
 } from '../../lib/ledger/result-codes.ts';
 
 const horizonError = (status: number, data: unknown) =>
   Object.assign(new Error(`Request failed with status code ${status}`), { response: { status, data } });
+
+/** A fee bump's result around its inner transaction's, as a landed fee-bumped transaction has it. */
+function feeBumpResult(inner: xdr.InnerTransactionResultResult): xdr.TransactionResult {
+  const pair = new xdr.InnerTransactionResultPair({
+    transactionHash: new Uint8Array(32) as never,
+    result: new xdr.InnerTransactionResult({
+      feeCharged: 100n,
+      result: inner,
+      ext: xdr.InnerTransactionResultExt.fromXdrObject({ v: 0 }),
+    }),
+  });
+  return new xdr.TransactionResult({
+    feeCharged: 200n,
+    result:
+      inner.type === 'txSuccess'
+        ? xdr.TransactionResultResult.txFeeBumpInnerSuccess(pair)
+        : xdr.TransactionResultResult.txFeeBumpInnerFailed(pair),
+    ext: xdr.TransactionResultExt.fromXdrObject({ v: 0 }),
+  });
+}
 
 describe('ledger result codes', () => {
   it('fails for good on operation errors, naming the first failing operation', () => {
@@ -139,20 +160,11 @@ describe('ledger result codes', () => {
       operations: ['op_success', 'op_already_exists', 'op_no_source_account'],
     });
 
-    const inner = new xdr.InnerTransactionResult({
-      feeCharged: 100n,
-      result: xdr.InnerTransactionResultResult.txFailed([
+    const bumped = feeBumpResult(
+      xdr.InnerTransactionResultResult.txFailed([
         xdr.OperationResult.opInner(xdr.OperationResultTr.payment(xdr.PaymentResult.paymentUnderfunded())),
       ]),
-      ext: xdr.InnerTransactionResultExt.fromXdrObject({ v: 0 }),
-    });
-    const bumped = new xdr.TransactionResult({
-      feeCharged: 200n,
-      result: xdr.TransactionResultResult.txFeeBumpInnerFailed(
-        new xdr.InnerTransactionResultPair({ transactionHash: new Uint8Array(32) as never, result: inner }),
-      ),
-      ext,
-    });
+    );
     const codes = resultCodesFromXdr(bumped.toXdr('base64'));
     assert.deepEqual(codes, {
       transaction: 'tx_fee_bump_inner_failed',
@@ -167,5 +179,31 @@ describe('ledger result codes', () => {
       ext,
     });
     assert.deepEqual(resultCodesFromXdr(badSeq.toXdr('base64')), { transaction: 'tx_no_source_account' });
+  });
+
+  it('reads the operation results out of a result XDR, a fee bump’s inner ones included', () => {
+    const ext = xdr.TransactionResultExt.fromXdrObject({ v: 0 });
+    const results = [
+      xdr.OperationResult.opInner(xdr.OperationResultTr.payment(xdr.PaymentResult.paymentSuccess())),
+      xdr.OperationResult.opInner(
+        xdr.OperationResultTr.changeTrust(xdr.ChangeTrustResult.changeTrustSuccess()),
+      ),
+    ];
+    const plain = new xdr.TransactionResult({
+      feeCharged: 200n,
+      result: xdr.TransactionResultResult.txSuccess(results),
+      ext,
+    });
+    const bumped = feeBumpResult(xdr.InnerTransactionResultResult.txSuccess(results));
+    const encoded = (list: xdr.OperationResult[]) => list.map((result) => result.toXdr('base64'));
+    for (const tx of [plain, bumped])
+      assert.deepEqual(encoded(operationResultsFromXdr(tx.toXdr('base64'))), encoded(results));
+
+    const tooLate = new xdr.TransactionResult({
+      feeCharged: 0n,
+      result: xdr.TransactionResultResult.txTooLate(),
+      ext,
+    });
+    assert.deepEqual(operationResultsFromXdr(tooLate.toXdr('base64')), []);
   });
 });
