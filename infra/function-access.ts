@@ -44,6 +44,11 @@ export const functionAccess: Readonly<Record<string, FunctionAccess>> = {
   'api/connectors': { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
   // Prices and stores quotes (reads connectors, beneficiaries, fee rows).
   'api/quotes': { table: 'readWrite', secrets: ['token-jwks'] },
+  // Payment acceptance: reads wallets, beneficiaries and the registry, writes the transaction record (its
+  // insert asks for the ledger work through the outbox, so no queue); reads swap paths from Horizon.
+  'api/payments': { table: 'readWrite', secrets: ['token-jwks'] },
+  // Transaction records: read-only, paged.
+  'api/transactions': { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
   // Sandbox helpers: KYC decisions and funding payments signed by platform accounts; a payment still
   // pending is handed to the ledger-submissions queue to be resumed.
   'api/sandbox': {
@@ -53,8 +58,9 @@ export const functionAccess: Readonly<Record<string, FunctionAccess>> = {
   },
   // Opens wallets' ledger accounts: signs with the wallet and the platform funding account.
   'workers/wallet-activator': { table: 'readWrite', secrets: ['wallet-kek'] },
-  // Resumes ledger submissions left pending (sandbox funding): signs with platform accounts.
-  'workers/ledger-submitter': { table: 'readWrite', secrets: ['wallet-kek'] },
+  // Executes accepted payments (signs with the wallets, fee-bumps with the funding account) and resumes
+  // sandbox funding left pending; re-queues a payment still in flight with a delay.
+  'workers/ledger-submitter': { table: 'readWrite', secrets: ['wallet-kek'], sends: ['ledger-submissions'] },
   // The outbox router: reads no item (the table's stream is granted by its event source, infra/stack.ts)
   // and sends to the queues lib/outbox.ts's rows name.
   'streams/outbox': { table: 'none', secrets: [], sends: outboxQueues },

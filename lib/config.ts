@@ -44,6 +44,14 @@ const schema = z.object({
   LEDGER_CHANNELS: positiveInt(16),
   /** Secrets Manager secret `{key}` (32 bytes, base64): the key-encryption key sealing ledger secrets. */
   KEK_SECRET_ID: z.optional(nonEmpty()),
+  /**
+   * Swaps: how far below the path's quoted amount (at execution) the conversion may deliver before the
+   * ledger refuses it (destMin = quoted × (1 − this)). A decimal fraction: 0.01 is 1 %.
+   */
+  SWAP_SLIPPAGE: z._default(
+    z.string().check(z.regex(/^0(\.\d{1,7})?$/, 'must be a decimal fraction below 1, e.g. 0.01')),
+    '0.01',
+  ),
   /** How long a quote can be paid against (spec: roughly two minutes). */
   QUOTE_TTL_SECONDS: positiveInt(120),
   /** Rate source per environment (lib/quotes/rates.ts): the configured sandbox table or the provider. */

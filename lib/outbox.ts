@@ -6,8 +6,11 @@
 //
 // The stream delivers each change at least once, and a failed batch is retried from its first failure,
 // so a message may be sent twice: every consumer must be idempotent (the wallet activator is: activation
-// is keyed by the wallet, and an active wallet is left alone).
+// is keyed by the wallet, and an active wallet is left alone; so is the payment executor: the ledger
+// submission is keyed by the record's intent, and a record that has moved is left alone).
 // Types only: the router's bundle holds these rows and the SQS client, no domain code.
+import type { PaymentMessage } from './payments/message.ts';
+import type { TransactionRecord } from './payments/repo.ts';
 import type { ActivationMessage } from './wallets/activation-message.ts';
 import type { WalletRecord } from './wallets/repo.ts';
 
@@ -63,6 +66,22 @@ export const outboxRows: readonly OutboxRow<never>[] = [
         associationId: wallet.associationId,
         walletId: wallet.walletId,
         requestedAt: wallet.createdAt,
+      };
+    },
+  }),
+  // An accepted payment: its record is written 'initiated', and its insert asks for the ledger work.
+  row<TransactionRecord>({
+    itemType: 'transaction',
+    when: ({ kind, newImage }) => kind === 'INSERT' && newImage?.status === 'initiated',
+    queue: 'ledger-submissions',
+    message: ({ newImage }): PaymentMessage => {
+      const record = newImage as TransactionRecord;
+      return {
+        kind: 'payment',
+        environment: record.environment,
+        associationId: record.associationId,
+        transactionRecordId: record.transactionRecordId,
+        requestedAt: record.createdAt,
       };
     },
   }),

@@ -21,13 +21,15 @@ export const queues: QueueDefinition[] = [
     visibilityTimeoutSeconds: 120,
     maxReceiveCount: 10,
   },
-  // Ledger submissions left pending by a request, resumed from their records by the ledger-submitter.
+  // Accepted payments (from their records, through the outbox) and ledger submissions left pending by a
+  // request, executed or resumed from their records by the ledger-submitter.
   {
     name: 'ledger-submissions',
     worker: 'ledger-submitter',
-    // One a batch: each may take its ledger budget (a few seconds) of the worker's 10 s.
+    // One a batch: each may take its ledger budget (6 s) and one last ledger request (10 s) of the
+    // worker's 20 s (a sixth of the visibility timeout).
     batchSize: 1,
-    visibilityTimeoutSeconds: 60,
+    visibilityTimeoutSeconds: 120,
     maxReceiveCount: 5,
   },
   {

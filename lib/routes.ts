@@ -99,6 +99,37 @@ export const routes = [
     auth: 'token',
   },
   { method: 'POST', path: '/quotes', fn: 'quotes', operation: 'createQuote', auth: 'token' },
+  { method: 'POST', path: '/payments/p2p/own', fn: 'payments', operation: 'payP2pOwn', auth: 'token' },
+  {
+    method: 'POST',
+    path: '/payments/p2p/own/multi',
+    fn: 'payments',
+    operation: 'payP2pOwnMulti',
+    auth: 'token',
+  },
+  {
+    method: 'POST',
+    path: '/payments/p2p/beneficiary',
+    fn: 'payments',
+    operation: 'payP2pBeneficiary',
+    auth: 'token',
+  },
+  { method: 'POST', path: '/payments/swap/own', fn: 'payments', operation: 'paySwapOwn', auth: 'token' },
+  {
+    method: 'POST',
+    path: '/payments/swap/beneficiary',
+    fn: 'payments',
+    operation: 'paySwapBeneficiary',
+    auth: 'token',
+  },
+  { method: 'GET', path: '/transactions', fn: 'transactions', operation: 'listTransactions', auth: 'token' },
+  {
+    method: 'GET',
+    path: '/transactions/{transactionId}',
+    fn: 'transactions',
+    operation: 'getTransaction',
+    auth: 'token',
+  },
   // Stripe-style test helpers: sandbox applications only (404 for production ones).
   {
     method: 'POST',

@@ -13,6 +13,7 @@
 // |                    |                          |                                 | platform: PAYDEST#<id>                  | /sandbox/payment-destinations, admin |
 // | quote              | T#<env>#<assoc>          | QUOTE#<quoteId>                 |                                         | /quotes (TTL)                      |
 // | feeRow             | T#<env>#<assoc>          | FEE#<connectorId>#<type>        |                                         | /quotes, admin fees                |
+// | transaction        | T#<env>#<assoc>          | TXN#<transactionRecordId>       | gsi1: T#<env>#<assoc> / TXN#<createdAt>#<id> | /payments/…, /transactions     |
 // | application        | APP#<applicationId>      | APPLICATION                     |                                         | auth                               |
 // | apiKey             | APIKEY#<sha256>          | APIKEY                          | platform: APP#<appId> / APIKEY#<keyId>  | auth, admin                        |
 // | client             | CLIENT#<clientId>        | CLIENT                          | platform: APP#<appId> / CLIENT#<id>     | /auth/token, admin                 |
@@ -149,4 +150,22 @@ export const quoteKeys = {
     sk: `FEE#${connectorId}#${transactionType}`,
   }),
   feeRowPrefix: 'FEE#',
+};
+
+/**
+ * Transaction records (tenant-owned). The record id is derived from the caller's transactionId
+ * (lib/payments/record-ids.ts), so the idempotency key and the record are one item, written once. gsi1
+ * sorts a tenant's records by creation, newest first when read backwards.
+ */
+export const transactionKeys = {
+  record: (tenant: Tenant, transactionRecordId: string): ItemKey => ({
+    pk: tenantScope(tenant),
+    sk: `TXN#${transactionRecordId}`,
+  }),
+  byCreation: (tenant: Tenant, createdAt: string, transactionRecordId: string): IndexKeys => ({
+    gsi1pk: tenantScope(tenant),
+    gsi1sk: `TXN#${createdAt}#${transactionRecordId}`,
+  }),
+  /** Bounds of gsi1sk for records created in [from, to): ISO timestamps sort as text. */
+  creationPrefix: 'TXN#',
 };

@@ -73,8 +73,10 @@ export class Problem extends Error {
 export const badRequest = (detail: string, errors?: FieldError[]) =>
   new Problem(400, detail, errors ? { errors } : {});
 export const unauthorized = (detail = 'Missing or invalid authentication.') => new Problem(401, detail);
-export const forbidden = (detail: string) => new Problem(403, detail);
-export const notFound = (detail = 'The requested resource does not exist.') => new Problem(404, detail);
+export const forbidden = (detail: string, errors?: FieldError[]) =>
+  new Problem(403, detail, errors ? { errors } : {});
+export const notFound = (detail = 'The requested resource does not exist.', errors?: FieldError[]) =>
+  new Problem(404, detail, errors ? { errors } : {});
 export const unprocessable = (detail: string, errors: FieldError[]) => new Problem(422, detail, { errors });
 export const tooManyRequests = (retryAfterSeconds: number) =>
   new Problem(429, `Too many requests; retry after ${retryAfterSeconds} seconds.`, {

@@ -30,15 +30,13 @@ import {
   signed,
   toAsset,
 } from './operations.ts';
+import { MAX_PAYMENT_LEGS, MAX_PAYMENT_WALLETS } from './payment-limits.ts';
 import { platformAccount } from './platform-accounts.ts';
 import { strictSendPaths } from './reads.ts';
 import { operationResultsFromXdr } from './result-codes.ts';
 import { type BuildContext, type SubmissionOutcome, submitOnce } from './submit.ts';
 
-/** 40 legs + at most 40 ChangeTrusts (one per leg) + at most 18 top-ups (one per wallet) ≤ 100 operations. */
-export const MAX_PAYMENT_LEGS = 40;
-/** Distinct wallets (sources ∪ custodial destinations), each a signer: + channel + funding = 20 signatures. */
-export const MAX_PAYMENT_WALLETS = 18;
+export { MAX_PAYMENT_LEGS, MAX_PAYMENT_WALLETS };
 
 export interface PaymentLeg {
   /** The source wallet: source of its operation, signs. */

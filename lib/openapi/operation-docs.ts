@@ -24,6 +24,13 @@ import {
   requirementsResource,
 } from '../connectors/responses.ts';
 import type { ProblemStatus } from '../http/problem.ts';
+import {
+  acceptanceExample,
+  paymentAcceptance,
+  transactionExample,
+  transactionPage,
+  transactionResource,
+} from '../payments/responses.ts';
 import { quoteExample, quoteResource } from '../quotes/responses.ts';
 import type { RouteEntry } from '../routes.ts';
 import {
@@ -54,7 +61,7 @@ export interface OperationDoc {
   description?: string;
   deprecated?: true;
   success: {
-    status: 200 | 201;
+    status: 200 | 201 | 202;
     description: string;
     schema: z.core.$ZodType;
     example: unknown;
@@ -78,6 +85,19 @@ const ok = (description: string, schema: z.core.$ZodType, example: unknown) =>
   ({ status: 200, description, schema, example }) as const;
 const created = (description: string, schema: z.core.$ZodType, example: unknown) =>
   ({ status: 201, description, schema, example }) as const;
+
+const acceptedPayment = (description: string) =>
+  ({ status: 202, description, schema: paymentAcceptance, example: acceptanceExample }) as const;
+
+/** What every payment submission says about idempotency and execution (README: Payments). */
+const PAYMENT_RULES =
+  '`transactionId` is the idempotency key (no expiry): the same route and body again answers 202 with the first `transactionRecordId` and `isIdempotent: true`; the same `transactionId` with another route or body is a 409. Acceptance writes the record `initiated` and nothing else; the ledger work follows within seconds, and the record moves to `completed` (with `stellarTxHash`) or `failed` (with `errorCode` and `failureReason`, e.g. `LEDGER_OP_UNDERFUNDED` when the wallet does not hold enough). Unknown members, including `idempotencyKey`, `externalReference` and any pricing member (`fee`, `rate`, `exchangeRate`, `receiveAmount`, `destMin`…), are 400s.';
+
+const PAYMENT_PROBLEMS = {
+  403: 'A wallet that is not Verified (`errors` names it).',
+  404: 'A wallet, beneficiary or destination that is not the caller’s (`errors` names it).',
+  409: 'The `transactionId` was used with another route or body, or a wallet whose ledger account could not be opened.',
+} as const;
 
 const SANDBOX_ONLY = 'Sandbox applications only: a production application gets 404, as for an unknown route.';
 
@@ -279,6 +299,76 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
       422: 'A connector of the wrong direction, inactive or bespoke; an unsupported or offline transaction type; a destination that does not fit; an amount outside the limits or too small.',
       503: 'No rate is available for the pair right now (or key material is unavailable).',
     },
+  },
+  payP2pOwn: {
+    tag: 'Payments',
+    summary: 'Send an asset between two own wallets',
+    description: `Same asset, same amount: the destination receives exactly \`amount\`, no fee; it gets a trustline for the asset in the same ledger transaction if it has none. ${PAYMENT_RULES}`,
+    success: acceptedPayment('Accepted: the record is `initiated`.'),
+    problems: { ...PAYMENT_PROBLEMS, 422: 'An asset not in the registry, or the same wallet on both sides.' },
+  },
+  payP2pOwnMulti: {
+    tag: 'Payments',
+    summary: 'Several transfers between own wallets, atomically',
+    description: `One ledger transaction, one operation per transfer in submitted order: all settle or none does, under one record whose \`legs\` list them and whose \`sendAmount\` is their sum. Every transfer sends the same asset. At most 40 transfers and 18 distinct wallets (one ledger transaction holds 100 operations and 20 signatures; each transfer may need a trustline opened). ${PAYMENT_RULES}`,
+    success: acceptedPayment('Accepted: the record is `initiated`.'),
+    problems: {
+      ...PAYMENT_PROBLEMS,
+      422: 'More than 40 transfers or 18 wallets (`transfers`), mixed assets, or a transfer from a wallet to itself (`transfers.<i>.<member>`).',
+    },
+  },
+  payP2pBeneficiary: {
+    tag: 'Payments',
+    summary: 'Send an asset to a beneficiary’s CRYPTO destination',
+    description: `\`sendingAssetCode\` must be the destination’s asset. \`notifyEmail\` or \`notifyWhatsApp\` (not both) tells the beneficiary once the payment completes, at the email or mobile registered on it. ${PAYMENT_RULES}`,
+    success: acceptedPayment('Accepted: the record is `initiated`.'),
+    problems: {
+      ...PAYMENT_PROBLEMS,
+      422: 'A BANK or MOBILE_MONEY destination (pay it with POST /payments/offramp), another asset than the destination’s, both notify flags, or a flag without the contact it needs.',
+    },
+  },
+  paySwapOwn: {
+    tag: 'Payments',
+    summary: 'Convert an asset into another, between own wallets or within one',
+    description: `A strict-send path payment: exactly \`amount\` of the sending asset is spent, and the destination (which may be the source wallet) receives what the ledger’s best path delivers at execution, at least 99 % of the path’s quoted amount (slippage 1 %, configurable); the record then carries \`receiveAmount\` and \`exchangeRate\`. A trustline for the received asset is opened in the same transaction when needed. ${PAYMENT_RULES}`,
+    success: acceptedPayment('Accepted: the record is `initiated`.'),
+    problems: {
+      ...PAYMENT_PROBLEMS,
+      422: 'An asset not in the registry, the same asset on both sides, or no conversion path on the ledger (`receivingAssetCode`).',
+      503: 'The ledger could not be reached to find a conversion path; nothing was accepted.',
+    },
+  },
+  paySwapBeneficiary: {
+    tag: 'Payments',
+    summary: 'Convert an asset and pay it to a beneficiary’s CRYPTO destination',
+    description: `\`receivingAssetCode\` must be the destination’s asset, which must already accept it (a trustline of its own). ${PAYMENT_RULES}`,
+    success: acceptedPayment('Accepted: the record is `initiated`.'),
+    problems: {
+      ...PAYMENT_PROBLEMS,
+      422: 'A fiat destination, another asset than the destination’s, no conversion path, or notify flags that cannot be honoured.',
+      503: 'The ledger could not be reached to find a conversion path; nothing was accepted.',
+    },
+  },
+  listTransactions: {
+    tag: 'Transactions',
+    summary: 'List transaction records',
+    description: 'Newest first, cursor-paginated, filtered by any of the members below.',
+    query: {
+      status: '`initiated`, `completed` or `failed`.',
+      type: '`p2p`, `swap` or `p2p_multi`.',
+      walletId: 'Only records that touch this wallet (as a source or an own destination, in any leg).',
+      createdFrom: 'Only records created at or after this ISO 8601 date-time.',
+      createdTo: 'Only records created before this ISO 8601 date-time.',
+    },
+    success: ok('A page of records.', transactionPage, pageExample(transactionExample)),
+  },
+  getTransaction: {
+    tag: 'Transactions',
+    summary: 'Read a transaction record',
+    description:
+      'By its `transactionRecordId`, or by the `transactionId` the caller submitted it with. Another association’s record is a 404, as a missing one.',
+    success: ok('The record.', transactionResource, transactionExample),
+    problems: { 404: 'No such record for the caller.' },
   },
   decideKyc: {
     tag: 'Sandbox',

@@ -8,6 +8,9 @@ export interface Example {
 }
 
 const beneficiaryId = '7d3f1a9c-2b4e-4f6a-8c0d-1e2f3a4b5c6d';
+const walletId = '3c9d8e7f-6a5b-4c3d-8e2f-1a0b9c8d7e6f';
+const destinationWalletId = '4d0e9f8a-7b6c-4d5e-9f3a-2b1c0d9e8f7a';
+const otherWalletId = '5e1f0a9b-8c7d-4e6f-a04b-3c2d1e0f9a8b';
 const stellarAccount = 'GCFXHS4GXL6BVUCXBWXGTITROWLVYXQKQLF4YH5O5JT3YZXCYPAFBJZB';
 
 export const requestExamples: Partial<Record<OperationName, Record<string, Example>>> = {
@@ -143,6 +146,75 @@ export const requestExamples: Partial<Record<OperationName, Record<string, Examp
     exploratory: {
       summary: 'Exploratory: a transaction type instead of a beneficiary',
       value: { amount: 250.5, connectorId: 'ke-momo-offramp-usdc-kes', transactionType: 'B2C' },
+    },
+  },
+  payP2pOwn: {
+    transfer: {
+      summary: '25 USDC between two own wallets',
+      value: {
+        transactionId: '0b6e7f0a-8c1d-4f3e-9a2b-5c6d7e8f9a0b',
+        walletId,
+        destinationWalletId,
+        sendingAssetCode: 'USDC',
+        amount: 25,
+        memo: 'March payroll',
+        fromRef: 'PAY-0342',
+      },
+    },
+  },
+  payP2pOwnMulti: {
+    split: {
+      summary: 'Two transfers that settle together',
+      value: {
+        transactionId: '5e2d8c1b-7a6f-4e3d-8c2b-1a0f9e8d7c6b',
+        transfers: [
+          { walletId, destinationWalletId, sendingAssetCode: 'USDC', amount: 10 },
+          { walletId, destinationWalletId: otherWalletId, sendingAssetCode: 'USDC', amount: 15.5 },
+        ],
+        fromRef: 'SPLIT-7',
+      },
+    },
+  },
+  payP2pBeneficiary: {
+    payout: {
+      summary: 'USDC to a beneficiary’s CRYPTO destination, telling them by email',
+      value: {
+        transactionId: '9c8b7a6f-5e4d-4c3b-a291-0f1e2d3c4b5a',
+        walletId,
+        beneficiaryId,
+        paymentDestinationId: '9a8b7c6d-5e4f-4a3b-9c1d-0e1f2a3b4c5d',
+        sendingAssetCode: 'USDC',
+        amount: 40,
+        toRef: 'INV-2041',
+        notifyEmail: true,
+      },
+    },
+  },
+  paySwapOwn: {
+    selfSwap: {
+      summary: 'Convert 100 USDC into EURC within one wallet',
+      value: {
+        transactionId: '1f2e3d4c-5b6a-4978-8a6b-5c4d3e2f1a0b',
+        walletId,
+        destinationWalletId: walletId,
+        sendingAssetCode: 'USDC',
+        receivingAssetCode: 'EURC',
+        amount: 100,
+      },
+    },
+  },
+  paySwapBeneficiary: {
+    convertAndPay: {
+      summary: 'Pay a EURC destination from USDC',
+      value: {
+        transactionId: '2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d',
+        walletId,
+        beneficiaryId,
+        paymentDestinationId: '9a8b7c6d-5e4f-4a3b-9c1d-0e1f2a3b4c5d',
+        sendingAssetCode: 'USDC',
+        receivingAssetCode: 'EURC',
+        amount: 50,
+      },
     },
   },
   decideKyc: { verified: { summary: 'Verify the wallet', value: { decision: 'Verified' } } },

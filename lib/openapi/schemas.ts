@@ -1,6 +1,7 @@
 // components.schemas: the named response schemas (output side of each zod schema) and every request
 // body (input side: what a caller may send, before defaults and transforms). A schema registered here
 // is referenced wherever it appears, so nested resources (destinations in a beneficiary) read as $refs.
+
 import { assetPage, assetResource } from '../assets/responses.ts';
 import { tokenResponse } from '../auth/responses.ts';
 import {
@@ -18,6 +19,7 @@ import {
   requirementsResource,
 } from '../connectors/responses.ts';
 import { fieldError, problemBody } from '../http/responses.ts';
+import { paymentAcceptance, transactionPage, transactionResource } from '../payments/responses.ts';
 import { quoteResource } from '../quotes/responses.ts';
 import {
   balanceResource,
@@ -53,6 +55,9 @@ const responseSchemas: Record<string, z.core.$ZodType> = {
   Requirements: requirementsResource,
   Enums: enumsResource,
   Quote: quoteResource,
+  PaymentAcceptance: paymentAcceptance,
+  Transaction: transactionResource,
+  TransactionPage: transactionPage,
   Problem: problemBody,
   FieldError: fieldError,
 };

@@ -7,8 +7,10 @@ import { assetsOperations } from './assets.ts';
 import { authOperations } from './auth.ts';
 import { beneficiariesOperations } from './beneficiaries.ts';
 import { connectorsOperations } from './connectors.ts';
+import { paymentsOperations } from './payments.ts';
 import { quotesOperations } from './quotes.ts';
 import { sandboxOperations } from './sandbox.ts';
+import { transactionsOperations } from './transactions.ts';
 import { walletsOperations } from './wallets.ts';
 
 /** Any operation, as the generator sees it: its request schemas (and a handler it never calls). */
@@ -21,6 +23,8 @@ export const operationsByFunction = {
   beneficiaries: beneficiariesOperations,
   connectors: connectorsOperations,
   quotes: quotesOperations,
+  payments: paymentsOperations,
+  transactions: transactionsOperations,
   sandbox: sandboxOperations,
 } satisfies { [F in FunctionName]: Record<OperationOf<F>, AnyOperation> };
 

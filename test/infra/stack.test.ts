@@ -238,16 +238,25 @@ const expectedAccess: Record<string, ExpectedAccess> = {
   beneficiaries: { table: 'readWrite', secrets: ['token-jwks', 'cursor-key'] },
   connectors: { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
   quotes: { table: 'readWrite', secrets: ['token-jwks'] },
+  // No queue: an accepted payment's insert asks for its execution through the outbox.
+  payments: { table: 'readWrite', secrets: ['token-jwks'] },
+  transactions: { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
 };
 const expectedWorkerAccess: Record<string, ExpectedAccess> = {
   'wallet-activator': { table: 'readWrite', secrets: ['wallet-kek'], consumes: 'wallet-activations' },
-  'ledger-submitter': { table: 'readWrite', secrets: ['wallet-kek'], consumes: 'ledger-submissions' },
+  // Re-queues a payment still in flight on its own queue, with a delay.
+  'ledger-submitter': {
+    table: 'readWrite',
+    secrets: ['wallet-kek'],
+    consumes: 'ledger-submissions',
+    sends: ['ledger-submissions'],
+  },
 };
 // The outbox router reads no item: only the stream, and sends where its rows say.
 const expectedRouterAccess: ExpectedAccess = {
   table: 'none',
   secrets: [],
-  sends: ['wallet-activations'],
+  sends: ['wallet-activations', 'ledger-submissions'],
   stream: { failures: 'outbox-failures' },
 };
 const STREAM_ACTIONS = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'];
@@ -381,7 +390,10 @@ describe('least privilege', () => {
       assert.deepEqual(secretsRead, new Set(expected.secrets.map(secretId)));
       const expectedSqs = new Map<string, Set<string>>();
       for (const queue of expected.sends ?? []) expectedSqs.set(queueIdNamed(queue), new Set(SEND_ACTIONS));
-      if (expected.consumes) expectedSqs.set(queueIdNamed(expected.consumes), new Set(CONSUME_ACTIONS));
+      if (expected.consumes) {
+        const queueId = queueIdNamed(expected.consumes);
+        expectedSqs.set(queueId, new Set([...(expectedSqs.get(queueId) ?? []), ...CONSUME_ACTIONS]));
+      }
       if (expected.stream) expectedSqs.set(queueIdNamed(expected.stream.failures), new Set(SEND_ACTIONS));
       assert.deepEqual(sqsActionsByQueue, expectedSqs, 'SQS access');
       assert.deepEqual(

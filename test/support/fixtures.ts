@@ -2,6 +2,7 @@
 // for it, and what the hardening and fuzz tests build from those requests: raw JSON with one member
 // replaced, nested values, and the items of the tenant's partition as they are in the table.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { addClient } from '../../lib/admin/tenants.ts';
 import { db, tableName } from '../../lib/db/client.ts';
@@ -20,6 +21,13 @@ export interface Fixture {
   beneficiary: string;
   /** A BANK destination of `beneficiary`, verification PENDING. */
   destination: string;
+  /** A second own USDC wallet (open), the destination of own payments. */
+  otherWallet: string;
+  /** CRYPTO destinations of `beneficiary`: USDC (to `otherWallet`'s account) and EURC. */
+  usdcDestination: string;
+  eurcDestination: string;
+  /** The record of a P2P payment from `wallet` to `otherWallet`. */
+  transaction: string;
 }
 
 export const CONNECTOR_ID = 'ke-momo-offramp-usdc-kes';
@@ -61,24 +69,75 @@ export async function activationDone(caller: Caller, walletId: string): Promise<
   }
 }
 
-/** A fresh sandbox tenant with a wallet, a Pending wallet and a beneficiary with a BANK destination. */
+/** Waits until the worker has finished with a payment (the wallet holds no USDC, so it fails). */
+async function paymentSettled(caller: Caller, transactionRecordId: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while ((await as(caller, `/transactions/${transactionRecordId}`)).body?.status === 'initiated') {
+    assert.ok(Date.now() < deadline, `transaction ${transactionRecordId} did not settle in time`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** A CRYPTO destination for `asset` at a ledger address. */
+export const cryptoDestination = (assetSymbol: string, walletAddress: string) => ({
+  method: 'CRYPTO',
+  countryIsoCode2: 'ZA',
+  currencyIsoCode3: 'USD',
+  networkName: 'stellar-testnet',
+  assetSymbol,
+  walletAddress,
+});
+
+/**
+ * A fresh sandbox tenant with two own wallets, a Pending wallet, a beneficiary with a BANK and two
+ * CRYPTO destinations, and one P2P payment's record.
+ */
 export async function newFixture(): Promise<Fixture> {
   const caller = await newCaller();
   const post = (path: string, body: unknown) => as(caller, path, { method: 'POST', body });
-  const [wallet, pendingWallet, beneficiary] = await Promise.all([
+  const [wallet, otherWallet, pendingWallet, beneficiary] = await Promise.all([
     created(post('/wallets', { walletName: 'Fixture', assetCode: 'USDC', ownAccount: true })),
+    post('/wallets', { walletName: 'Fixture 2', assetCode: 'USDC', ownAccount: true }),
     created(post('/wallets', { walletName: 'Fixture KYC', assetCode: 'USDC', metadata: person })),
     created(post('/beneficiaries', { individual: { firstName: 'Thandi', lastName: 'Nkosi' } })),
   ]);
-  const destination = await created(
-    post(`/beneficiaries/${beneficiary}/payment-destinations`, bankDestination),
-  );
+  assert.equal(otherWallet.status, 201, JSON.stringify(otherWallet.body));
+  const destinations = `/beneficiaries/${beneficiary}/payment-destinations`;
+  const [destination, usdcDestination, eurcDestination] = await Promise.all([
+    created(post(destinations, bankDestination)),
+    created(post(destinations, cryptoDestination('USDC', otherWallet.body.publicKey))),
+    created(post(destinations, cryptoDestination('EURC', otherWallet.body.publicKey))),
+  ]);
   const { clientId, clientSecret } = await addClient(
     caller.tenant.applicationId,
     caller.tenant.associationId,
   );
-  await Promise.all([activationDone(caller, wallet), activationDone(caller, pendingWallet)]);
-  return { caller, tokenClient: { clientId, clientSecret }, wallet, pendingWallet, beneficiary, destination };
+  const payment = await post('/payments/p2p/own', {
+    transactionId: randomUUID(),
+    walletId: wallet,
+    destinationWalletId: otherWallet.body.id,
+    sendingAssetCode: 'USDC',
+    amount: 1,
+  });
+  assert.equal(payment.status, 202, JSON.stringify(payment.body));
+  await Promise.all([
+    activationDone(caller, wallet),
+    activationDone(caller, otherWallet.body.id),
+    activationDone(caller, pendingWallet),
+    paymentSettled(caller, payment.body.transactionRecordId),
+  ]);
+  return {
+    caller,
+    tokenClient: { clientId, clientSecret },
+    wallet,
+    pendingWallet,
+    beneficiary,
+    destination,
+    otherWallet: otherWallet.body.id,
+    usdcDestination,
+    eurcDestination,
+    transaction: payment.body.transactionRecordId,
+  };
 }
 
 /** A request as the tests send it: path under /v1 (query included), JSON body, and who sends it. */
@@ -102,7 +161,23 @@ export const PAGED_ROUTES = new Set([
   'GET /v1/beneficiaries',
   'GET /v1/beneficiaries/{beneficiaryId}/payment-destinations',
   'GET /v1/connectors',
+  'GET /v1/transactions',
 ]);
+
+/** A new payment each time (a new transactionId), so a valid request is never a replay or a conflict. */
+const ownPayment = (f: Fixture) => ({
+  transactionId: randomUUID(),
+  walletId: f.wallet,
+  destinationWalletId: f.otherWallet,
+  amount: 1,
+});
+
+const beneficiaryPayment = (f: Fixture) => ({
+  transactionId: randomUUID(),
+  walletId: f.wallet,
+  beneficiaryId: f.beneficiary,
+  amount: 1,
+});
 
 function validBody(key: string, f: Fixture): unknown {
   switch (key) {
@@ -118,6 +193,26 @@ function validBody(key: string, f: Fixture): unknown {
       return { ...bankDestination };
     case 'POST /v1/quotes':
       return { amount: 10, connectorId: CONNECTOR_ID, transactionType: 'B2C' };
+    case 'POST /v1/payments/p2p/own':
+      return { ...ownPayment(f), sendingAssetCode: 'USDC' };
+    case 'POST /v1/payments/swap/own':
+      return { ...ownPayment(f), sendingAssetCode: 'USDC', receivingAssetCode: 'EURC' };
+    case 'POST /v1/payments/p2p/own/multi':
+      return {
+        transactionId: randomUUID(),
+        transfers: [
+          { walletId: f.wallet, destinationWalletId: f.otherWallet, sendingAssetCode: 'USDC', amount: 1 },
+        ],
+      };
+    case 'POST /v1/payments/p2p/beneficiary':
+      return { ...beneficiaryPayment(f), paymentDestinationId: f.usdcDestination, sendingAssetCode: 'USDC' };
+    case 'POST /v1/payments/swap/beneficiary':
+      return {
+        ...beneficiaryPayment(f),
+        paymentDestinationId: f.eurcDestination,
+        sendingAssetCode: 'USDC',
+        receivingAssetCode: 'EURC',
+      };
     case 'POST /v1/sandbox/wallets/{walletId}/kyc':
       return { decision: 'Verified' };
     case 'POST /v1/sandbox/wallets/{walletId}/fund':
@@ -142,6 +237,8 @@ function paramValue(key: string, param: string, f: Fixture): string {
       return f.destination;
     case 'connectorId':
       return CONNECTOR_ID;
+    case 'transactionId':
+      return f.transaction;
     default:
       throw new Error(`No fixture value for {${param}} of ${key}: add one to test/support/fixtures.ts`);
   }

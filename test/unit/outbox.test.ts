@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'vitest';
 import { outboxItemTypes, outboxMessages, outboxQueues } from '../../lib/outbox.ts';
+import { paymentMessage } from '../../lib/payments/message.ts';
+import { transactionEntity } from '../../lib/payments/repo.ts';
 import { queues } from '../../lib/queues.ts';
 import { activationMessage } from '../../lib/wallets/activation-message.ts';
 import { walletEntity } from '../../lib/wallets/repo.ts';
@@ -32,6 +34,35 @@ describe('outbox rows', () => {
     });
   });
 
+  it('a transaction record inserted initiated asks for its execution, and nothing after that', () => {
+    const record = {
+      pk: 'T#sandbox#assoc-1',
+      sk: 'TXN#t',
+      type: transactionEntity.type,
+      transactionRecordId: randomUUID(),
+      environment: 'sandbox',
+      associationId: 'assoc-1',
+      status: 'initiated',
+      createdAt: '2026-01-02T03:04:05.678Z',
+    };
+    const messages = outboxMessages({ kind: 'INSERT', newImage: record });
+    assert.deepEqual(
+      messages.map((m) => m.queue),
+      ['ledger-submissions'],
+    );
+    assert.deepEqual(paymentMessage.parse(messages[0]?.message), {
+      kind: 'payment',
+      environment: 'sandbox',
+      associationId: 'assoc-1',
+      transactionRecordId: record.transactionRecordId,
+      requestedAt: record.createdAt,
+      attempt: 1,
+    });
+    const completed = { ...record, status: 'completed' };
+    assert.deepEqual(outboxMessages({ kind: 'MODIFY', oldImage: record, newImage: completed }), []);
+    assert.deepEqual(outboxMessages({ kind: 'INSERT', newImage: completed }), []);
+  });
+
   it('asks for nothing on a modify, a removal, an insert not pending, or another item type', () => {
     const pending = walletItem('pending');
     const active = walletItem('active');
@@ -44,7 +75,7 @@ describe('outbox rows', () => {
   });
 
   it('names only item types and queues that exist', () => {
-    assert.deepEqual(outboxItemTypes, ['wallet']);
+    assert.deepEqual(outboxItemTypes, ['wallet', 'transaction']);
     const known = new Set(queues.map((queue) => queue.name));
     for (const queue of outboxQueues) assert.ok(known.has(queue), queue);
   });

@@ -1,0 +1,39 @@
+import { accepted, operation } from '../http/api-function.ts';
+import {
+  p2pBeneficiaryBody,
+  p2pOwnBody,
+  p2pOwnMultiBody,
+  swapBeneficiaryBody,
+  swapOwnBody,
+} from '../payments/schema.ts';
+import {
+  payP2pBeneficiary,
+  payP2pOwn,
+  payP2pOwnMulti,
+  paySwapBeneficiary,
+  paySwapOwn,
+} from '../payments/service.ts';
+
+/** The operations of functions/api/payments.ts, by the operation names of lib/routes.ts. */
+export const paymentsOperations = {
+  payP2pOwn: operation({
+    body: p2pOwnBody,
+    handle: async ({ tenant, body, now }) => accepted(await payP2pOwn(tenant, body, now)),
+  }),
+  payP2pOwnMulti: operation({
+    body: p2pOwnMultiBody,
+    handle: async ({ tenant, body, now }) => accepted(await payP2pOwnMulti(tenant, body, now)),
+  }),
+  payP2pBeneficiary: operation({
+    body: p2pBeneficiaryBody,
+    handle: async ({ tenant, body, now }) => accepted(await payP2pBeneficiary(tenant, body, now)),
+  }),
+  paySwapOwn: operation({
+    body: swapOwnBody,
+    handle: async ({ tenant, body, now }) => accepted(await paySwapOwn(tenant, body, now)),
+  }),
+  paySwapBeneficiary: operation({
+    body: swapBeneficiaryBody,
+    handle: async ({ tenant, body, now }) => accepted(await paySwapBeneficiary(tenant, body, now)),
+  }),
+};

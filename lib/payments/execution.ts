@@ -1,0 +1,219 @@
+// Executing an accepted payment (the ledger-submissions worker): one ledger transaction per record,
+// built, signed by the wallets, fee-bumped by the platform and submitted at most once (submitOnce, keyed
+// by the record's intent), then the record moved from `initiated` to where the ledger left it.
+//
+// Safe to repeat and to crash in: a redelivered message finds the submission record and settles from its
+// stored hash without building anything new; a record that already moved is left alone. While the
+// ledger has not settled the payment (slow, unreachable, every channel busy, a wallet's account still
+// being opened), the message is put back on the queue with a growing delay rather than left to the
+// visibility timeout, so a payment settles seconds after the ledger returns; after MAX_REQUEUES it
+// fails its message instead, and the queue's redrive policy takes over (retries, then the alarmed DLQ).
+import BigNumber from 'bignumber.js';
+import { sendToQueue } from '../aws/queues.ts';
+import type { Tenant } from '../http/types.ts';
+import { LedgerInputError, LedgerUnavailableError } from '../ledger/errors.ts';
+import type { CustodialAccount, LedgerAssetRef } from '../ledger/operations.ts';
+import { executePayment, type PaymentLeg, pathPaymentReceipts } from '../ledger/payments.ts';
+import { logger } from '../log.ts';
+import { findWalletRecord, type WalletRecord } from '../wallets/lookups.ts';
+import type { PaymentMessage } from './message.ts';
+import { notifierFor } from './notifier.ts';
+import {
+  type AssetOnRecord,
+  findTransaction,
+  type Settlement,
+  settleTransaction,
+  type TransactionRecord,
+} from './repo.ts';
+
+const LEDGER_SUBMISSION_QUEUE = 'ledger-submissions';
+/** A new wallet's account opens in well under a second; longer, and the message comes back later. */
+const ACTIVATION_WAIT_MS = 3_000;
+const ACTIVATION_POLL_MS = 100;
+/**
+ * submitOnce starts no round after this: with one last ledger request (LEDGER_TIMEOUT_MS) the worker ends
+ * inside its timeout (lib/queues.ts), and a payment still in flight is re-queued.
+ */
+const PAYMENT_BUDGET_MS = 6_000;
+/** Re-queues of one message: 2, 4, 8 … s, then every 15 min (SQS's longest delay): about 2.8 hours. */
+export const MAX_REQUEUES = 20;
+const requeueDelaySeconds = (attempt: number) => Math.min(2 ** attempt, 900);
+
+export class PaymentNotSettled extends Error {
+  override name = 'PaymentNotSettled';
+}
+
+type Readiness = { wallets: Map<string, WalletRecord> } | { pending: string } | { failed: Settlement };
+
+const custodial = (wallet: WalletRecord): CustodialAccount => ({
+  publicKey: wallet.publicKey,
+  sealedSecret: wallet.sealedSecret,
+});
+
+const ledgerAsset = (asset: AssetOnRecord): LedgerAssetRef | 'native' =>
+  asset.issuer === null ? 'native' : { code: asset.code, issuer: asset.issuer };
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Every wallet of the record with its ledger account open, waiting a moment for one being opened. */
+async function walletsReady(tenant: Tenant, record: TransactionRecord): Promise<Readiness> {
+  const deadline = Date.now() + ACTIVATION_WAIT_MS;
+  for (;;) {
+    const wallets = new Map<string, WalletRecord>();
+    let opening: string | undefined;
+    for (const walletId of record.walletIds) {
+      const wallet = await findWalletRecord(tenant, walletId);
+      // A wallet is never deleted: a record naming a missing one is a platform fault, retried and alarmed.
+      if (!wallet)
+        throw new Error(`Transaction ${record.transactionRecordId} names a missing wallet ${walletId}`);
+      if (wallet.activationStatus === 'failed')
+        return {
+          failed: {
+            status: 'failed',
+            stellarTxHash: null,
+            errorCode: 'WALLET_NOT_ACTIVE',
+            failureReason: `Wallet ${walletId}'s ledger account could not be opened.`,
+          },
+        };
+      if (wallet.activationStatus === 'pending') opening = walletId;
+      wallets.set(walletId, wallet);
+    }
+    if (!opening) return { wallets };
+    if (Date.now() >= deadline) return { pending: `wallet ${opening} is still being opened` };
+    await pause(ACTIVATION_POLL_MS);
+  }
+}
+
+function legsOf(record: TransactionRecord, wallets: Map<string, WalletRecord>): PaymentLeg[] {
+  const wallet = (walletId: string | null) => {
+    const found = walletId ? wallets.get(walletId) : undefined;
+    if (!found) throw new Error(`Transaction ${record.transactionRecordId} lacks wallet ${walletId}`);
+    return found;
+  };
+  if (record.legs)
+    return record.legs.map((leg) => ({
+      from: custodial(wallet(leg.walletId)),
+      to: leg.destinationStellarAddress,
+      custodialDestination: custodial(wallet(leg.destinationWalletId)),
+      sendAsset: ledgerAsset(leg.sendingAsset),
+      amount: leg.amount,
+    }));
+  return [
+    {
+      from: custodial(wallet(record.walletId)),
+      to: record.destinationStellarAddress ?? '',
+      ...(record.destinationWalletId
+        ? { custodialDestination: custodial(wallet(record.destinationWalletId)) }
+        : {}),
+      sendAsset: ledgerAsset(record.sendingAsset),
+      amount: record.sendAmount,
+      ...(record.transactionType === 'swap' ? { receiveAsset: ledgerAsset(record.receivingAsset) } : {}),
+    },
+  ];
+}
+
+/** What the ledger delivered: a swap's from its result, a P2P's is what was sent. */
+async function completion(record: TransactionRecord, hash: string): Promise<Settlement> {
+  let receiveAmount = record.receiveAmount ?? record.sendAmount;
+  let exchangeRate = record.exchangeRate ?? '1';
+  if (record.transactionType === 'swap') {
+    const [received] = await pathPaymentReceipts(record.environment, hash);
+    if (received === undefined) throw new Error(`Swap ${hash} has no path payment result`);
+    receiveAmount = new BigNumber(received).toFixed();
+    exchangeRate = new BigNumber(received).div(record.sendAmount).decimalPlaces(7).toFixed();
+  }
+  const settlement: Settlement = { status: 'completed', stellarTxHash: hash, receiveAmount, exchangeRate };
+  if (!record.notify) return settlement;
+  const notifier = notifierFor(record.environment);
+  await notifier.send({
+    ...record.notify,
+    transactionRecordId: record.transactionRecordId,
+    amount: receiveAmount,
+    assetCode: record.receivingAsset.code,
+    toRef: record.toRef,
+  });
+  return {
+    ...settlement,
+    notification: { ...record.notify, sentAt: new Date().toISOString(), via: notifier.via },
+  };
+}
+
+/** Runs the record's ledger transaction: its settlement, or why it is not settled yet. */
+async function execute(tenant: Tenant, record: TransactionRecord): Promise<Settlement | { pending: string }> {
+  const ready = await walletsReady(tenant, record);
+  if ('failed' in ready) return ready.failed;
+  if ('pending' in ready) return ready;
+  let outcome: Awaited<ReturnType<typeof executePayment>>;
+  try {
+    outcome = await executePayment({
+      environment: record.environment,
+      intentId: record.intentId,
+      // The request's fingerprint: the intent can only ever carry this record's payment.
+      purpose: record.requestFingerprint,
+      legs: legsOf(record, ready.wallets),
+      ...(record.memo ? { memo: record.memo } : {}),
+      slippage: record.slippage ?? '0',
+      budgetMs: PAYMENT_BUDGET_MS,
+    });
+  } catch (error) {
+    // Acceptance checked what the ledger checks here; a refusal means a record that can never execute.
+    if (!(error instanceof LedgerInputError)) throw error;
+    return {
+      status: 'failed',
+      stellarTxHash: null,
+      errorCode: 'PAYMENT_INVALID',
+      failureReason: error.message,
+    };
+  }
+  if (outcome.status === 'pending') return { pending: `${outcome.errorCode}: ${outcome.failureReason}` };
+  if (outcome.status === 'failed')
+    return {
+      status: 'failed',
+      stellarTxHash: outcome.hash,
+      errorCode: outcome.errorCode,
+      failureReason: outcome.failureReason,
+    };
+  if (!outcome.hash) throw new Error(`Payment ${record.intentId} succeeded without a transaction`);
+  return completion(record, outcome.hash);
+}
+
+/** Puts the message back with a delay; past MAX_REQUEUES, fails it for the queue's redrive policy. */
+async function requeue(message: PaymentMessage, reason: string): Promise<void> {
+  const attempt = message.attempt ?? 1;
+  if (attempt >= MAX_REQUEUES)
+    throw new PaymentNotSettled(`Payment ${message.transactionRecordId} still not settled: ${reason}`);
+  const delay = requeueDelaySeconds(attempt);
+  logger.info('Payment not settled yet: re-queued', { reason, attempt, delaySeconds: delay });
+  await sendToQueue(LEDGER_SUBMISSION_QUEUE, { ...message, attempt: attempt + 1 }, delay);
+}
+
+/** Executes the record the message names, once, whatever the message has been through. */
+export async function executeTransaction(
+  message: PaymentMessage,
+  now: () => Date = () => new Date(),
+): Promise<void> {
+  const tenant: Tenant = { environment: message.environment, associationId: message.associationId };
+  logger.appendKeys({ transactionRecordId: message.transactionRecordId });
+  // Consistent: the message follows the insert within milliseconds.
+  const record = await findTransaction(tenant, message.transactionRecordId, { consistent: true });
+  if (!record) {
+    // The insert sent the message, so a record that is not there was never written: nothing to pay.
+    logger.warn('Payment dropped: no such transaction record');
+    return;
+  }
+  if (record.status !== 'initiated') return;
+  let result: Settlement | { pending: string };
+  try {
+    result = await execute(tenant, record);
+  } catch (error) {
+    if (!(error instanceof LedgerUnavailableError)) throw error;
+    result = { pending: error.message };
+  }
+  if ('pending' in result) return requeue(message, result.pending);
+  const moved = await settleTransaction(tenant, record.transactionRecordId, result, now());
+  logger.info(`Payment ${result.status}`, {
+    moved: moved.outcome === 'written',
+    stellarTxHash: result.stellarTxHash,
+    ...(result.status === 'failed' ? { errorCode: result.errorCode } : {}),
+  });
+}

@@ -1,0 +1,185 @@
+// Transaction records (spec §2.8): tenant-owned, one per accepted submission (lib/db/keys.ts
+// transactionKeys). The record is the outbox: its insert, `initiated`, is what asks for the ledger work
+// (lib/outbox.ts), and every later move is conditional on the status the mover read, so a record never
+// moves backwards and never completes twice.
+import { holds } from '../db/conditions.ts';
+import { entity, recordOf } from '../db/entity.ts';
+import { createIfAbsent, getRecord, updateIf, type Written } from '../db/items.ts';
+import { tenantOf, tenantScope, transactionKeys } from '../db/keys.ts';
+import { type PageRequest, queryPage } from '../db/paginate.ts';
+import type { Environment, Tenant } from '../http/types.ts';
+
+export type TransactionStatus = 'initiated' | 'completed' | 'failed';
+export type TransactionType = 'p2p' | 'swap' | 'p2p_multi';
+export type NotifyChannel = 'email' | 'whatsapp';
+
+/** An asset as the registry had it at acceptance: the issuer is resolved once and kept. */
+export interface AssetOnRecord {
+  code: string;
+  /** null for the native asset (XLM). */
+  issuer: string | null;
+}
+
+/** One transfer of a multi-transfer record, in submitted order. */
+export interface LegRecord {
+  legIndex: number;
+  walletId: string;
+  walletPublicKey: string;
+  destinationWalletId: string;
+  destinationStellarAddress: string;
+  sendingAsset: AssetOnRecord;
+  /** Decimal string. */
+  amount: string;
+}
+
+export interface TransactionRecord {
+  transactionRecordId: string;
+  environment: Environment;
+  associationId: string;
+  status: TransactionStatus;
+  /** `type` on the wire; the item's own `type` attribute is its entity type (lib/db/entity.ts). */
+  transactionType: TransactionType;
+  /** The route's operation (lib/routes.ts): with `requestFingerprint`, what a replay must match. */
+  operation: string;
+  /** sha256 of the canonical request (lib/ledger/purpose.ts): a replay with another body is a 409. */
+  requestFingerprint: string;
+  /** The caller's transactionId. */
+  idempotencyKey: string;
+  intentId: string;
+  /** Decimal strings, never floats (design convention 8); numbers only on the wire. */
+  sendAmount: string;
+  originalSendAmount: string;
+  /** Known at acceptance for P2P (the amount); for a swap only once the ledger has settled it. */
+  receiveAmount: string | null;
+  exchangeRate: string | null;
+  fee: string;
+  sendingAsset: AssetOnRecord;
+  receivingAsset: AssetOnRecord;
+  /** Swaps: the fraction below the path's quoted amount the conversion may deliver (destMin). */
+  slippage: string | null;
+  walletId: string | null;
+  walletPublicKey: string | null;
+  destinationWalletId: string | null;
+  destinationStellarAddress: string | null;
+  beneficiaryId: string | null;
+  beneficiaryFirstName: string | null;
+  beneficiaryLastName: string | null;
+  paymentDestinationId: string | null;
+  fromRef: string | null;
+  toRef: string | null;
+  memo: string | null;
+  /** Who to tell once it completes (beneficiary routes), and where; `notification` says what was sent. */
+  notify: { channel: NotifyChannel; to: string } | null;
+  notification?: { channel: NotifyChannel; to: string; sentAt: string; via: string };
+  legs: LegRecord[] | null;
+  /** Every wallet the record touches (sources and own destinations): the `walletId` filter. */
+  walletIds: string[];
+  stellarTxHash: string | null;
+  errorCode: string | null;
+  failureReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+  completedAt: string | null;
+}
+
+export const transactionEntity = entity<TransactionRecord>({
+  type: 'transaction',
+  keyOf: (record) => transactionKeys.record(tenantOf(record), record.transactionRecordId),
+  indexKeysOf: (record) =>
+    transactionKeys.byCreation(tenantOf(record), record.createdAt, record.transactionRecordId),
+});
+
+/** Writes the record unless its id (its transactionId) has one: then the record that holds it. */
+export const putTransaction = (record: TransactionRecord): Promise<Written<TransactionRecord>> =>
+  createIfAbsent(transactionEntity, record);
+
+export const findTransaction = (
+  tenant: Tenant,
+  transactionRecordId: string,
+  options: { consistent?: boolean } = {},
+) => getRecord<TransactionRecord>(transactionKeys.record(tenant, transactionRecordId), options);
+
+export type Settlement =
+  | {
+      status: 'completed';
+      stellarTxHash: string;
+      receiveAmount: string;
+      exchangeRate: string;
+      notification?: TransactionRecord['notification'];
+    }
+  | { status: 'failed'; stellarTxHash: string | null; errorCode: string; failureReason: string };
+
+/** Moves an `initiated` record to where its ledger transaction ended; anything else is left as it is. */
+export function settleTransaction(
+  tenant: Tenant,
+  transactionRecordId: string,
+  settlement: Settlement,
+  now: Date,
+): Promise<Written<TransactionRecord>> {
+  const at = now.toISOString();
+  return updateIf<TransactionRecord>(
+    transactionKeys.record(tenant, transactionRecordId),
+    {
+      set: {
+        ...settlement,
+        updatedAt: at,
+        ...(settlement.status === 'completed' ? { completedAt: at } : {}),
+      },
+    },
+    holds({ status: 'initiated' }),
+  );
+}
+
+export interface TransactionFilters {
+  status?: TransactionStatus | undefined;
+  type?: TransactionType | undefined;
+  walletId?: string | undefined;
+  createdFrom?: string | undefined;
+  createdTo?: string | undefined;
+}
+
+/** Newest first; the created range is a key condition, the other filters a FilterExpression. */
+export function listTransactionPage(
+  tenant: Tenant,
+  filters: TransactionFilters,
+  page: Omit<PageRequest, 'binding'>,
+) {
+  const prefix = transactionKeys.creationPrefix;
+  const values: Record<string, unknown> = {
+    ':pk': tenantScope(tenant),
+    // ISO timestamps sort as text; '~' sorts after every character a timestamp or an id holds.
+    ':from': `${prefix}${filters.createdFrom ? new Date(filters.createdFrom).toISOString() : ''}`,
+    ':to': filters.createdTo ? `${prefix}${new Date(filters.createdTo).toISOString()}` : `${prefix}~`,
+  };
+  const conditions: string[] = [];
+  const names: Record<string, string> = {};
+  if (filters.status) {
+    conditions.push('#status = :status');
+    names['#status'] = 'status';
+    values[':status'] = filters.status;
+  }
+  if (filters.type) {
+    conditions.push('transactionType = :type');
+    values[':type'] = filters.type;
+  }
+  if (filters.walletId) {
+    conditions.push('contains(walletIds, :walletId)');
+    values[':walletId'] = filters.walletId;
+  }
+  return queryPage(
+    {
+      IndexName: 'gsi1',
+      // [from, to): BETWEEN is inclusive, and `to` itself sorts before every key created at that instant.
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
+      ScanIndexForward: false,
+      ...(conditions.length ? { FilterExpression: conditions.join(' AND ') } : {}),
+      ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+      ExpressionAttributeValues: values,
+    },
+    { ...page, binding: { scope: tenantScope(tenant), query: `transactions?${JSON.stringify(filters)}` } },
+    (item) => ({ pk: item.pk, sk: item.sk, gsi1pk: item.gsi1pk, gsi1sk: item.gsi1sk }),
+    (item) => recordOf<TransactionRecord>(item),
+  );
+}
+
+export { tenantOf };

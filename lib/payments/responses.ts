@@ -1,0 +1,211 @@
+// What the payment and transaction routes answer (spec §2.7, §2.8): the acceptance of a submission and
+// the transaction record. Every member of the record is always present (null when it does not apply),
+// so integrators read one shape whatever the payment type.
+import { pageOf } from '../http/responses.ts';
+import * as z from '../zod.ts';
+import type { TransactionRecord } from './repo.ts';
+import { transactionStatuses, transactionTypes } from './schema.ts';
+
+const stellarAccount = z.string().check(z.regex(/^[GM][A-Z2-7]{55,68}$/, 'must be a ledger address'));
+const timestamp = z.iso.datetime();
+const amount = z.number().check(z.describe('Exact to the ledger’s 7 decimal places.'));
+
+export const paymentAcceptance = z.strictObject({
+  transactionRecordId: z.uuid().check(z.describe('Read it with `GET /transactions/{transactionId}`.')),
+  status: z.literal('accepted').check(z.describe('Accepted for execution; not a transaction status.')),
+  intentId: z.string().check(z.describe('The ledger execution intent of the record.')),
+  isIdempotent: z
+    .boolean()
+    .check(
+      z.describe('true when this answers a replay of an earlier submission with the same transactionId.'),
+    ),
+  message: z.string(),
+});
+
+const leg = z.strictObject({
+  legIndex: z.number().check(z.int()),
+  walletId: z.uuid(),
+  walletPublicKey: stellarAccount,
+  destinationWalletId: z.uuid(),
+  destinationStellarAddress: stellarAccount,
+  sendingAsset: z.string(),
+  amount,
+});
+
+export const transactionResource = z.strictObject({
+  transactionRecordId: z.uuid(),
+  status: z.enum(transactionStatuses),
+  type: z.enum(transactionTypes),
+  idempotencyKey: z.string().check(z.describe('The caller’s transactionId.')),
+  intentId: z.string(),
+  isP2pTransfer: z.boolean(),
+  sendAmount: amount.check(z.describe('For a multi-transfer, the gross sum of its legs.')),
+  sendCurrency: z.string(),
+  originalSendAmount: amount.check(z.describe('What the source wallet is debited, in sendingAsset.')),
+  receiveAmount: z
+    .nullable(amount)
+    .check(z.describe('A swap’s is what the ledger delivered: null until it completes.')),
+  receiveCurrency: z.string(),
+  fee: amount,
+  feeCurrency: z.string(),
+  exchangeRate: z
+    .nullable(z.number())
+    .check(z.describe('receiveAmount / sendAmount: 1 for P2P; a swap’s once it completes.')),
+  sendingAsset: z.string(),
+  receivingAsset: z.string(),
+  walletId: z.nullable(z.uuid()),
+  walletPublicKey: z.nullable(stellarAccount),
+  destinationWalletId: z.nullable(z.uuid()),
+  destinationStellarAddress: z.nullable(stellarAccount),
+  beneficiaryId: z.nullable(z.uuid()),
+  beneficiaryFirstName: z.nullable(z.string()),
+  beneficiaryLastName: z.nullable(z.string()),
+  paymentDestinationId: z.nullable(z.uuid()),
+  connectorId: z.null(),
+  connectorName: z.null(),
+  method: z.null(),
+  destinationCountryIso: z.null(),
+  quoteId: z.null(),
+  externalReference: z.null(),
+  fromRef: z.nullable(z.string()),
+  toRef: z.nullable(z.string()),
+  memo: z.nullable(z.string()),
+  notification: z.nullable(
+    z.strictObject({
+      channel: z.enum(['email', 'whatsapp']),
+      to: z.string().check(z.describe('Masked.')),
+      sentAt: z.nullable(timestamp).check(z.describe('null until the payment completes.')),
+    }),
+  ),
+  legs: z.nullable(z.array(leg)).check(z.describe('Multi-transfers only, in submitted order.')),
+  stellarTxHash: z.nullable(z.string().check(z.regex(/^[0-9a-f]{64}$/))),
+  errorCode: z.nullable(z.string()),
+  failureReason: z.nullable(z.string()),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  completedAt: z.nullable(timestamp),
+});
+
+export const transactionPage = pageOf(transactionResource);
+
+const number = (decimal: string | null) => (decimal === null ? null : Number(decimal));
+
+/** Shows an email or phone number as `j***@example.com` / `+27******4567`. */
+function masked(to: string): string {
+  const at = to.indexOf('@');
+  if (at > 0) return `${to[0]}***${to.slice(at)}`;
+  return `${to.slice(0, 3)}${'*'.repeat(Math.max(0, to.length - 7))}${to.slice(-4)}`;
+}
+
+export function toTransactionResource(record: TransactionRecord): z.infer<typeof transactionResource> {
+  return {
+    transactionRecordId: record.transactionRecordId,
+    status: record.status,
+    type: record.transactionType,
+    idempotencyKey: record.idempotencyKey,
+    intentId: record.intentId,
+    isP2pTransfer: true,
+    sendAmount: Number(record.sendAmount),
+    sendCurrency: record.sendingAsset.code,
+    originalSendAmount: Number(record.originalSendAmount),
+    receiveAmount: number(record.receiveAmount),
+    receiveCurrency: record.receivingAsset.code,
+    fee: Number(record.fee),
+    feeCurrency: record.sendingAsset.code,
+    exchangeRate: number(record.exchangeRate),
+    sendingAsset: record.sendingAsset.code,
+    receivingAsset: record.receivingAsset.code,
+    walletId: record.walletId,
+    walletPublicKey: record.walletPublicKey,
+    destinationWalletId: record.destinationWalletId,
+    destinationStellarAddress: record.destinationStellarAddress,
+    beneficiaryId: record.beneficiaryId,
+    beneficiaryFirstName: record.beneficiaryFirstName,
+    beneficiaryLastName: record.beneficiaryLastName,
+    paymentDestinationId: record.paymentDestinationId,
+    connectorId: null,
+    connectorName: null,
+    method: null,
+    destinationCountryIso: null,
+    quoteId: null,
+    externalReference: null,
+    fromRef: record.fromRef,
+    toRef: record.toRef,
+    memo: record.memo,
+    notification: record.notify
+      ? {
+          channel: record.notify.channel,
+          to: masked(record.notify.to),
+          sentAt: record.notification?.sentAt ?? null,
+        }
+      : null,
+    legs:
+      record.legs?.map((l) => ({
+        legIndex: l.legIndex,
+        walletId: l.walletId,
+        walletPublicKey: l.walletPublicKey,
+        destinationWalletId: l.destinationWalletId,
+        destinationStellarAddress: l.destinationStellarAddress,
+        sendingAsset: l.sendingAsset.code,
+        amount: Number(l.amount),
+      })) ?? null,
+    stellarTxHash: record.stellarTxHash,
+    errorCode: record.errorCode,
+    failureReason: record.failureReason,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    completedAt: record.completedAt,
+  };
+}
+
+export const acceptanceExample = {
+  transactionRecordId: '6f1c2a4e-3b1d-5c8e-9f20-7a3b4c5d6e7f',
+  status: 'accepted',
+  intentId: 'payment:6f1c2a4e-3b1d-5c8e-9f20-7a3b4c5d6e7f',
+  isIdempotent: false,
+  message: 'Payment accepted; it settles on the ledger within seconds. Read its record for the outcome.',
+};
+
+export const transactionExample: z.infer<typeof transactionResource> = {
+  transactionRecordId: acceptanceExample.transactionRecordId,
+  status: 'completed',
+  type: 'swap',
+  idempotencyKey: '0b6e7f0a-8c1d-4f3e-9a2b-5c6d7e8f9a0b',
+  intentId: acceptanceExample.intentId,
+  isP2pTransfer: true,
+  sendAmount: 100,
+  sendCurrency: 'USDC',
+  originalSendAmount: 100,
+  receiveAmount: 92.3716543,
+  receiveCurrency: 'EURC',
+  fee: 0,
+  feeCurrency: 'USDC',
+  exchangeRate: 0.9237165,
+  sendingAsset: 'USDC',
+  receivingAsset: 'EURC',
+  walletId: '3c9d8e7f-6a5b-4c3d-8e2f-1a0b9c8d7e6f',
+  walletPublicKey: 'GBZXN7PIRZGNMHGA7MUUUF4GWPY5AYPV6LY4UV2GL6VJGIQRXFDNMADI',
+  destinationWalletId: '3c9d8e7f-6a5b-4c3d-8e2f-1a0b9c8d7e6f',
+  destinationStellarAddress: 'GBZXN7PIRZGNMHGA7MUUUF4GWPY5AYPV6LY4UV2GL6VJGIQRXFDNMADI',
+  beneficiaryId: null,
+  beneficiaryFirstName: null,
+  beneficiaryLastName: null,
+  paymentDestinationId: null,
+  connectorId: null,
+  connectorName: null,
+  method: null,
+  destinationCountryIso: null,
+  quoteId: null,
+  externalReference: null,
+  fromRef: 'INV-2041',
+  toRef: null,
+  memo: null,
+  notification: null,
+  legs: null,
+  stellarTxHash: 'b4d0e5f3c2a1908f7e6d5c4b3a2918f7e6d5c4b3a2918f7e6d5c4b3a2918f7e6',
+  errorCode: null,
+  failureReason: null,
+  createdAt: '2026-11-23T09:30:00.000Z',
+  updatedAt: '2026-11-23T09:30:04.512Z',
+  completedAt: '2026-11-23T09:30:04.512Z',
+};

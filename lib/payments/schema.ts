@@ -1,0 +1,109 @@
+// Payment submissions (spec §4.7) and transaction reads (§4.8). Shapes are 400s here: an unknown member
+// (idempotencyKey, externalReference, any pricing member such as fee, rate or destMin, a beneficiary
+// member on an own route) is refused by name, because pricing is never taken from the caller and
+// `transactionId` is the only identity. Whether a wallet, beneficiary or asset exists, and the rules that
+// need them, are the service's 404/403/422.
+import { assetCodeParam } from '../assets/schema.ts';
+import { pageQueryShape } from '../http/pagination.ts';
+import { amountField } from '../ledger/amount-field.ts';
+import * as z from '../zod.ts';
+
+const uuid = z.uuid('must be a UUID');
+
+/** fromRef / toRef: omitted or null is no reference; anything else must match the pattern (§4.7, §8.2). */
+const reference = z.optional(
+  z.nullable(
+    z.string().check(z.regex(/^[A-Za-z0-9-]{1,16}$/, 'must be 1 to 16 letters, digits or hyphens (or null)')),
+  ),
+);
+
+/** A ledger text memo: at most 28 bytes of UTF-8. */
+const memo = z.optional(
+  z.string().check(
+    z.minLength(1, 'must not be empty (omit it for no memo)'),
+    z.refine((text) => Buffer.byteLength(text, 'utf8') <= 28, 'must be at most 28 bytes of UTF-8'),
+  ),
+);
+
+const notifyFlag = z.optional(z.boolean());
+
+const references = { fromRef: reference, toRef: reference };
+
+export const p2pOwnBody = z.strictObject({
+  transactionId: uuid,
+  walletId: uuid,
+  destinationWalletId: uuid,
+  sendingAssetCode: assetCodeParam,
+  amount: amountField,
+  memo,
+  ...references,
+});
+
+export const swapOwnBody = z.strictObject({
+  ...p2pOwnBody.shape,
+  receivingAssetCode: assetCodeParam,
+});
+
+export const p2pBeneficiaryBody = z.strictObject({
+  transactionId: uuid,
+  walletId: uuid,
+  beneficiaryId: uuid,
+  paymentDestinationId: uuid,
+  sendingAssetCode: assetCodeParam,
+  amount: amountField,
+  ...references,
+  notifyEmail: notifyFlag,
+  notifyWhatsApp: notifyFlag,
+});
+
+export const swapBeneficiaryBody = z.strictObject({
+  ...p2pBeneficiaryBody.shape,
+  receivingAssetCode: assetCodeParam,
+});
+
+export const transferLeg = z.strictObject({
+  walletId: uuid,
+  destinationWalletId: uuid,
+  sendingAssetCode: assetCodeParam,
+  amount: amountField,
+});
+
+export const p2pOwnMultiBody = z.strictObject({
+  transactionId: uuid,
+  transfers: z.array(transferLeg).check(z.minLength(1, 'must hold at least one transfer')),
+  ...references,
+});
+
+export type P2pOwn = z.infer<typeof p2pOwnBody>;
+export type SwapOwn = z.infer<typeof swapOwnBody>;
+export type P2pBeneficiary = z.infer<typeof p2pBeneficiaryBody>;
+export type SwapBeneficiary = z.infer<typeof swapBeneficiaryBody>;
+export type P2pOwnMulti = z.infer<typeof p2pOwnMultiBody>;
+
+export const transactionIdParams = z.strictObject({ transactionId: uuid });
+
+export const transactionStatuses = ['initiated', 'completed', 'failed'] as const;
+export const transactionTypes = ['p2p', 'swap', 'p2p_multi'] as const;
+
+const createdBound = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' });
+
+export const listTransactionsQuery = z
+  .strictObject({
+    ...pageQueryShape,
+    status: z.optional(z.enum(transactionStatuses)),
+    type: z.optional(z.enum(transactionTypes)),
+    walletId: z.optional(uuid),
+    createdFrom: z.optional(createdBound),
+    createdTo: z.optional(createdBound),
+  })
+  .check(
+    z.superRefine((query, ctx) => {
+      if (
+        query.createdFrom &&
+        query.createdTo &&
+        Date.parse(query.createdFrom) >= Date.parse(query.createdTo)
+      )
+        ctx.addIssue({ code: 'custom', path: ['createdTo'], message: 'must be later than createdFrom' });
+    }),
+  );
+export type ListTransactionsQuery = z.infer<typeof listTransactionsQuery>;

@@ -1,0 +1,26 @@
+// Reading transaction records (spec §4.8). The path's id is the transactionRecordId; the caller's own
+// transactionId finds the same record (its id is derived from it, record-ids.ts), so an integrator that
+// lost the 202 can still read the outcome. Another association's record is not found, as a missing one.
+import { notFound } from '../http/problem.ts';
+import type { Tenant } from '../http/types.ts';
+import { transactionRecordIdOf } from './record-ids.ts';
+import { findTransaction, listTransactionPage } from './repo.ts';
+import { toTransactionResource } from './responses.ts';
+import type { ListTransactionsQuery } from './schema.ts';
+
+/** Strongly consistent: the caller may read the record the moment the 202 arrives. */
+const consistent = { consistent: true };
+
+export async function getTransaction(tenant: Tenant, id: string) {
+  const record =
+    (await findTransaction(tenant, id, consistent)) ??
+    (await findTransaction(tenant, transactionRecordIdOf(tenant, id), consistent));
+  if (!record) throw notFound(`No transaction ${id}.`);
+  return toTransactionResource(record);
+}
+
+export async function listTransactions(tenant: Tenant, query: ListTransactionsQuery) {
+  const { limit, cursor, ...filters } = query;
+  const page = await listTransactionPage(tenant, filters, { limit, cursor });
+  return { data: page.data.map(toTransactionResource), pagination: page.pagination };
+}
