@@ -76,4 +76,19 @@ curl "${A[@]}" -X POST "$B/quotes" \
 curl "${A[@]}" -X POST "$B/quotes?type=onramp" \
   -d "{\"amount\":1000,\"connectorId\":\"ke-momo-onramp-kes-usdc\",\"beneficiaryId\":\"$THANDI\",\"paymentDestinationId\":\"$MOMO\"}" | json .
 
+step 'Payments: a P2P to a second own wallet (replayed once), then a self-swap of USDC into EURC'
+SAVINGS=$(curl "${A[@]}" -X POST "$B/wallets" -d '{"walletName":"Savings","assetCode":"USDC","ownAccount":true}' | json .id)
+P2P="{\"transactionId\":\"$(node -e 'console.log(crypto.randomUUID())')\",\"walletId\":\"$OWN\",\"destinationWalletId\":\"$SAVINGS\",\"sendingAssetCode\":\"USDC\",\"amount\":25.5,\"fromRef\":\"RENT-11\"}"
+PAY=$(curl "${A[@]}" -X POST "$B/payments/p2p/own" -d "$P2P" | json .transactionRecordId)
+curl "${A[@]}" -X POST "$B/payments/p2p/own" -d "$P2P" | json .isIdempotent
+SWAP=$(curl "${A[@]}" -X POST "$B/payments/swap/own" \
+  -d "{\"transactionId\":\"$(node -e 'console.log(crypto.randomUUID())')\",\"walletId\":\"$OWN\",\"destinationWalletId\":\"$OWN\",\"sendingAssetCode\":\"USDC\",\"receivingAssetCode\":\"EURC\",\"amount\":100}" | json .transactionRecordId)
+# Acceptance is not settlement: the record is `initiated` until the ledger has the payment (a second or so).
+settled() { for _ in $(seq 100); do [[ $(curl "${A[@]}" "$B/transactions/$1" | json .status) != initiated ]] && break; sleep 0.2; done; }
+settled "$PAY"
+settled "$SWAP"
+curl "${A[@]}" "$B/transactions/$PAY" | json .status
+curl "${A[@]}" "$B/transactions/$SWAP" | json .receiveAmount
+curl "${A[@]}" "$B/transactions?walletId=$OWN&limit=5" | json ".data[0].type"
+
 step 'Done'

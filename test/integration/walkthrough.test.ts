@@ -37,6 +37,11 @@ describe.skipIf(!hasCurl)('examples/walkthrough.sh', () => {
     assert.match(stdout, /"transactionType": "B2C"/, 'the seeded tenant is a business: off-ramp B2C');
     assert.match(stdout, /"transactionType": "C2B"/, 'on-ramp from a person to the business: C2B');
     assert.match(stdout, /"balance": "1000.0000000"/);
+    assert.match(
+      stdout,
+      /Payments:[^\n]*\ntrue\ncompleted\n\d+(\.\d+)?\nswap\n/,
+      'replayed, settled, swapped, listed',
+    );
     assert.match(stdout, /\n== Done\n$/);
   });
 
