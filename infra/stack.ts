@@ -137,6 +137,7 @@ export class PaymentsGatewayStack extends Stack {
           ...(definition.batchSize > 10 ? { maxBatchingWindow: Duration.seconds(1) } : {}),
           // Workers use Powertools' BatchProcessor: only the failed messages are retried.
           reportBatchItemFailures: true,
+          maxConcurrency: definition.maxConcurrency,
         }),
       );
     }

@@ -10,6 +10,11 @@ export interface QueueDefinition {
   visibilityTimeoutSeconds: number;
   /** Receives before a message is moved to the dead-letter queue. */
   maxReceiveCount: number;
+  /**
+   * Invocations at once (the event source's maximum concurrency; the local poller runs as many receive
+   * loops): where a shared resource bounds useful parallelism, no more than it can use.
+   */
+  maxConcurrency: number;
 }
 
 export const queues: QueueDefinition[] = [
@@ -20,6 +25,9 @@ export const queues: QueueDefinition[] = [
     batchSize: 5,
     visibilityTimeoutSeconds: 120,
     maxReceiveCount: 10,
+    // Each activation holds a ledger channel account (LEDGER_CHANNELS, 16) while it lands, and a batch
+    // opens its accounts one after the other: a few batches at once keep the channels for payments.
+    maxConcurrency: 4,
   },
   // Accepted payments (from their records, through the outbox) and ledger submissions left pending by a
   // request, executed or resumed from their records by the ledger-submitter.
@@ -31,6 +39,8 @@ export const queues: QueueDefinition[] = [
     batchSize: 1,
     visibilityTimeoutSeconds: 120,
     maxReceiveCount: 5,
+    // One payment per channel account in flight: more invocations would only wait for a free channel.
+    maxConcurrency: 16,
   },
   {
     name: 'webhook-deliveries',
@@ -38,5 +48,6 @@ export const queues: QueueDefinition[] = [
     batchSize: 10,
     visibilityTimeoutSeconds: 60,
     maxReceiveCount: 8,
+    maxConcurrency: 10,
   },
 ];

@@ -34,6 +34,8 @@ export interface PollerOptions {
   queueArn: string;
   /** 1–10: one ReceiveMessage is one invocation (no batching window). */
   batchSize: number;
+  /** Receive loops side by side, as the event source's maximum concurrency runs invocations. Default 1. */
+  concurrency?: number;
   handler: SqsBatchHandler;
   /** Long-poll wait; 20 s (the SQS maximum) unless a test wants a faster loop. */
   waitTimeSeconds?: number;
@@ -56,11 +58,13 @@ export function startPoller(options: PollerOptions): Poller {
     throw new RangeError(`batchSize must be 1–10 (one ReceiveMessage), got ${options.batchSize}`);
   }
   const stopping = new AbortController();
-  const loop = pollUntilStopped(options, stopping.signal);
+  const loops = Array.from({ length: options.concurrency ?? 1 }, () =>
+    pollUntilStopped(options, stopping.signal),
+  );
   return {
     async stop() {
       stopping.abort();
-      await loop;
+      await Promise.all(loops);
     },
   };
 }

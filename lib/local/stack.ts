@@ -212,6 +212,7 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
         queueUrl: queue.queueUrl,
         queueArn: queue.queueArn,
         batchSize: definition.batchSize,
+        concurrency: definition.maxConcurrency,
         handler,
         functionName: definition.worker,
       }),

@@ -37,6 +37,7 @@ const definition: QueueDefinition = {
   batchSize: 25,
   visibilityTimeoutSeconds: 120,
   maxReceiveCount: 4,
+  maxConcurrency: 2,
 };
 const stackProps = {
   stage: 'dev',

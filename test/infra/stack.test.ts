@@ -517,6 +517,14 @@ describe('queues', () => {
         maxReceiveCount: definition.maxReceiveCount,
       });
       assert.equal(queue.Properties?.VisibilityTimeout, definition.visibilityTimeoutSeconds);
+      if (definition.worker) {
+        const [, mapping] = ofType(resources, 'AWS::Lambda::EventSourceMapping').find(
+          ([, r]) => referencedId(r.Properties?.EventSourceArn) === queueId,
+        ) ?? [undefined, undefined];
+        assert.deepEqual(mapping?.Properties?.ScalingConfig, {
+          MaximumConcurrency: definition.maxConcurrency,
+        });
+      }
       for (const id of [queueId, dlqId]) {
         assert.equal(props(id).SqsManagedSseEnabled, true, `${id} encrypted`);
         const tlsOnly = ofType(resources, 'AWS::SQS::QueuePolicy').some(

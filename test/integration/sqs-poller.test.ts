@@ -39,6 +39,7 @@ async function queueFor(overrides: Partial<QueueDefinition> & { name: string }):
     batchSize: 10,
     visibilityTimeoutSeconds: 1,
     maxReceiveCount: 5,
+    maxConcurrency: 2,
     ...overrides,
   };
   const ensured = await ensureQueues(sqs, stage, [definition]);
@@ -345,6 +346,7 @@ test('ensureQueues is idempotent and converges queues to their definitions', asy
     batchSize: 10,
     visibilityTimeoutSeconds: 30,
     maxReceiveCount: 3,
+    maxConcurrency: 2,
   };
   const first = await ensureQueues(sqs, stage, [definition]);
   const second = await ensureQueues(sqs, stage, [definition]);

@@ -39,7 +39,14 @@ describe('wallet activator with malformed messages', () => {
     const name = `activations-malformed-${randomUUID().slice(0, 8)}`;
     const queue = (
       await ensureQueues(sqs, 'test', [
-        { name, worker: null, batchSize: 10, visibilityTimeoutSeconds: 1, maxReceiveCount: 2 },
+        {
+          name,
+          worker: null,
+          batchSize: 10,
+          visibilityTimeoutSeconds: 1,
+          maxReceiveCount: 2,
+          maxConcurrency: 2,
+        },
       ])
     ).get(name);
     assert.ok(queue);
