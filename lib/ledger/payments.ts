@@ -7,7 +7,7 @@
 // A custodial destination that lacks a trustline for what it receives gets it in the same transaction,
 // before the payments apply: its ChangeTrust, with the reserve topped up by the funding account. The
 // limits keep the worst case inside one transaction: 100 operations and 20 signatures.
-import { Asset, type Horizon, Memo, Operation, type TransactionBuilder } from '@stellar/stellar-sdk';
+import { Asset, type Horizon, Memo, Operation, StrKey, type TransactionBuilder } from '@stellar/stellar-sdk';
 import type * as xdr from '@stellar/stellar-sdk/xdr';
 import BigNumber from 'bignumber.js';
 import type { Environment } from '../http/types.ts';
@@ -87,7 +87,10 @@ const NO_DESTINATION = 'The destination wallet is not active on the ledger.';
 
 function checkedLeg(leg: PaymentLeg): CheckedLeg {
   assertAccountId(leg.from.publicKey, 'The source');
-  assertAccountId(leg.to, 'The destination');
+  // A beneficiary's address may be muxed (M…: an account shared by many customers, an exchange's, told
+  // apart by its id); our own wallets are plain accounts.
+  if (leg.custodialDestination || !StrKey.isValidMed25519PublicKey(leg.to))
+    assertAccountId(leg.to, 'The destination');
   if (leg.custodialDestination && leg.custodialDestination.publicKey !== leg.to)
     throw new LedgerInputError('The custodial destination is not the destination', 'custodialDestination');
   const send = toAsset(leg.sendAsset);

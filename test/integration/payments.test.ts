@@ -5,6 +5,7 @@
 // and the ledger balances must move by exactly what the records say.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { Account, MuxedAccount } from '@stellar/stellar-sdk';
 import BigNumber from 'bignumber.js';
 import { beforeAll, describe, it } from 'vitest';
 import { as, type Caller, newCaller } from '../support/api.ts';
@@ -222,5 +223,29 @@ describe('payments end to end', () => {
     const held = await balancesOf(outsider.publicKey());
     assert.equal(held.USDC, '5.0000000');
     assert.equal(held.EURC, new BigNumber(swapped.receiveAmount).toFixed(7));
+
+    // An exchange's muxed address (M…: the shared account and the customer's id) is paid as such.
+    const muxed = new MuxedAccount(new Account(outsider.publicKey(), '0'), '4021').accountId();
+    const exchange = await as(alice, destinations, {
+      method: 'POST',
+      body: cryptoDestination('USDC', muxed),
+    });
+    assert.equal(exchange.status, 201, JSON.stringify(exchange.body));
+    const toExchange = await settled(
+      alice,
+      await accepted(alice, 'p2p/beneficiary', {
+        transactionId: randomUUID(),
+        walletId: a.id,
+        beneficiaryId: beneficiary.body.id,
+        paymentDestinationId: exchange.body.id,
+        sendingAssetCode: 'USDC',
+        amount: 1.5,
+      }),
+    );
+    assert.equal(toExchange.status, 'completed', JSON.stringify(toExchange));
+    assert.equal(toExchange.destinationStellarAddress, muxed);
+    const [payment] = (await operationsOf(toExchange.stellarTxHash)).filter((op) => op.type === 'payment');
+    assert.equal((payment as { to_muxed_id?: string }).to_muxed_id, '4021');
+    assert.equal((await balancesOf(outsider.publicKey())).USDC, '6.5000000');
   });
 });
