@@ -159,3 +159,9 @@ export function assertFieldError(response: ApiResponse, status: number, field: s
   if (message) assert.match(error.message, message);
   if (status === 422) assert.match(response.body.type, /\/validation-error$/);
 }
+
+/** A problem body as two requests may share it: without their own requestId and instance, `id` as `{id}`. */
+export function problemShape(body: Record<string, unknown>, id: string): unknown {
+  const { requestId: _, instance: __, ...shared } = body;
+  return JSON.parse(JSON.stringify(shared).replaceAll(id, '{id}'));
+}

@@ -41,7 +41,8 @@ export const bankDestination = {
   accountHolderName: 'Thandi Nkosi',
 };
 
-const person = {
+/** The KYC metadata of a third-party wallet (created Pending, until its review is decided). */
+export const person = {
   entityType: 'Person',
   firstName: 'Thandi',
   lastName: 'Nkosi',
@@ -51,7 +52,8 @@ const person = {
   nationality: 'ZA',
 };
 
-async function created(response: Promise<{ status: number; body: { id: string } }>): Promise<string> {
+/** The id of a resource the request must create (201). */
+export async function created(response: Promise<{ status: number; body: { id: string } }>): Promise<string> {
   const { status, body } = await response;
   assert.equal(status, 201, JSON.stringify(body));
   return body.id;

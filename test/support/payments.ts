@@ -1,6 +1,7 @@
 // What the payment tests share: funded own wallets, payments submitted through the gateway and waited
-// for until their records settle, balances and transactions read from the stack's ledger, and ledger
-// accounts of outsiders (a beneficiary's CRYPTO destination) opened with the local friendbot.
+// for until their records settle, balances and transactions read from the stack's ledger, ledger
+// accounts of outsiders (a beneficiary's CRYPTO destination) opened with the local friendbot, and the
+// records GET /transactions lists, every page walked.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Asset, Horizon, Keypair, Operation, TransactionBuilder } from '@stellar/stellar-sdk';
@@ -101,3 +102,26 @@ export async function outsiderAccount(caller: Caller, assetCodes: string[]): Pro
   await server.submitTransaction(tx);
   return keys;
 }
+
+/** The pages GET /transactions answers for `query`, walked with its cursors to the end. */
+// biome-ignore lint/suspicious/noExplicitAny: records are asserted on member by member.
+export async function pagesOf(caller: Caller, query = 'limit=100'): Promise<any[][]> {
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
+  const pages: any[][] = [];
+  let cursor: string | null = null;
+  do {
+    const params = new URLSearchParams(query);
+    if (cursor) params.set('cursor', cursor);
+    const page: ApiResponse = await as(caller, `/transactions?${params}`);
+    assert.equal(page.status, 200, JSON.stringify(page.body));
+    assert.equal(page.body.pagination.hasMore, page.body.pagination.nextCursor !== null);
+    pages.push(page.body.data);
+    cursor = page.body.pagination.nextCursor;
+  } while (cursor);
+  return pages;
+}
+
+/** Every record GET /transactions lists for `query`, newest first. */
+// biome-ignore lint/suspicious/noExplicitAny: records are asserted on member by member.
+export const listed = async (caller: Caller, query?: string): Promise<any[]> =>
+  (await pagesOf(caller, query)).flat();
