@@ -61,6 +61,17 @@ export const functionAccess: Readonly<Record<string, FunctionAccess>> = {
   // Executes accepted payments (signs with the wallets, fee-bumps with the funding account) and resumes
   // sandbox funding left pending; re-queues a payment still in flight with a delay.
   'workers/ledger-submitter': { table: 'readWrite', secrets: ['wallet-kek'], sends: ['ledger-submissions'] },
+  // Webhook registrations: seals each new signing secret under the KEK; reads deliveries (a redelivery
+  // makes one pending again: its change asks for the attempt through the outbox).
+  'api/webhooks': { table: 'readWrite', secrets: ['token-jwks', 'cursor-key', 'wallet-kek'] },
+  // Fans events out to deliveries (reads registrations, writes deliveries).
+  'workers/webhook-dispatcher': { table: 'readWrite', secrets: [] },
+  // Attempts deliveries: opens the registration's secret to sign; re-queues the next attempt.
+  'workers/webhook-deliverer': {
+    table: 'readWrite',
+    secrets: ['wallet-kek'],
+    sends: ['webhook-deliveries'],
+  },
   // The outbox router: reads no item (the table's stream is granted by its event source, infra/stack.ts)
   // and sends to the queues lib/outbox.ts's rows name.
   'streams/outbox': { table: 'none', secrets: [], sends: outboxQueues },

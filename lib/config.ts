@@ -52,6 +52,16 @@ const schema = z.object({
     z.string().check(z.regex(/^0(\.\d{1,7})?$/, 'must be a decimal fraction below 1, e.g. 0.01')),
     '0.01',
   ),
+  /**
+   * Sandbox webhooks may point at loopback (a receiver on the tester's machine): only the local stack
+   * sets this. In AWS, loopback would be the Lambda itself.
+   */
+  WEBHOOKS_ALLOW_LOOPBACK: z._default(z.enum(['true', 'false']), 'false'),
+  /**
+   * Multiplies the webhook retry schedule (lib/webhooks/schedule.ts): 1 in every deployed stage; the test
+   * stack runs it faster, so three days of retries fit in seconds.
+   */
+  WEBHOOK_RETRY_SCALE: z._default(z.coerce.number().check(z.positive(), z.lte(1)), 1),
   /** How long a quote can be paid against (spec: roughly two minutes). */
   QUOTE_TTL_SECONDS: positiveInt(120),
   /** Rate source per environment (lib/quotes/rates.ts): the configured sandbox table or the provider. */

@@ -9,10 +9,16 @@
 // is keyed by the wallet, and an active wallet is left alone; so is the payment executor: the ledger
 // submission is keyed by the record's intent, and a record that has moved is left alone).
 // Types only: the router's bundle holds these rows and the SQS client, no domain code.
+import type { PaymentDestinationRecord } from './beneficiaries/repo.ts';
 import type { PaymentMessage } from './payments/message.ts';
 import type { TransactionRecord } from './payments/repo.ts';
 import type { ActivationMessage } from './wallets/activation-message.ts';
 import type { WalletRecord } from './wallets/repo.ts';
+import type { EventSource } from './webhooks/catalogue.ts';
+import type { DeliveryMessage } from './webhooks/delivery-message.ts';
+import { eventIdOf } from './webhooks/event-ids.ts';
+import type { EventMessage } from './webhooks/event-message.ts';
+import type { DeliveryRecord } from './webhooks/repo.ts';
 
 /**
  * How the stream is read, in AWS (infra/stack.ts's event source) and locally (lib/local/stream-poller.ts).
@@ -53,6 +59,56 @@ export interface OutboxRow<I> {
 
 const row = <I>(definition: OutboxRow<I>): OutboxRow<I> => definition;
 
+/**
+ * A row that makes webhook events of an item type: `typeOf` names the event a change makes (null for
+ * none). The event is the change as written; its id names the item and the type, so a change the
+ * stream delivers twice makes one event (lib/webhooks/event-ids.ts).
+ */
+function eventRow<I extends { environment: string; associationId: string; updatedAt: string }>(definition: {
+  itemType: string;
+  source: EventSource;
+  idOf: (item: I) => string;
+  typeOf: (change: Change<I>) => string | null;
+}): OutboxRow<I> {
+  return row<I>({
+    itemType: definition.itemType,
+    when: (change) => definition.typeOf(change) !== null,
+    queue: 'webhook-events',
+    message: (change): EventMessage => {
+      const item = change.newImage as I;
+      const type = definition.typeOf(change) as string;
+      return {
+        eventId: eventIdOf(definition.itemType, item, definition.idOf(item), type),
+        type,
+        source: definition.source,
+        createdAt: item.updatedAt,
+        environment: item.environment as EventMessage['environment'],
+        associationId: item.associationId,
+        itemType: definition.itemType,
+        item: item as unknown as Record<string, unknown>,
+      };
+    },
+  });
+}
+
+/** The new value of `member` when a MODIFY changed it, else null. */
+function changedTo<I, K extends keyof I>(change: Change<I>, member: K): I[K] | null {
+  if (change.kind !== 'MODIFY' || !change.newImage || !change.oldImage) return null;
+  const value = change.newImage[member];
+  return value === change.oldImage[member] ? null : value;
+}
+
+/** A delivery asks for an attempt when it is written pending, and again when a redelivery makes it pending. */
+const deliveryMessageOf = ({ newImage }: Change<DeliveryRecord>): DeliveryMessage => {
+  const delivery = newImage as DeliveryRecord;
+  return {
+    environment: delivery.environment,
+    associationId: delivery.associationId,
+    webhookId: delivery.webhookId,
+    deliveryId: delivery.deliveryId,
+  };
+};
+
 export const outboxRows: readonly OutboxRow<never>[] = [
   // A new wallet's ledger account: the record is written 'pending', and its insert asks for activation.
   row<WalletRecord>({
@@ -84,6 +140,46 @@ export const outboxRows: readonly OutboxRow<never>[] = [
         requestedAt: record.createdAt,
       };
     },
+  }),
+  // Webhook events: a transaction record's creation and every status change; KYC decisions; destination
+  // verification decisions.
+  eventRow<TransactionRecord>({
+    itemType: 'transaction',
+    source: 'payments',
+    idOf: (record) => record.transactionRecordId,
+    typeOf: (change) => {
+      if (change.kind === 'INSERT') return `payment.${change.newImage?.status}`;
+      const status = changedTo(change, 'status');
+      return status ? `payment.${status}` : null;
+    },
+  }),
+  eventRow<WalletRecord>({
+    itemType: 'wallet',
+    source: 'wallets',
+    idOf: (wallet) => wallet.walletId,
+    typeOf: (change) => {
+      const status = changedTo(change, 'status');
+      return status && status !== 'Pending' ? `wallet.${status.toLowerCase()}` : null;
+    },
+  }),
+  eventRow<PaymentDestinationRecord>({
+    itemType: 'paymentDestination',
+    source: 'payment-destinations',
+    idOf: (destination) => destination.destinationId,
+    typeOf: (change) => {
+      const status = changedTo(change, 'verificationStatus');
+      return status === 'APPROVED' || status === 'REJECTED'
+        ? `payment_destination.${status.toLowerCase()}`
+        : null;
+    },
+  }),
+  row<DeliveryRecord>({
+    itemType: 'webhookDelivery',
+    when: ({ kind, newImage, oldImage }) =>
+      newImage?.status === 'pending' &&
+      (kind === 'INSERT' || (kind === 'MODIFY' && oldImage?.status !== 'pending')),
+    queue: 'webhook-deliveries',
+    message: deliveryMessageOf,
   }),
 ];
 

@@ -42,12 +42,23 @@ export const queues: QueueDefinition[] = [
     // One payment per channel account in flight: more invocations would only wait for a free channel.
     maxConcurrency: 16,
   },
+  // Webhook events from the table's stream (through the outbox), fanned out to deliveries.
   {
-    name: 'webhook-deliveries',
-    worker: null,
+    name: 'webhook-events',
+    worker: 'webhook-dispatcher',
     batchSize: 10,
     visibilityTimeoutSeconds: 60,
-    maxReceiveCount: 8,
+    maxReceiveCount: 5,
+    maxConcurrency: 4,
+  },
+  // One attempt per message: a batch's attempts run side by side, each within 10 s, so the worker's 10 s
+  // timeout (a sixth of 60) holds the slowest; one registration's failures never hold another's.
+  {
+    name: 'webhook-deliveries',
+    worker: 'webhook-deliverer',
+    batchSize: 5,
+    visibilityTimeoutSeconds: 90,
+    maxReceiveCount: 5,
     maxConcurrency: 10,
   },
 ];

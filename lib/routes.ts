@@ -130,6 +130,30 @@ export const routes = [
     operation: 'getTransaction',
     auth: 'token',
   },
+  { method: 'POST', path: '/webhooks', fn: 'webhooks', operation: 'createWebhook', auth: 'token' },
+  { method: 'GET', path: '/webhooks', fn: 'webhooks', operation: 'listWebhooks', auth: 'token' },
+  { method: 'GET', path: '/webhooks/{webhookId}', fn: 'webhooks', operation: 'getWebhook', auth: 'token' },
+  {
+    method: 'DELETE',
+    path: '/webhooks/{webhookId}',
+    fn: 'webhooks',
+    operation: 'deleteWebhook',
+    auth: 'token',
+  },
+  {
+    method: 'GET',
+    path: '/webhooks/{webhookId}/deliveries',
+    fn: 'webhooks',
+    operation: 'listWebhookDeliveries',
+    auth: 'token',
+  },
+  {
+    method: 'POST',
+    path: '/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver',
+    fn: 'webhooks',
+    operation: 'redeliverWebhook',
+    auth: 'token',
+  },
   // Stripe-style test helpers: sandbox applications only (404 for production ones).
   {
     method: 'POST',

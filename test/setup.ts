@@ -22,6 +22,9 @@ export async function setup(project: TestProject): Promise<void> {
   // Tests provoke warnings on purpose (a ledger that is down, a refused payment): keep them out of the
   // report. Errors (a 500 is logged with its requestId) still print; `LOG_LEVEL=DEBUG npm test` shows all.
   process.env.LOG_LEVEL ??= 'ERROR';
+  // Webhook retries 500 times sooner (5 s → 10 ms, 20 h → 144 s): a receiver that fails a few times
+  // receives its event within seconds (lib/webhooks/schedule.ts).
+  process.env.WEBHOOK_RETRY_SCALE ??= '0.002';
   const dataDir = join(root, '.local', 'test-stack');
   stack = await startStack({
     port: 0,

@@ -14,6 +14,9 @@
 // | quote              | T#<env>#<assoc>          | QUOTE#<quoteId>                 |                                         | /quotes (TTL)                      |
 // | feeRow             | T#<env>#<assoc>          | FEE#<connectorId>#<type>        |                                         | /quotes, admin fees                |
 // | transaction        | T#<env>#<assoc>          | TXN#<transactionRecordId>       | gsi1: T#<env>#<assoc> / TXN#<createdAt>#<id> | /payments/…, /transactions     |
+// | webhook            | T#<env>#<assoc>          | WEBHOOK#<webhookId>             |                                         | /webhooks, delivery workers        |
+// | webhookCount       | T#<env>#<assoc>          | WEBHOOKS                        |                                         | /webhooks (active registrations)   |
+// | webhookDelivery    | T#<env>#<assoc>          | WHDELIVERY#<webhookId>#<id>     |                                         | /webhooks/{id}/deliveries, workers |
 // | application        | APP#<applicationId>      | APPLICATION                     |                                         | auth                               |
 // | apiKey             | APIKEY#<sha256>          | APIKEY                          | platform: APP#<appId> / APIKEY#<keyId>  | auth, admin                        |
 // | client             | CLIENT#<clientId>        | CLIENT                          | platform: APP#<appId> / CLIENT#<id>     | /auth/token, admin                 |
@@ -168,4 +171,23 @@ export const transactionKeys = {
   }),
   /** Bounds of gsi1sk for records created in [from, to): ISO timestamps sort as text. */
   creationPrefix: 'TXN#',
+};
+
+/**
+ * Webhook registrations and their deliveries (tenant-owned). A delivery's id is time-ordered
+ * (lib/webhooks/ids.ts), so one registration's deliveries read newest first from its prefix; a counter
+ * item holds the number of active registrations, so the limit is one conditional write.
+ */
+export const webhookKeys = {
+  registration: (tenant: Tenant, webhookId: string): ItemKey => ({
+    pk: tenantScope(tenant),
+    sk: `WEBHOOK#${webhookId}`,
+  }),
+  registrationPrefix: 'WEBHOOK#',
+  activeCount: (tenant: Tenant): ItemKey => ({ pk: tenantScope(tenant), sk: 'WEBHOOKS' }),
+  delivery: (tenant: Tenant, webhookId: string, deliveryId: string): ItemKey => ({
+    pk: tenantScope(tenant),
+    sk: `WHDELIVERY#${webhookId}#${deliveryId}`,
+  }),
+  deliveryPrefix: (webhookId: string): string => `WHDELIVERY#${webhookId}#`,
 };

@@ -45,9 +45,7 @@ export class LedgerInputError extends Error {
 }
 
 /** A sealed secret that cannot be opened: wrong key, tampered with, or sealed for another account. */
-export class CustodyError extends Error {
-  override name = 'CustodyError';
-}
+export { CustodyError } from '../secret-box.ts';
 
 /**
  * An intent id used again for something else: its submission record was written for another purpose

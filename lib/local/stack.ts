@@ -158,6 +158,8 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
     AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
     STAGE: stage,
+    // Sandbox webhooks may reach receivers on this machine (lib/webhooks/destinations.ts).
+    WEBHOOKS_ALLOW_LOOPBACK: 'true',
     TABLE_NAME: `${stage}-payments-gateway`,
     SIGNING_KEYS_SECRET_ID: names.signingKeys,
     TOKEN_JWKS_SECRET_ID: names.tokenJwks,

@@ -44,6 +44,15 @@ import {
   walletPage,
   walletResource,
 } from '../wallets/responses.ts';
+import {
+  createdWebhookResource,
+  deliveryExample,
+  deliveryPage,
+  deliveryResource,
+  webhookExample,
+  webhookPage,
+  webhookResource,
+} from '../webhooks/responses.ts';
 import type * as z from '../zod.ts';
 
 export type OperationName = RouteEntry['operation'];
@@ -369,6 +378,68 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
       'By its `transactionRecordId`, or by the `transactionId` the caller submitted it with. Another association’s record is a 404, as a missing one.',
     success: ok('The record.', transactionResource, transactionExample),
     problems: { 404: 'No such record for the caller.' },
+  },
+  createWebhook: {
+    tag: 'Webhooks',
+    summary: 'Register a webhook',
+    description:
+      'Events of the listed types (or `["*"]` for all, present and future) are POSTed to `url`, signed twice (README: Webhooks): `X-Service-Signature` as the contract has it, and the Standard Webhooks headers with the returned `secret`, which is shown only here. `url` is https to a host whose every address is public (checked now and at each delivery); no credentials in it. At most 20 active webhooks per association.',
+    success: created('The registration, with its secret (shown once).', createdWebhookResource, {
+      ...webhookExample,
+      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    }),
+    problems: {
+      422: 'An event type not in the catalogue (`events.<i>`), a URL that is not https, carries credentials or resolves to a private, loopback or link-local address (`url`), or the 20 active webhooks already registered.',
+    },
+  },
+  listWebhooks: {
+    tag: 'Webhooks',
+    summary: 'List webhooks',
+    description: 'Active and deactivated registrations, cursor-paginated; secrets never appear.',
+    success: ok('A page of registrations.', webhookPage, pageExample(webhookExample)),
+  },
+  getWebhook: {
+    tag: 'Webhooks',
+    summary: 'Read a webhook',
+    success: ok('The registration.', webhookResource, webhookExample),
+    problems: { 404: 'No such webhook for the caller.' },
+  },
+  deleteWebhook: {
+    tag: 'Webhooks',
+    summary: 'Deactivate a webhook',
+    description:
+      'The registration is kept for history, `deactivated`, and never reactivated: deliveries stop at once, retries in flight included. Deleting it again answers the same 200.',
+    success: ok('The registration, now deactivated.', webhookResource, {
+      ...webhookExample,
+      status: 'deactivated',
+      deactivatedAt: '2026-11-24T10:00:00.000Z',
+      updatedAt: '2026-11-24T10:00:00.000Z',
+    }),
+    problems: { 404: 'No such webhook for the caller.' },
+  },
+  listWebhookDeliveries: {
+    tag: 'Webhooks',
+    summary: 'List a webhook’s deliveries',
+    description:
+      'Newest first: each event sent to the webhook, with every attempt (HTTP status or error, latency, time, a short excerpt of the answer) and when the next one is due.',
+    success: ok('A page of deliveries.', deliveryPage, pageExample(deliveryExample)),
+    problems: { 404: 'No such webhook for the caller.' },
+  },
+  redeliverWebhook: {
+    tag: 'Webhooks',
+    summary: 'Deliver an event again',
+    description:
+      'One more attempt of an ended delivery (delivered, failed or cancelled), with the same event id and body, to an active webhook. A delivery still pending is answered as it is: its next attempt is already scheduled.',
+    success: {
+      status: 202,
+      description: 'The delivery, pending: its attempt follows within seconds.',
+      schema: deliveryResource,
+      example: { ...deliveryExample, status: 'pending', nextAttemptAt: '2026-11-24T10:00:00.000Z' },
+    },
+    problems: {
+      404: 'No such webhook or delivery for the caller.',
+      409: 'The webhook is deactivated, or the delivery changed while the request was made.',
+    },
   },
   decideKyc: {
     tag: 'Sandbox',

@@ -217,6 +217,16 @@ export const requestExamples: Partial<Record<OperationName, Record<string, Examp
       },
     },
   },
+  createWebhook: {
+    payments: {
+      summary: 'Payment outcomes to an https endpoint',
+      value: {
+        url: 'https://hooks.example.com/payments',
+        events: ['payment.completed', 'payment.failed'],
+        description: 'Ledger reconciliation',
+      },
+    },
+  },
   decideKyc: { verified: { summary: 'Verify the wallet', value: { decision: 'Verified' } } },
   fundWallet: { usdc: { summary: 'Mint 1000 test USDC', value: { assetCode: 'USDC', amount: 1000 } } },
   verifyPaymentDestination: {

@@ -29,6 +29,13 @@ import {
   walletPage,
   walletResource,
 } from '../wallets/responses.ts';
+import {
+  createdWebhookResource,
+  deliveryPage,
+  deliveryResource,
+  webhookPage,
+  webhookResource,
+} from '../webhooks/responses.ts';
 import * as z from '../zod.ts';
 
 export const SCHEMA_REF_PREFIX = '#/components/schemas/';
@@ -58,6 +65,11 @@ const responseSchemas: Record<string, z.core.$ZodType> = {
   PaymentAcceptance: paymentAcceptance,
   Transaction: transactionResource,
   TransactionPage: transactionPage,
+  Webhook: webhookResource,
+  CreatedWebhook: createdWebhookResource,
+  WebhookPage: webhookPage,
+  WebhookDelivery: deliveryResource,
+  WebhookDeliveryPage: deliveryPage,
   Problem: problemBody,
   FieldError: fieldError,
 };

@@ -12,6 +12,7 @@ import { quotesOperations } from './quotes.ts';
 import { sandboxOperations } from './sandbox.ts';
 import { transactionsOperations } from './transactions.ts';
 import { walletsOperations } from './wallets.ts';
+import { webhooksOperations } from './webhooks.ts';
 
 /** Any operation, as the generator sees it: its request schemas (and a handler it never calls). */
 export type AnyOperation = Operation<unknown, unknown, unknown>;
@@ -25,6 +26,7 @@ export const operationsByFunction = {
   quotes: quotesOperations,
   payments: paymentsOperations,
   transactions: transactionsOperations,
+  webhooks: webhooksOperations,
   sandbox: sandboxOperations,
 } satisfies { [F in FunctionName]: Record<OperationOf<F>, AnyOperation> };
 

@@ -2,26 +2,15 @@
 // transactionId: the idempotency key and the record it guards are then one item, written by one
 // conditional put, with no second "key" item that a crash could leave without its record. The same
 // transactionId in another tenant (or environment) names another record.
-import { createHash } from 'node:crypto';
 import type { Tenant } from '../http/types.ts';
+import { nameBasedId } from '../ids.ts';
 
 /** This service's namespace for the ids (a random v4 UUID, fixed forever: changing it renames every record). */
 const NAMESPACE = 'c3f1d1e2-5b7a-4f3e-9a43-0b6f2f7d8e15';
 
-function uuidV5(name: string, namespace: string): string {
-  const hash = createHash('sha1')
-    .update(Buffer.from(namespace.replaceAll('-', ''), 'hex'))
-    .update(name, 'utf8')
-    .digest();
-  hash[6] = ((hash[6] ?? 0) & 0x0f) | 0x50;
-  hash[8] = ((hash[8] ?? 0) & 0x3f) | 0x80;
-  const hex = hash.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
 /** The record id of the caller's `transactionId` in its tenant. */
 export const transactionRecordIdOf = (tenant: Tenant, transactionId: string): string =>
-  uuidV5(`${tenant.environment}/${tenant.associationId}/${transactionId.toLowerCase()}`, NAMESPACE);
+  nameBasedId(NAMESPACE, `${tenant.environment}/${tenant.associationId}/${transactionId.toLowerCase()}`);
 
 /** The ledger intent that executes a record (lib/ledger/submit.ts keys its submission by it). */
 export const intentIdOf = (transactionRecordId: string): string => `payment:${transactionRecordId}`;

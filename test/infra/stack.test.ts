@@ -241,6 +241,8 @@ const expectedAccess: Record<string, ExpectedAccess> = {
   // No queue: an accepted payment's insert asks for its execution through the outbox.
   payments: { table: 'readWrite', secrets: ['token-jwks'] },
   transactions: { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
+  // Seals each new webhook's signing secret; a redelivery asks for its attempt through the outbox.
+  webhooks: { table: 'readWrite', secrets: ['token-jwks', 'cursor-key', 'wallet-kek'] },
 };
 const expectedWorkerAccess: Record<string, ExpectedAccess> = {
   'wallet-activator': { table: 'readWrite', secrets: ['wallet-kek'], consumes: 'wallet-activations' },
@@ -251,12 +253,20 @@ const expectedWorkerAccess: Record<string, ExpectedAccess> = {
     consumes: 'ledger-submissions',
     sends: ['ledger-submissions'],
   },
+  'webhook-dispatcher': { table: 'readWrite', secrets: [], consumes: 'webhook-events' },
+  // Opens each registration's secret to sign; re-queues the next attempt on its own queue.
+  'webhook-deliverer': {
+    table: 'readWrite',
+    secrets: ['wallet-kek'],
+    consumes: 'webhook-deliveries',
+    sends: ['webhook-deliveries'],
+  },
 };
 // The outbox router reads no item: only the stream, and sends where its rows say.
 const expectedRouterAccess: ExpectedAccess = {
   table: 'none',
   secrets: [],
-  sends: ['wallet-activations', 'ledger-submissions'],
+  sends: ['wallet-activations', 'ledger-submissions', 'webhook-events', 'webhook-deliveries'],
   stream: { failures: 'outbox-failures' },
 };
 const STREAM_ACTIONS = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'];

@@ -7,8 +7,10 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { addClient } from '../../lib/admin/tenants.ts';
 import { db, tableName } from '../../lib/db/client.ts';
 import { tenantScope } from '../../lib/db/keys.ts';
+import { operationFor } from '../../lib/operations/index.ts';
 import { type Route, routeKeyOf, routes } from '../../lib/routes.ts';
 import { as, type Caller, newCaller } from './api.ts';
+import { startReceiver } from './webhook-receiver.ts';
 
 export interface Fixture {
   caller: Caller;
@@ -28,6 +30,11 @@ export interface Fixture {
   eurcDestination: string;
   /** The record of a P2P payment from `wallet` to `otherWallet`. */
   transaction: string;
+  /** A webhook (wallet.verified) to a loopback receiver of this process. */
+  webhook: string;
+  /** A webhook that received the payment's payment.initiated event: `delivery`, delivered. */
+  deliveryWebhook: string;
+  delivery: string;
 }
 
 export const CONNECTOR_ID = 'ke-momo-offramp-usdc-kes';
@@ -114,6 +121,12 @@ export async function newFixture(): Promise<Fixture> {
     caller.tenant.applicationId,
     caller.tenant.associationId,
   );
+  // A receiver that answers 204: the fixture's deliveries end at their first attempt (no retries later).
+  const receiver = await startReceiver();
+  const [webhook, deliveryWebhook] = await Promise.all([
+    created(post('/webhooks', { url: receiver.url, events: ['wallet.verified'] })),
+    created(post('/webhooks', { url: receiver.url, events: ['payment.initiated'] })),
+  ]);
   const payment = await post('/payments/p2p/own', {
     transactionId: randomUUID(),
     walletId: wallet,
@@ -128,6 +141,7 @@ export async function newFixture(): Promise<Fixture> {
     activationDone(caller, pendingWallet),
     paymentSettled(caller, payment.body.transactionRecordId),
   ]);
+  const delivery = await deliveredOnce(caller, deliveryWebhook);
   return {
     caller,
     tokenClient: { clientId, clientSecret },
@@ -139,7 +153,22 @@ export async function newFixture(): Promise<Fixture> {
     usdcDestination,
     eurcDestination,
     transaction: payment.body.transactionRecordId,
+    webhook,
+    deliveryWebhook,
+    delivery,
   };
+}
+
+/** Waits until the webhook's one delivery is delivered, and returns its id. */
+async function deliveredOnce(caller: Caller, webhookId: string): Promise<string> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const { body } = await as(caller, `/webhooks/${webhookId}/deliveries`);
+    const [delivery] = body?.data ?? [];
+    if (delivery?.status === 'delivered') return delivery.id;
+    assert.ok(Date.now() < deadline, `webhook ${webhookId}: no delivery delivered in time`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** A request as the tests send it: path under /v1 (query included), JSON body, and who sends it. */
@@ -164,6 +193,8 @@ export const PAGED_ROUTES = new Set([
   'GET /v1/beneficiaries/{beneficiaryId}/payment-destinations',
   'GET /v1/connectors',
   'GET /v1/transactions',
+  'GET /v1/webhooks',
+  'GET /v1/webhooks/{webhookId}/deliveries',
 ]);
 
 /** A new payment each time (a new transactionId), so a valid request is never a replay or a conflict. */
@@ -215,6 +246,11 @@ function validBody(key: string, f: Fixture): unknown {
         sendingAssetCode: 'USDC',
         receivingAssetCode: 'EURC',
       };
+    case 'POST /v1/webhooks':
+      // Loopback (sandbox, local stack), for an event no producer makes yet: nothing is ever sent to it.
+      return { url: 'http://127.0.0.1:9/fuzz', events: ['Customer_Verified'] };
+    case 'POST /v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver':
+      return undefined;
     case 'POST /v1/sandbox/wallets/{walletId}/kyc':
       return { decision: 'Verified' };
     case 'POST /v1/sandbox/wallets/{walletId}/fund':
@@ -241,6 +277,10 @@ function paramValue(key: string, param: string, f: Fixture): string {
       return CONNECTOR_ID;
     case 'transactionId':
       return f.transaction;
+    case 'webhookId':
+      return key.includes('/deliveries') ? f.deliveryWebhook : f.webhook;
+    case 'deliveryId':
+      return f.delivery;
     default:
       throw new Error(`No fixture value for {${param}} of ${key}: add one to test/support/fixtures.ts`);
   }
@@ -254,7 +294,7 @@ export const paramsOf = (route: Route): string[] =>
 export function validRequest(route: Route, f: Fixture, params: Record<string, string> = {}): RequestSpec {
   const key = routeKeyOf(route);
   const body = validBody(key, f);
-  const bodyRoute = route.method !== 'GET';
+  const bodyRoute = operationFor(route).body !== undefined;
   assert.equal(body !== undefined, bodyRoute, `${key}: a valid body exactly when the route takes one`);
   const path = route.path.replace(
     /\{(\w+)\}/g,

@@ -48,7 +48,7 @@ describe('outbox rows', () => {
     const messages = outboxMessages({ kind: 'INSERT', newImage: record });
     assert.deepEqual(
       messages.map((m) => m.queue),
-      ['ledger-submissions'],
+      ['ledger-submissions', 'webhook-events'],
     );
     assert.deepEqual(paymentMessage.parse(messages[0]?.message), {
       kind: 'payment',
@@ -59,8 +59,14 @@ describe('outbox rows', () => {
       attempt: 1,
     });
     const completed = { ...record, status: 'completed' };
-    assert.deepEqual(outboxMessages({ kind: 'MODIFY', oldImage: record, newImage: completed }), []);
-    assert.deepEqual(outboxMessages({ kind: 'INSERT', newImage: completed }), []);
+    const queuesOf = (change: Parameters<typeof outboxMessages>[0]) =>
+      outboxMessages(change).map((m) => m.queue);
+    // After that, only events: a completed record asks for no second execution.
+    assert.deepEqual(queuesOf({ kind: 'MODIFY', oldImage: record, newImage: completed }), ['webhook-events']);
+    assert.deepEqual(
+      queuesOf({ kind: 'MODIFY', oldImage: completed, newImage: { ...completed, memo: 'x' } }),
+      [],
+    );
   });
 
   it('asks for nothing on a modify, a removal, an insert not pending, or another item type', () => {
@@ -75,7 +81,7 @@ describe('outbox rows', () => {
   });
 
   it('names only item types and queues that exist', () => {
-    assert.deepEqual(outboxItemTypes, ['wallet', 'transaction']);
+    assert.deepEqual(outboxItemTypes, ['wallet', 'transaction', 'paymentDestination', 'webhookDelivery']);
     const known = new Set(queues.map((queue) => queue.name));
     for (const queue of outboxQueues) assert.ok(known.has(queue), queue);
   });

@@ -1,0 +1,45 @@
+import { accepted, ok, operation } from '../http/api-function.ts';
+import {
+  createWebhookBody,
+  deliveryIdParams,
+  listWebhooksQuery,
+  webhookIdParams,
+} from '../webhooks/schema.ts';
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listDeliveries,
+  listWebhooks,
+  redeliver,
+} from '../webhooks/service.ts';
+
+/** The operations of functions/api/webhooks.ts, by the operation names of lib/routes.ts. */
+export const webhooksOperations = {
+  createWebhook: operation({
+    body: createWebhookBody,
+    handle: async ({ tenant, body, now }) => ({ status: 201, body: await createWebhook(tenant, body, now) }),
+  }),
+  listWebhooks: operation({
+    query: listWebhooksQuery,
+    handle: async ({ tenant, query }) => ok(await listWebhooks(tenant, query)),
+  }),
+  getWebhook: operation({
+    params: webhookIdParams,
+    handle: async ({ tenant, params }) => ok(await getWebhook(tenant, params.webhookId)),
+  }),
+  deleteWebhook: operation({
+    params: webhookIdParams,
+    handle: async ({ tenant, params, now }) => ok(await deleteWebhook(tenant, params.webhookId, now)),
+  }),
+  listWebhookDeliveries: operation({
+    params: webhookIdParams,
+    query: listWebhooksQuery,
+    handle: async ({ tenant, params, query }) => ok(await listDeliveries(tenant, params.webhookId, query)),
+  }),
+  redeliverWebhook: operation({
+    params: deliveryIdParams,
+    handle: async ({ tenant, params, now }) =>
+      accepted(await redeliver(tenant, params.webhookId, params.deliveryId, now)),
+  }),
+};

@@ -1,0 +1,60 @@
+// The event catalogue: every type a registration can subscribe to, the producer named in its `source`,
+// and what triggers it. Lifecycles map their states onto types by rule (`payment.<status>`), so a later
+// status (refund_completed, the off-ramp's) is a new entry here and nothing in delivery changes.
+export const EVENT_SOURCES = ['payments', 'wallets', 'payment-destinations', 'customers', 'onramp'] as const;
+export type EventSource = (typeof EVENT_SOURCES)[number];
+
+export interface EventTypeDoc {
+  source: EventSource;
+  trigger: string;
+}
+
+export const eventCatalogue = {
+  'payment.initiated': {
+    source: 'payments',
+    trigger: 'A payment submission was accepted: its transaction record exists, status initiated.',
+  },
+  'payment.completed': {
+    source: 'payments',
+    trigger: 'A transaction record moved to completed: the payment is in a closed ledger.',
+  },
+  'payment.failed': {
+    source: 'payments',
+    trigger: 'A transaction record moved to failed (errorCode and failureReason say why).',
+  },
+  'wallet.verified': { source: 'wallets', trigger: 'A wallet’s KYC review ended Verified.' },
+  'wallet.rejected': { source: 'wallets', trigger: 'A wallet’s KYC review ended Rejected.' },
+  'payment_destination.approved': {
+    source: 'payment-destinations',
+    trigger: 'A payment destination’s verification was decided APPROVED.',
+  },
+  'payment_destination.rejected': {
+    source: 'payment-destinations',
+    trigger: 'A payment destination’s verification was decided REJECTED.',
+  },
+  Customer_Verified: {
+    source: 'customers',
+    trigger: 'A provider verified a customer registered through a bespoke connector (not served yet).',
+  },
+  Customer_Rejected: {
+    source: 'customers',
+    trigger: 'A provider rejected a customer registered through a bespoke connector (not served yet).',
+  },
+  'onramp.received': {
+    source: 'onramp',
+    trigger:
+      'A provider on-ramp payment arrived on a reference (not served yet); metaData.data carries netAmount, totalFees, assetCode and reference.',
+  },
+} as const satisfies Record<string, EventTypeDoc>;
+
+export type EventType = keyof typeof eventCatalogue;
+export const eventTypes = Object.keys(eventCatalogue) as EventType[];
+
+/** `*` subscribes to every type, present and future. */
+export const ALL_EVENTS = '*';
+
+export const isEventType = (name: string): name is EventType => Object.hasOwn(eventCatalogue, name);
+
+/** Whether a registration subscribed to `events` receives `type`. */
+export const subscribes = (events: readonly string[], type: string): boolean =>
+  events.includes(ALL_EVENTS) || events.includes(type);

@@ -1,0 +1,83 @@
+// One attempt of one delivery (the webhook-deliverer worker). The delivery item is the truth: its
+// status, its attempt count and when the next attempt is due. A message that comes early (a retry
+// waits longer than SQS can delay, or the stream sent it twice) is put back until then; an attempt is
+// recorded conditionally on the one before it, so two workers holding the same message record one; a
+// registration deactivated meanwhile cancels the delivery without an attempt.
+import { sendToQueue } from '../aws/queues.ts';
+import { config } from '../config.ts';
+import type { Tenant } from '../http/types.ts';
+import { logger } from '../log.ts';
+import type { DeliveryMessage } from './delivery-message.ts';
+import { post, urlPolicyFor } from './destinations.ts';
+import { cancelDelivery, findDelivery, findRegistration, recordAttempt } from './repo.ts';
+import { retryDelayMs } from './schedule.ts';
+import { openWebhookSecret } from './service.ts';
+import { deliveryHeaders } from './signing.ts';
+
+/** A receiver answers within this, or the attempt failed. */
+export const ATTEMPT_TIMEOUT_MS = 10_000;
+const DELIVERY_QUEUE = 'webhook-deliveries';
+/** SQS's longest delay. */
+const MAX_DELAY_SECONDS = 900;
+
+async function requeue(message: DeliveryMessage, notBefore: number, now: Date): Promise<void> {
+  const delay = Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil((notBefore - now.getTime()) / 1000)));
+  await sendToQueue(DELIVERY_QUEUE, { ...message, notBefore }, delay);
+}
+
+export async function attemptDelivery(
+  message: DeliveryMessage,
+  now: () => Date = () => new Date(),
+): Promise<void> {
+  const tenant: Tenant = { environment: message.environment, associationId: message.associationId };
+  logger.appendKeys({ webhookId: message.webhookId, deliveryId: message.deliveryId });
+  const delivery = await findDelivery(tenant, message.webhookId, message.deliveryId);
+  if (delivery?.status !== 'pending') return;
+  const due = Math.max(message.notBefore ?? 0, Date.parse(delivery.nextAttemptAt ?? '') || 0);
+  if (due > now().getTime()) return requeue(message, due, now());
+
+  const registration = await findRegistration(tenant, message.webhookId, { consistent: true });
+  if (registration?.status !== 'active') {
+    await cancelDelivery(delivery, now());
+    return;
+  }
+  const attempt = delivery.attemptCount + 1;
+  const at = now();
+  const result = await post(
+    registration.url,
+    deliveryHeaders({
+      webhookId: registration.webhookId,
+      eventId: delivery.eventId,
+      secret: await openWebhookSecret(registration),
+      body: delivery.payload,
+      now: at,
+    }),
+    delivery.payload,
+    urlPolicyFor(registration.environment),
+    ATTEMPT_TIMEOUT_MS,
+  );
+  const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+  const final = !delivered && attempt >= delivery.finalAttempt;
+  const nextAttemptAt =
+    delivered || final ? null : at.getTime() + retryDelayMs(attempt, config().WEBHOOK_RETRY_SCALE);
+  const recorded = await recordAttempt(
+    delivery,
+    { attempt, at: at.toISOString(), ...result },
+    {
+      status: delivered ? 'delivered' : final ? 'failed' : 'pending',
+      nextAttemptAt: nextAttemptAt === null ? null : new Date(nextAttemptAt).toISOString(),
+    },
+  );
+  // Another worker recorded this attempt first (the same message twice): its schedule stands.
+  if (recorded.outcome !== 'written') return;
+  logger.info('Webhook delivery attempted', {
+    attempt,
+    eventType: delivery.eventType,
+    statusCode: result.statusCode,
+    error: result.error,
+    latencyMs: result.latencyMs,
+  });
+  if (final)
+    logger.warn('Webhook delivery failed after its last attempt', { attempt, eventId: delivery.eventId });
+  if (nextAttemptAt !== null) await requeue(message, nextAttemptAt, now());
+}

@@ -1,0 +1,196 @@
+// Where a webhook may point, and the one way a delivery reaches it. A URL never reaches inside the
+// network: production needs https to a host whose every address is public, checked at registration
+// and again at each delivery on the address the connection actually uses (the request's own DNS
+// look-up is the checked one, so a name that resolves elsewhere the second time — DNS rebinding — is
+// refused, not followed). Redirects are not followed. Loopback is allowed only on the local stack, for
+// sandbox registrations (a receiver on the tester's machine); in AWS it would be the Lambda itself.
+import { type LookupAddress, lookup } from 'node:dns';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { BlockList, isIP } from 'node:net';
+import { config } from '../config.ts';
+import type { Environment } from '../http/types.ts';
+
+export interface UrlPolicy {
+  /** Loopback hosts (and http to them) are allowed. */
+  loopback: boolean;
+}
+
+export const urlPolicyFor = (environment: Environment): UrlPolicy => ({
+  loopback: environment === 'sandbox' && config().WEBHOOKS_ALLOW_LOOPBACK === 'true',
+});
+
+/** Addresses no delivery may reach: private, shared, link-local (cloud metadata), multicast, reserved. */
+const internal = new BlockList();
+for (const [network, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  internal.addSubnet(network, prefix, 'ipv4');
+for (const [network, prefix] of [
+  ['::', 128],
+  ['64:ff9b::', 96],
+  ['100::', 64],
+  ['2001:db8::', 32],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  internal.addSubnet(network, prefix, 'ipv6');
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+/** An IPv4 address written as IPv6 (`::ffff:10.0.0.1`) is judged as the IPv4 address it is. */
+function plain(address: string): { address: string; family: 'ipv4' | 'ipv6' } {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped?.[1]) return { address: mapped[1], family: 'ipv4' };
+  return { address, family: isIP(address) === 6 ? 'ipv6' : 'ipv4' };
+}
+
+const isLoopback = (address: string) => {
+  const { address: a, family } = plain(address);
+  return loopback.check(a, family);
+};
+
+/** Why an address may not be reached, or null when it may. */
+export function addressRefusal(address: string, policy: UrlPolicy): string | null {
+  const { address: a, family } = plain(address);
+  if (loopback.check(a, family)) return policy.loopback ? null : 'is a loopback address';
+  if (internal.check(a, family)) return 'is a private, link-local or reserved address';
+  return null;
+}
+
+export class UrlRefused extends Error {
+  override name = 'UrlRefused';
+}
+
+/** The URL parsed, if its form is allowed (scheme, credentials, host); throws UrlRefused otherwise. */
+export function parseWebhookUrl(value: string, policy: UrlPolicy): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UrlRefused('must be an absolute URL');
+  }
+  if (url.username || url.password) throw new UrlRefused('must not carry credentials');
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const loopbackHost = host === 'localhost' || (isIP(host) !== 0 && isLoopback(host));
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.loopback && loopbackHost))
+    throw new UrlRefused(policy.loopback ? 'must be https (or http to loopback)' : 'must be https');
+  if (isIP(host) !== 0) {
+    const refusal = addressRefusal(host, policy);
+    if (refusal) throw new UrlRefused(`points at ${host}, which ${refusal}`);
+  } else if (host === 'localhost' && !policy.loopback) {
+    throw new UrlRefused('points at localhost');
+  }
+  return url;
+}
+
+/** Every address the URL's host resolves to must be allowed (registration: refused with a reason). */
+export async function assertReachable(url: URL, policy: UrlPolicy): Promise<void> {
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(host) !== 0) return;
+  const addresses = await new Promise<LookupAddress[]>((resolve, reject) =>
+    lookup(host, { all: true }, (error, found) => (error ? reject(error) : resolve(found))),
+  ).catch(() => {
+    throw new UrlRefused(`${host} does not resolve`);
+  });
+  for (const { address } of addresses) {
+    const refusal = addressRefusal(address, policy);
+    if (refusal) throw new UrlRefused(`${host} resolves to ${address}, which ${refusal}`);
+  }
+}
+
+/** dns.lookup that refuses every answer holding an address the policy does not allow. */
+function guardedLookup(policy: UrlPolicy) {
+  return (
+    hostname: string,
+    options: { all?: boolean; family?: number },
+    callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
+    lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '');
+      const refused = addresses.find(({ address }) => addressRefusal(address, policy) !== null);
+      if (refused) return callback(new UrlRefused(`${hostname} resolves to ${refused.address}`), '');
+      if (options.all) return callback(null, addresses);
+      const [first] = addresses;
+      return callback(null, first?.address ?? '', first?.family);
+    });
+  };
+}
+
+export interface PostResult {
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number;
+  responseExcerpt: string | null;
+}
+
+const EXCERPT_CHARS = 256;
+
+/** POSTs `body` with `headers`, within `timeoutMs`, through the policy's checks; never throws. */
+export function post(
+  target: string,
+  headers: Record<string, string>,
+  body: string,
+  policy: UrlPolicy,
+  timeoutMs: number,
+): Promise<PostResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  return new Promise((resolve) => {
+    let url: URL;
+    try {
+      url = parseWebhookUrl(target, policy);
+    } catch (error) {
+      resolve({ statusCode: null, error: (error as Error).message, latencyMs: 0, responseExcerpt: null });
+      return;
+    }
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = send(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        lookup: guardedLookup(policy) as never,
+        signal: AbortSignal.timeout(timeoutMs),
+      },
+      (res) => {
+        let excerpt = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          if (excerpt.length < EXCERPT_CHARS) excerpt += chunk.slice(0, EXCERPT_CHARS - excerpt.length);
+        });
+        const done = () =>
+          resolve({
+            statusCode: res.statusCode ?? null,
+            error: null,
+            latencyMs: elapsed(),
+            responseExcerpt: excerpt || null,
+          });
+        res.on('end', done);
+        res.on('error', done);
+      },
+    );
+    req.on('error', (error) => {
+      const message =
+        error.name === 'AbortError' || error.name === 'TimeoutError'
+          ? `no answer within ${timeoutMs / 1000} s`
+          : error.message;
+      resolve({ statusCode: null, error: message, latencyMs: elapsed(), responseExcerpt: null });
+    });
+    req.end(body);
+  });
+}

@@ -1,0 +1,27 @@
+// An event's `data`: the resource the change wrote, as the API returns it (a transaction record as
+// GET /transactions/{id} shows it, a wallet as GET /wallets/{id} without its balances, a payment
+// destination as its route shows it). Built by the dispatcher, not the outbox router, which bundles no
+// domain code.
+import { toDestinationResource } from '../beneficiaries/destination-resource.ts';
+import type { PaymentDestinationRecord } from '../beneficiaries/repo.ts';
+import { recordOf } from '../db/entity.ts';
+import type { TransactionRecord } from '../payments/repo.ts';
+import { toTransactionResource } from '../payments/responses.ts';
+import type { WalletRecord } from '../wallets/repo.ts';
+import { toWalletResource } from '../wallets/service.ts';
+import type { EventMessage } from './event-message.ts';
+
+export function eventDataOf(message: EventMessage): unknown {
+  const record = recordOf<unknown>(message.item);
+  switch (message.itemType) {
+    case 'transaction':
+      return toTransactionResource(record as TransactionRecord);
+    case 'wallet':
+      // Balances are read from the ledger when asked for; an event reports the KYC decision.
+      return toWalletResource(record as WalletRecord, null);
+    case 'paymentDestination':
+      return toDestinationResource(record as PaymentDestinationRecord);
+    default:
+      throw new Error(`No event data for items of type ${message.itemType}`);
+  }
+}

@@ -1,0 +1,114 @@
+// What the webhook routes answer. The secret appears once, in the answer that created it.
+import { pageOf } from '../http/responses.ts';
+import * as z from '../zod.ts';
+import type { DeliveryRecord, WebhookRecord } from './repo.ts';
+
+const timestamp = z.iso.datetime();
+
+export const webhookResource = z.strictObject({
+  id: z.uuid(),
+  url: z.string(),
+  events: z.array(z.string()),
+  description: z.nullable(z.string()),
+  status: z.enum(['active', 'deactivated']),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  deactivatedAt: z.nullable(timestamp),
+});
+
+export const createdWebhookResource = z.extend(webhookResource, {
+  secret: z
+    .string()
+    .check(
+      z.regex(/^whsec_[A-Za-z0-9+/]+=*$/),
+      z.describe('The Standard Webhooks signing secret. Shown once, here: store it.'),
+    ),
+});
+
+export const webhookPage = pageOf(webhookResource);
+
+export const deliveryResource = z.strictObject({
+  id: z.uuid(),
+  webhookId: z.uuid(),
+  eventId: z.uuid(),
+  eventType: z.string(),
+  status: z.enum(['pending', 'delivered', 'failed', 'cancelled']),
+  attempts: z.array(
+    z.strictObject({
+      attempt: z.number().check(z.int()),
+      at: timestamp,
+      statusCode: z.nullable(z.number().check(z.int())),
+      error: z.nullable(z.string()),
+      latencyMs: z.number().check(z.int()),
+      responseExcerpt: z.nullable(z.string()).check(z.describe('At most the first 256 characters.')),
+    }),
+  ),
+  nextAttemptAt: z.nullable(timestamp),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+
+export const deliveryPage = pageOf(deliveryResource);
+
+export const toWebhookResource = (record: WebhookRecord): z.infer<typeof webhookResource> => ({
+  id: record.webhookId,
+  url: record.url,
+  events: record.events,
+  description: record.description,
+  status: record.status,
+  createdAt: record.createdAt,
+  updatedAt: record.updatedAt,
+  deactivatedAt: record.deactivatedAt,
+});
+
+export const toDeliveryResource = (record: DeliveryRecord): z.infer<typeof deliveryResource> => ({
+  id: record.deliveryId,
+  webhookId: record.webhookId,
+  eventId: record.eventId,
+  eventType: record.eventType,
+  status: record.status,
+  attempts: record.attempts,
+  nextAttemptAt: record.nextAttemptAt,
+  createdAt: record.createdAt,
+  updatedAt: record.updatedAt,
+});
+
+export const webhookExample: z.infer<typeof webhookResource> = {
+  id: '8e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b',
+  url: 'https://hooks.example.com/payments',
+  events: ['payment.completed', 'payment.failed'],
+  description: 'Ledger reconciliation',
+  status: 'active',
+  createdAt: '2026-11-23T09:00:00.000Z',
+  updatedAt: '2026-11-23T09:00:00.000Z',
+  deactivatedAt: null,
+};
+
+export const deliveryExample: z.infer<typeof deliveryResource> = {
+  id: '019ab2c4-5d6e-8f70-8a1b-2c3d4e5f6a7b',
+  webhookId: webhookExample.id,
+  eventId: '2b3c4d5e-6f70-5a8b-9c0d-1e2f3a4b5c6d',
+  eventType: 'payment.completed',
+  status: 'delivered',
+  attempts: [
+    {
+      attempt: 1,
+      at: '2026-11-23T09:30:04.700Z',
+      statusCode: 503,
+      error: null,
+      latencyMs: 41,
+      responseExcerpt: 'upstream unavailable',
+    },
+    {
+      attempt: 2,
+      at: '2026-11-23T09:30:09.812Z',
+      statusCode: 200,
+      error: null,
+      latencyMs: 38,
+      responseExcerpt: null,
+    },
+  ],
+  nextAttemptAt: null,
+  createdAt: '2026-11-23T09:30:04.650Z',
+  updatedAt: '2026-11-23T09:30:09.812Z',
+};

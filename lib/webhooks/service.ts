@@ -1,0 +1,148 @@
+// Webhook registrations (spec §2.12, §3.4, §4.11) and their deliveries log. A registration is
+// active until deleted, then deactivated for good (kept for history; deliveries stop at once, retries
+// in flight included: the delivery worker reads the registration before every attempt).
+import { randomUUID } from 'node:crypto';
+import { type FieldError, notFound, Problem, unprocessable } from '../http/problem.ts';
+import type { Tenant } from '../http/types.ts';
+import { keyEncryptionKey, openBytes, type SealedSecret, sealBytes } from '../secret-box.ts';
+import { ALL_EVENTS, isEventType } from './catalogue.ts';
+import { assertReachable, parseWebhookUrl, UrlRefused, urlPolicyFor } from './destinations.ts';
+import {
+  deactivateRegistration,
+  findDelivery,
+  findRegistration,
+  listDeliveryPage,
+  listRegistrationPage,
+  putRegistration,
+  reopenDelivery,
+  type WebhookRecord,
+} from './repo.ts';
+import { toDeliveryResource, toWebhookResource } from './responses.ts';
+import type { CreateWebhook } from './schema.ts';
+import { newWebhookSecret } from './signing.ts';
+
+/** Active registrations an association may hold: enough for every environment of every system it runs. */
+export const MAX_ACTIVE_WEBHOOKS = 20;
+
+/** What the secret is sealed for: a sealed secret copied onto another registration does not open. */
+const secretOwner = (webhookId: string) => `webhook:${webhookId}`;
+
+export async function sealWebhookSecret(webhookId: string, secret: string): Promise<SealedSecret> {
+  return sealBytes(await keyEncryptionKey(), secretOwner(webhookId), Buffer.from(secret, 'utf8'));
+}
+
+export async function openWebhookSecret(record: WebhookRecord): Promise<string> {
+  return openBytes(await keyEncryptionKey(), secretOwner(record.webhookId), record.sealedSecret).toString(
+    'utf8',
+  );
+}
+
+function checkedEvents(events: string[]): string[] {
+  const errors: FieldError[] = events.flatMap((name, i) =>
+    name === ALL_EVENTS || isEventType(name)
+      ? []
+      : [
+          {
+            field: `events.${i}`,
+            message: `${name} is not an event type (see the catalogue in the API notes)`,
+          },
+        ],
+  );
+  if (events.includes(ALL_EVENTS) && events.length > 1)
+    errors.push({ field: 'events', message: '"*" already subscribes to every type: send it alone' });
+  if (errors.length) throw unprocessable('Unknown event types.', errors);
+  return [...new Set(events)];
+}
+
+async function checkedUrl(tenant: Tenant, value: string): Promise<string> {
+  const policy = urlPolicyFor(tenant.environment);
+  try {
+    const url = parseWebhookUrl(value, policy);
+    await assertReachable(url, policy);
+    return url.toString();
+  } catch (error) {
+    if (!(error instanceof UrlRefused)) throw error;
+    throw unprocessable('The webhook URL cannot be used.', [{ field: 'url', message: error.message }]);
+  }
+}
+
+export async function createWebhook(tenant: Tenant, input: CreateWebhook, now: Date) {
+  const events = checkedEvents(input.events);
+  const url = await checkedUrl(tenant, input.url);
+  const webhookId = randomUUID();
+  const secret = newWebhookSecret();
+  const record: WebhookRecord = {
+    webhookId,
+    environment: tenant.environment,
+    associationId: tenant.associationId,
+    url,
+    events,
+    description: input.description ?? null,
+    status: 'active',
+    sealedSecret: await sealWebhookSecret(webhookId, secret),
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    deactivatedAt: null,
+  };
+  if (!(await putRegistration(record, MAX_ACTIVE_WEBHOOKS)))
+    throw unprocessable('Too many webhooks.', [
+      {
+        field: 'url',
+        message: `an association holds at most ${MAX_ACTIVE_WEBHOOKS} active webhooks: delete one first`,
+      },
+    ]);
+  return { ...toWebhookResource(record), secret };
+}
+
+async function registrationOrNotFound(tenant: Tenant, webhookId: string): Promise<WebhookRecord> {
+  const record = await findRegistration(tenant, webhookId, { consistent: true });
+  if (!record) throw notFound(`No webhook ${webhookId}.`);
+  return record;
+}
+
+export async function getWebhook(tenant: Tenant, webhookId: string) {
+  return toWebhookResource(await registrationOrNotFound(tenant, webhookId));
+}
+
+export async function listWebhooks(tenant: Tenant, page: { limit: number; cursor?: string | undefined }) {
+  const found = await listRegistrationPage(tenant, page);
+  return { data: found.data.map(toWebhookResource), pagination: found.pagination };
+}
+
+/** Deactivates the registration; deleting one already deactivated answers it as it is (idempotent). */
+export async function deleteWebhook(tenant: Tenant, webhookId: string, now: Date) {
+  await registrationOrNotFound(tenant, webhookId);
+  await deactivateRegistration(tenant, webhookId, now);
+  return toWebhookResource(await registrationOrNotFound(tenant, webhookId));
+}
+
+export async function listDeliveries(
+  tenant: Tenant,
+  webhookId: string,
+  page: { limit: number; cursor?: string | undefined },
+) {
+  await registrationOrNotFound(tenant, webhookId);
+  const found = await listDeliveryPage(tenant, webhookId, page);
+  return { data: found.data.map(toDeliveryResource), pagination: found.pagination };
+}
+
+/**
+ * One more attempt of an ended delivery (delivered, failed or cancelled), to an active registration; a
+ * delivery still pending is answered as it is.
+ */
+export async function redeliver(tenant: Tenant, webhookId: string, deliveryId: string, now: Date) {
+  const registration = await registrationOrNotFound(tenant, webhookId);
+  const delivery = await findDelivery(tenant, webhookId, deliveryId);
+  if (!delivery) throw notFound(`No delivery ${deliveryId} for this webhook.`);
+  if (registration.status !== 'active')
+    throw new Problem(409, 'The webhook is deactivated: nothing is delivered to it any more.');
+  // Still being attempted: its next attempt is already coming, which is what was asked for.
+  if (delivery.status === 'pending') return toDeliveryResource(delivery);
+  const reopened = await reopenDelivery(delivery, now);
+  if (reopened.outcome !== 'written')
+    throw new Problem(
+      409,
+      'The delivery changed meanwhile; read it again before asking for another attempt.',
+    );
+  return toDeliveryResource(reopened.record);
+}
