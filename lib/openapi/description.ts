@@ -9,7 +9,7 @@ export function apiDescription(): string {
   const errorRows = (Object.keys(problemKinds) as unknown as ProblemStatus[])
     .map((status) => `| ${status} | \`${problemKinds[status].slug}\` | ${problemDescriptions[status]} |`)
     .join('\n');
-  return `One REST API for registered integrators: Stellar wallets, beneficiaries, payment destinations, connectors and quotes.
+  return `One REST API for registered integrators: Stellar wallets, beneficiaries, payment destinations, connectors, quotes, payments (P2P, swaps, atomic multi-transfers) with their transaction records, and signed webhooks.
 
 **Authentication.** Every route needs the application's \`x-service-auth\` key; every route but \`POST /auth/token\` also needs \`Authorization: Bearer <token>\`, a token from \`POST /auth/token\` (900 s). A token works only with the key of the application it was issued to.
 

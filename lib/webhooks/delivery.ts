@@ -2,7 +2,8 @@
 // status, its attempt count and when the next attempt is due. A message that comes early (a retry
 // waits longer than SQS can delay, or the stream sent it twice) is put back until then; an attempt is
 // recorded conditionally on the one before it, so two workers holding the same message record one; a
-// registration deactivated meanwhile cancels the delivery without an attempt.
+// registration deactivated meanwhile cancels the delivery without an attempt. A delivery whose last
+// attempt failed fails its message until the redrive policy dead-letters it (DeliveryFailed).
 import { sendToQueue } from '../aws/queues.ts';
 import { config } from '../config.ts';
 import type { Tenant } from '../http/types.ts';
@@ -13,6 +14,14 @@ import { cancelDelivery, findDelivery, findRegistration, recordAttempt } from '.
 import { retryDelayMs } from './schedule.ts';
 import { openWebhookSecret } from './service.ts';
 import { deliveryHeaders } from './signing.ts';
+
+/**
+ * Thrown for a delivery whose last attempt failed, on every receive of its message: the message is never
+ * deleted, so the queue's redrive policy moves it to the alarmed dead-letter queue.
+ */
+export class DeliveryFailed extends Error {
+  override name = 'DeliveryFailed';
+}
 
 /** A receiver answers within this, or the attempt failed. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -32,6 +41,8 @@ export async function attemptDelivery(
   const tenant: Tenant = { environment: message.environment, associationId: message.associationId };
   logger.appendKeys({ webhookId: message.webhookId, deliveryId: message.deliveryId });
   const delivery = await findDelivery(tenant, message.webhookId, message.deliveryId);
+  if (delivery?.status === 'failed' && delivery.attemptCount >= delivery.finalAttempt)
+    throw new DeliveryFailed(`Delivery ${message.deliveryId} failed after ${delivery.attemptCount} attempts`);
   if (delivery?.status !== 'pending') return;
   const due = Math.max(message.notBefore ?? 0, Date.parse(delivery.nextAttemptAt ?? '') || 0);
   if (due > now().getTime()) return requeue(message, due, now());
