@@ -36,6 +36,12 @@ export interface StackOptions {
   /** Where DynamoDB Local is installed. */
   dynamoDbDir: string;
   stage?: string;
+  /**
+   * Pollers per worker queue, by queue name (lib/queues.ts): each invokes the worker one batch at a time,
+   * so n pollers are n invocations at once, as Lambda runs an SQS event source's batches side by side.
+   * 1 for a queue not named.
+   */
+  workerConcurrency?: Readonly<Record<string, number>>;
 }
 
 export interface LocalStack {
@@ -206,16 +212,21 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
     const { handler } = (await import(`../../functions/workers/${definition.worker}.ts`)) as {
       handler: SqsBatchHandler;
     };
-    pollers.push(
-      startPoller({
-        sqs: sqsClient,
-        queueUrl: queue.queueUrl,
-        queueArn: queue.queueArn,
-        batchSize: definition.batchSize,
-        handler,
-        functionName: definition.worker,
-      }),
-    );
+    const concurrency = options.workerConcurrency?.[definition.name] ?? 1;
+    if (!Number.isSafeInteger(concurrency) || concurrency < 1)
+      throw new RangeError(`workerConcurrency of ${definition.name} must be 1 or more, not ${concurrency}`);
+    for (let i = 0; i < concurrency; i++) {
+      pollers.push(
+        startPoller({
+          sqs: sqsClient,
+          queueUrl: queue.queueUrl,
+          queueArn: queue.queueArn,
+          batchSize: definition.batchSize,
+          handler,
+          functionName: definition.worker,
+        }),
+      );
+    }
   }
 
   // The outbox: the table's stream, read as Lambda's event source reads it, into the router.
