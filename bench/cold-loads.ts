@@ -43,7 +43,7 @@ export async function measureBundlesAndColdLoads(
   const floorCpuMs = cpuOf(floor.name);
 
   console.log(
-    `\n== 5. Bundles and cold module loads against the floor (esbuild.config.ts; load = median of ${COLD_RUNS} fresh processes, ms)`,
+    `\n== 8. Bundles and cold module loads against the floor (esbuild.config.ts; load = median of ${COLD_RUNS} fresh processes, ms)`,
   );
   console.log(
     table(

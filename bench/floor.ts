@@ -30,7 +30,7 @@ export const awsSettings = (env: Record<string, string>) => ({
 });
 
 /** The reads every token-authenticated route starts with, on a document client of its own. */
-function tableAccess(stack: LocalStack) {
+export function tableAccess(stack: LocalStack) {
   const { env, seededTenant: tenant } = stack;
   const TableName = env.TABLE_NAME as string;
   const db = DynamoDBDocumentClient.from(

@@ -71,7 +71,7 @@ export function httpClient(concurrency: number) {
 
 export type HttpClient = ReturnType<typeof httpClient>;
 
-async function expectStatus(
+export async function expectStatus(
   response: Promise<{ status: number; body: string }>,
   expected: number,
 ): Promise<string> {
@@ -96,7 +96,7 @@ export function tokenRoute(stack: LocalStack, client: HttpClient): Op {
   };
 }
 
-const tokenHeaders = (stack: LocalStack, accessToken: string) => ({
+export const tokenHeaders = (stack: LocalStack, accessToken: string) => ({
   'x-service-auth': stack.seededTenant.apiKey,
   authorization: `Bearer ${accessToken}`,
 });

@@ -1,5 +1,6 @@
 // `npm run bench`: route latency against its backend floor, wallet activation time, a submission burst
-// through submitOnce, bundle sizes and cold module loads, in one run.
+// through submitOnce, payment acceptance and settlement, a payment burst through the API, bundle sizes and
+// cold module loads, in one run.
 import { rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +24,8 @@ import {
   tokenRoute,
   walletRoute,
 } from './latency.ts';
+import { measurePaymentBurst, PAYMENT_BURST_CAP_MS } from './payment-burst.ts';
+import { measurePayments, PAYMENTS_SECTION_CAP_MS } from './payments.ts';
 import { fixed, type Summary, table } from './stats.ts';
 import { BURST_SECTION_CAP_MS, measureSubmissionBurst } from './submission-burst.ts';
 
@@ -58,8 +61,8 @@ const ACTIVATION_WALLETS = 20;
 const ACTIVATION_POLL_MS = 20;
 const PER_WALLET_MS = 10_000;
 const ACTIVATION_CAP_MS = 30_000;
-/** Past this the run gives up, stops the stack and exits 1 (the burst section has a cap of its own). */
-const HARD_CAP_MS = 240_000 + BURST_SECTION_CAP_MS;
+/** Past this the run gives up, stops the stack and exits 1 (the burst and payment sections have caps of their own). */
+const HARD_CAP_MS = 240_000 + BURST_SECTION_CAP_MS + PAYMENTS_SECTION_CAP_MS + PAYMENT_BURST_CAP_MS;
 /** POST /v1/quotes: an off-ramp exploratory quote of this many units of the connector's asset, for this type. */
 const QUOTE_AMOUNT = 100;
 const QUOTE_TYPE = 'C_2_C';
@@ -350,6 +353,14 @@ const load = () =>
 console.log(
   `payments-gateway bench: node ${process.version}, ${availableParallelism()} CPU(s), load average ${load()}`,
 );
+/** Wall time of each section, for the last line. */
+const sections: string[] = [];
+async function timed(name: string, section: () => Promise<void>): Promise<void> {
+  const t0 = performance.now();
+  await section();
+  sections.push(`${name} ${fixed((performance.now() - t0) / 1000, 1)} s`);
+}
+
 try {
   stack = await startStack({
     port: 0,
@@ -359,17 +370,22 @@ try {
   console.log(`stack up in ${fixed(elapsed() / 1000, 1)} s at ${stack.baseUrl}`);
   const env = { ...stack.env };
   const accessToken = await issueAccessToken(stack);
-  await measureLatency(stack, accessToken);
-  await measureWalletActivation(stack, accessToken);
-  // Its records go to the stack's DynamoDB Local; its ledgers are its own (bench/burst-run.ts).
-  await measureSubmissionBurst(env);
-  // Stopped before the cold loads, so DynamoDB Local's JVM does not compete with them.
   const running = stack;
+  await timed('1+2', () => measureLatency(running, accessToken));
+  await timed('3', () => measureWalletActivation(running, accessToken));
+  // Its records go to the stack's DynamoDB Local; its ledgers are its own (bench/burst-run.ts).
+  await timed('4', () => measureSubmissionBurst(env));
+  await timed('5+6', () => measurePayments(running, accessToken));
+  // Stopped before the payment burst, whose runs start stacks of their own (one stack at a time), and
+  // before the cold loads, so DynamoDB Local's JVM does not compete with them.
   stack = undefined;
   await running.stop();
-  await measureBundlesAndColdLoads(workDir, env);
+  await timed('7', () => measurePaymentBurst());
+  await timed('8', () => measureBundlesAndColdLoads(workDir, env));
 } finally {
   await cleanup();
 }
-console.log(`\ntotal ${fixed(elapsed() / 1000, 1)} s, load average ${load()}`);
+console.log(
+  `\ntotal ${fixed(elapsed() / 1000, 1)} s (sections: ${sections.join(', ')}), load average ${load()}`,
+);
 process.exit(0);

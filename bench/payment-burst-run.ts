@@ -1,0 +1,254 @@
+// One run of the payment burst, in a process of its own (bench/payment-burst.ts forks it): it starts a
+// whole local stack whose ledgers close at the run's cadence (LOCAL_LEDGER_CLOSE_MS), so the gateway, the
+// outbox, the ledger-submitter and the channel pool all run against that ledger; the functions read their
+// configuration once per process, hence a process per run.
+//
+// Setup: own USDC wallets created, opened and funded through the API. On a ledger with a cadence the run
+// closes a ledger every setupCloseMs meanwhile (the ledger's /_admin/close), so setup does not wait out a
+// close per funding; the burst itself runs on the cadence alone. Then the burst: payment i is a P2P from
+// wallet i % n to wallet (i + 1) % n (a ring), through POST /v1/payments/p2p/own at the run's concurrency,
+// its memo naming it; the run waits until every record has settled, reads the records and their
+// submission records from the table, counts every payment on the ledger and sends the figures back.
+import { rmSync } from 'node:fs';
+import { config } from '../lib/config.ts';
+import { type LocalStack, startStack } from '../lib/local/stack.ts';
+import { ledgerPaymentsByMemo } from './burst-census.ts';
+import { tableAccess } from './floor.ts';
+import { httpClient, issueAccessToken } from './latency.ts';
+import { type Acceptance, type FundedWallet, fundedWallet, p2pPayer } from './payment-api.ts';
+import { type AcceptedPayment, type PaymentCensus, paymentCensus } from './payment-census.ts';
+import { recordReader } from './payment-records.ts';
+import { percentile } from './stats.ts';
+
+/** What the parent hands the run (JSON in PAYMENT_BURST_RUN). */
+export interface PaymentBurstSpec {
+  /** `immediate` or `cadence`: part of every memo. */
+  run: string;
+  closeIntervalMs: number;
+  /** The stack's data folder (the parent removes it, and what a killed run left running). */
+  dataDir: string;
+  dynamoDbDir: string;
+  wallets: number;
+  /** USDC each wallet is funded with. */
+  fundEach: number;
+  payments: number;
+  /** USDC each payment moves. */
+  amount: number;
+  concurrency: number;
+  /** Concurrent invocations of the ledger-submitter (pollers of its queue). */
+  submitters: number;
+  /** No payment is sent after this many ms from the first. */
+  sendCapMs: number;
+  /** After the last 202, the most the run waits for the records to settle. */
+  settleCapMs: number;
+  /** Wallet setup (create, open, fund). */
+  setupCapMs: number;
+  /** On a ledger with a cadence, a ledger is closed this often during setup (not during the burst). */
+  setupCloseMs: number;
+  /** Concurrent wallet-activator invocations (pollers of its queue). */
+  activators: number;
+}
+
+/** What the run sends back. */
+export interface PaymentBurstFigures extends PaymentCensus {
+  spec: PaymentBurstSpec;
+  /** The stack's start, ms. */
+  stackMs: number;
+  /** Wallet setup, ms. */
+  setupMs: number;
+  /** Channel accounts in the pool (LEDGER_CHANNELS). */
+  channels: number;
+  accepted: number;
+  /** Requests answered anything but 202 (or not at all). */
+  refused: number;
+  /** Payments never sent: the send cap came first. */
+  notSent: number;
+  /** First request sent → last 202, ms. */
+  acceptMs: number;
+  completed: number;
+  failed: number;
+  /** First 202 → the last record's settlement (its updatedAt), ms. */
+  settleWallMs: number;
+  /** Per record, createdAt → updatedAt (settled), ms. */
+  settleP50: number;
+  settleP99: number;
+  /** True when the settle cap came first. */
+  settleCapped: boolean;
+  /** Submission records with attempt > 1 (an envelope was replaced). */
+  replacedIntents: number;
+  /** Envelopes built beyond each intent's first (sum of envelopes.length - 1). */
+  extraEnvelopes: number;
+  /** Submission records missing for settled payments (there should be one per payment). */
+  missingSubmissions: number;
+  /** Failed records by errorCode. */
+  failures: Record<string, number>;
+  firstError: string | undefined;
+}
+
+const SETUP_CONCURRENCY = 8;
+const SETTLE_POLL_MS = 500;
+const STOP_CAP_MS = 15_000;
+
+const spec = JSON.parse(process.env.PAYMENT_BURST_RUN ?? 'null') as PaymentBurstSpec | null;
+const send = process.send?.bind(process);
+if (!spec || !send) throw new Error('bench/payment-burst-run.ts is forked by bench/payment-burst.ts');
+
+let stack: LocalStack | undefined;
+const stop = async (code: number) => {
+  const running = stack;
+  stack = undefined;
+  if (running) await Promise.race([running.stop(), new Promise((r) => setTimeout(r, STOP_CAP_MS))]);
+  rmSync(spec.dataDir, { recursive: true, force: true });
+  process.exit(code);
+};
+process.on('SIGTERM', () => void stop(143));
+process.on('SIGINT', () => void stop(130));
+// The parent went away (its own cap, a signal): nothing will read the figures.
+process.on('disconnect', () => void stop(1));
+
+/** Runs `task` over 0..n-1 with `concurrency` workers, taking no new index past `deadline`. */
+async function overIndices(
+  n: number,
+  concurrency: number,
+  deadline: number,
+  task: (i: number) => Promise<void>,
+): Promise<{ taken: number }> {
+  let next = 0;
+  const worker = async () => {
+    while (next < n && performance.now() < deadline) await task(next++);
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return { taken: next };
+}
+
+async function burst(running: LocalStack, stackMs: number): Promise<PaymentBurstFigures> {
+  if (!spec) throw new Error('no spec');
+  const accessToken = await issueAccessToken(running);
+  const closeNow = () =>
+    fetch(`${running.horizonUrl}/_admin/close`, { method: 'POST' }).then((r) => r.body?.cancel());
+  const closer =
+    spec.closeIntervalMs > 0
+      ? setInterval(() => void closeNow().catch(() => {}), spec.setupCloseMs)
+      : undefined;
+
+  const setupStart = performance.now();
+  const wallets: FundedWallet[] = [];
+  let firstError: string | undefined;
+  const setupClient = httpClient(SETUP_CONCURRENCY * 2);
+  try {
+    await overIndices(spec.wallets, SETUP_CONCURRENCY, setupStart + spec.setupCapMs, async (i) => {
+      try {
+        wallets[i] = await fundedWallet(running, setupClient, accessToken, spec.fundEach, spec.setupCapMs);
+      } catch (error) {
+        firstError ??= `setup: ${(error as Error).message}`;
+      }
+    });
+  } finally {
+    clearInterval(closer);
+    setupClient.close();
+  }
+  const setupMs = performance.now() - setupStart;
+  const ring = wallets.filter(Boolean);
+  if (ring.length < 2) throw new Error(`only ${ring.length} wallet(s) set up: ${firstError}`);
+
+  const client = httpClient(spec.concurrency);
+  const pay = p2pPayer(running, client, accessToken);
+  const memoOf = (i: number) => `pb:${spec.run}:${i}`;
+  const accepted: AcceptedPayment[] = [];
+  let refused = 0;
+  let firstAcceptedAt = Number.POSITIVE_INFINITY;
+  let lastAcceptedAt = 0;
+  const sendStart = performance.now();
+  const { taken } = await overIndices(
+    spec.payments,
+    spec.concurrency,
+    sendStart + spec.sendCapMs,
+    async (i) => {
+      const from = ring[i % ring.length] as FundedWallet;
+      const to = ring[(i + 1) % ring.length] as FundedWallet;
+      let answer: Acceptance;
+      try {
+        answer = await pay({ from, to, amount: spec.amount, memo: memoOf(i) });
+      } catch (error) {
+        refused++;
+        firstError ??= `payment ${i}: ${(error as Error).message}`;
+        return;
+      }
+      const now = Date.now();
+      firstAcceptedAt = Math.min(firstAcceptedAt, now);
+      lastAcceptedAt = Math.max(lastAcceptedAt, now);
+      accepted.push({ transactionRecordId: answer.transactionRecordId, memo: memoOf(i) });
+    },
+  );
+  const acceptMs = performance.now() - sendStart;
+  client.close();
+
+  const { db, TableName } = tableAccess(running);
+  const reader = recordReader(db, TableName, running.seededTenant);
+  try {
+    const ids = accepted.map((p) => p.transactionRecordId);
+    const waited = await reader.waitSettled(ids, { pollMs: SETTLE_POLL_MS, capMs: spec.settleCapMs });
+    // Whatever still waits in the pool lands (or not) now, so the count sees everything that can land.
+    let records = waited.records;
+    if (spec.closeIntervalMs > 0 && waited.capped) {
+      await closeNow();
+      records = await reader.records(ids);
+    }
+    const settled = [...records.values()].filter((r) => r.status !== 'initiated');
+    const settleTimes = settled
+      .map((r) => Date.parse(r.updatedAt) - Date.parse(r.createdAt))
+      .sort((a, b) => a - b);
+    const lastSettledAt = Math.max(0, ...settled.map((r) => Date.parse(r.updatedAt)));
+    const submissions = await reader.submissions(settled.map((r) => r.intentId));
+    const failures: Record<string, number> = {};
+    for (const r of settled)
+      if (r.status === 'failed') failures[r.errorCode ?? '?'] = (failures[r.errorCode ?? '?'] ?? 0) + 1;
+    const byMemo = await ledgerPaymentsByMemo(
+      running.horizonUrl,
+      ring.map((w) => w.publicKey),
+    );
+    return {
+      spec,
+      stackMs,
+      setupMs,
+      channels: config().LEDGER_CHANNELS,
+      accepted: accepted.length,
+      refused,
+      notSent: spec.payments - taken,
+      acceptMs,
+      completed: settled.filter((r) => r.status === 'completed').length,
+      failed: settled.filter((r) => r.status === 'failed').length,
+      settleWallMs: settled.length ? lastSettledAt - firstAcceptedAt : Number.NaN,
+      settleP50: percentile(settleTimes, 50),
+      settleP99: percentile(settleTimes, 99),
+      settleCapped: waited.capped,
+      replacedIntents: [...submissions.values()].filter((s) => s.attempt > 1).length,
+      extraEnvelopes: [...submissions.values()].reduce(
+        (sum, s) => sum + Math.max(0, s.envelopes.length - 1),
+        0,
+      ),
+      missingSubmissions: settled.length - submissions.size,
+      failures,
+      firstError,
+      ...paymentCensus(accepted, records, byMemo),
+    };
+  } finally {
+    db.destroy();
+  }
+}
+
+const stackStart = performance.now();
+try {
+  process.env.LOCAL_LEDGER_CLOSE_MS = String(spec.closeIntervalMs);
+  stack = await startStack({
+    port: 0,
+    dataDir: spec.dataDir,
+    dynamoDbDir: spec.dynamoDbDir,
+  });
+  const figures = await burst(stack, performance.now() - stackStart);
+  await new Promise((resolve) => send(figures, undefined, {}, resolve));
+} catch (error) {
+  console.error(`payment burst (${spec.run}): ${(error as Error).stack ?? error}`);
+  await stop(1);
+}
+await stop(0);
