@@ -25,6 +25,7 @@ import {
 } from './latency.ts';
 import { fixed, type Summary, table } from './stats.ts';
 import { BURST_SECTION_CAP_MS, measureSubmissionBurst } from './submission-burst.ts';
+import { measureWebhooks, WEBHOOK_SECTION_CAP_MS } from './webhooks.ts';
 
 // Read by lib/config.ts when the functions load, so it must be set before the stack starts.
 const TOKEN_RATE_LIMIT = 1_000_000;
@@ -59,7 +60,7 @@ const ACTIVATION_POLL_MS = 20;
 const PER_WALLET_MS = 10_000;
 const ACTIVATION_CAP_MS = 30_000;
 /** Past this the run gives up, stops the stack and exits 1 (the burst section has a cap of its own). */
-const HARD_CAP_MS = 240_000 + BURST_SECTION_CAP_MS;
+const HARD_CAP_MS = 240_000 + BURST_SECTION_CAP_MS + WEBHOOK_SECTION_CAP_MS;
 /** POST /v1/quotes: an off-ramp exploratory quote of this many units of the connector's asset, for this type. */
 const QUOTE_AMOUNT = 100;
 const QUOTE_TYPE = 'C_2_C';
@@ -361,6 +362,7 @@ try {
   const accessToken = await issueAccessToken(stack);
   await measureLatency(stack, accessToken);
   await measureWalletActivation(stack, accessToken);
+  await measureWebhooks(stack);
   // Its records go to the stack's DynamoDB Local; its ledgers are its own (bench/burst-run.ts).
   await measureSubmissionBurst(env);
   // Stopped before the cold loads, so DynamoDB Local's JVM does not compete with them.
