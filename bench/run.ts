@@ -28,6 +28,7 @@ import { measurePaymentBurst, PAYMENT_BURST_CAP_MS } from './payment-burst.ts';
 import { measurePayments, PAYMENTS_SECTION_CAP_MS } from './payments.ts';
 import { fixed, type Summary, table } from './stats.ts';
 import { BURST_SECTION_CAP_MS, measureSubmissionBurst } from './submission-burst.ts';
+import { measureWebhooks, WEBHOOK_SECTION_CAP_MS } from './webhooks.ts';
 
 // Read by lib/config.ts when the functions load, so it must be set before the stack starts.
 const TOKEN_RATE_LIMIT = 1_000_000;
@@ -61,8 +62,9 @@ const ACTIVATION_WALLETS = 20;
 const ACTIVATION_POLL_MS = 20;
 const PER_WALLET_MS = 10_000;
 const ACTIVATION_CAP_MS = 30_000;
-/** Past this the run gives up, stops the stack and exits 1 (the burst and payment sections have caps of their own). */
-const HARD_CAP_MS = 240_000 + BURST_SECTION_CAP_MS + PAYMENTS_SECTION_CAP_MS + PAYMENT_BURST_CAP_MS;
+/** Past this the run gives up, stops the stack and exits 1 (the burst, payment and webhook sections have caps of their own). */
+const HARD_CAP_MS =
+  240_000 + BURST_SECTION_CAP_MS + PAYMENTS_SECTION_CAP_MS + PAYMENT_BURST_CAP_MS + WEBHOOK_SECTION_CAP_MS;
 /** POST /v1/quotes: an off-ramp exploratory quote of this many units of the connector's asset, for this type. */
 const QUOTE_AMOUNT = 100;
 const QUOTE_TYPE = 'C_2_C';
@@ -373,6 +375,7 @@ try {
   const running = stack;
   await timed('1+2', () => measureLatency(running, accessToken));
   await timed('3', () => measureWalletActivation(running, accessToken));
+  await timed('3b', () => measureWebhooks(running));
   // Its records go to the stack's DynamoDB Local; its ledgers are its own (bench/burst-run.ts).
   await timed('4', () => measureSubmissionBurst(env));
   await timed('5+6', () => measurePayments(running, accessToken));

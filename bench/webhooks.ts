@@ -1,0 +1,450 @@
+// Issue #11 §5: webhook delivery, end to end through the local stack (the table's stream, the outbox
+// router, the webhook-events dispatcher, the webhook-deliveries worker) to receivers on loopback in this
+// process, each arrival timed on the receiver's side.
+//   (a) Event latency: the 202 of POST /v1/payments/p2p/own (the record is written before it answers) →
+//       its payment.initiated event arriving at a receiver; payments sent open loop at a fixed rate.
+//   (b) Fan-out: sandbox payment destination decisions (payment_destination.approved, no ledger work) of
+//       one tenant to 20 registrations, twice: all 20 answering at once, then 19 and one that never
+//       answers (each attempt to it waits out the deliverer's 10 s timeout). What matters is whether the
+//       19 healthy ones still get theirs as fast: deliveries a second and healthy latency in both runs.
+//
+// A section of `npm run bench` (bench/run.ts); run alone with `node scripts/toolchain.mjs node
+// bench/webhooks.ts` (it starts a stack of its own).
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { LocalStack } from '../lib/local/stack.ts';
+import { type HttpClient, httpClient } from './latency.ts';
+import { fixed, percentile, table } from './stats.ts';
+
+/** (a): payments sent, one every LATENCY_INTERVAL_MS, after LATENCY_WARMUP not counted. */
+const LATENCY_EVENTS = 100;
+const LATENCY_INTERVAL_MS = 100;
+const LATENCY_WARMUP = 3;
+/** (b): events per run, to this many registrations, decisions sent this many at a time. */
+const FANOUT_EVENTS = 30;
+const REGISTRATIONS = 20;
+const DECISION_CONCURRENCY = 4;
+/** Waiting for arrivals, per part (a) and per run of (b), from its first request. */
+const PART_CAP_MS = 25_000;
+/** The most the whole section can take, set-up included (bench/run.ts adds it to its hard cap). */
+export const WEBHOOK_SECTION_CAP_MS = 120_000;
+/** The deliverer's attempt timeout (lib/webhooks/delivery.ts), for the notes. */
+const ATTEMPT_TIMEOUT_S = 10;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+// ---------------------------------------------------------------------------------------------
+// Receivers
+
+interface Arrival {
+  /** The request path: which registration it was sent for. */
+  path: string;
+  /** performance.now() when the body had arrived. */
+  at: number;
+  type: string;
+  /** The event's data (the resource). */
+  data: Record<string, unknown>;
+}
+
+interface Receiver {
+  url: string;
+  arrivals: Arrival[];
+  /** Requests received (a receiver that never answers counts them; it parses nothing). */
+  requests: number;
+  close(): Promise<void>;
+}
+
+/** A loopback receiver that answers 204 at once, or never (it holds every request open until closed). */
+async function startReceiver(answers: boolean): Promise<Receiver> {
+  const sockets = new Set<Socket>();
+  const receiver: Receiver = { url: '', arrivals: [], requests: 0, close: async () => {} };
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const at = performance.now();
+      receiver.requests += 1;
+      if (!answers) return;
+      const event = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      receiver.arrivals.push({ path: req.url ?? '/', at, type: event.type, data: event.data });
+      res.writeHead(204).end();
+    });
+  });
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  receiver.close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      // Attempts held open fail at once (the worker frees its slot) instead of waiting out their timeout.
+      for (const socket of sockets) socket.destroy();
+    });
+  return receiver;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The API, as a new sandbox tenant of its own for each part (at most 20 active registrations a tenant)
+
+type Body = Record<string, unknown>;
+
+async function tenantApi(stack: LocalStack, client: HttpClient, name: string) {
+  // Imported once the stack has set the environment: the admin modules read it when loaded.
+  const { createTenant } = await import('../lib/admin/tenants.ts');
+  const tenant = await createTenant({ name, environment: 'sandbox', kind: 'business' });
+  let token = '';
+  const call = async (method: string, path: string, body?: Body, expected = 200, extra = {}) => {
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    const headers: Record<string, string> = { 'x-service-auth': tenant.apiKey, ...extra };
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (text !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = String(Buffer.byteLength(text));
+    }
+    const answer = await client.send(`${stack.baseUrl}${path}`, { method, headers, body: text });
+    if (answer.status !== expected)
+      throw new Error(`${method} ${path}: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);
+    return (answer.body ? JSON.parse(answer.body) : {}) as Body;
+  };
+  const issued = await call('POST', '/auth/token', {
+    clientId: tenant.clientId,
+    clientSecret: tenant.clientSecret,
+  });
+  token = issued.accessToken as string;
+  return call;
+}
+
+type Api = Awaited<ReturnType<typeof tenantApi>>;
+
+/** An own USDC wallet, open on the ledger, funded with `amount` when given. */
+async function ownWallet(api: Api, amount?: number): Promise<string> {
+  const { id } = await api(
+    'POST',
+    '/wallets',
+    { walletName: 'Bench', assetCode: 'USDC', ownAccount: true },
+    201,
+  );
+  const deadline = performance.now() + 15_000;
+  while ((await api('GET', `/wallets/${id}`)).activationStatus !== 'active') {
+    if (performance.now() > deadline) throw new Error(`wallet ${id} did not activate within 15 s`);
+    await pause(50);
+  }
+  if (amount !== undefined)
+    await api('POST', `/sandbox/wallets/${id}/fund`, { assetCode: 'USDC', amount }, 200, {
+      'idempotency-key': randomUUID(),
+    });
+  return id as string;
+}
+
+/** Runs `work(i)` for i < n, `concurrency` at a time. */
+async function inParallel(n: number, concurrency: number, work: (i: number) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) await work(next++);
+    }),
+  );
+}
+
+/** Waits until `done()` or the deadline; true when done. */
+async function until(done: () => boolean, deadline: number): Promise<boolean> {
+  while (!done()) {
+    if (performance.now() > deadline) return false;
+    await pause(20);
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// (a) Event latency
+
+interface LatencyFigures {
+  latencies: number[];
+  sent: number;
+  failures: number;
+  firstFailure?: string;
+}
+
+async function measureEventLatency(stack: LocalStack, client: HttpClient): Promise<LatencyFigures> {
+  const api = await tenantApi(stack, client, 'Bench webhooks latency');
+  const [from, to] = await Promise.all([ownWallet(api, 1000), ownWallet(api)]);
+  const receiver = await startReceiver(true);
+  const { id: webhookId } = await api(
+    'POST',
+    '/webhooks',
+    { url: receiver.url, events: ['payment.initiated'], description: 'bench' },
+    201,
+  );
+  const answered = new Map<string, number>();
+  const figures: LatencyFigures = { latencies: [], sent: 0, failures: 0 };
+  const pay = async () => {
+    const accepted = await api(
+      'POST',
+      '/payments/p2p/own',
+      {
+        transactionId: randomUUID(),
+        walletId: from,
+        destinationWalletId: to,
+        sendingAssetCode: 'USDC',
+        amount: 1,
+      },
+      202,
+    );
+    answered.set(accepted.transactionRecordId as string, performance.now());
+  };
+  const arrivalOf = (recordId: string) =>
+    receiver.arrivals.find((a) => a.data.transactionRecordId === recordId)?.at;
+  try {
+    // Loads the payments, dispatcher and deliverer code paths (and the webhook's sealed secret) once.
+    for (let i = 0; i < LATENCY_WARMUP; i++) await pay();
+    await until(() => receiver.arrivals.length >= LATENCY_WARMUP, performance.now() + 10_000);
+    answered.clear();
+    receiver.arrivals.length = 0;
+
+    const begin = performance.now();
+    const sends: Promise<void>[] = [];
+    for (let i = 0; i < LATENCY_EVENTS && performance.now() - begin < PART_CAP_MS; i++) {
+      await pause(begin + i * LATENCY_INTERVAL_MS - performance.now());
+      figures.sent += 1;
+      sends.push(
+        pay().catch((error: Error) => {
+          figures.failures += 1;
+          figures.firstFailure ??= error.message;
+        }),
+      );
+    }
+    await Promise.all(sends);
+    await until(() => [...answered.keys()].every((id) => arrivalOf(id) !== undefined), begin + PART_CAP_MS);
+    for (const [recordId, t0] of answered) {
+      const at = arrivalOf(recordId);
+      if (at !== undefined) figures.latencies.push(at - t0);
+    }
+    return figures;
+  } finally {
+    await api('DELETE', `/webhooks/${webhookId}`);
+    await receiver.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// (b) Fan-out to 20 registrations, one of them never answering
+
+interface FanoutFigures {
+  label: string;
+  healthy: number;
+  events: number;
+  /** Healthy deliveries that arrived within the cap. */
+  delivered: number;
+  /** First decision sent → last healthy arrival, ms. */
+  wallMs: number;
+  /** Decision's 200 → arrival, every healthy delivery. */
+  latencies: number[];
+  /** Decision's 200 → the last of its healthy deliveries, per event that got them all. */
+  fannedOut: number[];
+  /** Requests the never-answering receiver got during the run. */
+  slowRequests: number | null;
+}
+
+async function measureFanout(
+  stack: LocalStack,
+  client: HttpClient,
+  withSlow: boolean,
+): Promise<FanoutFigures> {
+  const label = withSlow ? '19 answer + 1 never answers' : '20 answer at once';
+  const api = await tenantApi(stack, client, `Bench webhooks fan-out ${withSlow ? 'slow' : 'healthy'}`);
+  const { id: beneficiaryId } = await api(
+    'POST',
+    '/beneficiaries',
+    { individual: { firstName: 'Thandi', lastName: 'Nkosi', mobile: '+27821234567' } },
+    201,
+  );
+  const destinations: string[] = [];
+  await inParallel(FANOUT_EVENTS, DECISION_CONCURRENCY, async (i) => {
+    const { id } = await api(
+      'POST',
+      `/beneficiaries/${beneficiaryId}/payment-destinations`,
+      {
+        method: 'BANK',
+        countryIsoCode2: 'ZA',
+        currencyIsoCode3: 'ZAR',
+        accountNumber: String(100_000_000 + i),
+        bankCode: '250655',
+        accountHolderName: 'Thandi Nkosi',
+      },
+      201,
+    );
+    destinations.push(id as string);
+  });
+
+  const healthy = await startReceiver(true);
+  const slow = withSlow ? await startReceiver(false) : undefined;
+  const healthyCount = withSlow ? REGISTRATIONS - 1 : REGISTRATIONS;
+  const webhookIds: string[] = [];
+  for (let i = 0; i < REGISTRATIONS; i++) {
+    const url = i < healthyCount ? `${healthy.url}r${i}` : (slow as Receiver).url;
+    const { id } = await api(
+      'POST',
+      '/webhooks',
+      { url, events: ['payment_destination.approved'], description: `bench ${i}` },
+      201,
+    );
+    webhookIds.push(id as string);
+  }
+
+  const decided = new Map<string, number>();
+  try {
+    const begin = performance.now();
+    await inParallel(destinations.length, DECISION_CONCURRENCY, async (i) => {
+      const id = destinations[i] as string;
+      await api('POST', `/sandbox/payment-destinations/${id}/verification`, { decision: 'APPROVED' });
+      decided.set(id, performance.now());
+    });
+    const expected = destinations.length * healthyCount;
+    await until(() => healthy.arrivals.length >= expected, begin + PART_CAP_MS);
+    const arrivals = [...healthy.arrivals];
+    const byEvent = new Map<string, number[]>();
+    const latencies: number[] = [];
+    for (const arrival of arrivals) {
+      const t0 = decided.get(arrival.data.id as string);
+      if (t0 === undefined) continue;
+      latencies.push(arrival.at - t0);
+      byEvent.set(arrival.data.id as string, [...(byEvent.get(arrival.data.id as string) ?? []), arrival.at]);
+    }
+    const fannedOut = [...byEvent]
+      .filter(([, times]) => times.length >= healthyCount)
+      .map(([id, times]) => Math.max(...times) - (decided.get(id) as number));
+    return {
+      label,
+      healthy: healthyCount,
+      events: destinations.length,
+      delivered: arrivals.length,
+      wallMs: Math.max(...arrivals.map((a) => a.at)) - begin,
+      latencies,
+      fannedOut,
+      slowRequests: slow ? slow.requests : null,
+    };
+  } finally {
+    // Deactivated: retries due later are cancelled without an attempt.
+    await inParallel(webhookIds.length, DECISION_CONCURRENCY, async (i) => {
+      await api('DELETE', `/webhooks/${webhookIds[i]}`);
+    });
+    await Promise.all([healthy.close(), slow?.close()]);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const ms = (value: number) => fixed(value, 1);
+const sortedOf = (values: number[]) => [...values].sort((a, b) => a - b);
+
+/** The section: (a) then (b), each against a new tenant of the running stack, then its figures. */
+export async function measureWebhooks(stack: LocalStack): Promise<void> {
+  const client = httpClient(DECISION_CONCURRENCY + 4);
+  const lines: string[] = [];
+  const begin = performance.now();
+  try {
+    const a = await measureEventLatency(stack, client);
+    const runs = [await measureFanout(stack, client, false), await measureFanout(stack, client, true)];
+    const l = sortedOf(a.latencies);
+    lines.push(
+      `\n== 3b. Webhooks (bench/webhooks.ts): event latency and fan-out to loopback receivers (ms, timed on arrival)`,
+      `(a) payment.initiated: 202 of POST /v1/payments/p2p/own -> the event at the receiver (${a.sent} payments, one every ${LATENCY_INTERVAL_MS} ms, 1 registration)`,
+      table(
+        ['event', 'n', 'min', 'p50', 'p99', 'max'],
+        [
+          [
+            'payment.initiated',
+            `${l.length}/${a.sent}`,
+            ms(l[0] ?? Number.NaN),
+            ms(percentile(l, 50)),
+            ms(percentile(l, 99)),
+            ms(l.at(-1) ?? Number.NaN),
+          ],
+        ],
+      ),
+      '',
+      `(b) fan-out: ${FANOUT_EVENTS} payment_destination.approved events (sandbox decisions, ${DECISION_CONCURRENCY} at a time) to ${REGISTRATIONS} registrations of one tenant`,
+      table(
+        [
+          'registrations',
+          'healthy delivered',
+          'wall s',
+          'deliveries/s',
+          'p50',
+          'p99',
+          'max',
+          'event fanned out p50',
+          'p99',
+          'never-answering: requests',
+        ],
+        runs.map((r) => {
+          const s = sortedOf(r.latencies);
+          const f = sortedOf(r.fannedOut);
+          return [
+            r.label,
+            `${r.delivered}/${r.events * r.healthy}`,
+            fixed(r.wallMs / 1000, 2),
+            fixed(r.delivered / (r.wallMs / 1000), 1),
+            ms(percentile(s, 50)),
+            ms(percentile(s, 99)),
+            ms(s.at(-1) ?? Number.NaN),
+            ms(percentile(f, 50)),
+            ms(percentile(f, 99)),
+            r.slowRequests === null ? '-' : String(r.slowRequests),
+          ];
+        }),
+      ),
+      '',
+      'Timed with performance.now() in this process, which runs the gateway, the functions and the receivers:',
+      '(a) from the moment the 202 arrived (the record is written before the route answers, so this leaves out a',
+      '    millisecond or so) to the receiver having the body. The path: the table stream (polled every 150 ms)',
+      '    -> outbox router -> webhook-events -> dispatcher (writes one delivery per registration) -> the stream',
+      '    again -> router -> webhook-deliveries -> deliverer (reads the delivery and the registration, opens the',
+      '    secret, signs, POSTs). Each payment also goes to the ledger (payment.completed is made too; no one is',
+      '    subscribed to it here).',
+      `(b) latency: a decision's 200 -> each healthy delivery of its event; "fanned out": -> the last of its`,
+      `    ${REGISTRATIONS} (or 19) healthy deliveries; wall: first decision sent -> last healthy delivery; deliveries/s`,
+      `    = healthy deliveries / wall. The never-answering receiver holds each request open, so every attempt to it`,
+      `    waits out the deliverer's ${ATTEMPT_TIMEOUT_S} s timeout (then a retry ~5 s later, WEBHOOK_RETRY_SCALE=1); a`,
+      '    webhook-deliveries batch (up to 5 messages, attempts side by side) ends with its slowest attempt.',
+      `    Each run waits at most ${PART_CAP_MS / 1000} s for its deliveries; then its registrations are deactivated.`,
+    );
+    if (a.firstFailure) lines.push(`(a) failures ${a.failures}, first: ${a.firstFailure}`);
+    lines.push(`The section took ${fixed((performance.now() - begin) / 1000, 1)} s, set-up included.`);
+  } finally {
+    client.close();
+  }
+  console.log(lines.join('\n'));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const workDir = join(root, '.local', `bench-webhooks-${process.pid}`);
+  const { startStack } = await import('../lib/local/stack.ts');
+  const stack = await startStack({
+    port: 0,
+    dataDir: workDir,
+    dynamoDbDir: join(root, '.local', 'dynamodb'),
+  });
+  const stop = async (code: number) => {
+    await stack.stop();
+    rmSync(workDir, { recursive: true, force: true });
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stop(130));
+  process.on('SIGTERM', () => void stop(143));
+  setTimeout(() => void stop(1), WEBHOOK_SECTION_CAP_MS + 60_000).unref();
+  await measureWebhooks(stack).then(
+    () => stop(0),
+    (error: Error) => {
+      console.error(error);
+      return stop(1);
+    },
+  );
+}
