@@ -412,7 +412,7 @@ export async function measureWebhooks(stack: LocalStack): Promise<void> {
       `    ${REGISTRATIONS} (or 19) healthy deliveries; wall: first decision sent -> last healthy delivery; deliveries/s`,
       `    = healthy deliveries / wall. The never-answering receiver holds each request open, so every attempt to it`,
       `    waits out the deliverer's ${ATTEMPT_TIMEOUT_S} s timeout (then a retry ~5 s later, WEBHOOK_RETRY_SCALE=1); a`,
-      '    webhook-deliveries batch (up to 5 messages, attempts side by side) ends with its slowest attempt.',
+      '    its first attempt unanswered after 2 s marks it slow, and its attempts move to the slow lane.',
       `    Each run waits at most ${PART_CAP_MS / 1000} s for its deliveries; then its registrations are deactivated.`,
     );
     if (a.firstFailure) lines.push(`(a) failures ${a.failures}, first: ${a.firstFailure}`);

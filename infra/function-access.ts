@@ -66,8 +66,15 @@ export const functionAccess: Readonly<Record<string, FunctionAccess>> = {
   'api/webhooks': { table: 'readWrite', secrets: ['token-jwks', 'cursor-key', 'wallet-kek'] },
   // Fans events out to deliveries (reads registrations, writes deliveries).
   'workers/webhook-dispatcher': { table: 'readWrite', secrets: [] },
-  // Attempts deliveries: opens the registration's secret to sign; re-queues the next attempt.
+  // Attempts deliveries: opens the registration's secret to sign; re-queues the next attempt, and
+  // forwards a slow receiver's attempts to the slow lane.
   'workers/webhook-deliverer': {
+    table: 'readWrite',
+    secrets: ['wallet-kek'],
+    sends: ['webhook-deliveries', 'webhook-slow-deliveries'],
+  },
+  // The slow lane: the same attempts, apart; retries go back through the main queue.
+  'workers/webhook-slow-deliverer': {
     table: 'readWrite',
     secrets: ['wallet-kek'],
     sends: ['webhook-deliveries'],

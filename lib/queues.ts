@@ -51,14 +51,24 @@ export const queues: QueueDefinition[] = [
     maxReceiveCount: 5,
     maxConcurrency: 4,
   },
-  // One attempt per message: a batch's attempts run side by side, each within 10 s, so the worker's 10 s
-  // timeout (a sixth of 60) holds the slowest; one registration's failures never hold another's.
+  // One attempt per message and per invocation, 10 s at most, so the worker's 15 s timeout (a sixth of
+  // 90) holds it. A registration whose receiver is slow or down has its attempts forwarded to the slow
+  // lane below (lib/webhooks/delivery.ts), so it never holds these invocations from other registrations.
   {
     name: 'webhook-deliveries',
     worker: 'webhook-deliverer',
-    batchSize: 5,
+    batchSize: 1,
     visibilityTimeoutSeconds: 90,
     maxReceiveCount: 5,
-    maxConcurrency: 10,
+    maxConcurrency: 20,
+  },
+  // The slow lane: attempts to receivers that lately took longer than 2 s or did not answer.
+  {
+    name: 'webhook-slow-deliveries',
+    worker: 'webhook-slow-deliverer',
+    batchSize: 1,
+    visibilityTimeoutSeconds: 90,
+    maxReceiveCount: 5,
+    maxConcurrency: 5,
   },
 ];

@@ -1,6 +1,5 @@
-// Consumes webhook-deliveries: one attempt of one delivery per message (lib/webhooks/delivery.ts).
-// Attempts of a batch run side by side, so a slow receiver (up to the 10 s attempt timeout) holds back
-// no other delivery of its batch, and batches run as separate invocations (lib/queues.ts).
+// Consumes webhook-deliveries, the main lane: one attempt of one delivery per message
+// (lib/webhooks/delivery.ts); a registration marked slow has its attempts forwarded to the slow lane.
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
@@ -14,7 +13,7 @@ import { deliveryMessage } from '../../lib/webhooks/delivery-message.ts';
 config();
 const processor = new BatchProcessor(EventType.SQS);
 
-const deliver = async (record: SQSRecord) => attemptDelivery(messageBody(record, deliveryMessage));
+const deliver = async (record: SQSRecord) => attemptDelivery(messageBody(record, deliveryMessage), 'main');
 
 export const handler = middy(async (event: SQSEvent, context: Context) =>
   processPartialResponse(event, deliver, processor, { context, processInParallel: true }),

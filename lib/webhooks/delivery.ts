@@ -4,13 +4,25 @@
 // recorded conditionally on the one before it, so two workers holding the same message record one; a
 // registration deactivated meanwhile cancels the delivery without an attempt. A delivery whose last
 // attempt failed fails its message until the redrive policy dead-letters it (DeliveryFailed).
+//
+// Two lanes keep a slow or dead receiver from holding up the others: every attempt starts in the main
+// lane; one unanswered after 2 s marks its registration slow for 5 minutes, and while it is marked its
+// attempts are forwarded to the slow lane, a queue and worker of their own, so the main lane's
+// invocations keep serving every other registration. A prompt answer in the slow lane ends the mark.
 import { sendToQueue } from '../aws/queues.ts';
 import { config } from '../config.ts';
 import type { Tenant } from '../http/types.ts';
 import { logger } from '../log.ts';
 import type { DeliveryMessage } from './delivery-message.ts';
 import { post, urlPolicyFor } from './destinations.ts';
-import { cancelDelivery, findDelivery, findRegistration, recordAttempt } from './repo.ts';
+import {
+  cancelDelivery,
+  clearSlow,
+  findDelivery,
+  findRegistration,
+  markSlow,
+  recordAttempt,
+} from './repo.ts';
 import { retryDelayMs } from './schedule.ts';
 import { openWebhookSecret } from './service.ts';
 import { deliveryHeaders } from './signing.ts';
@@ -26,6 +38,17 @@ export class DeliveryFailed extends Error {
 /** A receiver answers within this, or the attempt failed. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 const DELIVERY_QUEUE = 'webhook-deliveries';
+const SLOW_QUEUE = 'webhook-slow-deliveries';
+/** An attempt that takes longer marks its receiver slow... */
+export const SLOW_ATTEMPT_MS = 2_000;
+/** ...for this long (renewed by every slow attempt; a prompt answer in the slow lane ends it). */
+const SLOW_LANE_MS = 5 * 60_000;
+
+/**
+ * `main`: the webhook-deliveries queue, where every attempt starts; `slow`: webhook-slow-deliveries, where
+ * a receiver marked slow is attempted, apart from every other registration.
+ */
+export type DeliveryLane = 'main' | 'slow';
 /** SQS's longest delay. */
 const MAX_DELAY_SECONDS = 900;
 
@@ -36,6 +59,7 @@ async function requeue(message: DeliveryMessage, notBefore: number, now: Date): 
 
 export async function attemptDelivery(
   message: DeliveryMessage,
+  lane: DeliveryLane = 'main',
   now: () => Date = () => new Date(),
 ): Promise<void> {
   const tenant: Tenant = { environment: message.environment, associationId: message.associationId };
@@ -52,8 +76,19 @@ export async function attemptDelivery(
     await cancelDelivery(delivery, now());
     return;
   }
+  if (lane === 'main' && Date.parse(registration.slowUntil ?? '') > now().getTime()) {
+    await sendToQueue(SLOW_QUEUE, message);
+    return;
+  }
   const attempt = delivery.attemptCount + 1;
   const at = now();
+  // An attempt still unanswered after SLOW_ATTEMPT_MS marks the receiver slow at once (or renews the
+  // mark), so its other deliveries stop taking main-lane invocations while this one waits out its timeout.
+  const slow = setTimeout(() => {
+    markSlow(tenant, registration.webhookId, new Date(Date.now() + SLOW_LANE_MS)).catch((error: unknown) =>
+      logger.warn('A slow receiver could not be marked', { error: (error as Error).message }),
+    );
+  }, SLOW_ATTEMPT_MS);
   const result = await post(
     registration.url,
     deliveryHeaders({
@@ -66,7 +101,7 @@ export async function attemptDelivery(
     delivery.payload,
     urlPolicyFor(registration.environment),
     ATTEMPT_TIMEOUT_MS,
-  );
+  ).finally(() => clearTimeout(slow));
   const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
   const final = !delivered && attempt >= delivery.finalAttempt;
   const nextAttemptAt =
@@ -88,7 +123,9 @@ export async function attemptDelivery(
     error: result.error,
     latencyMs: result.latencyMs,
   });
-  if (final)
-    logger.warn('Webhook delivery failed after its last attempt', { attempt, eventId: delivery.eventId });
+  if (lane === 'slow' && delivered && result.latencyMs < SLOW_ATTEMPT_MS)
+    await clearSlow(tenant, registration.webhookId);
   if (nextAttemptAt !== null) await requeue(message, nextAttemptAt, now());
+  if (final)
+    throw new DeliveryFailed(`Delivery ${delivery.deliveryId} failed after its last attempt (${attempt})`);
 }

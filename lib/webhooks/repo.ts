@@ -25,6 +25,11 @@ export interface WebhookRecord {
   createdAt: string;
   updatedAt: string;
   deactivatedAt: string | null;
+  /**
+   * Until when the receiver counts as slow (an attempt took over SLOW_ATTEMPT_MS or got no answer): its
+   * attempts run in the slow lane meanwhile. Absent or past: the main lane.
+   */
+  slowUntil?: string | null;
 }
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
@@ -138,6 +143,18 @@ export const activeRegistrations = (tenant: Tenant) =>
     },
     ConsistentRead: true,
   });
+
+/** Marks the receiver slow until `until` (attempts then go to the slow lane). */
+export const markSlow = (tenant: Tenant, webhookId: string, until: Date) =>
+  updateIf<WebhookRecord>(
+    webhookKeys.registration(tenant, webhookId),
+    { set: { slowUntil: until.toISOString() } },
+    holds({}),
+  );
+
+/** The receiver answered promptly again: back to the main lane. */
+export const clearSlow = (tenant: Tenant, webhookId: string) =>
+  updateIf<WebhookRecord>(webhookKeys.registration(tenant, webhookId), { remove: ['slowUntil'] }, holds({}));
 
 /** Writes a delivery once: a second fan-out of the same event finds it there. */
 export const putDelivery = (record: DeliveryRecord): Promise<Written<DeliveryRecord>> =>

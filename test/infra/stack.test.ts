@@ -259,6 +259,12 @@ const expectedWorkerAccess: Record<string, ExpectedAccess> = {
     table: 'readWrite',
     secrets: ['wallet-kek'],
     consumes: 'webhook-deliveries',
+    sends: ['webhook-deliveries', 'webhook-slow-deliveries'],
+  },
+  'webhook-slow-deliverer': {
+    table: 'readWrite',
+    secrets: ['wallet-kek'],
+    consumes: 'webhook-slow-deliveries',
     sends: ['webhook-deliveries'],
   },
 };
