@@ -6,7 +6,8 @@
 // one step (the dispatcher given the same event again, the deliverer dying between a POST and recording
 // it, the same delivery message twice at once, a receiver that never answers 2xx, a slow receiver in a
 // batch) and counts what the receivers got: each event at least once, never lost, and a second copy
-// only where an attempt was made and not recorded.
+// only where an attempt was made and not recorded. One more case runs the registration service here:
+// a registration or deactivation whose transaction DynamoDB cancels for a conflict on the tenant's count.
 //
 // Isolated from the stack's own workers: the items live in a table of this file's own (useOwnTable),
 // whose stream only this file's poller reads, routing into queues of this file's own.
@@ -325,6 +326,52 @@ describe('webhook workers under faults', () => {
     assert.ok(fastOne.receivedAt - started < 1000, `the fast one after ${fastOne.receivedAt - started} ms`);
     assert.equal((await deliveryOf(fast)).status, 'delivered');
     assert.equal((await deliveryOf(slow)).status, 'delivered');
+  });
+
+  it('registrations and deactivations that meet another transaction on the tenant’s count (TransactionConflict) are retried, never answered as done when not', async () => {
+    const { createWebhook, deleteWebhook, getWebhook } = await import('../../lib/webhooks/service.ts');
+    const { TransactionCanceledException } = await import('@aws-sdk/client-dynamodb');
+    // DynamoDB cancels a transaction whose item another transaction is writing at that moment: here, the
+    // next `conflicts` transactions this process sends (the tenant's count is the second write of each).
+    let conflicts = 0;
+    let met = 0;
+    db.middlewareStack.add(
+      (next) => async (args) => {
+        if ('TransactItems' in (args.input as object) && conflicts > 0) {
+          conflicts -= 1;
+          met += 1;
+          throw new TransactionCanceledException({
+            message: 'Transaction cancelled [None, TransactionConflict]',
+            $metadata: {},
+            CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }],
+          });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'webhookFaultsConflict' },
+    );
+    try {
+      conflicts = 1;
+      const created = await createWebhook(
+        tenant,
+        { url: 'http://127.0.0.1:9/hooks', events: ['*'] },
+        new Date(),
+      );
+      assert.equal(met, 1);
+      assert.equal((await getWebhook(tenant, created.id)).status, 'active');
+      // Conflicts that do not end: an error (a 500), not a 200 with the registration still active.
+      conflicts = 10;
+      await assert.rejects(deleteWebhook(tenant, created.id, new Date()), /could not be deactivated/);
+      assert.equal((await getWebhook(tenant, created.id)).status, 'active');
+      conflicts = 1;
+      met = 0;
+      const deleted = await deleteWebhook(tenant, created.id, new Date());
+      assert.equal(met, 1);
+      assert.equal(deleted.status, 'deactivated', 'DELETE answers what it did');
+      assert.equal((await getWebhook(tenant, created.id)).status, 'deactivated');
+    } finally {
+      db.middlewareStack.remove('webhookFaultsConflict');
+    }
   });
 
   it('a receiver that answers after 10 s: the attempt failed (no answer in time) and is retried', async () => {
