@@ -4,7 +4,16 @@
 // attempt it follows, so two workers holding the same message record one attempt.
 import { absentOrBelow, holds } from '../db/conditions.ts';
 import { entity, recordOf } from '../db/entity.ts';
-import { createIfAbsent, getRecord, readAllPages, transact, updateIf, type Written } from '../db/items.ts';
+import {
+  createIfAbsent,
+  getRecord,
+  readAllPages,
+  type TransactionOutcome,
+  type TransactionWrite,
+  transact,
+  updateIf,
+  type Written,
+} from '../db/items.ts';
 import { tenantOf, tenantScope, webhookKeys } from '../db/keys.ts';
 import { type PageRequest, queryPage } from '../db/paginate.ts';
 import type { Environment, Tenant } from '../http/types.ts';
@@ -75,9 +84,30 @@ export const deliveryEntity = entity<DeliveryRecord>({
   keyOf: (record) => webhookKeys.delivery(tenantOf(record), record.webhookId, record.deliveryId),
 });
 
+/** Tries of a transaction DynamoDB cancels because another one was writing one of its items. */
+const CONFLICT_TRIES = 3;
+
+/**
+ * The transaction, tried again while DynamoDB cancels it for a conflict (TransactionConflict: another
+ * transaction was writing one of its items at that moment, as two registrations of one tenant changing at
+ * once both write its count); any other outcome as it came.
+ */
+async function transactPastConflicts(writes: TransactionWrite[]): Promise<TransactionOutcome> {
+  for (let tries = 1; ; tries += 1) {
+    const written = await transact(writes);
+    if (
+      written.outcome === 'written' ||
+      tries === CONFLICT_TRIES ||
+      !written.reasons.some((reason) => reason.code === 'TransactionConflict')
+    )
+      return written;
+    await new Promise((resolve) => setTimeout(resolve, 25 * tries * Math.random()));
+  }
+}
+
 /** Writes a registration if the tenant has fewer than `limit` active ones; false when it has that many. */
 export async function putRegistration(record: WebhookRecord, limit: number): Promise<boolean> {
-  const written = await transact([
+  const written = await transactPastConflicts([
     {
       put: { entity: webhookEntity as never, record, condition: { expression: 'attribute_not_exists(pk)' } },
     },
@@ -97,10 +127,13 @@ export async function putRegistration(record: WebhookRecord, limit: number): Pro
 export const findRegistration = (tenant: Tenant, webhookId: string, options: { consistent?: boolean } = {}) =>
   getRecord<WebhookRecord>(webhookKeys.registration(tenant, webhookId), options);
 
-/** Deactivates an active registration and counts it out; false when it was not active. */
+/**
+ * Deactivates an active registration and counts it out; false when it was not active (missing, or
+ * deactivated already); throws when it could not be written (never reported as not active).
+ */
 export async function deactivateRegistration(tenant: Tenant, webhookId: string, now: Date): Promise<boolean> {
   const at = now.toISOString();
-  const written = await transact([
+  const written = await transactPastConflicts([
     {
       update: {
         key: webhookKeys.registration(tenant, webhookId),
@@ -116,7 +149,9 @@ export async function deactivateRegistration(tenant: Tenant, webhookId: string, 
       },
     },
   ]);
-  return written.outcome === 'written';
+  if (written.outcome === 'written') return true;
+  if (written.reasons[0]?.code === 'ConditionalCheckFailed') return false;
+  throw new Error(`Webhook ${webhookId} could not be deactivated: ${JSON.stringify(written.reasons)}`);
 }
 
 export const listRegistrationPage = (tenant: Tenant, page: Omit<PageRequest, 'binding'>) =>

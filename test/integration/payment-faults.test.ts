@@ -12,26 +12,20 @@
 // issuer and the wallets with their trustlines and balances.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
-import {
-  CreateQueueCommand,
-  DeleteQueueCommand,
-  ReceiveMessageCommand,
-  SQSClient,
-} from '@aws-sdk/client-sqs';
+import { CreateQueueCommand, DeleteQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { Asset, Operation } from '@stellar/stellar-sdk';
-import type { SQSRecord } from 'aws-lambda';
+import type { DynamoDBStreamEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
 import { resetConfig } from '../../lib/config.ts';
 import type { Tenant } from '../../lib/http/types.ts';
 import type { LocalLedger } from '../../lib/local/ledger/index.ts';
 import { useOwnTable } from '../../lib/local/stack.ts';
-import type { StreamBatchHandler, StreamPoller } from '../../lib/local/stream-poller.ts';
 import type { TransactionRecord } from '../../lib/payments/repo.ts';
 import type { WalletRecord } from '../../lib/wallets/repo.ts';
 import { newTenant } from '../support/api.ts';
 import { channelGenesis } from '../support/channels.ts';
 import { type CapturedLogs, captureLogs } from '../support/logs.ts';
+import { type OwnOutbox, receiveRecords, startOwnOutbox } from '../support/own-outbox.ts';
 import { recordWallet } from '../support/wallet-records.ts';
 
 type Payments = typeof import('../../lib/ledger/payments.ts');
@@ -73,8 +67,7 @@ describe('payment execution under faults', () => {
   let handler: (event: { Records: SQSRecord[] }) => Promise<unknown>;
   let sqs: SQSClient;
   let queueUrl: string;
-  let streams: DynamoDBStreamsClient;
-  let poller: StreamPoller;
+  let outbox: OwnOutbox;
   let logs: CapturedLogs;
   /** Messages received from the queue and not yet asked for. */
   const received: SQSRecord[] = [];
@@ -160,14 +153,8 @@ describe('payment execution under faults', () => {
     handler = (event) => submitter.handler(event as never, lambdaContext('ledger-submitter', 30_000));
 
     // The outbox of this file's table, as the stack wires its own (lib/local/stack.ts).
-    const { startStreamPoller } = await import('../../lib/local/stream-poller.ts');
-    const { tableStreamArn } = await import('../../lib/local/stack.ts');
-    const { outboxItemTypes, outboxStream } = await import('../../lib/outbox.ts');
-    const { handler: router } = (await import('../../functions/streams/outbox.ts')) as {
-      handler: StreamBatchHandler;
-    };
-    // The router as the stack invokes it, watched: every move of a record is a MODIFY in its stream.
-    const watched: StreamBatchHandler = (event, context) => {
+    // What the stream carries, watched: every move of a record is a MODIFY in its stream.
+    const watch = (event: DynamoDBStreamEvent) => {
       for (const { eventID, eventName, dynamodb } of event.Records) {
         if (!eventID || eventsSeen.has(eventID)) continue;
         eventsSeen.add(eventID);
@@ -181,21 +168,8 @@ describe('payment execution under faults', () => {
           { from: dynamodb?.OldImage?.status?.S, to: item.status?.S },
         ]);
       }
-      return router(event, context);
     };
-    const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB as string;
-    streams = new DynamoDBStreamsClient({ endpoint });
-    poller = startStreamPoller({
-      streams,
-      streamArn: await tableStreamArn(endpoint, tableName),
-      batchSize: outboxStream.batchSize,
-      startingPosition: outboxStream.startingPosition,
-      retryAttempts: outboxStream.retryAttempts,
-      filter: (record) => outboxItemTypes.includes(record.dynamodb?.NewImage?.type?.S ?? ''),
-      handler: watched,
-      functionName: 'test-payment-faults-outbox',
-    });
-    await poller.started;
+    outbox = await startOwnOutbox(tableName, 'test-payment-faults-outbox', watch);
   });
 
   afterEach(() => {
@@ -204,8 +178,7 @@ describe('payment execution under faults', () => {
   });
 
   afterAll(async () => {
-    await poller?.stop();
-    streams?.destroy();
+    await outbox?.stop();
     if (queueUrl) await sqs.send(new DeleteQueueCommand({ QueueUrl: queueUrl }));
     sqs?.destroy();
     await ledger?.stop();
@@ -275,19 +248,7 @@ describe('payment execution under faults', () => {
 
   /** Reads the queue once (waiting up to `waitSeconds` for a message), keeping what it got. */
   const readQueue = async (waitSeconds: number) => {
-    const { toRecord } = await import('../../lib/local/sqs-poller.ts');
-    const { Messages = [] } = await sqs.send(
-      new ReceiveMessageCommand({
-        QueueUrl: queueUrl,
-        MaxNumberOfMessages: 10,
-        WaitTimeSeconds: waitSeconds,
-        // Taken for good: a test delivers each message itself, as often as it means to.
-        VisibilityTimeout: 600,
-      }),
-    );
-    received.push(
-      ...Messages.map((m) => toRecord(m, 'arn:aws:sqs:us-east-1:000000000000:test-payment-faults')),
-    );
+    received.push(...(await receiveRecords(sqs, queueUrl, waitSeconds)));
   };
 
   const take = (transactionRecordId: string, attempt: number): SQSRecord | undefined => {

@@ -1,22 +1,16 @@
 // Webhooks end to end: a registration to a receiver on loopback, a P2P payment, and its payment.initiated
 // and payment.completed events arriving signed both ways (checked here by an implementation of our own
-// of each scheme), logged as delivered; then the registration deactivated and nothing more sent.
+// of each scheme, and by the standardwebhooks library), logged as delivered; then the registration
+// deactivated and nothing more sent.
 import assert from 'node:assert/strict';
 import { createHmac, randomUUID } from 'node:crypto';
 import { beforeAll, describe, it } from 'vitest';
 import { as, type Caller, newCaller } from '../support/api.ts';
 import { accepted, type OwnWallet, ownWallet, settled } from '../support/payments.ts';
 import { type ReceivedDelivery, type Receiver, startReceiver } from '../support/webhook-receiver.ts';
+import { assertSignedBoth, serviceSignatureHolds } from '../support/webhook-signatures.ts';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The contract's signature: HMAC-SHA256 keyed on X-Webhook-Id over `${X-Webhook-Ts}.${body}`, hex. */
-function serviceSignatureHolds(delivery: ReceivedDelivery): boolean {
-  const key = String(delivery.headers['x-webhook-id']);
-  const ts = String(delivery.headers['x-webhook-ts']);
-  const expected = createHmac('sha256', key).update(`${ts}.${delivery.body}`).digest('hex');
-  return delivery.headers['x-service-signature'] === expected;
-}
 
 /** Standard Webhooks: v1,base64 HMAC-SHA256 keyed on the secret's bytes over `${id}.${timestamp}.${body}`. */
 function standardSignatureHolds(delivery: ReceivedDelivery, secret: string): boolean {
@@ -72,6 +66,7 @@ describe('webhooks end to end', () => {
       assert.equal(delivery.headers['webhook-id'], event.id);
       assert.ok(serviceSignatureHolds(delivery), 'X-Service-Signature');
       assert.ok(standardSignatureHolds(delivery, secret), 'webhook-signature');
+      assert.deepEqual(assertSignedBoth(delivery, secret, webhookId), event, 'the standardwebhooks library');
       assert.ok(!standardSignatureHolds(delivery, `whsec_${Buffer.alloc(24).toString('base64')}`));
       assert.equal(event.source, 'payments');
       assert.equal(event.data.transactionRecordId, payment);

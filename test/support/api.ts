@@ -150,6 +150,24 @@ export const as = (
   options: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
 ) => call(path, { ...options, apiKey: caller.tenant.apiKey, token: caller.token });
 
+/** The pages a list route answers for `query`, walked with its cursors to the end. */
+// biome-ignore lint/suspicious/noExplicitAny: resources are asserted on member by member.
+export async function pagesAt(caller: Caller, path: string, query: string): Promise<any[][]> {
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
+  const pages: any[][] = [];
+  let cursor: string | null = null;
+  do {
+    const params = new URLSearchParams(query);
+    if (cursor) params.set('cursor', cursor);
+    const page: ApiResponse = await as(caller, `${path}?${params}`);
+    assert.equal(page.status, 200, JSON.stringify(page.body));
+    assert.equal(page.body.pagination.hasMore, page.body.pagination.nextCursor !== null);
+    pages.push(page.body.data);
+    cursor = page.body.pagination.nextCursor;
+  } while (cursor);
+  return pages;
+}
+
 /** A problem+json answer of `status` with a field error on `field` (and, for 422, the validation slug). */
 export function assertFieldError(response: ApiResponse, status: number, field: string, message?: RegExp) {
   assert.equal(response.status, status, JSON.stringify(response.body));

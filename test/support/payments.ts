@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Asset, Horizon, Keypair, Operation, TransactionBuilder } from '@stellar/stellar-sdk';
 import { config } from '../../lib/config.ts';
-import { type ApiResponse, as, type Caller } from './api.ts';
+import { type ApiResponse, as, type Caller, pagesAt } from './api.ts';
 import { activationDone } from './fixtures.ts';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -104,22 +104,7 @@ export async function outsiderAccount(caller: Caller, assetCodes: string[]): Pro
 }
 
 /** The pages GET /transactions answers for `query`, walked with its cursors to the end. */
-// biome-ignore lint/suspicious/noExplicitAny: records are asserted on member by member.
-export async function pagesOf(caller: Caller, query = 'limit=100'): Promise<any[][]> {
-  // biome-ignore lint/suspicious/noExplicitAny: as above.
-  const pages: any[][] = [];
-  let cursor: string | null = null;
-  do {
-    const params = new URLSearchParams(query);
-    if (cursor) params.set('cursor', cursor);
-    const page: ApiResponse = await as(caller, `/transactions?${params}`);
-    assert.equal(page.status, 200, JSON.stringify(page.body));
-    assert.equal(page.body.pagination.hasMore, page.body.pagination.nextCursor !== null);
-    pages.push(page.body.data);
-    cursor = page.body.pagination.nextCursor;
-  } while (cursor);
-  return pages;
-}
+export const pagesOf = (caller: Caller, query = 'limit=100') => pagesAt(caller, '/transactions', query);
 
 /** Every record GET /transactions lists for `query`, newest first. */
 // biome-ignore lint/suspicious/noExplicitAny: records are asserted on member by member.

@@ -1,0 +1,454 @@
+// Webhook workers under faults (issue #11 §5), with the real components: a KYC decision written to the
+// table makes its event through the outbox (the table's stream, read by the local stream poller, and the
+// router) onto a webhook-events queue; the webhook-dispatcher runs in this process on the SQS records it
+// receives and writes the deliveries, whose inserts put their messages on a webhook-deliveries queue;
+// the webhook-deliverer runs in this process on those, POSTing to receivers on loopback. Each case breaks
+// one step (the dispatcher given the same event again, the deliverer dying between a POST and recording
+// it, the same delivery message twice at once, a receiver that never answers 2xx, a slow receiver in a
+// batch) and counts what the receivers got: each event at least once, never lost, and a second copy
+// only where an attempt was made and not recorded. One more case runs the registration service here:
+// a registration or deactivation whose transaction DynamoDB cancels for a conflict on the tenant's count.
+//
+// Isolated from the stack's own workers: the items live in a table of this file's own (useOwnTable),
+// whose stream only this file's poller reads, routing into queues of this file's own.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import {
+  ChangeMessageVisibilityBatchCommand,
+  CreateQueueCommand,
+  DeleteMessageBatchCommand,
+  DeleteQueueCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
+import type { SQSRecord } from 'aws-lambda';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, it } from 'vitest';
+import { resetConfig } from '../../lib/config.ts';
+import type { Tenant } from '../../lib/http/types.ts';
+import { useOwnTable } from '../../lib/local/stack.ts';
+import type { DeliveryRecord } from '../../lib/webhooks/repo.ts';
+import { type CapturedLogs, captureLogs } from '../support/logs.ts';
+import { type OwnOutbox, receiveRecords, startOwnOutbox } from '../support/own-outbox.ts';
+import { type ReceivedDelivery, type Receiver, startReceiver } from '../support/webhook-receiver.ts';
+import { assertSignedBoth } from '../support/webhook-signatures.ts';
+
+type Handler = (event: { Records: SQSRecord[] }) => Promise<unknown>;
+type Repo = typeof import('../../lib/webhooks/repo.ts');
+type Delivery = typeof import('../../lib/webhooks/delivery.ts');
+type Schedule = typeof import('../../lib/webhooks/schedule.ts');
+
+interface Registration {
+  webhookId: string;
+  secret: string;
+  receiver: Receiver;
+}
+
+describe('webhook workers under faults', () => {
+  let tenant: Tenant;
+  let sqs: SQSClient;
+  let eventsQueue: string;
+  let deliveriesQueue: string;
+  let sinkQueue: string;
+  let outbox: OwnOutbox;
+  let dispatch: Handler;
+  let deliver: Handler;
+  let repo: Repo;
+  let delivery: Delivery;
+  let schedule: Schedule;
+  let db: typeof import('../../lib/db/client.ts').db;
+  const receivers: Receiver[] = [];
+  let logs: CapturedLogs | undefined;
+
+  beforeAll(async () => {
+    // Before this process first reads its table: the modules read its name once.
+    const tableName = await useOwnTable('test-webhook-faults');
+    sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
+    const queue = async (purpose: string) => {
+      const { QueueUrl } = await sqs.send(
+        new CreateQueueCommand({ QueueName: `test-webhook-faults-${purpose}-${randomUUID()}` }),
+      );
+      assert.ok(QueueUrl);
+      return QueueUrl;
+    };
+    [eventsQueue, deliveriesQueue, sinkQueue] = await Promise.all([
+      queue('events'),
+      queue('deliveries'),
+      queue('sink'),
+    ]);
+    process.env.QUEUE_URL_WEBHOOK_EVENTS = eventsQueue;
+    process.env.QUEUE_URL_WEBHOOK_DELIVERIES = deliveriesQueue;
+    // What else the router sends (nothing, for the items written here) goes nowhere a worker reads.
+    process.env.QUEUE_URL_WALLET_ACTIVATIONS = sinkQueue;
+    process.env.QUEUE_URL_LEDGER_SUBMISSIONS = sinkQueue;
+    resetConfig();
+
+    repo = await import('../../lib/webhooks/repo.ts');
+    delivery = await import('../../lib/webhooks/delivery.ts');
+    schedule = await import('../../lib/webhooks/schedule.ts');
+    ({ db } = await import('../../lib/db/client.ts'));
+    const { lambdaContext } = await import('../../lib/local/lambda-event.ts');
+    const dispatcher = await import('../../functions/workers/webhook-dispatcher.ts');
+    const deliverer = await import('../../functions/workers/webhook-deliverer.ts');
+    dispatch = (event) => dispatcher.handler(event as never, lambdaContext('webhook-dispatcher', 10_000));
+    deliver = (event) => deliverer.handler(event as never, lambdaContext('webhook-deliverer', 15_000));
+
+    // The outbox of this file's table, as the stack wires its own (lib/local/stack.ts).
+    outbox = await startOwnOutbox(tableName, 'test-webhook-faults-outbox');
+  });
+
+  // Each case a tenant of its own: an event fans out to every registration of its tenant.
+  beforeEach(() => {
+    tenant = { environment: 'sandbox', associationId: `webhook-faults-${randomUUID()}` };
+  });
+
+  afterEach(() => {
+    logs?.restore();
+    logs = undefined;
+    process.env.QUEUE_URL_WEBHOOK_DELIVERIES = deliveriesQueue;
+  });
+
+  /** The worker's re-queued retries go to the sink, out of the later cases' way. */
+  const retriesToSink = () => {
+    process.env.QUEUE_URL_WEBHOOK_DELIVERIES = sinkQueue;
+  };
+
+  afterAll(async () => {
+    await outbox?.stop();
+    for (const url of [eventsQueue, deliveriesQueue, sinkQueue])
+      if (url) await sqs.send(new DeleteQueueCommand({ QueueUrl: url }));
+    sqs?.destroy();
+    await Promise.all(receivers.map((r) => r.close()));
+  });
+
+  // ── the queues, read by the test ───────────────────────────────────────────────────────────────
+
+  const receive = (queueUrl: string, waitSeconds: number) => receiveRecords(sqs, queueUrl, waitSeconds);
+
+  /** Exactly `count` messages from the queue: waits for them, then finds no more. */
+  const exactly = async (queueUrl: string, count: number): Promise<SQSRecord[]> => {
+    const records: SQSRecord[] = [];
+    const deadline = Date.now() + 15_000;
+    while (records.length < count) {
+      assert.ok(Date.now() < deadline, `${records.length} of ${count} messages in time`);
+      records.push(...(await receive(queueUrl, 1)));
+    }
+    records.push(...(await receive(queueUrl, 2)));
+    assert.equal(records.length, count, `no more than ${count} messages`);
+    return records;
+  };
+
+  /** Handled messages deleted, as the event source does with those a batch did not report. */
+  const remove = async (queueUrl: string, records: SQSRecord[]) => {
+    if (records.length === 0) return;
+    await sqs.send(
+      new DeleteMessageBatchCommand({
+        QueueUrl: queueUrl,
+        Entries: records.map((r, i) => ({ Id: String(i), ReceiptHandle: r.receiptHandle })),
+      }),
+    );
+  };
+
+  // ── registrations, events and deliveries ───────────────────────────────────────────────────────
+
+  /** Registrations of the tenant for wallet.verified, each to a receiver of its own. */
+  const registrations = async (count: number): Promise<Registration[]> => {
+    const { createWebhook } = await import('../../lib/webhooks/service.ts');
+    return Promise.all(
+      Array.from({ length: count }, async () => {
+        const receiver = await startReceiver();
+        receivers.push(receiver);
+        const created = await createWebhook(
+          tenant,
+          { url: receiver.url, events: ['wallet.verified'] },
+          new Date(),
+        );
+        return { webhookId: created.id, secret: created.secret, receiver };
+      }),
+    );
+  };
+
+  /** A wallet's KYC review decided Verified: its wallet.verified event's message, from the queue. */
+  const walletVerified = async (): Promise<SQSRecord> => {
+    const { recordWallet } = await import('../support/wallet-records.ts');
+    const { transitionStatus } = await import('../../lib/wallets/repo.ts');
+    // Inserted active (no activation asked for), Pending KYC, then decided.
+    const wallet = await recordWallet(tenant, {
+      ownAccount: false,
+      status: 'Pending',
+      activationStatus: 'active',
+    });
+    const moved = await transitionStatus(tenant, wallet.walletId, 'Pending', 'Verified', new Date());
+    assert.equal(moved.outcome, 'written');
+    const [event] = (await exactly(eventsQueue, 1)) as [SQSRecord];
+    assert.equal(JSON.parse(event.body).type, 'wallet.verified');
+    return event;
+  };
+
+  /** The event fanned out by the dispatcher: the deliveries' messages, one per registration. */
+  const fannedOut = async (hooks: Registration[]): Promise<{ event: SQSRecord; messages: SQSRecord[] }> => {
+    const event = await walletVerified();
+    assert.deepEqual(await dispatch({ Records: [event] }), { batchItemFailures: [] });
+    const messages = await exactly(deliveriesQueue, hooks.length);
+    await remove(eventsQueue, [event]);
+    return { event, messages };
+  };
+
+  const deliveryOf = async (hook: Registration): Promise<DeliveryRecord> => {
+    const page = await repo.listDeliveryPage(tenant, hook.webhookId, { limit: 10 });
+    assert.equal(page.data.length, 1, `one delivery for ${hook.webhookId}`);
+    return page.data[0] as DeliveryRecord;
+  };
+
+  const messageOf = (messages: SQSRecord[], hook: Registration): SQSRecord => {
+    const found = messages.find((m) => JSON.parse(m.body).webhookId === hook.webhookId);
+    assert.ok(found, `a message for ${hook.webhookId}`);
+    return found;
+  };
+
+  /** What the hook's receiver got, each verified both ways: their event ids. */
+  const eventIdsAt = (hook: Registration): string[] =>
+    hook.receiver.received.map((d: ReceivedDelivery) => assertSignedBoth(d, hook.secret, hook.webhookId).id);
+
+  // ── the cases ──────────────────────────────────────────────────────────────────────────────────
+
+  it('the dispatcher given the same event again, and twice at once, writes no second delivery', async () => {
+    const hooks = await registrations(2);
+    const { event, messages } = await fannedOut(hooks);
+    // The stream (or SQS) delivers the event again: once more, then twice side by side.
+    assert.deepEqual(await dispatch({ Records: [event] }), { batchItemFailures: [] });
+    const twice = await Promise.all([dispatch({ Records: [event] }), dispatch({ Records: [event] })]);
+    assert.deepEqual(twice, [{ batchItemFailures: [] }, { batchItemFailures: [] }]);
+    await exactly(deliveriesQueue, 0);
+    for (const hook of hooks) assert.equal((await deliveryOf(hook)).status, 'pending');
+
+    assert.deepEqual(await deliver({ Records: messages }), { batchItemFailures: [] });
+    await remove(deliveriesQueue, messages);
+    const eventId = JSON.parse(event.body).eventId;
+    for (const hook of hooks) {
+      assert.deepEqual(eventIdsAt(hook), [eventId], 'one delivery, once');
+      assert.equal((await deliveryOf(hook)).status, 'delivered');
+    }
+  });
+
+  it('a deliverer that dies after a POST and before recording it: the message comes back, the event is delivered again (at least once), the others not twice', async () => {
+    const hooks = await registrations(3);
+    const [first, crashed, third] = hooks as [Registration, Registration, Registration];
+    const { event, messages } = await fannedOut(hooks);
+    const eventId = JSON.parse(event.body).eventId;
+    const crashedDelivery = JSON.parse(messageOf(messages, crashed).body).deliveryId as string;
+
+    // The attempt's record for one delivery of the batch fails (the worker dies there): its POST was made.
+    let faults = 0;
+    db.middlewareStack.add(
+      (next) => async (args) => {
+        const input = args.input as Record<string, unknown>;
+        if ('UpdateExpression' in input && JSON.stringify(input.Key).includes(crashedDelivery)) {
+          faults += 1;
+          throw new Error('the worker died here');
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'webhookFaultsDeath' },
+    );
+    let answer: unknown;
+    try {
+      answer = await deliver({ Records: messages });
+    } finally {
+      db.middlewareStack.remove('webhookFaultsDeath');
+    }
+    assert.equal(faults, 1);
+    assert.deepEqual(answer, {
+      batchItemFailures: [{ itemIdentifier: messageOf(messages, crashed).messageId }],
+    });
+    for (const hook of hooks) assert.deepEqual(eventIdsAt(hook), [eventId], 'each POSTed once');
+    const lost = await deliveryOf(crashed);
+    assert.equal(lost.status, 'pending');
+    assert.deepEqual(lost.attempts, [], 'the attempt was never recorded');
+
+    // The invocation ended without deleting anything, as a crash does: every message comes back.
+    await sqs.send(
+      new ChangeMessageVisibilityBatchCommand({
+        QueueUrl: deliveriesQueue,
+        Entries: messages.map((m, i) => ({
+          Id: String(i),
+          ReceiptHandle: m.receiptHandle,
+          VisibilityTimeout: 0,
+        })),
+      }),
+    );
+    const again = await exactly(deliveriesQueue, 3);
+    assert.deepEqual(again.map((m) => m.body).sort(), messages.map((m) => m.body).sort());
+    assert.deepEqual(await deliver({ Records: again }), { batchItemFailures: [] });
+    await remove(deliveriesQueue, again);
+
+    assert.deepEqual(eventIdsAt(crashed), [eventId, eventId], 'the unrecorded attempt is made again');
+    const [lostPost, retryPost] = crashed.receiver.received as [ReceivedDelivery, ReceivedDelivery];
+    assert.equal(retryPost.body, lostPost.body, 'the same bytes');
+    for (const hook of [first, third])
+      assert.deepEqual(eventIdsAt(hook), [eventId], 'recorded: not sent again');
+    for (const hook of hooks) {
+      const record = await deliveryOf(hook);
+      assert.equal(record.status, 'delivered');
+      assert.deepEqual(
+        record.attempts.map((a) => [a.attempt, a.statusCode]),
+        [[1, 204]],
+      );
+    }
+    await exactly(deliveriesQueue, 0);
+  });
+
+  it('the same delivery message twice at once: the receiver may get it twice, one attempt is recorded', async () => {
+    const [hook] = (await registrations(1)) as [Registration];
+    const { event, messages } = await fannedOut([hook]);
+    const results = await Promise.all([deliver({ Records: messages }), deliver({ Records: messages })]);
+    assert.deepEqual(results, [{ batchItemFailures: [] }, { batchItemFailures: [] }]);
+    await remove(deliveriesQueue, messages);
+    const ids = eventIdsAt(hook);
+    assert.ok(ids.length >= 1 && ids.length <= 2, `${ids.length} POSTs`);
+    assert.ok(ids.every((id) => id === JSON.parse(event.body).eventId));
+    const record = await deliveryOf(hook);
+    assert.equal(record.status, 'delivered');
+    assert.equal(record.attempts.length, 1);
+    await exactly(deliveriesQueue, 0);
+  });
+
+  it('a batch’s attempts run side by side: a receiver slow to answer holds back none of the others', async () => {
+    const hooks = await registrations(2);
+    const [slow, fast] = hooks as [Registration, Registration];
+    slow.receiver.answer = () => ({ status: 204, delayMs: 3000 });
+    const { messages } = await fannedOut(hooks);
+    // The slow one first in the batch.
+    const batch = [messageOf(messages, slow), messageOf(messages, fast)];
+    const started = Date.now();
+    assert.deepEqual(await deliver({ Records: batch }), { batchItemFailures: [] });
+    await remove(deliveriesQueue, batch);
+    assert.ok(Date.now() - started >= 3000, 'the batch waited for the slow receiver');
+    const [fastOne] = fast.receiver.received as [ReceivedDelivery];
+    assert.ok(fastOne.receivedAt - started < 1000, `the fast one after ${fastOne.receivedAt - started} ms`);
+    assert.equal((await deliveryOf(fast)).status, 'delivered');
+    assert.equal((await deliveryOf(slow)).status, 'delivered');
+  });
+
+  it('registrations and deactivations that meet another transaction on the tenant’s count (TransactionConflict) are retried, never answered as done when not', async () => {
+    const { createWebhook, deleteWebhook, getWebhook } = await import('../../lib/webhooks/service.ts');
+    const { TransactionCanceledException } = await import('@aws-sdk/client-dynamodb');
+    // DynamoDB cancels a transaction whose item another transaction is writing at that moment: here, the
+    // next `conflicts` transactions this process sends (the tenant's count is the second write of each).
+    let conflicts = 0;
+    let met = 0;
+    db.middlewareStack.add(
+      (next) => async (args) => {
+        if ('TransactItems' in (args.input as object) && conflicts > 0) {
+          conflicts -= 1;
+          met += 1;
+          throw new TransactionCanceledException({
+            message: 'Transaction cancelled [None, TransactionConflict]',
+            $metadata: {},
+            CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }],
+          });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'webhookFaultsConflict' },
+    );
+    try {
+      conflicts = 1;
+      const created = await createWebhook(
+        tenant,
+        { url: 'http://127.0.0.1:9/hooks', events: ['*'] },
+        new Date(),
+      );
+      assert.equal(met, 1);
+      assert.equal((await getWebhook(tenant, created.id)).status, 'active');
+      // Conflicts that do not end: an error (a 500), not a 200 with the registration still active.
+      conflicts = 10;
+      await assert.rejects(deleteWebhook(tenant, created.id, new Date()), /could not be deactivated/);
+      assert.equal((await getWebhook(tenant, created.id)).status, 'active');
+      conflicts = 1;
+      met = 0;
+      const deleted = await deleteWebhook(tenant, created.id, new Date());
+      assert.equal(met, 1);
+      assert.equal(deleted.status, 'deactivated', 'DELETE answers what it did');
+      assert.equal((await getWebhook(tenant, created.id)).status, 'deactivated');
+    } finally {
+      db.middlewareStack.remove('webhookFaultsConflict');
+    }
+  });
+
+  it('a receiver that answers after 10 s: the attempt failed (no answer in time) and is retried', async () => {
+    const [hook] = (await registrations(1)) as [Registration];
+    hook.receiver.answer = (i) => (i === 0 ? { status: 204, delayMs: 10_500 } : { status: 204 });
+    const { messages } = await fannedOut([hook]);
+    retriesToSink();
+    const started = Date.now();
+    assert.deepEqual(await deliver({ Records: messages }), { batchItemFailures: [] });
+    await remove(deliveriesQueue, messages);
+    assert.ok(Date.now() - started < 10_400, 'the worker did not wait for the answer');
+    const record = await deliveryOf(hook);
+    assert.equal(record.status, 'pending');
+    assert.ok(record.nextAttemptAt);
+    const [attempt] = record.attempts as [DeliveryRecord['attempts'][number]];
+    assert.equal(attempt.statusCode, null);
+    assert.equal(attempt.error, 'no answer within 10 s');
+    assert.ok(attempt.latencyMs >= 9_900, String(attempt.latencyMs));
+  });
+
+  it('a receiver that never answers 2xx: 11 attempts over the schedule (about 72 h, scaled), then failed, and nothing more', async () => {
+    const [hook] = (await registrations(1)) as [Registration];
+    hook.receiver.answer = () => ({ status: 503 });
+    const { messages } = await fannedOut([hook]);
+    const [message] = messages as [SQSRecord];
+    await remove(deliveriesQueue, messages);
+    retriesToSink();
+    const parsed = JSON.parse(message.body);
+    const scale = Number(process.env.WEBHOOK_RETRY_SCALE);
+    // The worker's clock, moved to each attempt's due time (the re-queued messages are not waited for).
+    let clock = Date.now();
+    const now = () => new Date(clock);
+    let waited = 0;
+    logs = captureLogs();
+    for (let attempt = 1; attempt <= schedule.MAX_ATTEMPTS; attempt += 1) {
+      await delivery.attemptDelivery(parsed, now);
+      const record = await deliveryOf(hook);
+      assert.equal(record.attempts.length, attempt, `attempt ${attempt} recorded`);
+      assert.equal(hook.receiver.received.length, attempt);
+      if (attempt === schedule.MAX_ATTEMPTS) break;
+      assert.equal(record.status, 'pending');
+      const due = Date.parse(record.nextAttemptAt ?? '');
+      const wait = due - clock;
+      const base = schedule.retryDelayMs(attempt, scale, () => 0.5);
+      assert.ok(
+        wait >= base * 0.8 - 1 && wait <= base * 1.2 + 1,
+        `wait after attempt ${attempt}: ${wait} ms`,
+      );
+      waited += wait;
+      // Early: put back, not attempted.
+      clock = due - 1;
+      await delivery.attemptDelivery(parsed, now);
+      assert.equal(hook.receiver.received.length, attempt, 'not before its time');
+      clock = due;
+    }
+    const failed = await deliveryOf(hook);
+    assert.equal(failed.status, 'failed');
+    assert.equal(failed.nextAttemptAt, null);
+    assert.ok(failed.attempts.every((a) => a.statusCode === 503));
+    assert.ok(
+      logs.lines.some(
+        (line) =>
+          line.level === 'WARN' &&
+          line.message === 'Webhook delivery failed after its last attempt' &&
+          line.attempt === schedule.MAX_ATTEMPTS,
+      ),
+      'the failure is logged as a warning',
+    );
+    const expected = schedule.SCHEDULE_SECONDS * 1000 * scale;
+    assert.ok(waited >= expected * 0.8 && waited <= expected * 1.2, `${waited} ms of ${expected}`);
+    clock += 86_400_000;
+    await delivery.attemptDelivery(parsed, now);
+    assert.equal(hook.receiver.received.length, schedule.MAX_ATTEMPTS, 'nothing after the last attempt');
+    // Signed at the worker's clock (days ahead): the event id is what is compared here.
+    assert.deepEqual(
+      [...new Set(hook.receiver.received.map((d) => d.headers['webhook-id']))],
+      [failed.eventId],
+    );
+  });
+});

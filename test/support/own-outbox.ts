@@ -1,0 +1,83 @@
+// The outbox of a table of a test file's own (useOwnTable), wired as the stack wires its own
+// (lib/local/stack.ts): the table's stream, read by a poller in this process, into the router, which
+// sends to the queues this process's QUEUE_URL_* name; and those queues read by the test itself, their
+// messages as the event source hands them to a worker. Start it after the table and queues are set.
+import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBStreamEvent, SQSRecord } from 'aws-lambda';
+import type { StreamBatchHandler } from '../../lib/local/stream-poller.ts';
+
+export interface OwnOutbox {
+  stop(): Promise<void>;
+}
+
+/** Starts the outbox of `tableName`; `observe` sees each batch of the stream before the router does. */
+export async function startOwnOutbox(
+  tableName: string,
+  functionName: string,
+  observe: (event: DynamoDBStreamEvent) => void = () => undefined,
+): Promise<OwnOutbox> {
+  const { startStreamPoller } = await import('../../lib/local/stream-poller.ts');
+  const { tableStreamArn } = await import('../../lib/local/stack.ts');
+  const { outboxItemTypes, outboxStream } = await import('../../lib/outbox.ts');
+  const { handler: router } = (await import('../../functions/streams/outbox.ts')) as {
+    handler: StreamBatchHandler;
+  };
+  const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB as string;
+  // DynamoDB Local can answer every read of a new table's stream with TrimmedDataAccessException when
+  // the reader's iterator was taken while the shard was still empty (aws/aws-sdk-java#2923): the table
+  // gets an item of no type any outbox row reads before the reader starts.
+  const dynamo = new DynamoDBClient({ endpoint });
+  await dynamo.send(
+    new PutItemCommand({
+      TableName: tableName,
+      Item: { pk: { S: 'TEST#OUTBOX' }, sk: { S: 'TEST#OUTBOX' }, type: { S: 'testOutboxStart' } },
+    }),
+  );
+  dynamo.destroy();
+  const streams = new DynamoDBStreamsClient({ endpoint });
+  const poller = startStreamPoller({
+    streams,
+    streamArn: await tableStreamArn(endpoint, tableName),
+    batchSize: outboxStream.batchSize,
+    startingPosition: outboxStream.startingPosition,
+    retryAttempts: outboxStream.retryAttempts,
+    // As infra's FilterCriteria: only changes whose new image is of a type some row reads.
+    filter: (record) => outboxItemTypes.includes(record.dynamodb?.NewImage?.type?.S ?? ''),
+    handler: (event, context) => {
+      observe(event);
+      return router(event, context);
+    },
+    functionName,
+  });
+  await poller.started;
+  return {
+    stop: async () => {
+      await poller.stop();
+      streams.destroy();
+    },
+  };
+}
+
+/**
+ * One receive from a queue of the test's own (up to 10 messages, waiting up to `waitSeconds`), hidden
+ * for `visibilitySeconds`: by default taken for good, the test delivering each message itself.
+ */
+export async function receiveRecords(
+  sqs: SQSClient,
+  queueUrl: string,
+  waitSeconds: number,
+  visibilitySeconds = 600,
+): Promise<SQSRecord[]> {
+  const { toRecord } = await import('../../lib/local/sqs-poller.ts');
+  const { Messages = [] } = await sqs.send(
+    new ReceiveMessageCommand({
+      QueueUrl: queueUrl,
+      MaxNumberOfMessages: 10,
+      WaitTimeSeconds: waitSeconds,
+      VisibilityTimeout: visibilitySeconds,
+    }),
+  );
+  return Messages.map((m) => toRecord(m, `arn:aws:sqs:us-east-1:000000000000:${queueUrl.split('/').pop()}`));
+}
