@@ -5,16 +5,19 @@
 // rotating alone.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import {
   DescribeSecretCommand,
+  GetSecretValueCommand,
   RotateSecretCommand,
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
 import { describe, it } from 'vitest';
-import { secretFileName } from '../../lib/local/secrets-manager.ts';
+import { rotationStep } from '../../lib/keys/rotation.ts';
+import { secretFileName, startLocalSecretsManager } from '../../lib/local/secrets-manager.ts';
 import { type KekSecret, parseKekRing, sealBytes } from '../../lib/secret-box.ts';
 import { secretNames } from '../../lib/secret-names.ts';
 
@@ -29,6 +32,38 @@ const secretFile = (name: string) =>
   JSON.parse(readFileSync(join(process.env.TEST_DATA_DIR ?? '', 'secrets', secretFileName(name)), 'utf8'));
 
 describe('key rotation through Secrets Manager', () => {
+  it("writes the first value of a secret created empty, as a new stage's deploy does", async () => {
+    const stage = 'fresh';
+    const kek = secretNames(stage).kek.production;
+    const dir = mkdtempSync(join(tmpdir(), 'fresh-secrets-'));
+    let client: SecretsManagerClient | undefined;
+    const standIn = await startLocalSecretsManager(dir, 0, {
+      declared: [kek],
+      rotation: {
+        secrets: [kek],
+        invoke: (event) =>
+          rotationStep(event, { client: client as SecretsManagerClient, stage, jwksSecretId: undefined }),
+      },
+    });
+    client = new SecretsManagerClient({ endpoint: standIn.endpoint });
+    try {
+      // Empty: no current version, so nothing can be read, sealed or opened with it.
+      await assert.rejects(client.send(new GetSecretValueCommand({ SecretId: kek })), {
+        name: 'ResourceNotFoundException',
+      });
+      const { VersionId } = await client.send(new RotateSecretCommand({ SecretId: kek }));
+      const described = await client.send(new DescribeSecretCommand({ SecretId: kek }));
+      assert.deepEqual(described.VersionIdsToStages, { [VersionId as string]: ['AWSCURRENT'] });
+      const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: kek }));
+      const ring = parseKekRing(JSON.parse(SecretString ?? ''));
+      assert.equal(ring.current.kid, 'k1');
+      assert.equal(ring.current.key.length, 32);
+    } finally {
+      client.destroy();
+      await standIn.stop();
+    }
+  });
+
   it('rotates a KEK: one key more, every earlier key kept, the other environment untouched', async () => {
     const secretBox = await import('../../lib/secret-box.ts');
     // Sealed (and the ring cached in this process) before the rotation.
