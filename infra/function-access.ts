@@ -3,26 +3,41 @@
 import { type CfnElement, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
 import { outboxQueues } from '../lib/outbox.ts';
 
 export type TableAccess = 'none' | 'read' | 'readWrite';
-export type SecretName = 'signing-keys' | 'token-jwks' | 'cursor-key' | 'wallet-kek';
+/** The key secrets (infra/constructs/key-secrets.ts); a KEK per environment (lib/secret-box.ts). */
+export type SecretName = 'signing-keys' | 'token-jwks' | 'cursor-key' | 'kek-sandbox' | 'kek-production';
 
 /** The environment variable through which a function learns a secret's id (see lib/config.ts). */
 export const secretIdVariable: Readonly<Record<SecretName, string>> = {
   'signing-keys': 'SIGNING_KEYS_SECRET_ID',
   'token-jwks': 'TOKEN_JWKS_SECRET_ID',
   'cursor-key': 'CURSOR_KEY_SECRET_ID',
-  'wallet-kek': 'KEK_SECRET_ID',
+  'kek-sandbox': 'KEK_SECRET_ID_SANDBOX',
+  'kek-production': 'KEK_SECRET_ID_PRODUCTION',
 };
+
+/** Both environments' KEKs: for the functions that serve tenants of either. */
+const BOTH_KEKS = ['kek-sandbox', 'kek-production'] as const;
 
 export interface FunctionAccess {
   table: TableAccess;
-  /** Secrets the function reads (GetSecretValue only); their ids are passed in its environment. */
+  /**
+   * Secrets the function reads (GetSecretValue, and kms:Decrypt of their encryption key through Secrets
+   * Manager for exactly these secrets); their ids are passed in its environment.
+   */
   secrets: readonly SecretName[];
+  /**
+   * Secrets the function rotates (Secrets Manager invokes it; it reads, writes and restages their
+   * versions) and secrets it writes (PutSecretValue; their ids are passed in its environment).
+   */
+  rotates?: readonly SecretName[];
+  writes?: readonly SecretName[];
   /** Queues (lib/queues.ts names) the function sends to; their URLs are passed as QUEUE_URL_<NAME>. */
   sends?: readonly string[];
 }
@@ -35,9 +50,9 @@ export const functionAccess: Readonly<Record<string, FunctionAccess>> = {
   'api/assets': { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
   // Answers 404/405 from the route table alone.
   'api/fallback': { table: 'none', secrets: [] },
-  // Creates wallets (seals each new ledger key; the record's insert asks for the activation through the
-  // outbox, so no queue); reads balances.
-  'api/wallets': { table: 'readWrite', secrets: ['token-jwks', 'cursor-key', 'wallet-kek'] },
+  // Creates wallets (seals each new ledger key under its environment's KEK; the record's insert asks for
+  // the activation through the outbox, so no queue); reads balances.
+  'api/wallets': { table: 'readWrite', secrets: ['token-jwks', 'cursor-key', ...BOTH_KEKS] },
   // Beneficiaries and their payment destinations: tenant records, paged.
   'api/beneficiaries': { table: 'readWrite', secrets: ['token-jwks', 'cursor-key'] },
   // The connector catalogue, its compliance requirements and vocabularies: read-only, paged.
@@ -50,38 +65,47 @@ export const functionAccess: Readonly<Record<string, FunctionAccess>> = {
   // Transaction records: read-only, paged.
   'api/transactions': { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
   // Sandbox helpers: KYC decisions and funding payments signed by platform accounts; a payment still
-  // pending is handed to the ledger-submissions queue to be resumed.
+  // pending is handed to the ledger-submissions queue to be resumed. Sandbox tenants only: never the
+  // production KEK.
   'api/sandbox': {
     table: 'readWrite',
-    secrets: ['token-jwks', 'wallet-kek'],
+    secrets: ['token-jwks', 'kek-sandbox'],
     sends: ['ledger-submissions'],
   },
   // Opens wallets' ledger accounts: signs with the wallet and the platform funding account.
-  'workers/wallet-activator': { table: 'readWrite', secrets: ['wallet-kek'] },
+  'workers/wallet-activator': { table: 'readWrite', secrets: [...BOTH_KEKS] },
   // Executes accepted payments (signs with the wallets, fee-bumps with the funding account) and resumes
   // sandbox funding left pending; re-queues a payment still in flight with a delay.
-  'workers/ledger-submitter': { table: 'readWrite', secrets: ['wallet-kek'], sends: ['ledger-submissions'] },
+  'workers/ledger-submitter': { table: 'readWrite', secrets: [...BOTH_KEKS], sends: ['ledger-submissions'] },
   // Webhook registrations: seals each new signing secret under the KEK; reads deliveries (a redelivery
   // makes one pending again: its change asks for the attempt through the outbox).
-  'api/webhooks': { table: 'readWrite', secrets: ['token-jwks', 'cursor-key', 'wallet-kek'] },
+  'api/webhooks': { table: 'readWrite', secrets: ['token-jwks', 'cursor-key', ...BOTH_KEKS] },
   // Fans events out to deliveries (reads registrations, writes deliveries).
   'workers/webhook-dispatcher': { table: 'readWrite', secrets: [] },
   // Attempts deliveries: opens the registration's secret to sign; re-queues the next attempt, and
   // forwards a slow receiver's attempts to the slow lane.
   'workers/webhook-deliverer': {
     table: 'readWrite',
-    secrets: ['wallet-kek'],
+    secrets: [...BOTH_KEKS],
     sends: ['webhook-deliveries', 'webhook-slow-deliveries'],
   },
   // The slow lane: the same attempts, apart; retries go back through the main queue.
   'workers/webhook-slow-deliverer': {
     table: 'readWrite',
-    secrets: ['wallet-kek'],
+    secrets: [...BOTH_KEKS],
     sends: ['webhook-deliveries'],
   },
   // The outbox router: reads no item (the table's stream is granted by its event source, infra/stack.ts)
   // and sends to the queues lib/outbox.ts's rows name.
   'streams/outbox': { table: 'none', secrets: [], sends: outboxQueues },
+  // Secrets Manager's rotation function (lib/keys/rotation.ts): makes each key secret's next value and
+  // publishes the signing ring's public JWKS. It reads only what it rotates.
+  'rotation/keys': {
+    table: 'none',
+    secrets: [],
+    rotates: ['signing-keys', 'cursor-key', ...BOTH_KEKS],
+    writes: ['token-jwks'],
+  },
 };
 
 export function accessOf(
@@ -96,6 +120,13 @@ export function accessOf(
 export interface AccessTargets {
   table: ITable;
   secrets: Record<SecretName, ISecret>;
+  /** The customer-managed key the secrets are encrypted with: its key policy admits each reader. */
+  secretsKey: IKey;
+  /**
+   * Each secret's ARN as a pattern of its name (`…:secret:<name>-??????`), for the key policy: the
+   * secrets refer to the key, so the key cannot refer to them.
+   */
+  secretArnPatterns: Record<SecretName, string>;
   queues: ReadonlyMap<string, IQueue>;
 }
 
@@ -124,6 +155,7 @@ export function grantAccess(
     queue.grantSendMessages(grantee);
   }
   // GetSecretValue only: grantRead() would add DescribeSecret, which no function calls.
+  const arnsOf = (names: readonly SecretName[]) => names.map((name) => targets.secrets[name].secretArn);
   for (const name of access.secrets) {
     grantee.grantPrincipal.addToPrincipalPolicy(
       new iam.PolicyStatement({
@@ -132,4 +164,60 @@ export function grantAccess(
       }),
     );
   }
+  const rotates = access.rotates ?? [];
+  if (rotates.length > 0) {
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: [
+          'secretsmanager:DescribeSecret',
+          'secretsmanager:GetSecretValue',
+          'secretsmanager:PutSecretValue',
+          'secretsmanager:UpdateSecretVersionStage',
+        ],
+        resources: arnsOf(rotates),
+      }),
+    );
+  }
+  const writes = access.writes ?? [];
+  if (writes.length > 0) {
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['secretsmanager:PutSecretValue'], resources: arnsOf(writes) }),
+    );
+  }
+  admitToSecretsKey(grantee, targets, 'Decrypt', [...access.secrets, ...rotates, ...writes]);
+  // Writing a version encrypts it under a new data key (and Secrets Manager checks it can decrypt it).
+  admitToSecretsKey(grantee, targets, 'Encrypt', [...rotates, ...writes]);
+}
+
+/**
+ * The key policy of the secrets' customer-managed key names each role with exactly the secrets it may
+ * use: the key is used only through Secrets Manager (kms:ViaService) and only for those secrets' values
+ * (Secrets Manager's encryption context names the secret's ARN). No IAM policy can widen this: the key
+ * policy grants the account's identities no cryptographic use (infra/constructs/customer-key.ts).
+ */
+function admitToSecretsKey(
+  grantee: iam.IGrantable & IConstruct,
+  targets: AccessTargets,
+  use: 'Decrypt' | 'Encrypt',
+  names: readonly SecretName[],
+): void {
+  if (names.length === 0) return;
+  const stack = Stack.of(grantee);
+  const result = targets.secretsKey.addToResourcePolicy(
+    new iam.PolicyStatement({
+      principals: [grantee.grantPrincipal],
+      actions: use === 'Decrypt' ? ['kms:Decrypt'] : ['kms:GenerateDataKey'],
+      // In a key policy, "*" is the key itself.
+      resources: ['*'],
+      conditions: {
+        StringEquals: { 'kms:ViaService': `secretsmanager.${stack.region}.amazonaws.com` },
+        StringLike: {
+          'kms:EncryptionContext:SecretARN': [...new Set(names)].map(
+            (name) => targets.secretArnPatterns[name],
+          ),
+        },
+      },
+    }),
+  );
+  if (!result.statementAdded) throw new Error('The secrets key takes no key policy statement');
 }

@@ -68,7 +68,7 @@ export class PaymentsGatewayStack extends Stack {
 
     const { table } = new GatewayTable(this, 'Data', { production: settings.production, removalPolicy });
     const secrets = new KeySecrets(this, 'Keys', { stage, removalPolicy });
-    const alarms = new AlarmTopic(this, 'Alarms', { stage });
+    const alarms = new AlarmTopic(this, 'Alarms', { stage, removalPolicy });
 
     // Queues first: producers get their URLs and send grants when they are created.
     const workQueues = new Map(
@@ -92,7 +92,7 @@ export class PaymentsGatewayStack extends Stack {
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
         LOG_LEVEL: settings.logLevel,
       };
-      for (const name of granted.secrets)
+      for (const name of [...granted.secrets, ...(granted.writes ?? [])])
         environment[secretIdVariable[name]] = secrets.byName[name].secretArn;
       for (const name of granted.sends ?? []) {
         const queue = workQueues.get(name);
@@ -106,7 +106,13 @@ export class PaymentsGatewayStack extends Stack {
         removalPolicy,
         ...overrides,
       });
-      grantAccess(created.role, granted, { table, secrets: secrets.byName, queues: workQueues });
+      grantAccess(created.role, granted, {
+        table,
+        secrets: secrets.byName,
+        secretsKey: secrets.key,
+        secretArnPatterns: secrets.arnPatterns,
+        queues: workQueues,
+      });
       return created;
     };
 
@@ -141,6 +147,9 @@ export class PaymentsGatewayStack extends Stack {
         }),
       );
     }
+
+    // Secrets Manager rotates the key secrets with this function (infra/constructs/key-secrets.ts).
+    secrets.rotateWith(bundledFunction('rotation/keys', { timeout: Duration.seconds(20) }));
 
     // The outbox (lib/outbox.ts): the table's stream → the router → the queues its rows name.
     const router = bundledFunction('streams/outbox', {

@@ -42,8 +42,13 @@ const schema = z.object({
    * in flight at once, and so at most how many land per ledger close.
    */
   LEDGER_CHANNELS: positiveInt(16),
-  /** Secrets Manager secret `{key}` (32 bytes, base64): the key-encryption key sealing ledger secrets. */
-  KEK_SECRET_ID: z.optional(nonEmpty()),
+  /**
+   * Secrets Manager secrets holding each environment's key-encryption key ring (lib/secret-box.ts):
+   * ledger and webhook secrets of sandbox tenants are sealed under the first, production's under the
+   * second. A function is given only the ones it may read.
+   */
+  KEK_SECRET_ID_SANDBOX: z.optional(nonEmpty()),
+  KEK_SECRET_ID_PRODUCTION: z.optional(nonEmpty()),
   /**
    * Swaps: how far below the path's quoted amount (at execution) the conversion may deliver before the
    * ledger refuses it (destMin = quoted × (1 − this)). A decimal fraction: 0.01 is 1 %.

@@ -1,8 +1,18 @@
 // The secrets a stage uses. Infra creates them under these names; the local stack serves them from files.
+import type { Environment } from './http/types.ts';
+
 export const secretNames = (stage: string) => ({
+  /** Private token-signing ring (lib/auth/signing-keys.ts). */
   signingKeys: `${stage}/payments-gateway/signing-keys`,
+  /** Public JWKS of that ring: written by the signing ring's rotation, never on its own. */
   tokenJwks: `${stage}/payments-gateway/token-jwks`,
   cursorKey: `${stage}/payments-gateway/cursor-key`,
-  /** Key-encryption key that seals wallet and platform ledger secrets. */
-  walletKek: `${stage}/payments-gateway/wallet-kek`,
+  /**
+   * Key-encryption key rings (lib/secret-box.ts), one per environment: wallet, platform, channel and
+   * webhook secrets of one environment are never sealed under the other's key.
+   */
+  kek: {
+    sandbox: `${stage}/payments-gateway/kek-sandbox`,
+    production: `${stage}/payments-gateway/kek-production`,
+  } satisfies Record<Environment, string>,
 });

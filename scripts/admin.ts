@@ -5,7 +5,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { secretNames } from '../lib/secret-names.ts';
 
 const usage = `Usage: npm run admin -- <command> [options]
 
@@ -22,7 +21,13 @@ Commands:
   credentials list --application <applicationId>      Key ids and client ids (never secrets).
   assets load --environment sandbox|production --file <registry.json>
       Adds or replaces registry entries: a JSON array of {assetCode, assetIssuer, assetType, name, decimals, networkName}.
-  keys rotate                                         Adds a new token signing key; the previous stays valid.
+  keys rotate [--secret signing-keys|cursor-key|kek] [--environment sandbox|production]
+      Rotates a key secret through Secrets Manager (RotateSecret): the stage's rotation function makes
+      the new key, so none passes through this machine. signing-keys (the default): a new active token
+      key, the previous kept in the JWKS. cursor-key: a new key, the previous still opens cursors.
+      kek: a new current key for the environment's key-encryption key; earlier keys keep opening.
+      Prints {secret, versionId} once the new version is current.
+  keys status                                         Each key secret's versions and rotation dates (no values).
   connectors load --environment sandbox|production --file <connectors.json>
       Validates the whole catalogue file, then adds or replaces its connectors (seed/connectors.json is the default catalogue).
   fees set --association <id> --environment <env> --connector <id> --transaction-type C2C|C2B|B2C|B2B
@@ -37,11 +42,12 @@ Commands:
       Ends a BANK or MOBILE_MONEY payment destination's verification (only a PENDING one moves).
   channels open --environment sandbox|production --count <n>
       Makes the first n channel accounts (keys sealed in the table) and opens those the ledger lacks
-      from the funding account; set LEDGER_CHANNELS to n. Prints the pool and its leases.
+      from the funding account; set LEDGER_CHANNELS to n. Prints the pool and its leases. Local stack
+      only: it seals under the key-encryption key, which only a stage's functions may decrypt.
 
 Options:
   --table <name>    DynamoDB table of a deployed stage (default: the local stack's).
-  --stage <stage>   Stage whose secrets 'keys rotate' updates (default: the local stack's).
+  --stage <stage>   Stage whose key secrets 'keys rotate' and 'keys status' address (default: the local stack's).
   --help            This text.`;
 
 const { values, positionals } = parseArgs({
@@ -59,6 +65,7 @@ const { values, positionals } = parseArgs({
     file: { type: 'string' },
     table: { type: 'string' },
     stage: { type: 'string' },
+    secret: { type: 'string', default: 'signing-keys' },
     wallet: { type: 'string' },
     destination: { type: 'string' },
     decision: { type: 'string' },
@@ -85,20 +92,26 @@ const required = (name: keyof typeof values): string => {
 /** Points the SDK at the local stack unless a deployed table was named. */
 function configureTarget(): void {
   const localEnv = join(fileURLToPath(new URL('..', import.meta.url)), '.local', 'stack.env.json');
-  if (!values.table && existsSync(localEnv)) {
+  // A deployed stage (--table or --stage) is reached with the usual AWS credentials and endpoints.
+  if (!values.table && !values.stage && existsSync(localEnv)) {
     for (const [key, value] of Object.entries(JSON.parse(readFileSync(localEnv, 'utf8'))))
       process.env[key] ??= String(value);
   }
   if (values.table) process.env.TABLE_NAME = values.table;
-  if (values.stage) {
-    process.env.STAGE = values.stage;
-    // The deployed stage's key-encryption key seals the platform keys the CLI makes (channels open).
-    process.env.KEK_SECRET_ID ??= secretNames(values.stage).walletKek;
-  }
-  if (!process.env.TABLE_NAME) fail('No table: start the local stack (npm start) or pass --table');
+  if (values.stage) process.env.STAGE = values.stage;
+  // Key secrets are addressed by the stage alone: a deployed stage needs no table for them.
+  if (!process.env.TABLE_NAME && !(values.stage && positionals[0] === 'keys'))
+    fail('No table: start the local stack (npm start) or pass --table');
 }
 
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
+
+/** The stage whose key secrets are meant: --stage, else the local stack's. */
+function stageOf(): string {
+  const stage = values.stage ?? process.env.STAGE;
+  if (!stage) fail('No stage: start the local stack (npm start) or pass --stage');
+  return stage;
+}
 
 async function main(): Promise<void> {
   const [noun, verb] = positionals;
@@ -144,8 +157,18 @@ async function main(): Promise<void> {
       return print(await loadAssetRegistry(environment, JSON.parse(readFileSync(required('file'), 'utf8'))));
     }
     case 'keys rotate': {
-      const { rotateSigningKeys } = await import('../lib/admin/signing-keys.ts');
-      return print(await rotateSigningKeys());
+      const secret = values.secret;
+      if (secret !== 'signing-keys' && secret !== 'cursor-key' && secret !== 'kek')
+        fail('--secret must be signing-keys, cursor-key or kek');
+      const environment = values.environment;
+      if (environment !== 'sandbox' && environment !== 'production')
+        fail('--environment must be sandbox or production');
+      const keys = await import('../lib/admin/keys.ts');
+      return print(await keys.rotateKeySecret(keys.keySecretId(stageOf(), secret, environment)));
+    }
+    case 'keys status': {
+      const { keyStatus } = await import('../lib/admin/keys.ts');
+      return print(await keyStatus(stageOf()));
     }
     case 'wallet review': {
       const decision = required('decision');
@@ -160,6 +183,12 @@ async function main(): Promise<void> {
       return print(await reviewPaymentDestination(required('destination'), decision));
     }
     case 'channels open': {
+      // Sealing needs the key-encryption key, which a deployed stage lets only its functions decrypt.
+      if (values.table || values.stage)
+        fail(
+          'channels open runs against the local stack only: a deployed stage lets only its functions ' +
+            'decrypt its key-encryption key (README: Deploying)',
+        );
       const environment = values.environment;
       if (environment !== 'sandbox' && environment !== 'production')
         fail('--environment must be sandbox or production');

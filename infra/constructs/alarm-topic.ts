@@ -1,5 +1,5 @@
 // The SNS topic every alarm notifies. Subscriptions (pager, e-mail) are managed outside the stack.
-import { Duration } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -7,17 +7,25 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { SERVICE_NAME } from '../stage.ts';
+import { CustomerKey } from './customer-key.ts';
 
 export class AlarmTopic extends Construct {
-  // Not KMS-encrypted on purpose: CloudWatch cannot publish to a topic encrypted with the AWS-managed
-  // aws/sns key, and alarm notifications carry no payment data.
+  // Encrypted with a customer-managed key of its own: CloudWatch cannot publish to a topic under the
+  // AWS-managed aws/sns key, so the key's policy admits CloudWatch to encrypt what it publishes.
   readonly topic: sns.Topic;
 
-  constructor(scope: Construct, id: string, props: { stage: string }) {
+  constructor(scope: Construct, id: string, props: { stage: string; removalPolicy: RemovalPolicy }) {
     super(scope, id);
+    const encryption = new CustomerKey(this, 'Encryption', {
+      description: `${SERVICE_NAME} ${props.stage}: encrypts the alarm topic`,
+      alias: `${SERVICE_NAME}/${props.stage}/alarms`,
+      removalPolicy: props.removalPolicy,
+    });
+    encryption.admitService('cloudwatch.amazonaws.com', ['kms:Decrypt', 'kms:GenerateDataKey*']);
     this.topic = new sns.Topic(this, 'Topic', {
       displayName: `${SERVICE_NAME} ${props.stage} alarms`,
       enforceSSL: true,
+      masterKey: encryption.key,
     });
   }
 

@@ -1,67 +1,151 @@
-// The key-material secrets. The two token-key secrets are created with an empty key set: the admin CLI
-// generates keys and writes (and later rotates) both values. The cursor key is random, made by Secrets Manager. CloudFormation re-sends SecretString only
-// when the template value changes, so redeploys leave the CLI's keys alone; never change the placeholder.
-import { type RemovalPolicy, SecretValue, Validations } from 'aws-cdk-lib';
+// The key-material secrets: the private token-signing ring, its public JWKS, the cursor key and one
+// key-encryption key (KEK) per environment. Correct by construction:
+// - CloudFormation creates each secret EMPTY: the template holds no value and no generator, so no
+//   template edit can ever write, regenerate or replace a key (a KEK replaced in place would orphan
+//   every secret sealed under it). The value is made by the rotation function (lib/keys/rotation.ts),
+//   in the format its readers parse and check before it becomes current: Secrets Manager runs the first
+//   rotation as soon as the schedule is created, and the admin CLI's `keys rotate` any time after.
+// - Every secret is encrypted with a customer-managed key whose policy lets each role decrypt exactly
+//   the secrets it reads (infra/function-access.ts) and no one else: not the account's administrators,
+//   not CloudFormation, not an operator's laptop.
+import { ArnFormat, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { secretNames } from '../../lib/secret-names.ts';
 import type { SecretName } from '../function-access.ts';
-
-const PLACEHOLDER = SecretValue.unsafePlainText(JSON.stringify({ keys: [] }));
+import { SERVICE_NAME } from '../stage.ts';
+import type { BundledFunction } from './bundled-function.ts';
+import { CustomerKey } from './customer-key.ts';
 
 export interface KeySecretsProps {
   stage: string;
   removalPolicy: RemovalPolicy;
 }
 
+/**
+ * How often Secrets Manager rotates each secret. Signing ring and cursor key keep the key they replace,
+ * so one rotation never breaks a token or a cursor in use; a KEK only ever gains keys (a sealed value
+ * names its key), so its rotation re-seals nothing. The JWKS is not here: the signing ring's rotation
+ * writes it.
+ */
+export const ROTATION_DAYS: Readonly<Partial<Record<SecretName, number>>> = {
+  'signing-keys': 30,
+  'cursor-key': 30,
+  'kek-sandbox': 90,
+  'kek-production': 90,
+};
+
+const DESCRIPTIONS: Readonly<Record<SecretName, string>> = {
+  'signing-keys': 'Private token-signing keys (JWK set); only the auth function reads it.',
+  'token-jwks':
+    'Public JWKS the API functions verify bearer tokens against; written by the signing keys rotation.',
+  'cursor-key': 'Key that seals pagination cursors (and the key it replaced).',
+  'kek-sandbox': 'Key-encryption key ring sealing sandbox wallet, platform, channel and webhook secrets.',
+  'kek-production':
+    'Key-encryption key ring sealing production wallet, platform, channel and webhook secrets.',
+};
+
 export class KeySecrets extends Construct {
-  readonly byName: Record<SecretName, secretsmanager.Secret>;
-  /** Physical names, known at synth time (the Secret's own secretName is a token parsed from its ARN). */
+  /** The customer-managed key every one of these secrets is encrypted with. */
+  readonly key: kms.Key;
+  readonly byName: Record<SecretName, secretsmanager.ISecret>;
+  /** Physical names, known at synth time (lib/secret-names.ts: the admin CLI addresses them by stage). */
   readonly names: Record<SecretName, string>;
+  /** `arn:…:secret:<name>-??????`: what the key policy names (it cannot refer to the secrets themselves). */
+  readonly arnPatterns: Record<SecretName, string>;
+  private readonly resources: Record<SecretName, secretsmanager.CfnSecret>;
 
   constructor(scope: Construct, id: string, props: KeySecretsProps) {
     super(scope, id);
-    // Stable names so the admin CLI can address a stage's secrets without reading stack outputs.
     const names = secretNames(props.stage);
     this.names = {
       'signing-keys': names.signingKeys,
       'token-jwks': names.tokenJwks,
       'cursor-key': names.cursorKey,
-      'wallet-kek': names.walletKek,
+      'kek-sandbox': names.kek.sandbox,
+      'kek-production': names.kek.production,
     };
-    const secret = (name: SecretName, description: string) => {
-      const created = new secretsmanager.Secret(this, name, {
-        secretName: this.names[name],
-        description,
-        ...(name === 'cursor-key' || name === 'wallet-kek'
-          ? {
-              generateSecretString: {
-                secretStringTemplate: '{}',
-                generateStringKey: 'key',
-                passwordLength: 64,
-                excludePunctuation: true,
-              },
-            }
-          : // Placeholder only (an empty key set, nothing secret); see the file comment.
-            { secretStringValue: PLACEHOLDER }),
-        removalPolicy: props.removalPolicy,
+    const pattern = (name: string) =>
+      Stack.of(this).formatArn({
+        service: 'secretsmanager',
+        resource: 'secret',
+        resourceName: `${name}-??????`,
+        arnFormat: ArnFormat.COLON_RESOURCE_NAME,
       });
-      Validations.of(created).acknowledge({
-        id: 'AwsSolutions-SMG4',
-        reason:
-          'Key material is rotated by the admin CLI (new key published in the JWKS before it signs, old ' +
-          'key kept until issued tokens expire); a Secrets Manager rotation Lambda cannot do that overlap.',
+    this.arnPatterns = {
+      'signing-keys': pattern(names.signingKeys),
+      'token-jwks': pattern(names.tokenJwks),
+      'cursor-key': pattern(names.cursorKey),
+      'kek-sandbox': pattern(names.kek.sandbox),
+      'kek-production': pattern(names.kek.production),
+    };
+    this.key = new CustomerKey(this, 'Encryption', {
+      description: `${SERVICE_NAME} ${props.stage}: encrypts the key-material secrets`,
+      alias: `${SERVICE_NAME}/${props.stage}/key-secrets`,
+      removalPolicy: props.removalPolicy,
+    }).key;
+
+    const secret = (name: SecretName) => {
+      // The L1 resource on purpose: the L2 Secret always sets a value or a generator, and admits the
+      // whole account to its encryption key through Secrets Manager.
+      const created = new secretsmanager.CfnSecret(this, name, {
+        name: this.names[name],
+        description: DESCRIPTIONS[name],
+        kmsKeyId: this.key.keyArn,
       });
+      created.applyRemovalPolicy(props.removalPolicy);
       return created;
     };
-    this.byName = {
-      'signing-keys': secret(
-        'signing-keys',
-        'Private token-signing keys (JWK set); only the auth function reads it.',
-      ),
-      'token-jwks': secret('token-jwks', 'Public JWKS the API functions verify bearer tokens against.'),
-      'cursor-key': secret('cursor-key', 'Key that seals pagination cursors.'),
-      'wallet-kek': secret('wallet-kek', 'Key-encryption key that seals wallet and platform ledger secrets.'),
+    this.resources = {
+      'signing-keys': secret('signing-keys'),
+      'token-jwks': secret('token-jwks'),
+      'cursor-key': secret('cursor-key'),
+      'kek-sandbox': secret('kek-sandbox'),
+      'kek-production': secret('kek-production'),
     };
+    const reference = (name: SecretName) =>
+      secretsmanager.Secret.fromSecretAttributes(this, `${name}-ref`, {
+        secretCompleteArn: this.resources[name].ref,
+        encryptionKey: this.key,
+      });
+    this.byName = {
+      'signing-keys': reference('signing-keys'),
+      'token-jwks': reference('token-jwks'),
+      'cursor-key': reference('cursor-key'),
+      'kek-sandbox': reference('kek-sandbox'),
+      'kek-production': reference('kek-production'),
+    };
+    Validations.of(this.resources['token-jwks']).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'The public JWKS has no rotation of its own: it is the public half of the signing-keys secret, which ' +
+        'rotates every 30 days, and that rotation writes it (setSecret step) before its new key signs.',
+    });
+  }
+
+  /**
+   * Secrets Manager rotates each secret of ROTATION_DAYS with `rotation` (infra/function-access.ts
+   * grants it the secrets), first as soon as the schedule exists: a new stage's secrets get their first
+   * keys during its first deploy.
+   */
+  rotateWith(rotation: BundledFunction): void {
+    const permission = new iam.ServicePrincipal('secretsmanager.amazonaws.com');
+    rotation.function.addPermission('InvokedBySecretsManager', {
+      principal: permission,
+      sourceAccount: Stack.of(this).account,
+    });
+    for (const [name, days] of Object.entries(ROTATION_DAYS) as [SecretName, number][]) {
+      const schedule = new secretsmanager.CfnRotationSchedule(this, `${name}-rotation`, {
+        secretId: this.resources[name].ref,
+        rotationLambdaArn: rotation.function.functionArn,
+        rotationRules: { scheduleExpression: `rate(${days} days)` },
+        rotateImmediatelyOnUpdate: true,
+      });
+      // The immediate first rotation needs the function, its role's grants, its invoke permission and
+      // the key policy that admits it: all of them before the schedule.
+      schedule.node.addDependency(rotation, this.key);
+    }
   }
 }

@@ -8,6 +8,7 @@ import type { SecretsGetOptions } from '@aws-lambda-powertools/parameters/secret
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { config } from '../config.ts';
 import { gatewayTimeout, serviceUnavailable } from '../http/problem.ts';
+import { logger } from '../log.ts';
 
 /**
  * Powertools' provider (cache, maxAge, JSON transform) with the one thing it has no option for: a
@@ -49,6 +50,16 @@ export async function readSecretJson(secretId: string, options: SecretReadOption
     if (name === 'TimeoutError' || name === 'AbortError') {
       throw gatewayTimeout('Fetching key material timed out.');
     }
+    // A key secret exists empty until its rotation writes its first value (infra/constructs/key-secrets.ts):
+    // say so where the operator looks, not to the caller.
+    if (name === 'ResourceNotFoundException')
+      logger.warn(
+        'Key material has no current value: the secret is missing or its first rotation has not run',
+        {
+          secretId,
+          help: 'npm run admin -- keys status --stage <stage>',
+        },
+      );
     throw serviceUnavailable('Key material is unavailable.');
   }
 }

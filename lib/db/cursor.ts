@@ -12,14 +12,40 @@ export interface CursorBinding {
   query: string;
 }
 
-/** A 256-bit AES key derived from the cursor secret (kept by the Parameters cache of lib/aws/secrets.ts). */
-async function key(): Promise<Buffer> {
+/** The cursor key secret: `{key}`, and after a rotation the key it replaced (lib/keys/rotation.ts). */
+export interface CursorKeySecret {
+  key: string;
+  previous?: string;
+}
+
+const derived = (key: string) => createHash('sha256').update(`cursor:${key}`).digest();
+
+/**
+ * The 256-bit AES keys a cursor key secret gives: the current one (which seals) first, then the one it
+ * replaced (which still opens cursors handed out before the rotation). Throws on a secret without a key.
+ */
+export function cursorKeysOf(secret: unknown): Buffer[] {
+  const { key, previous } = (secret ?? {}) as Partial<CursorKeySecret>;
+  if (typeof key !== 'string' || key.length < 32) throw new Error('The cursor key secret has no key');
+  return typeof previous === 'string' && previous.length >= 32
+    ? [derived(key), derived(previous)]
+    : [derived(key)];
+}
+
+/** The keys, from the Parameters cache of lib/aws/secrets.ts. */
+async function keys(options: { forceFetch?: boolean } = {}): Promise<Buffer[]> {
   const { CURSOR_KEY_SECRET_ID } = config();
   if (!CURSOR_KEY_SECRET_ID) throw new Error('CURSOR_KEY_SECRET_ID is not configured');
-  const secret = (await readSecretJson(CURSOR_KEY_SECRET_ID)) as { key?: string } | null;
-  if (!secret?.key) throw new Error('The cursor key secret has no key');
-  return createHash('sha256').update(`cursor:${secret.key}`).digest();
+  return cursorKeysOf(await readSecretJson(CURSOR_KEY_SECRET_ID, options));
 }
+
+/**
+ * After a rotation, an instance that read the new key first may hand out a cursor that one still
+ * holding the old secret cannot open: that one reads the secret again, at most this often, so a flood
+ * of forged cursors costs at most one read per instance per interval.
+ */
+const REFRESH_INTERVAL_MS = 30_000;
+let lastRefresh = 0;
 
 /** Cursors are sealed with AES-256-GCM: opaque to the caller (no keys or tenant ids to read) and tamper-evident. */
 export async function encodeCursor(
@@ -27,7 +53,8 @@ export async function encodeCursor(
   position: Record<string, unknown>,
 ): Promise<string> {
   const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', await key(), iv);
+  const [current] = await keys();
+  const cipher = createCipheriv('aes-256-gcm', current as Buffer, iv);
   const sealed = Buffer.concat([
     cipher.update(JSON.stringify({ ...binding, position }), 'utf8'),
     cipher.final(),
@@ -42,15 +69,22 @@ const invalidCursor = () =>
 export async function decodeCursor(cursor: string, binding: CursorBinding): Promise<Record<string, unknown>> {
   const raw = Buffer.from(cursor, 'base64url');
   if (raw.length < 29 || raw.toString('base64url') !== cursor) throw invalidCursor();
-  let decoded: CursorBinding & { position: Record<string, unknown> };
-  try {
-    const decipher = createDecipheriv('aes-256-gcm', await key(), raw.subarray(0, 12));
-    decipher.setAuthTag(raw.subarray(12, 28));
-    const plain = Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]);
-    decoded = JSON.parse(plain.toString('utf8'));
-  } catch {
-    throw invalidCursor();
+  const open = (key: Buffer) => {
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+      decipher.setAuthTag(raw.subarray(12, 28));
+      const plain = Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]);
+      return JSON.parse(plain.toString('utf8')) as CursorBinding & { position: Record<string, unknown> };
+    } catch {
+      return undefined;
+    }
+  };
+  let decoded = (await keys()).map(open).find(Boolean);
+  if (!decoded && Date.now() - lastRefresh >= REFRESH_INTERVAL_MS) {
+    lastRefresh = Date.now();
+    decoded = (await keys({ forceFetch: true })).map(open).find(Boolean);
   }
+  if (!decoded) throw invalidCursor();
   if (decoded.scope !== binding.scope || decoded.query !== binding.query) throw invalidCursor();
   return decoded.position;
 }

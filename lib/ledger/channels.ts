@@ -75,12 +75,12 @@ export async function channelPool(environment: Environment): Promise<ChannelAcco
 export async function ensureChannelKeys(
   environment: Environment,
   count: number,
-  options: { now?: Date; newKeys?: () => Promise<AccountKeys> } = {},
+  options: { now?: Date; newKeys?: (environment: Environment) => Promise<AccountKeys> } = {},
 ): Promise<ChannelAccount[]> {
   const now = options.now ?? new Date();
   const channels: ChannelAccount[] = [];
   for (let index = 0; index < count; index++) {
-    const { publicKey, sealedSecret } = await (options.newKeys ?? newAccountKeys)();
+    const { publicKey, sealedSecret } = await (options.newKeys ?? newAccountKeys)(environment);
     const channel = { environment, index, publicKey, sealedSecret, createdAt: now.toISOString() };
     const created = await createIfAbsent(channelEntity, channel);
     channels.push(created.outcome === 'conditionFailed' ? created.current : channel);

@@ -1,11 +1,20 @@
-// Key custody: ledger secret keys are kept only sealed (AES-256-GCM, lib/secret-box.ts) under a key-encryption key that
-// lives in Secrets Manager. The account's public key is the additional authenticated data, so a sealed
+// Key custody: ledger secret keys are kept only sealed (AES-256-GCM, lib/secret-box.ts) under the
+// key-encryption key of their environment, which lives in Secrets Manager. The account's public key is the additional authenticated data, so a sealed
 // secret copied onto another account's record does not open. Secrets are never logged or returned.
 // New keys come from node:crypto and only opening a secret makes an SDK Keypair, so the wallets function
 // (which creates keys but builds no transactions) carries the SDK's StrKey, not its XDR.
 import { generateKeyPairSync } from 'node:crypto';
 import { Keypair, StrKey } from '@stellar/stellar-sdk';
-import { CustodyError, keyEncryptionKey, openBytes, type SealedSecret, sealBytes } from '../secret-box.ts';
+import type { Environment } from '../http/types.ts';
+import {
+  CustodyError,
+  type KekRing,
+  open,
+  openBytes,
+  type SealedSecret,
+  seal,
+  sealBytes,
+} from '../secret-box.ts';
 
 export type { SealedSecret };
 
@@ -21,8 +30,8 @@ export interface SeededKeys {
   rawSecretKey(): Uint8Array;
 }
 
-/** Seals a keypair's seed under `kek`, for its public key (pure: the unit tests and sealSecret use it). */
-export function sealWithKey(kek: Buffer, keypair: SeededKeys): SealedSecret {
+/** Seals a keypair's seed under `kek`, for its public key (pure: the unit tests and the bench use it). */
+export function sealWithKey(kek: Buffer | KekRing, keypair: SeededKeys): SealedSecret {
   const seed = Buffer.from(keypair.rawSecretKey()); // a copy: the keypair holds its seed by reference
   try {
     return sealBytes(kek, keypair.publicKey(), seed);
@@ -32,8 +41,12 @@ export function sealWithKey(kek: Buffer, keypair: SeededKeys): SealedSecret {
 }
 
 /** Opens a sealed secret for `publicKey`; throws CustodyError if it was not sealed for that account. */
-export function openWithKey(kek: Buffer, publicKey: string, sealed: SealedSecret): Keypair {
-  const seed = openBytes(kek, publicKey, sealed);
+export function openWithKey(kek: Buffer | KekRing, publicKey: string, sealed: SealedSecret): Keypair {
+  return keypairOf(openBytes(kek, publicKey, sealed), publicKey);
+}
+
+/** The keypair of an opened seed, checked against the account it was sealed for; wipes the seed. */
+function keypairOf(seed: Buffer, publicKey: string): Keypair {
   try {
     const keypair = Keypair.fromRawEd25519Seed(Buffer.from(seed)); // a copy: `seed` is wiped below
     if (keypair.publicKey() !== publicKey)
@@ -44,12 +57,23 @@ export function openWithKey(kek: Buffer, publicKey: string, sealed: SealedSecret
   }
 }
 
-export async function sealSecret(keypair: SeededKeys): Promise<SealedSecret> {
-  return sealWithKey(await keyEncryptionKey(), keypair);
+/** Seals under the KEK of the environment the account lives in. */
+export async function sealSecret(environment: Environment, keypair: SeededKeys): Promise<SealedSecret> {
+  const seed = Buffer.from(keypair.rawSecretKey());
+  try {
+    return await seal(environment, keypair.publicKey(), seed);
+  } finally {
+    seed.fill(0);
+  }
 }
 
-export async function openSecret(publicKey: string, sealed: SealedSecret): Promise<Keypair> {
-  return openWithKey(await keyEncryptionKey(), publicKey, sealed);
+/** Opens with the KEK of the environment the account lives in (the one it was sealed for). */
+export async function openSecret(
+  environment: Environment,
+  publicKey: string,
+  sealed: SealedSecret,
+): Promise<Keypair> {
+  return keypairOf(await open(environment, publicKey, sealed), publicKey);
 }
 
 /** A random ed25519 keypair, as Keypair.random() makes one: a random seed and its public key. */
@@ -60,11 +84,14 @@ function randomKeys(): SeededKeys {
   return { publicKey: () => publicKey, rawSecretKey: () => seed };
 }
 
-/** A fresh ledger account: its public key and its sealed secret (the secret itself never leaves here). */
-export async function newAccountKeys(): Promise<AccountKeys> {
+/**
+ * A fresh ledger account of `environment`: its public key and its secret sealed under that
+ * environment's KEK (the secret itself never leaves here).
+ */
+export async function newAccountKeys(environment: Environment): Promise<AccountKeys> {
   const keys = randomKeys();
   try {
-    return { publicKey: keys.publicKey(), sealedSecret: await sealSecret(keys) };
+    return { publicKey: keys.publicKey(), sealedSecret: await sealSecret(environment, keys) };
   } finally {
     keys.rawSecretKey().fill(0);
   }

@@ -116,7 +116,7 @@ export async function signed(
 ): Promise<Transaction> {
   const { signer } = channelOf(ctx);
   for (const account of [signer, ...signers])
-    inner.sign(await openSecret(account.publicKey, account.sealedSecret));
+    inner.sign(await openSecret(ctx.environment, account.publicKey, account.sealedSecret));
   return inner;
 }
 
@@ -175,7 +175,7 @@ export async function activateAccount(
   const build = async (ctx: BuildContext) => {
     const existing = await findLedgerAccount(environment, account.publicKey);
     if (existing && (!asset || holdsTrustline(existing, asset))) return null;
-    const fundingKeys = await openSecret(funding.publicKey, funding.sealedSecret);
+    const fundingKeys = await openSecret(environment, funding.publicKey, funding.sealedSecret);
     const builder = onChannel(ctx);
     // Open without the trustline, the account may lack the reserve for one more subentry.
     const topUp = existing ? reserveShortfall(existing) : '0';
@@ -249,7 +249,7 @@ export async function pay(
     );
     if (memo) builder.addMemo(Memo.text(memo));
     const inner = await signed(builder.build(), ctx, [from]);
-    return feeBumped(inner, await openSecret(funding.publicKey, funding.sealedSecret), ctx);
+    return feeBumped(inner, await openSecret(environment, funding.publicKey, funding.sealedSecret), ctx);
   };
 
   return submitOnce({ environment, intentId, purpose, build, channel: true, ...tuning });
@@ -287,7 +287,7 @@ export async function openPlatformAccounts(
     for (const destination of missing)
       builder.addOperation(Operation.createAccount({ destination, startingBalance }));
     const tx = builder.build();
-    tx.sign(await openSecret(funding.publicKey, funding.sealedSecret));
+    tx.sign(await openSecret(environment, funding.publicKey, funding.sealedSecret));
     return tx;
   };
 

@@ -242,7 +242,7 @@ export async function executePayment(input: ExecutePaymentInput): Promise<Submis
     // Only accounts with an operation sign: an extra signature is tx_bad_auth_extra.
     const acting = new Map([...openers, ...legs.map(({ leg }) => leg.from)].map((a) => [a.publicKey, a]));
     const inner = await signed(builder.build(), ctx, [...acting.values()]);
-    return feeBumped(inner, await openSecret(funding.publicKey, funding.sealedSecret), ctx);
+    return feeBumped(inner, await openSecret(environment, funding.publicKey, funding.sealedSecret), ctx);
   };
 
   return submitOnce({ environment, intentId, purpose, build, channel: true, ...tuning });

@@ -86,7 +86,7 @@ export async function ensurePlatformAccount(
   assertRole(role);
   const existing = await findPlatformAccount(environment, role);
   if (existing) return existing;
-  const { publicKey, sealedSecret } = options.keys ?? (await newAccountKeys());
+  const { publicKey, sealedSecret } = options.keys ?? (await newAccountKeys(environment));
   const createdAt = (options.now ?? new Date()).toISOString();
   const account: PlatformAccount = { role, environment, publicKey, sealedSecret, createdAt };
   const created = await createIfAbsent(platformAccountEntity, account);

@@ -59,6 +59,8 @@ export const ENVELOPE_VALIDITY_SECONDS = 60;
 const MAX_VALIDITY_SECONDS = 300;
 
 export interface BuildContext {
+  /** The environment the intent is submitted in: its ledger, and the KEK its accounts are sealed under. */
+  environment: Environment;
   server: Horizon.Server;
   networkPassphrase: string;
   now: Date;
@@ -351,6 +353,7 @@ class SubmissionRun {
     let tx: Transaction | FeeBumpTransaction | null;
     try {
       tx = await this.build({
+        environment: this.environment,
         server: this.server,
         networkPassphrase: this.networkPassphrase,
         now,

@@ -1,23 +1,40 @@
-// Key material for the local stack, generated into the secrets folder on the first start and kept.
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { emptyKeyRing, publicJwksOf, rotateKeyRing } from '../auth/signing-keys.ts';
+// Key material for the local stack, made the way a deployed stage makes it: each key secret is declared
+// empty and its first rotation (the rotation function, run by the Secrets Manager stand-in) writes its
+// first value. Values are files in the secrets folder, kept from one start to the next.
+import {
+  GetSecretValueCommand,
+  RotateSecretCommand,
+  SecretsManagerClient,
+} from '@aws-sdk/client-secrets-manager';
 import { secretNames } from '../secret-names.ts';
-import { secretFileName } from './secrets-manager.ts';
 
-export async function ensureLocalSecrets(secretsDir: string, stage: string): Promise<void> {
-  mkdirSync(secretsDir, { recursive: true, mode: 0o700 });
+/** Every key secret of a stage, and which of them rotate (the JWKS is written by the signing keys' rotation). */
+export function keySecretsOf(stage: string): { declared: string[]; rotated: string[] } {
   const names = secretNames(stage);
-  const file = (name: string) => join(secretsDir, secretFileName(name));
-  const write = (name: string, value: unknown) =>
-    writeFileSync(file(name), `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
-  if (!existsSync(file(names.signingKeys)) || !existsSync(file(names.tokenJwks))) {
-    const ring = await rotateKeyRing(emptyKeyRing(), new Date());
-    write(names.signingKeys, ring);
-    write(names.tokenJwks, publicJwksOf(ring));
+  const rotated = [names.signingKeys, names.cursorKey, names.kek.sandbox, names.kek.production];
+  return { declared: [...rotated, names.tokenJwks], rotated };
+}
+
+/** Rotates, once, every key secret that has no value yet (through the stand-in at AWS_ENDPOINT_URL_SECRETS_MANAGER). */
+export async function ensureLocalSecrets(stage: string): Promise<void> {
+  const names = secretNames(stage);
+  const client = new SecretsManagerClient({});
+  const hasValue = (SecretId: string) =>
+    client.send(new GetSecretValueCommand({ SecretId })).then(
+      () => true,
+      (error: Error) => {
+        if (error.name === 'ResourceNotFoundException') return false;
+        throw error;
+      },
+    );
+  try {
+    for (const secretId of keySecretsOf(stage).rotated) {
+      // The signing ring rotates again when its public JWKS is missing: the rotation publishes it.
+      const complete =
+        (await hasValue(secretId)) && (secretId !== names.signingKeys || (await hasValue(names.tokenJwks)));
+      if (!complete) await client.send(new RotateSecretCommand({ SecretId: secretId }));
+    }
+  } finally {
+    client.destroy();
   }
-  if (!existsSync(file(names.cursorKey)))
-    write(names.cursorKey, { key: randomBytes(32).toString('base64url') });
-  if (!existsSync(file(names.walletKek))) write(names.walletKek, { key: randomBytes(32).toString('base64') });
 }

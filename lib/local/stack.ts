@@ -22,9 +22,10 @@ import { queues } from '../queues.ts';
 import { secretNames } from '../secret-names.ts';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
 import { ensureQueues, startSqs } from './fauxqs.ts';
+import { lambdaContext } from './lambda-event.ts';
 import { freePort } from './ports.ts';
 import { startLocalSecretsManager } from './secrets-manager.ts';
-import { ensureLocalSecrets } from './secrets-seed.ts';
+import { ensureLocalSecrets, keySecretsOf } from './secrets-seed.ts';
 import { type Poller, type SqsBatchHandler, startPoller } from './sqs-poller.ts';
 import { type StreamBatchHandler, startStreamPoller } from './stream-poller.ts';
 
@@ -140,12 +141,24 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
   mkdirSync(options.dataDir, { recursive: true });
   stopLeftovers(options.dataDir);
   const secretsDir = join(options.dataDir, 'secrets');
-  await ensureLocalSecrets(secretsDir, stage);
+  mkdirSync(secretsDir, { recursive: true, mode: 0o700 });
 
   const dynamo = await startDynamoDbLocal(options.dynamoDbDir);
   writeFileSync(join(options.dataDir, PID_FILE), JSON.stringify({ pids: [process.pid, dynamo.pid] }));
   const sqs = await startSqs({ port: 0 });
-  const secrets = await startLocalSecretsManager(secretsDir);
+  // The key secrets exist empty until their rotation writes them, as infra creates them in AWS; the
+  // rotation function runs in this process, as Secrets Manager would invoke it.
+  const keySecrets = keySecretsOf(stage);
+  const secrets = await startLocalSecretsManager(secretsDir, 0, {
+    declared: keySecrets.declared,
+    rotation: {
+      secrets: keySecrets.rotated,
+      invoke: async (event) => {
+        const { handler } = await import('../../functions/rotation/keys.ts');
+        await handler(event, lambdaContext('rotation/keys'));
+      },
+    },
+  });
   const names = secretNames(stage);
   // The ledgers start after seeding (their genesis holds the platform accounts), but the functions
   // read their Horizon URLs once, at first use: so the ports are chosen now.
@@ -164,7 +177,8 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
     SIGNING_KEYS_SECRET_ID: names.signingKeys,
     TOKEN_JWKS_SECRET_ID: names.tokenJwks,
     CURSOR_KEY_SECRET_ID: names.cursorKey,
-    KEK_SECRET_ID: names.walletKek,
+    KEK_SECRET_ID_SANDBOX: names.kek.sandbox,
+    KEK_SECRET_ID_PRODUCTION: names.kek.production,
     HORIZON_URL_SANDBOX: `http://127.0.0.1:${ledgerPorts.sandbox}`,
     HORIZON_URL_PRODUCTION: `http://127.0.0.1:${ledgerPorts.production}`,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
@@ -172,6 +186,7 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
   };
   // The functions run in this process, as each would in its own Lambda: they read this environment.
   Object.assign(process.env, env);
+  await ensureLocalSecrets(stage);
 
   await createTable(dynamo.endpoint, env.TABLE_NAME as string);
   // fauxqs writes queue URLs as sqs.<region>.localhost, which needs no DNS if the client keeps its endpoint.

@@ -82,7 +82,7 @@ export async function createWallet(tenant: Tenant, input: CreateWallet, now: Dat
   if (!asset || errors.length) throw unprocessable('The wallet cannot be created as requested.', errors);
 
   const walletId = randomUUID();
-  const keys = await newAccountKeys();
+  const keys = await newAccountKeys(tenant.environment);
   const record: WalletRecord = {
     walletId,
     environment: tenant.environment,

@@ -3,8 +3,8 @@
 // in flight included: the delivery worker reads the registration before every attempt).
 import { randomUUID } from 'node:crypto';
 import { type FieldError, notFound, Problem, unprocessable } from '../http/problem.ts';
-import type { Tenant } from '../http/types.ts';
-import { keyEncryptionKey, openBytes, type SealedSecret, sealBytes } from '../secret-box.ts';
+import type { Environment, Tenant } from '../http/types.ts';
+import { open, type SealedSecret, seal } from '../secret-box.ts';
 import { ALL_EVENTS, isEventType } from './catalogue.ts';
 import { assertReachable, parseWebhookUrl, UrlRefused, urlPolicyFor } from './destinations.ts';
 import {
@@ -27,14 +27,22 @@ export const MAX_ACTIVE_WEBHOOKS = 20;
 /** What the secret is sealed for: a sealed secret copied onto another registration does not open. */
 const secretOwner = (webhookId: string) => `webhook:${webhookId}`;
 
-export async function sealWebhookSecret(webhookId: string, secret: string): Promise<SealedSecret> {
-  return sealBytes(await keyEncryptionKey(), secretOwner(webhookId), Buffer.from(secret, 'utf8'));
+/** Sealed under the KEK of the registration's environment. */
+export async function sealWebhookSecret(
+  environment: Environment,
+  webhookId: string,
+  secret: string,
+): Promise<SealedSecret> {
+  return seal(environment, secretOwner(webhookId), Buffer.from(secret, 'utf8'));
 }
 
 export async function openWebhookSecret(record: WebhookRecord): Promise<string> {
-  return openBytes(await keyEncryptionKey(), secretOwner(record.webhookId), record.sealedSecret).toString(
-    'utf8',
-  );
+  const opened = await open(record.environment, secretOwner(record.webhookId), record.sealedSecret);
+  try {
+    return opened.toString('utf8');
+  } finally {
+    opened.fill(0);
+  }
 }
 
 function checkedEvents(events: string[]): string[] {
@@ -79,7 +87,7 @@ export async function createWebhook(tenant: Tenant, input: CreateWebhook, now: D
     events,
     description: input.description ?? null,
     status: 'active',
-    sealedSecret: await sealWebhookSecret(webhookId, secret),
+    sealedSecret: await sealWebhookSecret(tenant.environment, webhookId, secret),
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
     deactivatedAt: null,

@@ -156,14 +156,14 @@ describe('HTTP API', () => {
 });
 
 describe('functions', () => {
-  test('one function per API function name and per queue worker, and the outbox router, nothing else', () => {
+  test('one function per API function name and per queue worker, the outbox router and the key rotation, nothing else', () => {
     assert.deepEqual(new Set(functionIdByName.keys()), new Set(apiFunctionNames));
     const workers = queues.flatMap((q) => (q.worker ? [`workers/${q.worker}`] : []));
     assert.deepEqual(
       new Set(functionIdByBundle.keys()),
-      new Set([...apiFunctionNames.map((fn) => `api/${fn}`), ...workers, 'streams/outbox']),
+      new Set([...apiFunctionNames.map((fn) => `api/${fn}`), ...workers, 'streams/outbox', 'rotation/keys']),
     );
-    assert.equal(functionIds.length, apiFunctionNames.length + workers.length + 1);
+    assert.equal(functionIds.length, apiFunctionNames.length + workers.length + 2);
   });
 
   test('every function exports a handler from the bundle it ships', () => {
@@ -233,8 +233,10 @@ const expectedAccess: Record<string, ExpectedAccess> = {
   assets: { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
   fallback: { table: 'none', secrets: [] },
   // No queue: a new wallet's insert asks for its activation through the outbox.
-  wallets: { table: 'readWrite', secrets: ['token-jwks', 'cursor-key', 'wallet-kek'] },
-  sandbox: { table: 'readWrite', secrets: ['token-jwks', 'wallet-kek'], sends: ['ledger-submissions'] },
+  // Both KEKs: it creates wallets for tenants of either environment.
+  wallets: { table: 'readWrite', secrets: ['token-jwks', 'cursor-key', 'kek-sandbox', 'kek-production'] },
+  // Sandbox tenants only: never the production KEK.
+  sandbox: { table: 'readWrite', secrets: ['token-jwks', 'kek-sandbox'], sends: ['ledger-submissions'] },
   beneficiaries: { table: 'readWrite', secrets: ['token-jwks', 'cursor-key'] },
   connectors: { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
   quotes: { table: 'readWrite', secrets: ['token-jwks'] },
@@ -242,14 +244,18 @@ const expectedAccess: Record<string, ExpectedAccess> = {
   payments: { table: 'readWrite', secrets: ['token-jwks'] },
   transactions: { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
   // Seals each new webhook's signing secret; a redelivery asks for its attempt through the outbox.
-  webhooks: { table: 'readWrite', secrets: ['token-jwks', 'cursor-key', 'wallet-kek'] },
+  webhooks: { table: 'readWrite', secrets: ['token-jwks', 'cursor-key', 'kek-sandbox', 'kek-production'] },
 };
 const expectedWorkerAccess: Record<string, ExpectedAccess> = {
-  'wallet-activator': { table: 'readWrite', secrets: ['wallet-kek'], consumes: 'wallet-activations' },
+  'wallet-activator': {
+    table: 'readWrite',
+    secrets: ['kek-sandbox', 'kek-production'],
+    consumes: 'wallet-activations',
+  },
   // Re-queues a payment still in flight on its own queue, with a delay.
   'ledger-submitter': {
     table: 'readWrite',
-    secrets: ['wallet-kek'],
+    secrets: ['kek-sandbox', 'kek-production'],
     consumes: 'ledger-submissions',
     sends: ['ledger-submissions'],
   },
@@ -257,13 +263,13 @@ const expectedWorkerAccess: Record<string, ExpectedAccess> = {
   // Opens each registration's secret to sign; re-queues the next attempt on its own queue.
   'webhook-deliverer': {
     table: 'readWrite',
-    secrets: ['wallet-kek'],
+    secrets: ['kek-sandbox', 'kek-production'],
     consumes: 'webhook-deliveries',
     sends: ['webhook-deliveries', 'webhook-slow-deliveries'],
   },
   'webhook-slow-deliverer': {
     table: 'readWrite',
-    secrets: ['wallet-kek'],
+    secrets: ['kek-sandbox', 'kek-production'],
     consumes: 'webhook-slow-deliveries',
     sends: ['webhook-deliveries'],
   },
@@ -430,7 +436,8 @@ describe('least privilege', () => {
         'signing-keys': 'SIGNING_KEYS_SECRET_ID',
         'token-jwks': 'TOKEN_JWKS_SECRET_ID',
         'cursor-key': 'CURSOR_KEY_SECRET_ID',
-        'wallet-kek': 'KEK_SECRET_ID',
+        'kek-sandbox': 'KEK_SECRET_ID_SANDBOX',
+        'kek-production': 'KEK_SECRET_ID_PRODUCTION',
       };
       for (const [secret, variable] of Object.entries(secretEnv)) {
         const expectedValue = expected.secrets.includes(secret) ? { Ref: secretId(secret) } : undefined;

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { describe, it } from 'vitest';
 import { hashCredential, keyIdOf } from '../../lib/auth/credentials.ts';
 import { freePort } from '../../lib/local/ports.ts';
-import { call, horizon, testSigningKeyRing, tokenFor } from '../support/api.ts';
+import { call, horizon, testJwks, testSigningKeyRing, tokenFor } from '../support/api.ts';
 
 const run = promisify(execFile);
 
@@ -117,18 +117,24 @@ describe('admin CLI', () => {
     const before = await tokenFor(tenant);
     const kidOf = (token: string) =>
       JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString()).kid as string;
+    const previous = testSigningKeyRing();
     const rotated = await admin('keys', 'rotate');
-    assert.equal(rotated.kids.length, 2);
-    assert.equal(rotated.kids[0], rotated.activeKid);
-    // A new key became active; the one that signed `before` is kept beside it, not replaced.
-    assert.notEqual(rotated.activeKid, kidOf(before));
-    assert.equal(rotated.kids[1], kidOf(before));
+    // The rotation ran in the stack's rotation function: the CLI saw no key, only the new version.
+    assert.deepEqual(Object.keys(rotated).sort(), ['secret', 'versionId']);
     const ring = testSigningKeyRing();
-    assert.equal(ring.activeKid, rotated.activeKid);
+    assert.equal(ring.keys.length, 2);
+    assert.equal(ring.keys[0]?.kid, ring.activeKid);
+    // A new key became active; the one that signed `before` is kept beside it, not replaced.
+    assert.notEqual(ring.activeKid, kidOf(before));
+    assert.equal(ring.keys[1]?.kid, previous.activeKid);
+    assert.equal(ring.keys[1]?.kid, kidOf(before));
+    // The public JWKS was published with it: both keys, no private part.
+    const jwks = testJwks();
     assert.deepEqual(
+      jwks.keys.map((k) => k.kid),
       ring.keys.map((k) => k.kid),
-      rotated.kids,
     );
+    assert.ok(jwks.keys.every((k) => !('d' in k)));
     assert.equal((await call('/assets', { apiKey: tenant.apiKey, token: before })).status, 200);
   });
 });

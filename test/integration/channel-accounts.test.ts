@@ -80,8 +80,8 @@ describe('channel accounts', () => {
           }),
         )
         .build();
-      tx.sign(await custody.openSecret(signer.publicKey, signer.sealedSecret));
-      tx.sign(await custody.openSecret(payer.publicKey, payer.sealedSecret));
+      tx.sign(await custody.openSecret('sandbox', signer.publicKey, signer.sealedSecret));
+      tx.sign(await custody.openSecret('sandbox', payer.publicKey, payer.sealedSecret));
       return tx;
     };
 
@@ -94,7 +94,7 @@ describe('channel accounts', () => {
     channels = await import('../../lib/ledger/channels.ts');
     const funding = await platform.ensurePlatformAccount('sandbox', 'funding');
     pool = (await channels.ensureChannelKeys('sandbox', POOL)).map((c) => c.publicKey);
-    payer = await custody.newAccountKeys();
+    payer = await custody.newAccountKeys('sandbox');
     ledger = await startLocalLedger({
       port: 0,
       networkPassphrase: `Channel accounts ; ${randomUUID()}`,

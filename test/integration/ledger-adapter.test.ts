@@ -64,11 +64,12 @@ function ensureKek(): void {
   if (!dataDir)
     throw new Error('TEST_DATA_DIR is not set: run the tests with npm test (it starts the stack)');
   const secretsDir = join(dataDir, 'secrets');
-  process.env.KEK_SECRET_ID ??= `test/payments-gateway/ledger-adapter-kek-${randomUUID()}`;
-  const file = join(secretsDir, secretFileName(process.env.KEK_SECRET_ID));
+  process.env.KEK_SECRET_ID_SANDBOX ??= `test/payments-gateway/ledger-adapter-kek-${randomUUID()}`;
+  const file = join(secretsDir, secretFileName(process.env.KEK_SECRET_ID_SANDBOX));
   if (existsSync(file)) return;
   mkdirSync(secretsDir, { recursive: true });
-  writeFileSync(file, JSON.stringify({ key: randomBytes(32).toString('base64') }), {
+  const ring = { current: 'k1', keys: [{ kid: 'k1', key: randomBytes(32).toString('base64') }] };
+  writeFileSync(file, JSON.stringify(ring), {
     mode: 0o600,
     flag: 'wx',
   });
@@ -102,7 +103,7 @@ describe('ledger adapter', () => {
   };
   /** A new wallet, opened on the ledger with the test asset's trustline. */
   const openWallet = async () => {
-    const keys = await custody.newAccountKeys();
+    const keys = await custody.newAccountKeys('sandbox');
     const outcome = await operations.activateAccount({
       environment: 'sandbox',
       intentId: `test-activation:${randomUUID()}`,
@@ -167,7 +168,7 @@ describe('ledger adapter', () => {
   });
 
   it('opens an account with its trustline, holding only its reserves', async () => {
-    const keys = await custody.newAccountKeys();
+    const keys = await custody.newAccountKeys('sandbox');
     const fundingSequence = await sequenceOf(funding.publicKey);
     const outcome = await operations.activateAccount({
       environment: 'sandbox',
@@ -206,7 +207,7 @@ describe('ledger adapter', () => {
   });
 
   it('is idempotent: the same intent returns the stored outcome, a new intent for an open account submits nothing', async () => {
-    const keys = await custody.newAccountKeys();
+    const keys = await custody.newAccountKeys('sandbox');
     const intentId = `test-activation:${randomUUID()}`;
     const input = { environment: 'sandbox' as const, intentId, account: keys, trustline: asset, ...FAST };
     const first = await operations.activateAccount(input);
@@ -239,7 +240,7 @@ describe('ledger adapter', () => {
   });
 
   it('adds a missing trustline to an open account, topping up its reserve, fees paid by funding', async () => {
-    const keys = await custody.newAccountKeys();
+    const keys = await custody.newAccountKeys('sandbox');
     const bare = await operations.activateAccount({
       environment: 'sandbox',
       intentId: `test-activation:${randomUUID()}`,
@@ -345,7 +346,7 @@ describe('ledger adapter', () => {
   it('a payment to an account without the trustline fails as op_no_trust', async () => {
     const alice = await openWallet();
     await fund(alice.publicKey, '5');
-    const stranger = await custody.newAccountKeys();
+    const stranger = await custody.newAccountKeys('sandbox');
     const opened = await operations.activateAccount({
       environment: 'sandbox',
       intentId: `test-activation:${randomUUID()}`,
@@ -434,7 +435,7 @@ describe('ledger adapter', () => {
           Operation.payment({ destination: to, asset: new Asset(asset.code, asset.issuer), amount }),
         )
         .build();
-      tx.sign(await custody.openSecret(issuer.publicKey, issuer.sealedSecret));
+      tx.sign(await custody.openSecret('sandbox', issuer.publicKey, issuer.sealedSecret));
       return tx;
     };
     return { build, calls: () => calls };
@@ -522,7 +523,7 @@ describe('ledger adapter', () => {
           }),
         )
         .build();
-      tx.sign(await custody.openSecret(issuer.publicKey, issuer.sealedSecret));
+      tx.sign(await custody.openSecret('sandbox', issuer.publicKey, issuer.sealedSecret));
       return tx;
     };
     const outcome = await submit.submitOnce({ environment: 'sandbox', intentId, build: staleFirst, ...FAST });
@@ -554,7 +555,7 @@ describe('ledger adapter', () => {
         .addOperation(Operation.bumpSequence({ bumpTo: '0' }))
         .setTimeout(0)
         .build();
-      tx.sign(await custody.openSecret(issuer.publicKey, issuer.sealedSecret));
+      tx.sign(await custody.openSecret('sandbox', issuer.publicKey, issuer.sealedSecret));
       return tx;
     };
     const intentId = `test-unbounded:${randomUUID()}`;
@@ -659,8 +660,8 @@ describe('ledger adapter', () => {
             }),
           )
           .build();
-        inner.sign(await custody.openSecret(alice.publicKey, alice.sealedSecret));
-        const fundingKeys = await custody.openSecret(funding.publicKey, funding.sealedSecret);
+        inner.sign(await custody.openSecret('sandbox', alice.publicKey, alice.sealedSecret));
+        const fundingKeys = await custody.openSecret('sandbox', funding.publicKey, funding.sealedSecret);
         const bump = TransactionBuilder.buildFeeBumpTransaction(
           fundingKeys,
           '100',
@@ -677,7 +678,7 @@ describe('ledger adapter', () => {
       prepared.envelopeXdr,
       ledger.networkPassphrase,
     ) as FeeBumpTransaction;
-    const issuerKeys = await custody.openSecret(issuer.publicKey, issuer.sealedSecret);
+    const issuerKeys = await custody.openSecret('sandbox', issuer.publicKey, issuer.sealedSecret);
     const other = TransactionBuilder.buildFeeBumpTransaction(
       issuerKeys,
       '200',

@@ -108,8 +108,9 @@ describe('ledger payments', () => {
     funding = (await platform.ensurePlatformAccount('sandbox', 'funding')).publicKey;
     for (const code of ['USDC', 'EURC', 'NOPL', ...CROWD_ASSETS] as const)
       issuers[code] = Keypair.random().publicKey();
-    for (const name of Object.keys(WALLETS) as Name[]) wallets[name] = await custody.newAccountKeys();
-    for (let i = 0; i < CROWD; i++) crowd.push(await custody.newAccountKeys());
+    for (const name of Object.keys(WALLETS) as Name[])
+      wallets[name] = await custody.newAccountKeys('sandbox');
+    for (let i = 0; i < CROWD; i++) crowd.push(await custody.newAccountKeys('sandbox'));
     ledger = await startLocalLedger({
       port: 0,
       networkPassphrase: `Ledger payments test ; ${randomUUID()}`,
@@ -280,7 +281,7 @@ describe('ledger payments', () => {
   });
 
   it('fails a payment from or into a wallet not on the ledger before submitting anything', async () => {
-    const absent = await custody.newAccountKeys();
+    const absent = await custody.newAccountKeys('sandbox');
     const latest = await latestLedger();
     const from = await pay([{ ...leg('alice', 'bob', 'USDC', '1'), from: absent }]);
     assert.equal(from.status, 'failed');

@@ -34,7 +34,7 @@ describe('ledger reads', () => {
     const { newAccountKeys } = await import('../../lib/ledger/custody.ts');
     const { activateAccount, pay } = await import('../../lib/ledger/operations.ts');
     const { platformAccount } = await import('../../lib/ledger/platform-accounts.ts');
-    const wallet = await newAccountKeys();
+    const wallet = await newAccountKeys('sandbox');
     const activated = await activateAccount({
       environment: 'sandbox',
       intentId: `test-reads:${randomUUID()}`,

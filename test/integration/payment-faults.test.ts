@@ -331,7 +331,7 @@ describe('payment execution under faults', () => {
       ]);
       return operations.feeBumped(
         inner,
-        await custody.openSecret(funding.publicKey, funding.sealedSecret),
+        await custody.openSecret('sandbox', funding.publicKey, funding.sealedSecret),
         ctx,
       );
     };

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { JWK } from 'jose';
 import { createTenant, type NewTenant } from '../../lib/admin/tenants.ts';
 import type { SigningKeyRing } from '../../lib/auth/signing-keys.ts';
 import type { Environment } from '../../lib/http/types.ts';
@@ -116,6 +117,14 @@ export function testSigningKeyRing(): SigningKeyRing {
   const dataDir = process.env.TEST_DATA_DIR ?? '';
   const file = join(dataDir, 'secrets', secretFileName(secretNames('test').signingKeys));
   return JSON.parse(readFileSync(file, 'utf8'));
+}
+
+/** The test stack's public JWKS (what its signing ring's rotation published). */
+export function testJwks(): { keys: (JWK & { kid: string })[] } {
+  const dataDir = process.env.TEST_DATA_DIR ?? '';
+  return JSON.parse(
+    readFileSync(join(dataDir, 'secrets', secretFileName(secretNames('test').tokenJwks)), 'utf8'),
+  );
 }
 
 /** A resource of the test stack's sandbox ledger, read over its Horizon-compatible API. */

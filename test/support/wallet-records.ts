@@ -9,7 +9,7 @@ type Scope = Pick<WalletRecord, 'environment' | 'associationId'>;
 export async function recordWallet(scope: Scope, fields: Partial<WalletRecord> = {}): Promise<WalletRecord> {
   const { putWallet } = await import('../../lib/wallets/repo.ts');
   const { newAccountKeys } = await import('../../lib/ledger/custody.ts');
-  const keys = await newAccountKeys();
+  const keys = await newAccountKeys(scope.environment);
   const now = new Date().toISOString();
   const record: WalletRecord = {
     walletId: randomUUID(),

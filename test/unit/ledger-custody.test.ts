@@ -4,6 +4,7 @@ import { Keypair } from '@stellar/stellar-sdk';
 import { describe, it } from 'vitest';
 import { openWithKey, type SealedSecret, sealWithKey } from '../../lib/ledger/custody.ts';
 import { CustodyError } from '../../lib/ledger/errors.ts';
+import { parseKekRing, UnknownKidError } from '../../lib/secret-box.ts';
 
 const kek = randomBytes(32);
 const flip = (b64: string) => {
@@ -17,6 +18,7 @@ describe('ledger key custody', () => {
     const keypair = Keypair.random();
     const sealed = sealWithKey(kek, keypair);
     assert.equal(sealed.v, 1);
+    assert.equal(sealed.kid, 'k1');
     assert.equal(Buffer.from(sealed.iv, 'base64').length, 12);
     assert.equal(Buffer.from(sealed.tag, 'base64').length, 16);
     assert.ok(!JSON.stringify(sealed).includes(keypair.secret()));
@@ -65,5 +67,61 @@ describe('ledger key custody', () => {
     const sealed = sealWithKey(kek, keypair);
     assert.throws(() => openWithKey(randomBytes(32), keypair.publicKey(), sealed), CustodyError);
     assert.throws(() => sealWithKey(randomBytes(16), keypair), CustodyError);
+  });
+});
+
+describe('KEK rings and key ids', () => {
+  const ringOf = (...kids: string[]) =>
+    parseKekRing({
+      current: kids.at(-1),
+      keys: kids.map((kid) => ({ kid, key: randomBytes(32).toString('base64') })),
+    });
+
+  it('seals with the current key and names it; opens with the key the sealed value names', () => {
+    const before = ringOf('k1');
+    const keypair = Keypair.random();
+    const sealed = sealWithKey(before, keypair);
+    assert.equal(sealed.kid, 'k1');
+    const after = parseKekRing({
+      current: 'k2',
+      keys: [
+        { kid: 'k1', key: before.current.key.toString('base64') },
+        { kid: 'k2', key: randomBytes(32).toString('base64') },
+      ],
+    });
+    assert.equal(openWithKey(after, keypair.publicKey(), sealed).publicKey(), keypair.publicKey());
+    assert.equal(sealWithKey(after, keypair).kid, 'k2');
+  });
+
+  it('opens a value sealed before key ids (no kid) with the first key, the legacy {key} secret included', () => {
+    const key = randomBytes(32);
+    const keypair = Keypair.random();
+    const { kid: _kid, ...legacy } = sealWithKey(key, keypair);
+    const legacySecret = parseKekRing({ key: key.toString('base64') });
+    assert.equal(openWithKey(legacySecret, keypair.publicKey(), legacy).publicKey(), keypair.publicKey());
+    const grown = parseKekRing({
+      current: 'k2',
+      keys: [
+        { kid: 'k1', key: key.toString('base64') },
+        { kid: 'k2', key: randomBytes(32).toString('base64') },
+      ],
+    });
+    assert.equal(openWithKey(grown, keypair.publicKey(), legacy).publicKey(), keypair.publicKey());
+  });
+
+  it('says which key is missing when a sealed value names a kid the ring lacks', () => {
+    const keypair = Keypair.random();
+    const sealed = sealWithKey(ringOf('k1', 'k7'), keypair);
+    assert.throws(() => openWithKey(ringOf('k1'), keypair.publicKey(), sealed), UnknownKidError);
+  });
+
+  it('another environment’s ring does not open (one KEK per environment)', () => {
+    const keypair = Keypair.random();
+    const sandbox = ringOf('k1');
+    const production = ringOf('k1');
+    assert.throws(
+      () => openWithKey(production, keypair.publicKey(), sealWithKey(sandbox, keypair)),
+      CustodyError,
+    );
   });
 });

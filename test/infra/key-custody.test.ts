@@ -1,0 +1,384 @@
+// Key custody as the stack provisions it, against what the code expects of it: which secrets exist and
+// who writes their values (never CloudFormation), that the values the rotation function writes are the
+// ones the readers accept (format and length), one KEK per environment, who may decrypt what, and the
+// customer-managed keys. A mismatch like a 64-character generated KEK decoded to 48 bytes fails here,
+// at synth, instead of on the first wallet in AWS.
+import assert from 'node:assert/strict';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { Template } from 'aws-cdk-lib/assertions';
+import { exportJWK, importJWK, jwtVerify, SignJWT } from 'jose';
+import { describe, test } from 'vitest';
+import { ROTATION_DAYS } from '../../infra/constructs/key-secrets.ts';
+import { functionAccess, type SecretName, secretIdVariable } from '../../infra/function-access.ts';
+import { PaymentsGatewayStack } from '../../infra/stack.ts';
+import { type SigningKeyRing, TOKEN_ALGORITHM } from '../../lib/auth/signing-keys.ts';
+import { cursorKeysOf } from '../../lib/db/cursor.ts';
+import { checkSecretValue, nextSecretValue, rotatedKindOf } from '../../lib/keys/rotation.ts';
+import { CustodyError, openBytes, parseKekRing, type SealedSecret, sealBytes } from '../../lib/secret-box.ts';
+import { secretNames } from '../../lib/secret-names.ts';
+import {
+  asArray,
+  type CfnResource,
+  ensureBundles,
+  newApp,
+  ofType,
+  type PolicyStatement,
+  type Resources,
+  referencedId,
+  statementsOfRole,
+} from './support.ts';
+
+await ensureBundles();
+const app = newApp();
+const stacks = {
+  dev: new PaymentsGatewayStack(app, 'KeysDev', { stage: 'dev' }),
+  prod: new PaymentsGatewayStack(app, 'KeysProd', { stage: 'prod' }),
+};
+const templates = {
+  dev: Template.fromStack(stacks.dev).toJSON().Resources as Resources,
+  prod: Template.fromStack(stacks.prod).toJSON().Resources as Resources,
+};
+const resources = templates.dev;
+const props = (id: string, of: Resources = resources) => of[id]?.Properties ?? {};
+
+const SECRET_NAMES: Record<SecretName, (stage: string) => string> = {
+  'signing-keys': (stage) => secretNames(stage).signingKeys,
+  'token-jwks': (stage) => secretNames(stage).tokenJwks,
+  'cursor-key': (stage) => secretNames(stage).cursorKey,
+  'kek-sandbox': (stage) => secretNames(stage).kek.sandbox,
+  'kek-production': (stage) => secretNames(stage).kek.production,
+};
+const secretIdOf = (name: SecretName, stage = 'dev', of: Resources = resources) => {
+  const found = ofType(of, 'AWS::SecretsManager::Secret').filter(
+    ([, r]) => r.Properties?.Name === SECRET_NAMES[name](stage),
+  );
+  assert.equal(found.length, 1, `exactly one ${name} secret`);
+  return found[0]?.[0] as string;
+};
+/** The name a key policy's `…:secret:<name>-??????` pattern stands for. */
+const patternName = (pattern: unknown) => {
+  const match = /:secret:([^"]+)-\?{6}"/.exec(JSON.stringify(pattern));
+  assert.ok(match, `not a secret ARN pattern: ${JSON.stringify(pattern)}`);
+  return match[1] as string;
+};
+const functionNamed = (bundle: string, stage = 'dev', of: Resources = resources) => {
+  const found = ofType(of, 'AWS::Lambda::Function').filter(
+    ([, r]) => r.Properties?.Description === `payments-gateway ${stage} ${bundle}`,
+  );
+  assert.equal(found.length, 1, `function ${bundle}`);
+  return found[0] as [string, CfnResource];
+};
+const roleOf = (bundle: string, stage = 'dev', of: Resources = resources) =>
+  referencedId(functionNamed(bundle, stage, of)[1].Properties?.Role);
+
+const secretsKeyId = (of: Resources = resources) => {
+  const ids = new Set(
+    ofType(of, 'AWS::SecretsManager::Secret').map(([, r]) => referencedId(r.Properties?.KmsKeyId)),
+  );
+  assert.equal(ids.size, 1, 'one key encrypts the key secrets');
+  return [...ids][0] as string;
+};
+const keyStatements = (keyId: string, of: Resources = resources) =>
+  ((props(keyId, of).KeyPolicy as { Statement: PolicyStatement[] }).Statement ?? []) as (PolicyStatement & {
+    Principal: unknown;
+  })[];
+const principalsOf = (statement: { Principal: unknown }) =>
+  asArray((statement.Principal as { AWS?: unknown }).AWS).flatMap((p) => {
+    try {
+      return [referencedId(p)];
+    } catch {
+      return [];
+    }
+  });
+
+/**
+ * Which secrets (by name) the key policy lets a role use with `action`, after checking each such
+ * statement goes through Secrets Manager only.
+ */
+function keyUseOf(roleId: string, action: string, of: Resources = resources): Set<string> {
+  const names = new Set<string>();
+  for (const statement of keyStatements(secretsKeyId(of), of)) {
+    if (!principalsOf(statement).includes(roleId) || !asArray(statement.Action).includes(action)) continue;
+    const condition = statement.Condition as {
+      StringEquals?: Record<string, unknown>;
+      StringLike?: Record<string, unknown>;
+    };
+    assert.match(JSON.stringify(condition.StringEquals?.['kms:ViaService']), /secretsmanager\./);
+    for (const pattern of asArray(condition.StringLike?.['kms:EncryptionContext:SecretARN']))
+      names.add(patternName(pattern));
+  }
+  return names;
+}
+
+/** Secret names a role may GetSecretValue. */
+function secretsReadBy(roleId: string, of: Resources = resources): Set<string> {
+  const byId = new Map(ofType(of, 'AWS::SecretsManager::Secret').map(([id, r]) => [id, r.Properties?.Name]));
+  return new Set(
+    statementsOfRole(of, roleId)
+      .filter((s) => asArray(s.Action).includes('secretsmanager:GetSecretValue'))
+      .flatMap((s) => asArray(s.Resource).map((r) => String(byId.get(referencedId(r))))),
+  );
+}
+
+describe('key secrets in the template', () => {
+  test('no secret has a value or a generator: CloudFormation never writes, regenerates or replaces a key', () => {
+    const secrets = ofType(resources, 'AWS::SecretsManager::Secret');
+    assert.equal(secrets.length, 5);
+    for (const [id, secret] of [...secrets, ...ofType(templates.prod, 'AWS::SecretsManager::Secret')]) {
+      // A generated secret would be in the generator's format (64 letters and digits), not the readers':
+      // there is none, and any that appears must first be proven readable here.
+      assert.equal(
+        secret.Properties?.GenerateSecretString,
+        undefined,
+        `${id} is generated by CloudFormation`,
+      );
+      assert.equal(secret.Properties?.SecretString, undefined, `${id} holds a value in the template`);
+    }
+  });
+
+  test('every secret but the JWKS is rotated by the rotation function, first as soon as it exists', () => {
+    const [rotationId] = functionNamed('rotation/keys');
+    const schedules = ofType(resources, 'AWS::SecretsManager::RotationSchedule');
+    const rotated = new Map(
+      schedules.map(([, r]) => [referencedId(r.Properties?.SecretId), r.Properties ?? {}]),
+    );
+    for (const name of Object.keys(SECRET_NAMES) as SecretName[]) {
+      const schedule = rotated.get(secretIdOf(name));
+      if (name === 'token-jwks') {
+        assert.equal(schedule, undefined, 'the JWKS is written by the signing keys rotation');
+        continue;
+      }
+      assert.ok(schedule, `${name} has a rotation schedule`);
+      assert.equal(referencedId(schedule.RotationLambdaARN), rotationId);
+      assert.equal(
+        schedule.RotateImmediatelyOnUpdate,
+        true,
+        `${name}: its first value comes with the deploy`,
+      );
+      assert.deepEqual(schedule.RotationRules, { ScheduleExpression: `rate(${ROTATION_DAYS[name]} days)` });
+      // The function knows what each rotated secret is (by its name), so the rotation cannot fail on it.
+      assert.ok(rotatedKindOf(SECRET_NAMES[name]('dev'), 'dev'), `${name} is a kind the function rotates`);
+    }
+    const permission = ofType(resources, 'AWS::Lambda::Permission').find(
+      ([, r]) => r.Properties?.Principal === 'secretsmanager.amazonaws.com',
+    );
+    assert.equal(referencedId(permission?.[1].Properties?.FunctionName), rotationId);
+    // The signing keys' rotation publishes the JWKS: it is told where, and may write there.
+    const env = (props(rotationId).Environment as { Variables: Record<string, unknown> }).Variables;
+    assert.deepEqual(env.TOKEN_JWKS_SECRET_ID, { Ref: secretIdOf('token-jwks') });
+  });
+
+  test('the rotation function may rotate exactly the rotated secrets and write only the JWKS besides', () => {
+    const role = roleOf('rotation/keys');
+    const byAction = new Map<string, Set<string>>();
+    for (const statement of statementsOfRole(resources, role))
+      for (const action of asArray(statement.Action).filter((a) => a.startsWith('secretsmanager:')))
+        for (const target of asArray(statement.Resource)) {
+          const seen = byAction.get(action) ?? new Set<string>();
+          seen.add(referencedId(target));
+          byAction.set(action, seen);
+        }
+    const rotated = (['signing-keys', 'cursor-key', 'kek-sandbox', 'kek-production'] as const).map((n) =>
+      secretIdOf(n),
+    );
+    for (const action of ['DescribeSecret', 'GetSecretValue', 'UpdateSecretVersionStage'])
+      assert.deepEqual(byAction.get(`secretsmanager:${action}`), new Set(rotated), action);
+    assert.deepEqual(
+      byAction.get('secretsmanager:PutSecretValue'),
+      new Set([...rotated, secretIdOf('token-jwks')]),
+    );
+    assert.equal(byAction.size, 4);
+    const names = ['signing-keys', 'cursor-key', 'kek-sandbox', 'kek-production', 'token-jwks'].map((n) =>
+      SECRET_NAMES[n as SecretName]('dev'),
+    );
+    assert.deepEqual(keyUseOf(role, 'kms:Decrypt'), new Set(names));
+    assert.deepEqual(keyUseOf(role, 'kms:GenerateDataKey'), new Set(names));
+  });
+});
+
+describe('what the rotation writes is what the readers read', () => {
+  const now = new Date('2026-01-01T00:00:00Z');
+
+  test('KEK: a ring of 32-byte keys; a rotation adds one and keeps every earlier key', async () => {
+    const first = await nextSecretValue('kek', undefined, now);
+    checkSecretValue('kek', first, undefined);
+    const ring = parseKekRing(first);
+    assert.equal(ring.current.key.length, 32);
+    const sealed = sealBytes(ring, 'owner', Buffer.from('seed'));
+    assert.equal(sealed.kid, ring.current.kid);
+
+    const second = await nextSecretValue('kek', first, now);
+    checkSecretValue('kek', second, first);
+    const rotated = parseKekRing(second);
+    assert.notEqual(rotated.current.kid, ring.current.kid);
+    assert.equal(rotated.byKid.size, 2);
+    // Sealed before the rotation: still opens. Sealed after: under the new key.
+    assert.equal(openBytes(rotated, 'owner', sealed).toString(), 'seed');
+    assert.equal(sealBytes(rotated, 'owner', Buffer.from('x')).kid, rotated.current.kid);
+    // A value sealed before key ids (no kid) opens with the first key.
+    const { kid: _kid, ...legacy } = sealed;
+    assert.equal(openBytes(rotated, 'owner', legacy as SealedSecret).toString(), 'seed');
+    // The check refuses a rotation that would lose a key.
+    assert.throws(() => checkSecretValue('kek', first, second), /lost key/);
+  });
+
+  test('KEK: what a deploy could leave or a generator make is refused, clearly, before anything is sealed', () => {
+    const refused = (value: unknown, message: RegExp) =>
+      assert.throws(
+        () => parseKekRing(value, 'The sandbox key-encryption key'),
+        (error: unknown) => error instanceof CustodyError && message.test(error.message),
+      );
+    // A placeholder, or an empty value: no key yet, and the message says how to make one.
+    refused({ keys: [] }, /sandbox key-encryption key holds no key yet: .*keys rotate --secret kek/);
+    refused({}, /holds no key yet/);
+    refused(null, /is not a JSON object/);
+    // What Secrets Manager's generator made before (64 letters and digits): 48 bytes decoded, refused.
+    const generated = {
+      key: randomBytes(48)
+        .toString('base64')
+        .replace(/[^A-Za-z0-9]/g, 'A')
+        .slice(0, 64),
+    };
+    refused(generated, /key k1 is not 32 bytes of base64/);
+    refused(
+      { current: 'k2', keys: [{ kid: 'k1', key: randomBytes(32).toString('base64') }] },
+      /names no current key/,
+    );
+  });
+
+  test('cursor key: a 32-byte AES key; a rotation keeps the key it replaced, which still opens cursors', async () => {
+    const first = await nextSecretValue('cursor-key', undefined, now);
+    checkSecretValue('cursor-key', first, undefined);
+    const [key] = cursorKeysOf(first);
+    assert.equal(key?.length, 32);
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key as Buffer, iv);
+    const sealed = Buffer.concat([cipher.update('position'), cipher.final()]);
+    const tag = cipher.getAuthTag();
+
+    const second = await nextSecretValue('cursor-key', first, now);
+    checkSecretValue('cursor-key', second, first);
+    const keys = cursorKeysOf(second);
+    assert.equal(keys.length, 2);
+    assert.notDeepEqual(keys[0], key);
+    const decipher = createDecipheriv('aes-256-gcm', keys[1] as Buffer, iv);
+    decipher.setAuthTag(tag);
+    assert.equal(Buffer.concat([decipher.update(sealed), decipher.final()]).toString(), 'position');
+    // The generator's old format (64 letters and digits under `key`) is also a key the reader accepts.
+    assert.equal(cursorKeysOf({ key: 'a'.repeat(64) })[0]?.length, 32);
+    assert.throws(() => cursorKeysOf({}), /no key/);
+  });
+
+  test('signing keys: the active key signs, the public JWKS verifies, the previous key stays', async () => {
+    const first = (await nextSecretValue('signing-keys', undefined, now)) as SigningKeyRing;
+    checkSecretValue('signing-keys', first, undefined);
+    const second = (await nextSecretValue('signing-keys', first, now)) as SigningKeyRing;
+    checkSecretValue('signing-keys', second, first);
+    assert.deepEqual(
+      second.keys.map((k) => k.kid),
+      [second.activeKid, first.activeKid],
+    );
+    const active = second.keys.find((k) => k.kid === second.activeKid);
+    const key = await importJWK(active?.privateJwk ?? {}, TOKEN_ALGORITHM);
+    const token = await new SignJWT({}).setProtectedHeader({ alg: TOKEN_ALGORITHM }).sign(key);
+    const { publicJwksOf } = await import('../../lib/auth/signing-keys.ts');
+    const published = publicJwksOf(second).keys.find((k) => k.kid === second.activeKid);
+    assert.equal(published && 'd' in published, false, 'no private part in the JWKS');
+    await jwtVerify(token, await importJWK(published ?? {}, TOKEN_ALGORITHM));
+    assert.ok(await exportJWK(await importJWK(published ?? {}, TOKEN_ALGORITHM)));
+  });
+});
+
+describe('one KEK per environment', () => {
+  test('two KEK secrets, and every function is told exactly the KEKs it may read', () => {
+    for (const [bundle, access] of Object.entries(functionAccess)) {
+      const [functionId] = functionNamed(bundle);
+      const env = (props(functionId).Environment as { Variables: Record<string, unknown> }).Variables;
+      for (const kek of ['kek-sandbox', 'kek-production'] as const) {
+        const expected = access.secrets.includes(kek) ? { Ref: secretIdOf(kek) } : undefined;
+        assert.deepEqual(env[secretIdVariable[kek]], expected, `${bundle} ${kek}`);
+      }
+      assert.equal(env.KEK_SECRET_ID, undefined, `${bundle}: no single KEK any more`);
+    }
+  });
+
+  test('functions that serve both environments read both KEKs', () => {
+    for (const bundle of [
+      'api/wallets',
+      'api/webhooks',
+      'workers/wallet-activator',
+      'workers/ledger-submitter',
+      'workers/webhook-deliverer',
+    ]) {
+      const names = SECRET_NAMES;
+      assert.deepEqual(
+        [...secretsReadBy(roleOf(bundle))].filter((n) => n.includes('/kek-')).sort(),
+        [names['kek-production']('dev'), names['kek-sandbox']('dev')],
+        bundle,
+      );
+    }
+  });
+
+  for (const stage of ['dev', 'prod'] as const) {
+    test(`${stage}: the sandbox function can read the sandbox KEK and not the production one (IAM nor key policy)`, () => {
+      const of = templates[stage];
+      const role = roleOf('api/sandbox', stage, of);
+      const production = secretNames(stage).kek.production;
+      const sandbox = secretNames(stage).kek.sandbox;
+      assert.ok(!secretsReadBy(role, of).has(production), 'GetSecretValue on the production KEK');
+      assert.ok(!keyUseOf(role, 'kms:Decrypt', of).has(production), 'kms:Decrypt of the production KEK');
+      assert.ok(secretsReadBy(role, of).has(sandbox) && keyUseOf(role, 'kms:Decrypt', of).has(sandbox));
+    });
+  }
+});
+
+describe('customer-managed keys', () => {
+  test('the secrets key lets each role decrypt exactly the secrets it reads, through Secrets Manager only', () => {
+    const keyId = secretsKeyId();
+    assert.equal(resources[keyId]?.Type, 'AWS::KMS::Key');
+    for (const [bundle, access] of Object.entries(functionAccess)) {
+      if (access.rotates) continue; // the rotation function: above
+      const role = roleOf(bundle);
+      const expected = new Set(access.secrets.map((name) => SECRET_NAMES[name]('dev')));
+      assert.deepEqual(keyUseOf(role, 'kms:Decrypt'), expected, `${bundle}: key policy`);
+      assert.deepEqual(secretsReadBy(role), expected, `${bundle}: IAM`);
+      assert.deepEqual(keyUseOf(role, 'kms:GenerateDataKey'), new Set(), `${bundle} writes no secret`);
+    }
+  });
+
+  test('the account may administer each key but not use it: no IAM policy can grant decrypting a secret', () => {
+    for (const [id, key] of ofType(resources, 'AWS::KMS::Key')) {
+      for (const statement of keyStatements(id)) {
+        const actions = asArray(statement.Action);
+        assert.ok(!actions.includes('kms:*'), `${id}: kms:* in its policy`);
+        const principal = JSON.stringify(statement.Principal);
+        if (principal.includes(':root'))
+          for (const action of actions)
+            assert.doesNotMatch(action, /^kms:(Decrypt|Encrypt|GenerateDataKey|ReEncrypt|CreateGrant)/, id);
+        assert.equal(statement.Effect, 'Allow');
+      }
+      assert.equal(key.Properties?.EnableKeyRotation, true, `${id}: rotation`);
+    }
+  });
+
+  test('the alarm topic is encrypted with a customer-managed key that admits CloudWatch', () => {
+    const topics = ofType(resources, 'AWS::SNS::Topic');
+    assert.equal(topics.length, 1);
+    const keyId = referencedId(topics[0]?.[1].Properties?.KmsMasterKeyId);
+    assert.equal(resources[keyId]?.Type, 'AWS::KMS::Key');
+    assert.notEqual(keyId, secretsKeyId(), 'not the secrets key');
+    const cloudwatch = keyStatements(keyId).find(
+      (s) => JSON.stringify(s.Principal) === JSON.stringify({ Service: 'cloudwatch.amazonaws.com' }),
+    );
+    assert.deepEqual(new Set(asArray(cloudwatch?.Action)), new Set(['kms:Decrypt', 'kms:GenerateDataKey*']));
+  });
+
+  test('prod retains its keys and key secrets; dev deletes them', () => {
+    for (const [id, key] of ofType(templates.prod, 'AWS::KMS::Key'))
+      assert.equal(key.DeletionPolicy, 'Retain', id);
+    for (const [id, secret] of ofType(templates.prod, 'AWS::SecretsManager::Secret'))
+      assert.equal(secret.DeletionPolicy, 'Retain', id);
+    for (const [id, key] of ofType(resources, 'AWS::KMS::Key'))
+      assert.equal(key.DeletionPolicy, 'Delete', id);
+  });
+});
