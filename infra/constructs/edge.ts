@@ -180,9 +180,9 @@ export class GatewayEdge extends Construct {
       {
         id: 'AwsSolutions-CFR3',
         reason:
-          'The web ACL logs every request the distribution receives, allowed or blocked, with the client ' +
-          'address (aws-waf-logs-* log group, credentials redacted), and the API logs every request that ' +
-          'reaches it; standard logs would add an ACL-enabled S3 bucket repeating the same lines.',
+          'The web ACL logs every request it evaluates (each HTTPS request to the distribution), allowed or ' +
+          'blocked, with the client address (aws-waf-logs-* log group, credentials redacted), and the API ' +
+          'logs each request that reaches it; standard logs would add an ACL-enabled S3 bucket for the same.',
       },
     );
     if (!props.domain && props.production) {
