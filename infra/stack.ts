@@ -8,9 +8,11 @@ import { type BundleEntry, bundleEntries } from '../esbuild.config.ts';
 import { outboxItemTypes, outboxStream } from '../lib/outbox.ts';
 import { queueUrlVariable } from '../lib/queue-names.ts';
 import { type QueueDefinition, queues as queueDefinitions } from '../lib/queues.ts';
-import { apiFunctionNames } from '../lib/routes.ts';
+import { apiFunctionNames, FALLBACK_FUNCTION } from '../lib/routes.ts';
 import { AlarmTopic } from './constructs/alarm-topic.ts';
 import { BundledFunction } from './constructs/bundled-function.ts';
+import { type EdgeDomain, GatewayEdge } from './constructs/edge.ts';
+import { CLOUDFRONT_WAF_REGION, EdgeFirewallStack } from './constructs/edge-firewall.ts';
 import { GatewayApi } from './constructs/gateway-api.ts';
 import { GatewayTable } from './constructs/gateway-table.ts';
 import { KeySecrets } from './constructs/key-secrets.ts';
@@ -33,15 +35,20 @@ export interface PaymentsGatewayStackProps extends StackProps {
   bundles?: readonly BundleEntry[];
   /** Defaults to infra/function-access.ts. */
   access?: Readonly<Record<string, FunctionAccess>>;
+  /** The distribution's custom domain; without one it answers at its *.cloudfront.net name. */
+  domain?: EdgeDomain | undefined;
 }
 
 /**
- * API functions whose work can outlast the default 10 s (still inside API Gateway's 30 s): sandbox
- * funding waits up to 5 s for a wallet's account to open (lib/wallets/sandbox.ts), then starts ledger
- * rounds for at most 4 s, the last of which may wait LEDGER_TIMEOUT_MS (10 s) for the ledger.
+ * API functions that differ from BundledFunction's defaults (10 s, 1 GiB). The sandbox's work can outlast
+ * 10 s (still inside API Gateway's 30 s): funding waits up to 5 s for a wallet's account to open
+ * (lib/wallets/sandbox.ts), then starts ledger rounds for at most 4 s, the last of which may wait
+ * LEDGER_TIMEOUT_MS (10 s) for the ledger.
  */
-const apiTimeouts: Partial<Record<string, { timeout: Duration }>> = {
+const apiOverrides: Partial<Record<string, { timeout?: Duration; memorySize?: number }>> = {
   sandbox: { timeout: Duration.seconds(28) },
+  // Matches a path against the route table and answers 404/405: no SDK, no key material.
+  [FALLBACK_FUNCTION]: { memorySize: 256 },
 };
 
 const pascal = (name: string) => name.replace(/(^|[-_/])(\w)/g, (_, _sep, c: string) => c.toUpperCase());
@@ -55,6 +62,7 @@ export class PaymentsGatewayStack extends Stack {
       queues = queueDefinitions,
       bundles = bundleEntries(),
       access: declaredAccess = functionAccess,
+      domain,
       ...stackProps
     } = props;
     const settings = stageSettings(stageName);
@@ -65,6 +73,16 @@ export class PaymentsGatewayStack extends Stack {
     });
     this.settings = settings;
     const { stage, removalPolicy, logRetention } = settings;
+    // The web ACL's own stack, in us-east-1 beside this one (same app, same account); deployed first.
+    const firewall = new EdgeFirewallStack(scope, `${id}-edge`, {
+      description: `${SERVICE_NAME} (${stage}): the web ACL in front of the API's CloudFront distribution`,
+      env: { account: props.env?.account, region: CLOUDFRONT_WAF_REGION },
+      terminationProtection: settings.production,
+      stage,
+      throttle: settings.throttle,
+      logRetention,
+      removalPolicy,
+    });
 
     const { table } = new GatewayTable(this, 'Data', { production: settings.production, removalPolicy });
     const secrets = new KeySecrets(this, 'Keys', { stage, removalPolicy });
@@ -80,7 +98,10 @@ export class PaymentsGatewayStack extends Stack {
       }),
     );
 
-    const bundledFunction = (bundleName: string, overrides: { timeout?: Duration } = {}) => {
+    const bundledFunction = (
+      bundleName: string,
+      overrides: { timeout?: Duration; memorySize?: number } = {},
+    ) => {
       const bundle = bundles.find((entry) => entry.name === bundleName);
       if (!bundle) throw new Error(`No source for ${bundleName}: expected functions/${bundleName}.ts.`);
       const granted = accessOf(bundleName, declaredAccess);
@@ -117,7 +138,7 @@ export class PaymentsGatewayStack extends Stack {
     };
 
     const apiFunctions = new Map(
-      apiFunctionNames.map((fn) => [fn, bundledFunction(`api/${fn}`, apiTimeouts[fn] ?? {}).function]),
+      apiFunctionNames.map((fn) => [fn, bundledFunction(`api/${fn}`, apiOverrides[fn] ?? {}).function]),
     );
     const api = new GatewayApi(this, 'Api', {
       stage,
@@ -127,6 +148,17 @@ export class PaymentsGatewayStack extends Stack {
       removalPolicy,
     });
     alarms.onServerErrors('Api5xx', api.api);
+    const edge = new GatewayEdge(this, 'Edge', {
+      stage,
+      production: settings.production,
+      originDomainName: api.endpointDomainName,
+      webAclArn: firewall.webAclArnFor(this),
+      domain,
+      removalPolicy,
+    });
+    // Every function of the Middy chain refuses requests that did not come through the edge; the
+    // fallback answers only 404/405 from the route table and needs no secret.
+    for (const [fn, created] of apiFunctions) if (fn !== FALLBACK_FUNCTION) edge.requireOriginToken(created);
 
     for (const definition of queues) {
       const queue = workQueues.get(definition.name);
@@ -182,7 +214,11 @@ export class PaymentsGatewayStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the API: every route is under /v1 (e.g. POST <ApiUrl>/auth/token).',
-      value: api.versionedUrl,
+      value: edge.versionedUrl,
+    });
+    new CfnOutput(this, 'DistributionDomainName', {
+      description: "Point the custom domain's DNS record (CNAME or alias) here.",
+      value: edge.distribution.distributionDomainName,
     });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'SigningKeysSecretName', {

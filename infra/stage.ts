@@ -16,9 +16,30 @@ export interface StageSettings {
   /** For stateful resources (table, secrets, log groups, queues). */
   removalPolicy: RemovalPolicy;
   logRetention: RetentionDays;
-  /** Stage-wide API ceiling, well under the account quota so one stage cannot starve another. */
-  throttle: ThrottleSettings;
+  throttle: Throttles;
   logLevel: 'DEBUG' | 'INFO';
+}
+
+/**
+ * API Gateway throttles an HTTP API per route: `DefaultRouteSettings` is the limit of EACH route, not a
+ * cap on the stage as a whole (HTTP APIs have none; the only aggregate is the account's regional quota,
+ * 10,000 rps with a 5,000 burst by default, shared by every API of the account). So the stage default
+ * is a per-route limit, tighter routes get their own, and one client's total is capped at the edge by
+ * the web ACL's per-IP rate rules (infra/constructs/edge-firewall.ts). README "Deploying" lists them.
+ */
+export interface Throttles {
+  /** Every route without a limit of its own (the stage's DefaultRouteSettings). */
+  route: ThrottleSettings;
+  /** POST /v1/auth/token: clients keep a token for its lifetime (15 min), they do not ask per call. */
+  token: ThrottleSettings;
+  /** Each sandbox helper (/v1/sandbox/...): several ledger rounds per call on a shared account pool. */
+  sandbox: ThrottleSettings;
+  /** `$default`: requests no route matches, answered 404/405 by the fallback function. */
+  unmatched: ThrottleSettings;
+  /** Web ACL: requests one IP address may make in 5 minutes, all paths together. */
+  perIpPer5Minutes: number;
+  /** Web ACL: POST /v1/auth/token requests one IP address may make in 5 minutes. */
+  tokenPerIpPer5Minutes: number;
 }
 
 export function stageSettings(stage: string): StageSettings {
@@ -33,7 +54,23 @@ export function stageSettings(stage: string): StageSettings {
     removalPolicy: production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     // Payment request logs are evidence in disputes; a year covers the usual chargeback windows.
     logRetention: production ? RetentionDays.ONE_YEAR : RetentionDays.TWO_WEEKS,
-    throttle: production ? { rateLimit: 500, burstLimit: 1000 } : { rateLimit: 50, burstLimit: 100 },
+    throttle: production
+      ? {
+          route: { rateLimit: 200, burstLimit: 400 },
+          token: { rateLimit: 20, burstLimit: 40 },
+          sandbox: { rateLimit: 5, burstLimit: 10 },
+          unmatched: { rateLimit: 10, burstLimit: 20 },
+          perIpPer5Minutes: 15_000,
+          tokenPerIpPer5Minutes: 300,
+        }
+      : {
+          route: { rateLimit: 50, burstLimit: 100 },
+          token: { rateLimit: 5, burstLimit: 10 },
+          sandbox: { rateLimit: 5, burstLimit: 10 },
+          unmatched: { rateLimit: 5, burstLimit: 10 },
+          perIpPer5Minutes: 3_000,
+          tokenPerIpPer5Minutes: 100,
+        },
     logLevel: production ? 'INFO' : 'DEBUG',
   };
 }

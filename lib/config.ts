@@ -5,11 +5,14 @@ const positiveInt = (fallback: number) =>
   z._default(z.coerce.number().check(z.int(), z.positive()), fallback);
 const nonEmpty = () => z.string().check(z.minLength(1));
 
+/** Where problem `type`s point unless ERRORS_BASE says otherwise; the edge's own answers use it too. */
+export const DEFAULT_ERRORS_BASE = 'https://errors.payments-gateway.dev';
+
 const schema = z.object({
   STAGE: z._default(nonEmpty(), 'local'),
   TABLE_NAME: nonEmpty(),
   /** Prefix of the `type` member of problem bodies. */
-  ERRORS_BASE: z._default(z.url(), 'https://errors.payments-gateway.dev'),
+  ERRORS_BASE: z._default(z.url(), DEFAULT_ERRORS_BASE),
   TOKEN_ISSUER: z._default(nonEmpty(), 'https://auth.payments-gateway.dev'),
   TOKEN_AUDIENCE: z._default(nonEmpty(), 'payments-gateway-api'),
   TOKEN_TTL_SECONDS: positiveInt(900),
@@ -19,6 +22,12 @@ const schema = z.object({
   TOKEN_JWKS_SECRET_ID: z.optional(nonEmpty()),
   /** Secrets Manager secret `{key}` that signs pagination cursors. */
   CURSOR_KEY_SECRET_ID: z.optional(nonEmpty()),
+  /**
+   * Secrets Manager secret `{token}` that CloudFront sends as X-Origin-Verify: when set, a request without
+   * it did not come through the edge (CloudFront and its web ACL) and is refused with 403. Unset on the
+   * local stack, where there is no edge.
+   */
+  ORIGIN_VERIFY_SECRET_ID: z.optional(nonEmpty()),
   /** Time allowed to fetch key material before a request answers 504. */
   KEY_FETCH_TIMEOUT_MS: positiveInt(3000),
   /**

@@ -1,20 +1,21 @@
 // The HTTP API: one route per entry of lib/routes.ts, each integrated with its function, and the
 // `$default` route to the fallback function so unknown paths and methods get problem+json 404/405.
-import { type Acknowledgment, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+// Clients reach it through CloudFront and its web ACL (edge.ts), never at its execute-api endpoint.
+import { type Acknowledgment, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import { Construct } from 'constructs';
+import { Construct, type IConstruct } from 'constructs';
 import { API_PREFIX, FALLBACK_FUNCTION, type Route, routeKeyOf, routes } from '../../lib/routes.ts';
-import { SERVICE_NAME } from '../stage.ts';
+import { SERVICE_NAME, type Throttles } from '../stage.ts';
 
 export interface GatewayApiProps {
   stage: string;
   /** API functions by name (`auth`, `assets`, `fallback`), as lib/routes.ts names them. */
   functions: ReadonlyMap<string, IFunction>;
-  throttle: apigw.ThrottleSettings;
+  throttle: Throttles;
   logRetention: logs.RetentionDays;
   removalPolicy: RemovalPolicy;
 }
@@ -43,6 +44,18 @@ const DEFAULT_ROUTE_ACKNOWLEDGMENTS: Acknowledgment[] = [
   { id: 'AwsSolutions-COG4', reason: FALLBACK_REASON },
 ];
 
+/** Route keys with limits tighter than the stage default, and what they get. */
+function routeThrottles(throttle: Throttles): Map<string, apigw.ThrottleSettings> {
+  const limits = new Map<string, apigw.ThrottleSettings>();
+  for (const route of routes as readonly Route[]) {
+    if (route.fn === 'auth' && route.operation === 'issueToken')
+      limits.set(routeKeyOf(route), throttle.token);
+    if (route.fn === 'sandbox') limits.set(routeKeyOf(route), throttle.sandbox);
+  }
+  limits.set('$default', throttle.unmatched);
+  return limits;
+}
+
 export class GatewayApi extends Construct {
   readonly api: apigw.HttpApi;
   readonly stage: apigw.HttpStage;
@@ -70,21 +83,24 @@ export class GatewayApi extends Construct {
       createDefaultStage: false,
     });
 
+    const served = new Map<string, IConstruct>();
     for (const route of routes as readonly Route[]) {
       const routeKey = apigw.HttpRouteKey.with(`${API_PREFIX}${route.path}`, apigw.HttpMethod[route.method]);
       if (routeKey.key !== routeKeyOf(route)) {
         throw new Error(`Route key ${routeKey.key} differs from routeKeyOf(): ${routeKeyOf(route)}`);
       }
-      const served = new apigw.HttpRoute(this, routeKey.key, {
+      const created = new apigw.HttpRoute(this, routeKey.key, {
         httpApi: this.api,
         routeKey,
         integration: integrationFor(route.fn),
       });
-      Validations.of(served).acknowledge(...ROUTE_AUTH_ACKNOWLEDGMENTS);
+      Validations.of(created).acknowledge(...ROUTE_AUTH_ACKNOWLEDGMENTS);
+      served.set(routeKey.key, created);
     }
     // Created by HttpApi for defaultIntegration.
     const defaultRoute = this.api.node.findChild('DefaultRoute');
     Validations.of(defaultRoute).acknowledge(...DEFAULT_ROUTE_ACKNOWLEDGMENTS);
+    served.set('$default', defaultRoute);
 
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: props.logRetention,
@@ -93,10 +109,12 @@ export class GatewayApi extends Construct {
     this.stage = this.api.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,
-      throttle: props.throttle,
+      // The limit of each route (HTTP APIs have no stage-wide cap; see Throttles in infra/stage.ts).
+      throttle: props.throttle.route,
       accessLogSettings: {
         destination: new apigw.LogGroupLogDestination(accessLogs),
-        // One JSON line per request; no headers or bodies (they carry credentials and tokens).
+        // One JSON line per request; no headers or bodies (they carry credentials and tokens). Behind
+        // CloudFront, `ip` is the edge's address: the client's is in the web ACL's log (edge-firewall.ts).
         format: AccessLogFormat.custom(
           JSON.stringify({
             requestId: '$context.requestId',
@@ -117,10 +135,26 @@ export class GatewayApi extends Construct {
         ),
       },
     });
+
+    // Tighter limits for the token route, the sandbox helpers and `$default`, by route key. A key must
+    // name a route that exists when the stage is written, hence the dependencies.
+    const stage = this.stage.node.defaultChild as apigw.CfnStage;
+    const routeSettings: Record<string, { ThrottlingRateLimit?: number; ThrottlingBurstLimit?: number }> = {};
+    for (const [routeKey, limits] of routeThrottles(props.throttle)) {
+      const route = served.get(routeKey);
+      if (!route) throw new Error(`No route ${routeKey} to throttle.`);
+      stage.node.addDependency(route);
+      routeSettings[routeKey] = {
+        ThrottlingRateLimit: limits.rateLimit,
+        ThrottlingBurstLimit: limits.burstLimit,
+      };
+    }
+    stage.routeSettings = routeSettings;
   }
 
-  /** The base URL clients use: the `$default` stage serves at the endpoint root, routes under /v1. */
-  get versionedUrl(): string {
-    return `${this.api.apiEndpoint}${API_PREFIX}`;
+  /** The execute-api host name: CloudFront's origin (edge.ts). */
+  get endpointDomainName(): string {
+    const stack = Stack.of(this);
+    return `${this.api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`;
   }
 }

@@ -1,6 +1,6 @@
 // The one wrapper every API function goes through: Lambda context on the logs → request id → problem
-// mapping → route → auth → JSON body → zod → handler. Handlers only parse, call a service and return a
-// Reply.
+// mapping → origin check (came through the edge) → route → auth → JSON body → zod → handler. Handlers
+// only parse, call a service and return a Reply.
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
@@ -12,6 +12,7 @@ import { type Authenticator, authenticate } from './authenticate.ts';
 import { idempotencyKeyOf } from './idempotency-key.ts';
 import { jsonBody } from './json-body.ts';
 import { logCaller, logRequestId } from './log-keys.ts';
+import { type OriginToken, originVerify } from './origin-verify.ts';
 import { badRequest, notFound } from './problem.ts';
 import { problemMapper } from './problem-response.ts';
 import { queryOf } from './query.ts';
@@ -78,6 +79,8 @@ function resolveRoute(fn: string): MiddlewareObj<ApiEvent, ApiResult, Error, Api
 /** What the chain needs from the service it runs in (lib/api.ts hands it over). */
 export interface ChainServices {
   authenticator: Authenticator;
+  /** The X-Origin-Verify token requests must carry (origin-verify.ts); none required when absent. */
+  originToken?: OriginToken;
 }
 
 /** The chain for one API function: `apiFunctionWith(services)(fn, operations)` is its handler. */
@@ -125,6 +128,7 @@ export const apiFunctionWith =
       .use(requestId() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
       .use(logRequestId() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
       .use(problemMapper() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
+      .use(originVerify(services.originToken) as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
       .use(resolveRoute(fn) as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
       .use(authenticate(services.authenticator) as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
       .use(logCaller() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)

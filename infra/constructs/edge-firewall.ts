@@ -1,0 +1,236 @@
+// The web ACL in front of the API's CloudFront distribution (edge.ts). A web ACL for CloudFront (scope
+// CLOUDFRONT) can only be created in us-east-1, whatever region the API runs in, so it has a small stack
+// of its own there, and its log group with it (WAF logs to its own region). The API's stack reads the
+// ARN with Fn::GetStackOutput, CloudFormation's cross-region output reference (no custom resource, no
+// export lock), so it stays environment-agnostic: it deploys to the region of the credentials.
+import { CfnOutput, type RemovalPolicy, Stack, type StackProps, Token } from 'aws-cdk-lib';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
+import { Construct } from 'constructs';
+import { DEFAULT_ERRORS_BASE } from '../../lib/config.ts';
+import { problemKinds } from '../../lib/http/problem.ts';
+import { API_PREFIX, routes } from '../../lib/routes.ts';
+import { SERVICE_NAME, type Throttles } from '../stage.ts';
+
+/** The only region where a web ACL for CloudFront can be created. */
+export const CLOUDFRONT_WAF_REGION = 'us-east-1';
+
+/** AWS managed rule groups, evaluated in this order after the IP reputation list and the rate rules. */
+export const MANAGED_RULE_GROUPS = [
+  // Addresses Amazon's threat intelligence knows for bots, reconnaissance and DDoS.
+  'AWSManagedRulesAmazonIpReputationList',
+  // Request patterns known to exploit vulnerabilities (Log4j, Java deserialization, localhost hosts, ...).
+  'AWSManagedRulesKnownBadInputsRuleSet',
+  // OWASP-style core rules: XSS, LFI/RFI, SSRF to metadata endpoints, missing User-Agent, size limits.
+  'AWSManagedRulesCommonRuleSet',
+] as const;
+
+/**
+ * Rules of the managed groups that only count: the API accepts JSON bodies up to 64 KiB
+ * (lib/http/json-body.ts), the core rule set blocks any body above 8 KiB. The API answers an oversized
+ * body with its own 413 problem.
+ */
+export const COUNTED_MANAGED_RULES: Partial<Record<(typeof MANAGED_RULE_GROUPS)[number], string[]>> = {
+  AWSManagedRulesCommonRuleSet: ['SizeRestrictions_BODY'],
+};
+
+/** Rate-based rules count requests per client address over this window. */
+export const RATE_WINDOW_SECONDS = 300;
+
+function tokenRoute(): { method: string; path: string } {
+  const route = routes.find((r) => r.operation === 'issueToken');
+  if (!route) throw new Error('lib/routes.ts has no issueToken route.');
+  return { method: route.method, path: `${API_PREFIX}${route.path}` };
+}
+
+/** A rule before its place in the list (priority) and its metrics are given. */
+type Rule = Omit<wafv2.CfnWebACL.RuleProperty, 'priority' | 'visibilityConfig' | 'statement'> & {
+  statement: wafv2.CfnWebACL.StatementProperty;
+};
+
+const RATE_LIMITED_BODY = 'rate-limited';
+
+/** What a rate-limited client receives: a problem body (WAF can only label it application/json). */
+export function rateLimitedBody(): string {
+  const { slug, title } = problemKinds[429];
+  return JSON.stringify({
+    type: `${DEFAULT_ERRORS_BASE}/${slug}`,
+    title,
+    status: 429,
+    detail: `Too many requests from this address; retry after a few minutes.`,
+  });
+}
+
+export interface EdgeFirewallProps {
+  stage: string;
+  throttle: Pick<Throttles, 'perIpPer5Minutes' | 'tokenPerIpPer5Minutes'>;
+  logRetention: logs.RetentionDays;
+  removalPolicy: RemovalPolicy;
+}
+
+const metricName = (stage: string, rule: string) => `${SERVICE_NAME}-${stage}-${rule}`;
+const visibility = (stage: string, rule: string): wafv2.CfnWebACL.VisibilityConfigProperty => ({
+  cloudWatchMetricsEnabled: true,
+  metricName: metricName(stage, rule),
+  sampledRequestsEnabled: true,
+});
+
+const exactly = (
+  fieldToMatch: wafv2.CfnWebACL.FieldToMatchProperty,
+  searchString: string,
+): wafv2.CfnWebACL.StatementProperty => ({
+  byteMatchStatement: {
+    fieldToMatch,
+    positionalConstraint: 'EXACTLY',
+    searchString,
+    textTransformations: [{ priority: 0, type: 'NONE' }],
+  },
+});
+
+export class EdgeFirewall extends Construct {
+  readonly webAcl: wafv2.CfnWebACL;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: EdgeFirewallProps) {
+    super(scope, id);
+    const { stage } = props;
+    const rateLimited: wafv2.CfnWebACL.RuleActionProperty = {
+      block: { customResponse: { responseCode: 429, customResponseBodyKey: RATE_LIMITED_BODY } },
+    };
+
+    const token = tokenRoute();
+    const rules: Rule[] = [
+      {
+        name: 'AmazonIpReputation',
+        statement: {
+          managedRuleGroupStatement: { vendorName: 'AWS', name: 'AWSManagedRulesAmazonIpReputationList' },
+        },
+      },
+      {
+        // Credential guessing: the token route is the one that takes only an application key.
+        name: 'TokenRatePerIp',
+        statement: {
+          rateBasedStatement: {
+            limit: props.throttle.tokenPerIpPer5Minutes,
+            evaluationWindowSec: RATE_WINDOW_SECONDS,
+            aggregateKeyType: 'IP',
+            scopeDownStatement: {
+              andStatement: {
+                statements: [exactly({ method: {} }, token.method), exactly({ uriPath: {} }, token.path)],
+              },
+            },
+          },
+        },
+        action: rateLimited,
+      },
+      {
+        name: 'RatePerIp',
+        statement: {
+          rateBasedStatement: {
+            limit: props.throttle.perIpPer5Minutes,
+            evaluationWindowSec: RATE_WINDOW_SECONDS,
+            aggregateKeyType: 'IP',
+          },
+        },
+        action: rateLimited,
+      },
+      ...MANAGED_RULE_GROUPS.filter((name) => name !== 'AWSManagedRulesAmazonIpReputationList').map(
+        (name): Rule => ({
+          name: name.replace(/^AWSManagedRules/, ''),
+          statement: {
+            managedRuleGroupStatement: {
+              vendorName: 'AWS',
+              name,
+              ...(COUNTED_MANAGED_RULES[name]
+                ? {
+                    ruleActionOverrides: COUNTED_MANAGED_RULES[name].map((rule) => ({
+                      name: rule,
+                      actionToUse: { count: {} },
+                    })),
+                  }
+                : {}),
+            },
+          },
+        }),
+      ),
+    ];
+    const ordered = rules.map(
+      (rule, priority): wafv2.CfnWebACL.RuleProperty => ({
+        ...rule,
+        priority,
+        visibilityConfig: visibility(stage, rule.name),
+        // A managed group's own actions apply (none: no override); rate rules carry their action.
+        ...(rule.statement.managedRuleGroupStatement ? { overrideAction: { none: {} } } : {}),
+      }),
+    );
+
+    this.webAcl = new wafv2.CfnWebACL(this, 'WebAcl', {
+      name: `${SERVICE_NAME}-${stage}`,
+      description: `${SERVICE_NAME} ${stage}: in front of the API CloudFront distribution`,
+      scope: 'CLOUDFRONT',
+      defaultAction: { allow: {} },
+      visibilityConfig: visibility(stage, 'all'),
+      customResponseBodies: {
+        [RATE_LIMITED_BODY]: { contentType: 'APPLICATION_JSON', content: rateLimitedBody() },
+      },
+      rules: ordered,
+    });
+
+    // Every request the edge receives, allowed or blocked, with the client's address: the distribution's
+    // access log (see the CFR3 acknowledgment in edge.ts). WAF requires the `aws-waf-logs-` prefix.
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      logGroupName: `aws-waf-logs-${SERVICE_NAME}-${stage}`,
+      retention: props.logRetention,
+      removalPolicy: props.removalPolicy,
+    });
+    const logging = new wafv2.CfnLoggingConfiguration(this, 'Logging', {
+      resourceArn: this.webAcl.attrArn,
+      logDestinationConfigs: [this.logGroup.logGroupArn],
+      // Credentials never reach a log (the API's access log has no headers at all).
+      redactedFields: [
+        { singleHeader: { Name: 'authorization' } },
+        { singleHeader: { Name: 'x-service-auth' } },
+      ],
+    });
+    logging.node.addDependency(this.webAcl);
+  }
+}
+
+export interface EdgeFirewallStackProps extends StackProps, EdgeFirewallProps {}
+
+/** The web ACL's own stack, in us-east-1; the API's stack creates it beside itself (infra/stack.ts). */
+export class EdgeFirewallStack extends Stack {
+  readonly firewall: EdgeFirewall;
+  readonly #webAclArn: CfnOutput;
+
+  constructor(scope: Construct, id: string, props: EdgeFirewallStackProps) {
+    const { stage, throttle, logRetention, removalPolicy, ...stackProps } = props;
+    super(scope, id, stackProps);
+    if (this.region !== CLOUDFRONT_WAF_REGION) {
+      throw new Error(
+        `A web ACL for CloudFront must be created in ${CLOUDFRONT_WAF_REGION}, not ${this.region}.`,
+      );
+    }
+    this.firewall = new EdgeFirewall(this, 'Firewall', { stage, throttle, logRetention, removalPolicy });
+    this.#webAclArn = new CfnOutput(this, 'WebAclArn', {
+      description: "The web ACL's ARN, which the API's distribution names (read with Fn::GetStackOutput).",
+      value: this.firewall.webAcl.attrArn,
+    });
+  }
+
+  /**
+   * The web ACL's ARN for a stack in any region: Fn::GetStackOutput reads this stack's output when the
+   * consumer is deployed (the CLI deploys this stack first). It is what CDK's own weak cross-region
+   * reference writes, which CDK refuses for a consumer whose region is only known at deploy time.
+   */
+  webAclArnFor(consumer: Stack): string {
+    consumer.addStackDependency(this, 'its CloudFront distribution names the web ACL');
+    return Token.asString({
+      'Fn::GetStackOutput': {
+        StackName: this.stackName,
+        Region: CLOUDFRONT_WAF_REGION,
+        OutputName: this.getLogicalId(this.#webAclArn),
+      },
+    });
+  }
+}

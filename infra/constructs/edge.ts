@@ -1,0 +1,222 @@
+// How clients reach the API: a CloudFront distribution with the web ACL of edge-firewall.ts, which
+// - sends /v1/* to the HTTP API's execute-api endpoint, uncached, every method, all viewer headers and
+//   the query string (Host excepted: API Gateway routes by its own host name), HTTPS only on both legs;
+// - answers every other path itself (a CloudFront Function: the fallback's 404 problem), so no Lambda
+//   runs for scanners probing /wp-admin or /.env;
+// - adds X-Origin-Verify, a token from Secrets Manager that the API functions check
+//   (lib/http/origin-verify.ts): a request sent to the execute-api endpoint directly, around the WAF,
+//   is refused with 403.
+import { Annotations, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct, type Node } from 'constructs';
+import { DEFAULT_ERRORS_BASE } from '../../lib/config.ts';
+import { ORIGIN_VERIFY_HEADER } from '../../lib/http/origin-verify.ts';
+import { problemKinds } from '../../lib/http/problem.ts';
+import { API_PREFIX } from '../../lib/routes.ts';
+import { SERVICE_NAME } from '../stage.ts';
+
+/**
+ * Bump to replace the origin token: the secret's generator changes, so CloudFormation generates a new
+ * value, and so does the distribution's comment, so CloudFormation updates the distribution and reads the
+ * new value into its origin header (it resolves a dynamic reference only when it updates the resource).
+ */
+export const ORIGIN_TOKEN_GENERATION = 1;
+
+/** A custom domain for the distribution, with its ACM certificate (which CloudFront needs in us-east-1). */
+export interface EdgeDomain {
+  names: string[];
+  certificateArn: string;
+}
+
+/** `-c domainName=api.example.com[,other] -c certificateArn=arn:aws:acm:us-east-1:...`, both or neither. */
+export function domainFromContext(node: Node): EdgeDomain | undefined {
+  const names: unknown = node.tryGetContext('domainName');
+  const certificateArn: unknown = node.tryGetContext('certificateArn');
+  if (names === undefined && certificateArn === undefined) return undefined;
+  if (typeof names !== 'string' || typeof certificateArn !== 'string' || !names || !certificateArn) {
+    throw new Error('Context "domainName" and "certificateArn" go together: give both, or neither.');
+  }
+  if (!/^arn:aws[\w-]*:acm:us-east-1:\d{12}:certificate\/[\w-]+$/.test(certificateArn)) {
+    throw new Error(
+      `"certificateArn" must be an ACM certificate in us-east-1 (CloudFront's): ${certificateArn}`,
+    );
+  }
+  return { names: names.split(',').map((name) => name.trim()), certificateArn };
+}
+
+export interface GatewayEdgeProps {
+  stage: string;
+  production: boolean;
+  /** The execute-api host name of the HTTP API. */
+  originDomainName: string;
+  /** The web ACL for CloudFront (edge-firewall.ts), by ARN. */
+  webAclArn: string;
+  /** Without one, the distribution answers at its *.cloudfront.net name. */
+  domain?: EdgeDomain | undefined;
+  removalPolicy: RemovalPolicy;
+}
+
+/**
+ * The source of the CloudFront Function that answers paths outside /v1: the same problem body as the
+ * fallback function's 404 (functions/api/fallback.ts), CloudFront's request id as the requestId.
+ */
+export function notFoundFunctionCode(errorsBase = DEFAULT_ERRORS_BASE): string {
+  const { slug, title } = problemKinds[404];
+  return `function handler(event) {
+  var request = event.request;
+  var requestId = event.context.requestId;
+  var body = {
+    type: ${JSON.stringify(`${errorsBase}/${slug}`)},
+    title: ${JSON.stringify(title)},
+    status: 404,
+    detail: 'No route ' + request.method + ' ' + request.uri + '.',
+    instance: request.uri,
+    requestId: requestId
+  };
+  return {
+    statusCode: 404,
+    statusDescription: ${JSON.stringify(title)},
+    headers: {
+      'content-type': { value: 'application/problem+json' },
+      'x-request-id': { value: requestId }
+    },
+    body: { encoding: 'text', data: JSON.stringify(body) }
+  };
+}
+`;
+}
+
+export class GatewayEdge extends Construct {
+  readonly distribution: cloudfront.Distribution;
+  readonly originToken: secretsmanager.Secret;
+  readonly #domain: EdgeDomain | undefined;
+
+  constructor(scope: Construct, id: string, props: GatewayEdgeProps) {
+    super(scope, id);
+    const { stage } = props;
+    this.#domain = props.domain;
+
+    this.originToken = new secretsmanager.Secret(this, 'OriginToken', {
+      secretName: `${stage}/${SERVICE_NAME}/origin-verify`,
+      description: `${SERVICE_NAME} ${stage}: the X-Origin-Verify token CloudFront sends and the API checks.`,
+      generateSecretString: {
+        secretStringTemplate: JSON.stringify({ generation: ORIGIN_TOKEN_GENERATION }),
+        generateStringKey: 'token',
+        passwordLength: 64,
+        excludePunctuation: true,
+      },
+      removalPolicy: props.removalPolicy,
+    });
+    Validations.of(this.originToken).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Not rotated by Secrets Manager: CloudFormation copies the token into the distribution origin ' +
+        'header when it updates the distribution, so a rotation behind its back would refuse every request. ' +
+        'It only proves a request came through CloudFront and the WAF; every route still authenticates. ' +
+        'It is replaced by bumping ORIGIN_TOKEN_GENERATION (infra/constructs/edge.ts) and deploying.',
+    });
+
+    const origin = new origins.HttpOrigin(props.originDomainName, {
+      protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
+      originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
+      customHeaders: {
+        // A {{resolve:secretsmanager:...}} reference: the value never appears in the template.
+        [ORIGIN_VERIFY_HEADER]: this.originToken.secretValueFromJson('token').unsafeUnwrap(),
+      },
+    });
+    const toApi: cloudfront.BehaviorOptions = {
+      origin,
+      viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
+      allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
+      cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
+      originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+    };
+    const notFound = new cloudfront.Function(this, 'NotFound', {
+      comment: `${SERVICE_NAME} ${stage}: 404 problem for paths outside ${API_PREFIX}`,
+      code: cloudfront.FunctionCode.fromInline(notFoundFunctionCode()),
+      runtime: cloudfront.FunctionRuntime.JS_2_0,
+    });
+
+    const certificate = props.domain
+      ? acm.Certificate.fromCertificateArn(this, 'Certificate', props.domain.certificateArn)
+      : undefined;
+    this.distribution = new cloudfront.Distribution(this, 'Distribution', {
+      comment: `${SERVICE_NAME} ${stage} API (origin token generation ${ORIGIN_TOKEN_GENERATION})`,
+      // Paths outside /v1 never reach the origin: the function answers at the viewer request.
+      defaultBehavior: {
+        ...toApi,
+        functionAssociations: [
+          { function: notFound, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST },
+        ],
+      },
+      additionalBehaviors: { [`${API_PREFIX}/*`]: toApi },
+      webAclId: props.webAclArn,
+      httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
+      priceClass: props.production
+        ? cloudfront.PriceClass.PRICE_CLASS_ALL
+        : cloudfront.PriceClass.PRICE_CLASS_100,
+      ...(props.domain && certificate
+        ? {
+            domainNames: props.domain.names,
+            certificate,
+            minimumProtocolVersion: cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021,
+            sslSupportMethod: cloudfront.SSLMethod.SNI,
+          }
+        : {}),
+    });
+
+    Validations.of(this.distribution).acknowledge(
+      {
+        id: 'AwsSolutions-CFR1',
+        reason:
+          'The API serves registered integrators wherever they operate; who may call is decided by the ' +
+          'application key and token, abuse is limited by the web ACL (IP reputation, per-IP rates).',
+      },
+      {
+        id: 'AwsSolutions-CFR3',
+        reason:
+          'The web ACL logs every request it evaluates (each HTTPS request to the distribution), allowed or ' +
+          'blocked, with the client address (aws-waf-logs-* log group, credentials redacted), and the API ' +
+          'logs each request that reaches it; standard logs would add an ACL-enabled S3 bucket for the same.',
+      },
+    );
+    if (!props.domain && props.production) {
+      Annotations.of(this).addWarningV2(
+        'payments-gateway:edge-without-domain',
+        'Production serves the API at *.cloudfront.net, whose TLS floor is TLSv1: deploy with ' +
+          '-c domainName=<name> -c certificateArn=<ACM certificate in us-east-1> (README "Deploying").',
+      );
+    }
+    if (!props.domain) {
+      Validations.of(this.distribution).acknowledge({
+        id: 'AwsSolutions-CFR4',
+        reason:
+          'No custom domain is configured for this stage: CloudFront serves *.cloudfront.net with its ' +
+          'default certificate, whose security policy it fixes at TLSv1. A custom domain (README ' +
+          '"Deploying") uses TLSv1.2_2021; the origin leg is TLS 1.2 either way.',
+      });
+    }
+  }
+
+  /** The function checks X-Origin-Verify: it learns the secret's id and may read it (GetSecretValue only). */
+  requireOriginToken(fn: lambda.Function): void {
+    fn.addEnvironment('ORIGIN_VERIFY_SECRET_ID', this.originToken.secretArn);
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['secretsmanager:GetSecretValue'],
+        resources: [this.originToken.secretArn],
+      }),
+    );
+  }
+
+  /** The base URL clients use: every route is under /v1. */
+  get versionedUrl(): string {
+    const host = this.#domain?.names[0] ?? this.distribution.distributionDomainName;
+    return `https://${host}${API_PREFIX}`;
+  }
+}

@@ -1,0 +1,420 @@
+// The edge (issue #12 §3): CloudFront with a WAF web ACL in front of the HTTP API, the API reachable only
+// through it, per-route throttles, and unknown routes answered without a 1 GiB function. One synth: a dev
+// stack without a custom domain and a prod stack with one, each with its us-east-1 web ACL stack.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { runInNewContext } from 'node:vm';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { describe, test } from 'vitest';
+import { domainFromContext, notFoundFunctionCode } from '../../infra/constructs/edge.ts';
+import { nagChecks } from '../../infra/nag.ts';
+import { PaymentsGatewayStack } from '../../infra/stack.ts';
+import { stageSettings, type Throttles } from '../../infra/stage.ts';
+import { ORIGIN_VERIFY_HEADER } from '../../lib/http/origin-verify.ts';
+import { openApiDocument } from '../../lib/openapi/document.ts';
+import { API_PREFIX, routeKeyOf, routes } from '../../lib/routes.ts';
+import { Contract } from '../support/contract.ts';
+import { asArray, ensureBundles, newApp, ofType, type Resources, referencedId } from './support.ts';
+
+await ensureBundles();
+const DOMAIN = {
+  names: ['api.payments.example'],
+  certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d-4e5f-6789-abcd-ef0123456789',
+};
+const app = newApp();
+const devStack = new PaymentsGatewayStack(app, 'Dev', { stage: 'dev' });
+const prodStack = new PaymentsGatewayStack(app, 'Prod', { stage: 'prod', domain: DOMAIN });
+const assembly = app.synth();
+
+interface Synthesized {
+  name: string;
+  stage: string;
+  settings: Throttles;
+  resources: Resources;
+  outputs: Record<string, { Value: unknown }>;
+  edgeName: string;
+  edge: Resources;
+  edgeOutputs: Record<string, { Value: unknown }>;
+}
+const synthesized = (stack: PaymentsGatewayStack): Synthesized => {
+  const edgeStack = assembly.getStackArtifact(`${stack.artifactId}-edge`);
+  const template = Template.fromStack(stack).toJSON();
+  return {
+    name: stack.stackName,
+    stage: stack.settings.stage,
+    settings: stack.settings.throttle,
+    resources: template.Resources as Resources,
+    outputs: template.Outputs,
+    edgeName: edgeStack.stackName,
+    edge: edgeStack.template.Resources as Resources,
+    edgeOutputs: edgeStack.template.Outputs,
+  };
+};
+const dev = synthesized(devStack);
+const prod = synthesized(prodStack);
+
+const only = (resources: Resources, type: string) => {
+  const found = ofType(resources, type);
+  assert.equal(found.length, 1, `exactly one ${type}`);
+  return found[0] as [string, { Properties?: Record<string, unknown> }];
+};
+// biome-ignore lint/suspicious/noExplicitAny: CloudFormation properties, read as the template has them.
+type Json = any;
+const distributionConfig = (s: Synthesized): Json =>
+  only(s.resources, 'AWS::CloudFront::Distribution')[1].Properties?.DistributionConfig;
+const webAcl = (s: Synthesized): Json => only(s.edge, 'AWS::WAFv2::WebACL')[1].Properties;
+const functionNamed = (s: Synthesized, bundle: string): [string, Json] => {
+  const found = ofType(s.resources, 'AWS::Lambda::Function').find(
+    ([, r]) => r.Properties?.Description === `payments-gateway ${s.stage} ${bundle}`,
+  );
+  assert.ok(found, `function ${bundle}`);
+  return [found[0], found[1].Properties];
+};
+
+// AWS managed policies, by their documented ids.
+const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
+const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
+const ALL_METHODS = ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'];
+
+describe('the web ACL', () => {
+  test('lives in a stack of its own in us-east-1, scope CLOUDFRONT, which the API stack depends on', () => {
+    for (const s of [dev, prod]) {
+      const artifact = assembly.getStackArtifact(`${s.name}-edge`);
+      assert.equal(artifact.environment.region, 'us-east-1');
+      assert.equal(webAcl(s).Scope, 'CLOUDFRONT');
+      assert.deepEqual(webAcl(s).DefaultAction, { Allow: {} });
+      const dependencies = assembly.getStackArtifact(s.name).dependencies.map((d) => d.id);
+      assert.ok(dependencies.includes(artifact.id), `${s.name} is deployed after ${artifact.id}`);
+    }
+  });
+
+  test('runs the AWS managed rule groups: IP reputation, known bad inputs, the core rule set', () => {
+    const groups = (webAcl(dev).Rules as Json[]).filter((rule) => rule.Statement.ManagedRuleGroupStatement);
+    assert.deepEqual(
+      new Set(groups.map((rule) => rule.Statement.ManagedRuleGroupStatement.Name)),
+      new Set([
+        'AWSManagedRulesAmazonIpReputationList',
+        'AWSManagedRulesKnownBadInputsRuleSet',
+        'AWSManagedRulesCommonRuleSet',
+      ]),
+    );
+    for (const rule of groups) {
+      assert.equal(rule.Statement.ManagedRuleGroupStatement.VendorName, 'AWS');
+      assert.deepEqual(rule.OverrideAction, { None: {} }, `${rule.Name} blocks what it matches`);
+      assert.equal(rule.VisibilityConfig.CloudWatchMetricsEnabled, true);
+    }
+    // Only the core set's 8 KiB body limit counts instead of blocking: the API takes bodies up to 64 KiB.
+    const overrides = groups.flatMap(
+      (rule) => rule.Statement.ManagedRuleGroupStatement.RuleActionOverrides ?? [],
+    );
+    assert.deepEqual(overrides, [{ Name: 'SizeRestrictions_BODY', ActionToUse: { Count: {} } }]);
+  });
+
+  test('rate-based rules per client IP: all requests, and POST /v1/auth/token, answered 429', () => {
+    for (const s of [dev, prod]) {
+      const rateRules = (webAcl(s).Rules as Json[]).filter((rule) => rule.Statement.RateBasedStatement);
+      const byLimit = new Map(rateRules.map((rule) => [rule.Statement.RateBasedStatement.Limit, rule]));
+      const all = byLimit.get(s.settings.perIpPer5Minutes);
+      const token = byLimit.get(s.settings.tokenPerIpPer5Minutes);
+      assert.ok(all && token, `${s.name}: rate rules with the stage's limits`);
+      for (const rule of [all, token]) {
+        assert.equal(rule.Statement.RateBasedStatement.AggregateKeyType, 'IP');
+        assert.equal(rule.Statement.RateBasedStatement.EvaluationWindowSec, 300);
+        assert.equal(rule.Action.Block.CustomResponse.ResponseCode, 429);
+      }
+      assert.equal(all.Statement.RateBasedStatement.ScopeDownStatement, undefined, 'every path counts');
+      const scope = token.Statement.RateBasedStatement.ScopeDownStatement.AndStatement.Statements.map(
+        (statement: Json) => [
+          Object.keys(statement.ByteMatchStatement.FieldToMatch)[0],
+          statement.ByteMatchStatement.SearchString,
+          statement.ByteMatchStatement.PositionalConstraint,
+        ],
+      );
+      assert.deepEqual(scope, [
+        ['Method', 'POST', 'EXACTLY'],
+        ['UriPath', '/v1/auth/token', 'EXACTLY'],
+      ]);
+      const bodyKey = all.Action.Block.CustomResponse.CustomResponseBodyKey;
+      const body = webAcl(s).CustomResponseBodies[bodyKey];
+      assert.equal(body.ContentType, 'APPLICATION_JSON');
+      const problem = JSON.parse(body.Content);
+      assert.equal(problem.status, 429);
+      assert.match(problem.type, /\/rate-limited$/);
+    }
+  });
+
+  test('logs every request to an aws-waf-logs-* group of its region, credentials redacted', () => {
+    for (const s of [dev, prod]) {
+      const [, logging] = only(s.edge, 'AWS::WAFv2::LoggingConfiguration');
+      const p = logging.Properties as Json;
+      assert.equal(referencedId(p.ResourceArn), only(s.edge, 'AWS::WAFv2::WebACL')[0]);
+      const logGroup = s.edge[referencedId(p.LogDestinationConfigs[0])];
+      assert.equal(logGroup?.Type, 'AWS::Logs::LogGroup');
+      assert.match(String(logGroup?.Properties?.LogGroupName), /^aws-waf-logs-/);
+      assert.ok(Number(logGroup?.Properties?.RetentionInDays) > 0);
+      assert.equal(p.LoggingFilter, undefined, 'allowed requests are logged too');
+      assert.deepEqual(p.RedactedFields, [
+        { SingleHeader: { Name: 'authorization' } },
+        { SingleHeader: { Name: 'x-service-auth' } },
+      ]);
+    }
+  });
+});
+
+describe('the distribution', () => {
+  test('is attached to the web ACL of its us-east-1 stack (Fn::GetStackOutput)', () => {
+    for (const s of [dev, prod]) {
+      const { StackName, Region, OutputName } = distributionConfig(s).WebACLId['Fn::GetStackOutput'];
+      assert.equal(StackName, s.edgeName);
+      assert.equal(Region, 'us-east-1');
+      assert.deepEqual(s.edgeOutputs[OutputName]?.Value, {
+        'Fn::GetAtt': [only(s.edge, 'AWS::WAFv2::WebACL')[0], 'Arn'],
+      });
+    }
+  });
+
+  test('sends /v1/* to the HTTP API over HTTPS (TLS 1.2), uncached, every method, viewer headers but Host', () => {
+    for (const s of [dev, prod]) {
+      const config = distributionConfig(s);
+      const [origin] = config.Origins;
+      assert.equal(config.Origins.length, 1);
+      const apiId = only(s.resources, 'AWS::ApiGatewayV2::Api')[0];
+      assert.deepEqual(origin.DomainName, {
+        'Fn::Join': [
+          '',
+          [{ Ref: apiId }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }],
+        ],
+      });
+      assert.deepEqual(origin.CustomOriginConfig, {
+        OriginProtocolPolicy: 'https-only',
+        OriginSSLProtocols: ['TLSv1.2'],
+      });
+      const [api] = config.CacheBehaviors;
+      assert.equal(config.CacheBehaviors.length, 1);
+      assert.equal(api.PathPattern, `${API_PREFIX}/*`);
+      for (const behavior of [api, config.DefaultCacheBehavior]) {
+        assert.equal(behavior.TargetOriginId, origin.Id);
+        assert.equal(behavior.ViewerProtocolPolicy, 'https-only', 'no plain HTTP, not even a redirect');
+        assert.deepEqual(new Set(behavior.AllowedMethods), new Set(ALL_METHODS));
+        assert.equal(behavior.CachePolicyId, CACHING_DISABLED);
+        // With caching disabled, this policy forwards Authorization too.
+        assert.equal(behavior.OriginRequestPolicyId, ALL_VIEWER_EXCEPT_HOST_HEADER);
+      }
+      assert.equal(api.FunctionAssociations, undefined, '/v1/* goes to the API untouched');
+    }
+  });
+
+  test('adds X-Origin-Verify from the origin-token secret; each function of the chain reads it, the fallback does not', () => {
+    for (const s of [dev, prod]) {
+      const [origin] = distributionConfig(s).Origins;
+      const [header] = origin.OriginCustomHeaders;
+      assert.equal(header.HeaderName, ORIGIN_VERIFY_HEADER);
+      const [secretId, secret] = ofType(s.resources, 'AWS::SecretsManager::Secret').find(([, r]) =>
+        String(r.Properties?.Name).endsWith('/origin-verify'),
+      ) ?? [undefined, undefined];
+      assert.ok(secretId && secret, 'an origin-token secret');
+      // A dynamic reference: CloudFormation reads the value at deploy; the template never holds it.
+      assert.deepEqual(header.HeaderValue, {
+        'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:token::}}']],
+      });
+      const generator = (secret.Properties as Json).GenerateSecretString;
+      assert.equal(generator.GenerateStringKey, 'token');
+      assert.ok(generator.PasswordLength >= 32);
+      for (const fn of new Set(routes.map((route) => route.fn))) {
+        const [, p] = functionNamed(s, `api/${fn}`);
+        assert.deepEqual(p.Environment.Variables.ORIGIN_VERIFY_SECRET_ID, { Ref: secretId }, fn);
+      }
+      const [, fallback] = functionNamed(s, 'api/fallback');
+      assert.equal(fallback.Environment.Variables.ORIGIN_VERIFY_SECRET_ID, undefined);
+    }
+  });
+
+  test('without a custom domain: *.cloudfront.net, its default certificate (TLSv1 floor acknowledged)', () => {
+    const config = distributionConfig(dev);
+    assert.equal(config.Aliases, undefined);
+    assert.equal(config.ViewerCertificate, undefined);
+    assert.match(
+      JSON.stringify(dev.outputs.ApiUrl?.Value),
+      /"https:\/\/",\{"Fn::GetAtt":\["\w+","DomainName"\]\},"\/v1"/,
+    );
+  });
+
+  test('with a custom domain: its names, its us-east-1 certificate, TLSv1.2_2021 over SNI, no acknowledgment', () => {
+    const config = distributionConfig(prod);
+    assert.deepEqual(config.Aliases, DOMAIN.names);
+    assert.deepEqual(config.ViewerCertificate, {
+      AcmCertificateArn: DOMAIN.certificateArn,
+      MinimumProtocolVersion: 'TLSv1.2_2021',
+      SslSupportMethod: 'sni-only',
+    });
+    assert.equal(prod.outputs.ApiUrl?.Value, `https://${DOMAIN.names[0]}${API_PREFIX}`);
+    const acknowledged = prodStack.node
+      .findAll()
+      .flatMap((c) => c.node.metadata.filter((m) => m.type === 'aws:cdk:acknowledged-rules'))
+      .flatMap((m) => Object.keys(m.data as Record<string, string>));
+    assert.ok(!acknowledged.includes('AwsSolutions-CFR4'));
+  });
+
+  test('cdk-nag AwsSolutions: no unacknowledged finding on either stage or its web ACL stack', () => {
+    const report = nagChecks(app).validateScope(app);
+    const findings = report.violations.map(
+      (v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`,
+    );
+    assert.deepEqual(findings, []);
+  });
+
+  test('the custom domain comes from -c domainName and -c certificateArn, both or neither', () => {
+    const withContext = (context: Record<string, string>) => domainFromContext(new App({ context }).node);
+    assert.equal(withContext({}), undefined);
+    assert.deepEqual(
+      withContext({ domainName: 'api.a.example, api.b.example', certificateArn: DOMAIN.certificateArn }),
+      { names: ['api.a.example', 'api.b.example'], certificateArn: DOMAIN.certificateArn },
+    );
+    assert.throws(() => withContext({ domainName: 'api.a.example' }), /both, or neither/);
+    assert.throws(
+      () =>
+        withContext({
+          domainName: 'api.a.example',
+          certificateArn: DOMAIN.certificateArn.replace('us-east-1', 'eu-west-1'),
+        }),
+      /us-east-1/,
+    );
+  });
+});
+
+describe('unknown routes', () => {
+  test('paths outside /v1 are answered by a CloudFront Function at the viewer request', () => {
+    for (const s of [dev, prod]) {
+      const [functionId, fn] = only(s.resources, 'AWS::CloudFront::Function');
+      const p = fn.Properties as Json;
+      assert.equal(p.FunctionConfig.Runtime, 'cloudfront-js-2.0');
+      assert.equal(p.FunctionCode, notFoundFunctionCode());
+      assert.equal(p.AutoPublish, true);
+      assert.deepEqual(distributionConfig(s).DefaultCacheBehavior.FunctionAssociations, [
+        { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [functionId, 'FunctionARN'] } },
+      ]);
+    }
+  });
+
+  test("the edge's 404 is the fallback function's, and holds to the API contract", async () => {
+    const { handler } = await import('../../functions/api/fallback.ts');
+    const { lambdaContext, toApiGatewayEvent } = await import('../../lib/local/lambda-event.ts');
+    const contract = new Contract(openApiDocument());
+    for (const [method, path] of [
+      ['GET', '/wp-admin/setup.php'],
+      ['POST', '/'],
+      ['DELETE', '/v2/wallets'],
+    ] as const) {
+      const event = {
+        context: { requestId: 'Zm9vYmFyLWNsb3VkZnJvbnQtcmVxdWVzdA==' },
+        request: { method, uri: path },
+      };
+      const edge = runInNewContext(`${notFoundFunctionCode()}\nhandler(event);`, { event }) as Json;
+      const fromFallback = (await handler(
+        toApiGatewayEvent({ method, url: path, headers: {}, body: Buffer.alloc(0) }, '$default', undefined),
+        lambdaContext('fallback') as Parameters<typeof handler>[1],
+      )) as APIGatewayProxyStructuredResultV2;
+      const edgeBody = JSON.parse(edge.body.data);
+      assert.equal(edge.body.encoding, 'text');
+      assert.equal(edge.statusCode, fromFallback.statusCode);
+      assert.equal(edge.headers['content-type'].value, fromFallback.headers?.['Content-Type']);
+      assert.equal(edge.headers['x-request-id'].value, edgeBody.requestId);
+      const { requestId: _edgeId, ...edgeRest } = edgeBody;
+      const { requestId: _fallbackId, ...fallbackRest } = JSON.parse(fromFallback.body ?? '{}');
+      assert.deepEqual(edgeRest, fallbackRest, `${method} ${path}`);
+      const headers = new Headers(Object.entries(edge.headers).map(([name, h]) => [name, (h as Json).value]));
+      assert.deepEqual(
+        contract.violations(method, `https://edge.example${path}`, {
+          status: edge.statusCode,
+          headers,
+          body: edgeBody,
+        }),
+        [],
+      );
+    }
+  });
+
+  test('unknown routes under /v1 reach a small fallback function (route table only)', () => {
+    for (const s of [dev, prod]) {
+      const [, fallback] = functionNamed(s, 'api/fallback');
+      assert.equal(fallback.MemorySize, 256);
+      for (const [, other] of ofType(s.resources, 'AWS::Lambda::Function')) {
+        if (other.Properties?.Description === fallback.Description) continue;
+        assert.ok(
+          fallback.MemorySize < Number(other.Properties?.MemorySize),
+          String(other.Properties?.Description),
+        );
+      }
+    }
+  });
+});
+
+/** What the tighter limits are for, stated here independently of infra/constructs/gateway-api.ts. */
+const tighterRoutes = (settings: Throttles) =>
+  new Map([
+    ['POST /v1/auth/token', settings.token],
+    ...routes
+      .filter((route) => route.path.startsWith('/sandbox/'))
+      .map((route) => [routeKeyOf(route), settings.sandbox] as const),
+    ['$default', settings.unmatched],
+  ]);
+
+describe('throttling', () => {
+  test('a per-route default for the stage, tighter limits by route key for the token route, the sandbox helpers and $default', () => {
+    for (const s of [dev, prod]) {
+      const [, stage] = only(s.resources, 'AWS::ApiGatewayV2::Stage');
+      const p = stage.Properties as Json;
+      assert.deepEqual(p.DefaultRouteSettings, {
+        ThrottlingRateLimit: s.settings.route.rateLimit,
+        ThrottlingBurstLimit: s.settings.route.burstLimit,
+      });
+      const expected = tighterRoutes(s.settings);
+      assert.deepEqual(
+        p.RouteSettings,
+        Object.fromEntries(
+          [...expected].map(([key, limits]) => [
+            key,
+            { ThrottlingRateLimit: limits.rateLimit, ThrottlingBurstLimit: limits.burstLimit },
+          ]),
+        ),
+      );
+      const dependsOn = asArray((stage as Json).DependsOn) as string[];
+      for (const [key, limits] of expected) {
+        const { route: stageDefault } = s.settings;
+        assert.ok(
+          Number(limits.rateLimit) < Number(stageDefault.rateLimit),
+          `${key} is tighter than the default`,
+        );
+        assert.ok(
+          Number(limits.burstLimit) < Number(stageDefault.burstLimit),
+          `${key} bursts less than the default`,
+        );
+        const route = ofType(s.resources, 'AWS::ApiGatewayV2::Route').find(
+          ([, r]) => r.Properties?.RouteKey === key,
+        );
+        assert.ok(route, `a route ${key}`);
+        assert.ok(dependsOn.includes(route[0]), `the stage is written after ${key} exists`);
+      }
+    }
+  });
+
+  test('the README states every limit of both stages', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const rps = (limits: { rateLimit?: number; burstLimit?: number }) =>
+      `${limits.rateLimit} rps, burst ${limits.burstLimit}`;
+    const per5 = (n: number) => `${n.toLocaleString('en-US')} / 5 min`;
+    const [d, p] = [stageSettings('dev').throttle, stageSettings('prod').throttle];
+    for (const row of [
+      `| Each route (the stage default) | ${rps(d.route)} | ${rps(p.route)} |`,
+      `| \`POST /v1/auth/token\` | ${rps(d.token)} | ${rps(p.token)} |`,
+      `| Each sandbox helper (\`/v1/sandbox/…\`) | ${rps(d.sandbox)} | ${rps(p.sandbox)} |`,
+      `| \`$default\` (no route matched) | ${rps(d.unmatched)} | ${rps(p.unmatched)} |`,
+      `| Per client IP, all paths (web ACL) | ${per5(d.perIpPer5Minutes)} | ${per5(p.perIpPer5Minutes)} |`,
+      `| Per client IP, \`POST /v1/auth/token\` (web ACL) | ${per5(d.tokenPerIpPer5Minutes)} | ${per5(p.tokenPerIpPer5Minutes)} |`,
+    ]) {
+      assert.ok(readme.includes(row), `README row: ${row}`);
+    }
+  });
+});
