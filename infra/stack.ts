@@ -1,6 +1,6 @@
 // Everything one stage of the payments gateway runs on. The shapes come from lib/ (routes, queues,
 // table); this file only wires them together.
-import { CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
@@ -10,7 +10,7 @@ import { queueUrlVariable } from '../lib/queue-names.ts';
 import { type QueueDefinition, queues as queueDefinitions } from '../lib/queues.ts';
 import { apiFunctionNames, FALLBACK_FUNCTION } from '../lib/routes.ts';
 import { AlarmTopic } from './constructs/alarm-topic.ts';
-import { BundledFunction } from './constructs/bundled-function.ts';
+import { BundledFunction, DEFAULT_TIMEOUT_SECONDS } from './constructs/bundled-function.ts';
 import { type EdgeDomain, GatewayEdge } from './constructs/edge.ts';
 import { CLOUDFRONT_WAF_REGION, EdgeFirewallStack } from './constructs/edge-firewall.ts';
 import { GatewayApi } from './constructs/gateway-api.ts';
@@ -87,6 +87,9 @@ export class PaymentsGatewayStack extends Stack {
     const { table } = new GatewayTable(this, 'Data', { production: settings.production, removalPolicy });
     const secrets = new KeySecrets(this, 'Keys', { stage, removalPolicy });
     const alarms = new AlarmTopic(this, 'Alarms', { stage, removalPolicy });
+    // Every resource names its service and stage (cost reports, access reviews, clean-up).
+    Tags.of(this).add('service', SERVICE_NAME);
+    Tags.of(this).add('stage', stage);
 
     // Queues first: producers get their URLs and send grants when they are created.
     const workQueues = new Map(
@@ -94,6 +97,8 @@ export class PaymentsGatewayStack extends Stack {
         const id = pascal(definition.name);
         const created = new WorkQueue(this, id, { stage, definition, removalPolicy });
         alarms.onDeadLetters(`${id}DeadLetters`, created.deadLetterQueue, definition.name);
+        // Retries delay their own messages, so only a worker that is failing or starved lets one age.
+        alarms.onQueueAge(`${id}Age`, created.queue, definition.name, Duration.minutes(30));
         return [definition.name, created.queue] as const;
       }),
     );
@@ -127,6 +132,12 @@ export class PaymentsGatewayStack extends Stack {
         removalPolicy,
         ...overrides,
       });
+      alarms.onFunction(
+        pascal(bundleName),
+        created.function,
+        bundleName,
+        overrides.timeout ?? Duration.seconds(DEFAULT_TIMEOUT_SECONDS),
+      );
       grantAccess(created.role, granted, {
         table,
         secrets: secrets.byName,
@@ -148,6 +159,8 @@ export class PaymentsGatewayStack extends Stack {
       removalPolicy,
     });
     alarms.onServerErrors('Api5xx', api.api);
+    alarms.onLatency('ApiLatency', api.api);
+    alarms.onTableThrottles('TableThrottles', table);
     const edge = new GatewayEdge(this, 'Edge', {
       stage,
       production: settings.production,

@@ -51,7 +51,9 @@ export function stageSettings(stage: string): StageSettings {
   return {
     stage,
     production,
-    removalPolicy: production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    // Kept on delete and replacement, but a first create that fails is rolled back and cleaned up, so it
+    // can simply be deployed again (RETAIN would leave the named resources in the way of the retry).
+    removalPolicy: production ? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE : RemovalPolicy.DESTROY,
     // Payment request logs are evidence in disputes; a year covers the usual chargeback windows.
     logRetention: production ? RetentionDays.ONE_YEAR : RetentionDays.TWO_WEEKS,
     throttle: production

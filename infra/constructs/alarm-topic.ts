@@ -1,8 +1,13 @@
-// The SNS topic every alarm notifies. Subscriptions (pager, e-mail) are managed outside the stack.
-import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+// The SNS topic every alarm notifies, and the alarms: every function's errors, throttles and duration
+// near its timeout; the API's 5xx and p99 latency; the table's throttled requests; every queue's oldest
+// message and dead letters. The topic takes an e-mail subscription from the stack parameter
+// AlarmEmail (a pager's or on-call list's address); other subscriptions are added outside the stack.
+import { CfnCondition, CfnParameter, Duration, Fn, type RemovalPolicy } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -27,6 +32,93 @@ export class AlarmTopic extends Construct {
       enforceSSL: true,
       masterKey: encryption.key,
     });
+    const email = new CfnParameter(this, 'AlarmEmail', {
+      type: 'String',
+      default: '',
+      description: 'E-mail address the alarms notify (confirm the subscription e-mail); empty for none.',
+    });
+    const subscription = new sns.CfnSubscription(this, 'EmailSubscription', {
+      topicArn: this.topic.topicArn,
+      protocol: 'email',
+      endpoint: email.valueAsString,
+    });
+    subscription.cfnOptions.condition = new CfnCondition(this, 'HasAlarmEmail', {
+      expression: Fn.conditionNot(Fn.conditionEquals(email.valueAsString, '')),
+    });
+  }
+
+  private alarm(
+    id: string,
+    description: string,
+    metric: cloudwatch.IMetric,
+    threshold: number,
+  ): cloudwatch.Alarm {
+    return this.notify(
+      new cloudwatch.Alarm(this, id, {
+        alarmDescription: description,
+        metric,
+        threshold,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+    );
+  }
+
+  /** A function's unhandled errors, throttles, and p99 duration above 80 % of its timeout. */
+  onFunction(id: string, fn: IFunction, label: string, timeout: Duration): void {
+    const period = Duration.minutes(5);
+    this.alarm(`${id}Errors`, `${label}: invocations failed.`, fn.metricErrors({ period }), 0);
+    this.alarm(`${id}Throttles`, `${label}: invocations throttled.`, fn.metricThrottles({ period }), 0);
+    this.alarm(
+      `${id}Duration`,
+      `${label}: p99 duration above 80 % of its ${timeout.toSeconds()} s timeout.`,
+      fn.metricDuration({ period, statistic: cloudwatch.Stats.p(99) }),
+      timeout.toMilliseconds() * 0.8,
+    );
+  }
+
+  /** A queue whose oldest message waits longer than `maxAge`: its worker is failing or starved. */
+  onQueueAge(id: string, queue: IQueue, queueLabel: string, maxAge: Duration): cloudwatch.Alarm {
+    return this.alarm(
+      id,
+      `The oldest message of ${queueLabel} is older than ${maxAge.toMinutes()} minutes.`,
+      queue.metricApproximateAgeOfOldestMessage({
+        period: Duration.minutes(5),
+        statistic: cloudwatch.Stats.MAXIMUM,
+      }),
+      maxAge.toSeconds(),
+    );
+  }
+
+  /** The API's p99 latency above 5 s (functions answer within 10 s; most within tens of ms). */
+  onLatency(id: string, api: IHttpApi): cloudwatch.Alarm {
+    return this.alarm(
+      id,
+      'The HTTP API p99 latency is above 5 s.',
+      api.metricLatency({ period: Duration.minutes(5), statistic: cloudwatch.Stats.p(99) }),
+      5000,
+    );
+  }
+
+  /** Requests DynamoDB throttled: the table's on-demand capacity is being outrun. */
+  onTableThrottles(id: string, table: ITable): cloudwatch.Alarm {
+    return this.alarm(
+      id,
+      'DynamoDB throttled requests on the table.',
+      table.metricThrottledRequestsForOperations({
+        period: Duration.minutes(5),
+        operations: [
+          'GetItem',
+          'PutItem',
+          'UpdateItem',
+          'DeleteItem',
+          'Query',
+          'TransactWriteItems',
+        ] as never,
+      }),
+      0,
+    );
   }
 
   /** Any message in a dead-letter queue is a message that was not processed: someone must look. */

@@ -8,6 +8,9 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { BundleEntry } from '../../esbuild.config.ts';
 
+/** A function's timeout unless it states another. */
+export const DEFAULT_TIMEOUT_SECONDS = 10;
+
 export interface BundledFunctionProps {
   /** The bundle esbuild wrote for this function (`api/auth` → dist/functions/api/auth/). */
   bundle: BundleEntry;
@@ -60,7 +63,7 @@ export class BundledFunction extends Construct {
       tracing: lambda.Tracing.ACTIVE,
       // CPU scales with memory: 1 GiB keeps cold starts and JWT signing fast at a modest cost.
       memorySize: props.memorySize ?? 1024,
-      timeout: props.timeout ?? Duration.seconds(10),
+      timeout: props.timeout ?? Duration.seconds(DEFAULT_TIMEOUT_SECONDS),
       environment: {
         // Stack traces point into functions/ and lib/ instead of the minified bundle.
         NODE_OPTIONS: '--enable-source-maps',

@@ -393,9 +393,9 @@ describe('customer-managed keys', () => {
 
   test('prod retains its keys and key secrets; dev deletes them', () => {
     for (const [id, key] of ofType(templates.prod, 'AWS::KMS::Key'))
-      assert.equal(key.DeletionPolicy, 'Retain', id);
+      assert.equal(key.DeletionPolicy, 'RetainExceptOnCreate', id);
     for (const [id, secret] of ofType(templates.prod, 'AWS::SecretsManager::Secret'))
-      assert.equal(secret.DeletionPolicy, 'Retain', id);
+      assert.equal(secret.DeletionPolicy, 'RetainExceptOnCreate', id);
     for (const [id, key] of ofType(resources, 'AWS::KMS::Key'))
       assert.equal(key.DeletionPolicy, 'Delete', id);
   });

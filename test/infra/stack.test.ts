@@ -490,7 +490,7 @@ describe('table', () => {
   test('prod is deletion-protected and retained; dev is disposable', () => {
     prod.hasResource('AWS::DynamoDB::Table', {
       Properties: { DeletionProtectionEnabled: true },
-      DeletionPolicy: 'Retain',
+      DeletionPolicy: 'RetainExceptOnCreate',
       UpdateReplacePolicy: 'Retain',
     });
     assert.notEqual(props(tableId).DeletionProtectionEnabled, true);
@@ -498,7 +498,7 @@ describe('table', () => {
   });
 
   test('prod retains the key secrets', () => {
-    prod.allResources('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain' });
+    prod.allResources('AWS::SecretsManager::Secret', { DeletionPolicy: 'RetainExceptOnCreate' });
   });
 });
 
@@ -526,12 +526,60 @@ describe('queues', () => {
         JSON.stringify(r.Properties?.PolicyDocument).includes('"aws:SecureTransport":"false"'),
     );
     assert.ok(tlsOnly, 'denies non-TLS requests');
-    const alarm = alarms.find(([, r]) =>
-      JSON.stringify(r.Properties?.Dimensions).includes(JSON.stringify({ 'Fn::GetAtt': [id, 'QueueName'] })),
+    const alarm = alarms.find(
+      ([, r]) =>
+        r.Properties?.MetricName === 'ApproximateNumberOfMessagesVisible' &&
+        String(JSON.stringify(r.Properties?.Dimensions)).includes(
+          JSON.stringify({ 'Fn::GetAtt': [id, 'QueueName'] }),
+        ),
     );
     assert.ok(alarm, 'alarm on the outbox failures');
     assert.equal(alarm[1].Properties?.Threshold, 0);
     assert.deepEqual(alarm[1].Properties?.AlarmActions, [{ Ref: topicId }]);
+  });
+
+  test('alarms reach the topic: every function (errors, throttles, p99 duration near its timeout), every queue (age of the oldest message), the API (5xx, p99 latency), the table (throttles); an e-mail subscription from the AlarmEmail parameter', () => {
+    const ofMetric = (name: string) =>
+      alarms.filter(([, r]) => r.Properties?.MetricName === name).map(([, r]) => r.Properties);
+    for (const metric of ['Errors', 'Throttles', 'Duration'])
+      assert.equal(ofMetric(metric).length, functionIds.length, `${metric} alarms, one per function`);
+    for (const duration of ofMetric('Duration')) {
+      const functionId = referencedId(
+        asArray(duration?.Dimensions as { Name: string; Value: unknown }[]).find(
+          (d) => d.Name === 'FunctionName',
+        )?.Value,
+      );
+      assert.equal(duration?.Threshold, Number(props(functionId).Timeout) * 1000 * 0.8, functionId);
+    }
+    assert.equal(ofMetric('ApproximateAgeOfOldestMessage').length, queues.length);
+    assert.equal(ofMetric('5xx').length, 1);
+    assert.equal(ofMetric('Latency').length, 1);
+    assert.ok(
+      alarms.some(([, r]) => JSON.stringify(r.Properties?.Metrics ?? '').includes('ThrottledRequests')),
+      'table throttles',
+    );
+    for (const [, r] of alarms) assert.deepEqual(r.Properties?.AlarmActions, [{ Ref: topicId }]);
+    const parameter = Object.entries((dev.toJSON().Parameters ?? {}) as Record<string, unknown>).find(
+      ([id]) => id.includes('AlarmEmail'),
+    );
+    assert.ok(parameter, 'AlarmEmail parameter');
+    const [[, subscription]] = ofType(resources, 'AWS::SNS::Subscription') as [[string, CfnResource]];
+    assert.equal(subscription.Properties?.Protocol, 'email');
+    assert.ok((subscription as { Condition?: string }).Condition, 'only when an address is given');
+  });
+
+  test('every function is tagged with its service and stage', () => {
+    for (const functionId of functionIds) {
+      const tags = props(functionId).Tags as { Key: string; Value: string }[];
+      assert.ok(
+        tags.some((t) => t.Key === 'service' && t.Value === 'payments-gateway'),
+        functionId,
+      );
+      assert.ok(
+        tags.some((t) => t.Key === 'stage' && t.Value === 'dev'),
+        functionId,
+      );
+    }
   });
 
   for (const definition of queues) {
