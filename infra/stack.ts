@@ -117,6 +117,7 @@ export class PaymentsGatewayStack extends Stack {
         TABLE_NAME: table.tableName,
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
         LOG_LEVEL: settings.logLevel,
+        ...settings.ledger,
       };
       for (const name of [...granted.secrets, ...(granted.writes ?? [])])
         environment[secretIdVariable[name]] = secrets.byName[name].secretArn;

@@ -10,6 +10,12 @@ export const SERVICE_NAME = 'payments-gateway';
 
 export const DEFAULT_STAGE = 'dev';
 
+/** Stellar's test network (the SDK's Networks.TESTNET), spelled out to keep the SDK out of infra. */
+export const TEST_NETWORK = {
+  horizonUrl: 'https://horizon-testnet.stellar.org',
+  passphrase: 'Test SDF Network ; September 2015',
+};
+
 export interface StageSettings {
   stage: string;
   production: boolean;
@@ -18,6 +24,12 @@ export interface StageSettings {
   logRetention: RetentionDays;
   throttle: Throttles;
   logLevel: 'DEBUG' | 'INFO';
+  /**
+   * Ledger settings every function gets beside lib/config.ts's defaults. Only `prod` reaches the public
+   * network: every other stage points its production environment at the test network too, so a
+   * developer's stage can never move real money.
+   */
+  ledger: Record<string, string>;
 }
 
 /**
@@ -74,6 +86,12 @@ export function stageSettings(stage: string): StageSettings {
           tokenPerIpPer5Minutes: 100,
         },
     logLevel: production ? 'INFO' : 'DEBUG',
+    ledger: production
+      ? {}
+      : {
+          HORIZON_URL_PRODUCTION: TEST_NETWORK.horizonUrl,
+          NETWORK_PASSPHRASE_PRODUCTION: TEST_NETWORK.passphrase,
+        },
   };
 }
 

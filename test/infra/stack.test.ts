@@ -571,6 +571,26 @@ describe('queues', () => {
     assert.ok((subscription as { Condition?: string }).Condition, 'only when an address is given');
   });
 
+  test('only prod reaches the public network: every other stage points production at the test network', () => {
+    const envOf = (functionId: string, of: Resources) =>
+      (of[functionId]?.Properties?.Environment as { Variables: Record<string, unknown> }).Variables;
+    for (const functionId of functionIds) {
+      assert.equal(
+        envOf(functionId, resources).HORIZON_URL_PRODUCTION,
+        'https://horizon-testnet.stellar.org',
+      );
+      assert.equal(
+        envOf(functionId, resources).NETWORK_PASSPHRASE_PRODUCTION,
+        'Test SDF Network ; September 2015',
+      );
+    }
+    const prodResources = prod.toJSON().Resources as Resources;
+    for (const [functionId] of ofType(prodResources, 'AWS::Lambda::Function')) {
+      assert.equal(envOf(functionId, prodResources).HORIZON_URL_PRODUCTION, undefined, functionId);
+      assert.equal(envOf(functionId, prodResources).NETWORK_PASSPHRASE_PRODUCTION, undefined, functionId);
+    }
+  });
+
   test('every function is tagged with its service and stage', () => {
     for (const functionId of functionIds) {
       const tags = props(functionId).Tags as { Key: string; Value: string }[];
