@@ -573,7 +573,8 @@ describe('queues', () => {
 
   test('only prod reaches the public network: every other stage points production at the test network', () => {
     const envOf = (functionId: string, of: Resources) =>
-      (of[functionId]?.Properties?.Environment as { Variables: Record<string, unknown> }).Variables;
+      (of[functionId]?.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined)
+        ?.Variables ?? {};
     for (const functionId of functionIds) {
       assert.equal(
         envOf(functionId, resources).HORIZON_URL_PRODUCTION,
