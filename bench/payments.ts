@@ -8,7 +8,7 @@ import { httpClient, type Op, runLoad } from './latency.ts';
 import { type FundedWallet, fundedWallet, p2pPayer, transactionReader } from './payment-api.ts';
 import { paymentFloorOps } from './payment-floor.ts';
 import { recordReader } from './payment-records.ts';
-import { fixed, type Summary, table } from './stats.ts';
+import { fixed, ROUTE_VS_FLOOR_COLUMNS, type Summary, table } from './stats.ts';
 
 /**
  * Requests per case: each accepted payment also has the ledger-submitter settle it in the background (in
@@ -152,27 +152,7 @@ async function measureAcceptance(
   console.log(
     `\n== 5. Payment acceptance: POST /v1/payments/p2p/own vs its backend floor (ms; same run, ${closes})`,
   );
-  console.log(
-    table(
-      [
-        'route',
-        'c',
-        'n',
-        'fail',
-        'p50',
-        'p99',
-        'req/s',
-        'floor n',
-        'fail',
-        'floor p50',
-        'floor p99',
-        'floor req/s',
-        'p50 route/floor',
-        'p99 route/floor',
-      ],
-      rows,
-    ),
-  );
+  console.log(table(ROUTE_VS_FLOOR_COLUMNS, rows));
   console.log(
     [
       '',

@@ -26,7 +26,7 @@ import {
 } from './latency.ts';
 import { measurePaymentBurst, PAYMENT_BURST_CAP_MS } from './payment-burst.ts';
 import { measurePayments, PAYMENTS_SECTION_CAP_MS } from './payments.ts';
-import { fixed, type Summary, table } from './stats.ts';
+import { fixed, ROUTE_VS_FLOOR_COLUMNS, type Summary, table } from './stats.ts';
 import { BURST_SECTION_CAP_MS, measureSubmissionBurst } from './submission-burst.ts';
 import { measureWebhooks, WEBHOOK_SECTION_CAP_MS } from './webhooks.ts';
 
@@ -242,27 +242,7 @@ async function measureLatency(running: LocalStack, accessToken: string): Promise
   console.log(
     '\n== 1+2. Route latency vs its backend floor (ms; same run, same DynamoDB Local, fauxqs and ledger, same concurrency)',
   );
-  console.log(
-    table(
-      [
-        'route',
-        'c',
-        'n',
-        'fail',
-        'p50',
-        'p99',
-        'req/s',
-        'floor n',
-        'fail',
-        'floor p50',
-        'floor p99',
-        'floor req/s',
-        'p50 route/floor',
-        'p99 route/floor',
-      ],
-      rows,
-    ),
-  );
+  console.log(table(ROUTE_VS_FLOOR_COLUMNS, rows));
   console.log(
     [
       '',

@@ -60,3 +60,21 @@ export function table(header: string[], rows: string[][]): string {
       .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
+
+/** The columns of a route beside its backend floor (bench/run.ts sections 1+2, bench/payments.ts section 5). */
+export const ROUTE_VS_FLOOR_COLUMNS = [
+  'route',
+  'c',
+  'n',
+  'fail',
+  'p50',
+  'p99',
+  'req/s',
+  'floor n',
+  'fail',
+  'floor p50',
+  'floor p99',
+  'floor req/s',
+  'p50 route/floor',
+  'p99 route/floor',
+];
