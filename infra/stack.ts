@@ -5,6 +5,7 @@ import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
 import { type BundleEntry, bundleEntries } from '../esbuild.config.ts';
+import { DEFAULT_LEDGER_TIMEOUT_MS } from '../lib/config.ts';
 import { outboxItemTypes, outboxStream } from '../lib/outbox.ts';
 import { queueUrlVariable } from '../lib/queue-names.ts';
 import { type QueueDefinition, queues as queueDefinitions } from '../lib/queues.ts';
@@ -26,6 +27,7 @@ import {
   secretIdVariable,
 } from './function-access.ts';
 import { SERVICE_NAME, type StageSettings, stageSettings } from './stage.ts';
+import { stageTargetOf } from './stage-targets.ts';
 
 export interface PaymentsGatewayStackProps extends StackProps {
   stage: string;
@@ -40,15 +42,19 @@ export interface PaymentsGatewayStackProps extends StackProps {
 }
 
 /**
- * API functions that differ from BundledFunction's defaults (10 s, 1 GiB). The sandbox's work can outlast
- * 10 s (still inside API Gateway's 30 s): funding waits up to 5 s for a wallet's account to open
+ * API functions whose timeout differs from BundledFunction's 10 s (API Gateway gives up at 30 s). A
+ * function must outlast what it waits on, so that it answers with its own problem body (503 ledger
+ * unavailable, balances: null) instead of being killed and leaving the client API Gateway's bare 503.
+ * Wallets (balances) and payments (a swap's path) wait on one ledger request, up to LEDGER_TIMEOUT_MS,
+ * after their DynamoDB reads. The sandbox waits up to 5 s for a wallet's account to open
  * (lib/wallets/sandbox.ts), then starts ledger rounds for at most 4 s, the last of which may wait
- * LEDGER_TIMEOUT_MS (10 s) for the ledger.
+ * LEDGER_TIMEOUT_MS. test/infra/stack.test.ts finds the bundles that reach the ledger.
  */
-const apiOverrides: Partial<Record<string, { timeout?: Duration; memorySize?: number }>> = {
-  sandbox: { timeout: Duration.seconds(28) },
-  // Matches a path against the route table and answers 404/405: no SDK, no key material.
-  [FALLBACK_FUNCTION]: { memorySize: 256 },
+const LEDGER_WAIT = Duration.millis(DEFAULT_LEDGER_TIMEOUT_MS);
+const apiTimeouts: Partial<Record<string, Duration>> = {
+  wallets: LEDGER_WAIT.plus(Duration.seconds(5)),
+  payments: LEDGER_WAIT.plus(Duration.seconds(5)),
+  sandbox: Duration.seconds(28),
 };
 
 const pascal = (name: string) => name.replace(/(^|[-_/])(\w)/g, (_, _sep, c: string) => c.toUpperCase());
@@ -66,17 +72,20 @@ export class PaymentsGatewayStack extends Stack {
       ...stackProps
     } = props;
     const settings = stageSettings(stageName);
+    // The stage's account and region from cdk.json (infra/stage-targets.ts), never the credentials'.
+    const env = stackProps.env ?? stageTargetOf(scope.node.tryGetContext('stages'), stageName);
     super(scope, id, {
       description: `${SERVICE_NAME} (${settings.stage})`,
       terminationProtection: settings.production,
       ...stackProps,
+      env,
     });
     this.settings = settings;
     const { stage, removalPolicy, logRetention } = settings;
     // The web ACL's own stack, in us-east-1 beside this one (same app, same account); deployed first.
     const firewall = new EdgeFirewallStack(scope, `${id}-edge`, {
       description: `${SERVICE_NAME} (${stage}): the web ACL in front of the API's CloudFront distribution`,
-      env: { account: props.env?.account, region: CLOUDFRONT_WAF_REGION },
+      env: { account: env.account, region: CLOUDFRONT_WAF_REGION },
       terminationProtection: settings.production,
       stage,
       throttle: settings.throttle,
@@ -105,7 +114,7 @@ export class PaymentsGatewayStack extends Stack {
 
     const bundledFunction = (
       bundleName: string,
-      overrides: { timeout?: Duration; memorySize?: number } = {},
+      overrides: { timeout?: Duration | undefined; memorySize?: number | undefined } = {},
     ) => {
       const bundle = bundles.find((entry) => entry.name === bundleName);
       if (!bundle) throw new Error(`No source for ${bundleName}: expected functions/${bundleName}.ts.`);
@@ -131,6 +140,7 @@ export class PaymentsGatewayStack extends Stack {
         environment,
         logRetention,
         removalPolicy,
+        reservedConcurrentExecutions: settings.reservedConcurrency[bundleName],
         ...overrides,
       });
       alarms.onFunction(
@@ -150,7 +160,12 @@ export class PaymentsGatewayStack extends Stack {
     };
 
     const apiFunctions = new Map(
-      apiFunctionNames.map((fn) => [fn, bundledFunction(`api/${fn}`, apiOverrides[fn] ?? {}).function]),
+      apiFunctionNames.map((fn) => {
+        const timeout = apiTimeouts[fn];
+        // The fallback matches a path against the route table and answers 404/405: no SDK, no keys.
+        const memorySize = fn === FALLBACK_FUNCTION ? 256 : undefined;
+        return [fn, bundledFunction(`api/${fn}`, { timeout, memorySize }).function];
+      }),
     );
     const api = new GatewayApi(this, 'Api', {
       stage,
@@ -161,6 +176,7 @@ export class PaymentsGatewayStack extends Stack {
     });
     alarms.onServerErrors('Api5xx', api.api);
     alarms.onLatency('ApiLatency', api.api);
+    alarms.onTooManyRequests('Api429', api.accessLogs, stage);
     alarms.onTableThrottles('TableThrottles', table);
     const edge = new GatewayEdge(this, 'Edge', {
       stage,

@@ -1,6 +1,9 @@
 // Configuration, read once at cold start and validated: missing config fails the start, not a request.
 import * as z from './zod.ts';
 
+/** LEDGER_TIMEOUT_MS unless set: infra sizes the timeouts of the functions that wait on the ledger by it. */
+export const DEFAULT_LEDGER_TIMEOUT_MS = 10_000;
+
 const positiveInt = (fallback: number) =>
   z._default(z.coerce.number().check(z.int(), z.positive()), fallback);
 const nonEmpty = () => z.string().check(z.minLength(1));
@@ -45,7 +48,7 @@ const schema = z.object({
   NETWORK_PASSPHRASE_SANDBOX: z._default(nonEmpty(), 'Test SDF Network ; September 2015'),
   NETWORK_PASSPHRASE_PRODUCTION: z._default(nonEmpty(), 'Public Global Stellar Network ; September 2015'),
   /** Time allowed for any one Horizon request (a submission that takes longer is looked up by hash). */
-  LEDGER_TIMEOUT_MS: positiveInt(10000),
+  LEDGER_TIMEOUT_MS: positiveInt(DEFAULT_LEDGER_TIMEOUT_MS),
   /**
    * Channel accounts per environment (lib/ledger/channels.ts): how many transactions the gateway can have
    * in flight at once, and so at most how many land per ledger close.

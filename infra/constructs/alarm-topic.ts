@@ -1,5 +1,5 @@
 // The SNS topic every alarm notifies, and the alarms: every function's errors, throttles and duration
-// near its timeout; the API's 5xx and p99 latency; the table's throttled requests; every queue's oldest
+// near its timeout; the API's 5xx, 429s and p99 latency; the table's throttled requests; every queue's oldest
 // message and dead letters. The topic takes an e-mail subscription from the stack parameter
 // AlarmEmail (a pager's or on-call list's address); other subscriptions are added outside the stack.
 import { CfnCondition, CfnParameter, Duration, Fn, type RemovalPolicy } from 'aws-cdk-lib';
@@ -8,6 +8,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -98,6 +99,36 @@ export class AlarmTopic extends Construct {
       'The HTTP API p99 latency is above 5 s.',
       api.metricLatency({ period: Duration.minutes(5), statistic: cloudwatch.Stats.p(99) }),
       5000,
+    );
+  }
+
+  /**
+   * Requests answered 429, counted from the API's access log: HTTP APIs publish 4xx as one metric, and
+   * a 429 is API Gateway's throttle of a route (infra/stage.ts) or the token function's per-client
+   * limit. A few are clients at their limit; hundreds in five minutes, twice in a row, are a client
+   * retrying in a loop or limits too tight for real traffic. (The web ACL's rate rules answer 429 at the
+   * edge, before the API: they are counted in WAF's metrics, in us-east-1.)
+   */
+  onTooManyRequests(id: string, accessLogs: logs.ILogGroup, stage: string): cloudwatch.Alarm {
+    const filter = new logs.MetricFilter(this, `${id}Filter`, {
+      logGroup: accessLogs,
+      // The access log's `status` is written as a string (infra/constructs/gateway-api.ts).
+      filterPattern: logs.FilterPattern.stringValue('$.status', '=', '429'),
+      metricNamespace: SERVICE_NAME,
+      metricName: `${stage}-http-429`,
+      metricValue: '1',
+      defaultValue: 0,
+    });
+    return this.notify(
+      new cloudwatch.Alarm(this, id, {
+        alarmDescription:
+          'The HTTP API answered more than 100 requests with 429 in 5 minutes, twice in a row.',
+        metric: filter.metric({ period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM }),
+        threshold: 100,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 2,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
     );
   }
 

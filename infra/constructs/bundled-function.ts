@@ -19,8 +19,10 @@ export interface BundledFunctionProps {
   logRetention: logs.RetentionDays;
   removalPolicy: RemovalPolicy;
   /** API functions answer within API Gateway's 30 s; workers follow their queue's visibility timeout. */
-  timeout?: Duration;
-  memorySize?: number;
+  timeout?: Duration | undefined;
+  memorySize?: number | undefined;
+  /** Invocations kept for this function alone, and its ceiling (infra/stage.ts reservedConcurrency). */
+  reservedConcurrentExecutions?: number | undefined;
 }
 
 export class BundledFunction extends Construct {
@@ -64,6 +66,7 @@ export class BundledFunction extends Construct {
       // CPU scales with memory: 1 GiB keeps cold starts and JWT signing fast at a modest cost.
       memorySize: props.memorySize ?? 1024,
       timeout: props.timeout ?? Duration.seconds(DEFAULT_TIMEOUT_SECONDS),
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       environment: {
         // Stack traces point into functions/ and lib/ instead of the minified bundle.
         NODE_OPTIONS: '--enable-source-maps',

@@ -2,7 +2,7 @@
 // CLOUDFRONT) can only be created in us-east-1, whatever region the API runs in, so it has a small stack
 // of its own there, and its log group with it (WAF logs to its own region). The API's stack reads the
 // ARN with Fn::GetStackOutput, CloudFormation's cross-region output reference (no custom resource, no
-// export lock), so it stays environment-agnostic: it deploys to the region of the credentials.
+// export lock).
 import { CfnOutput, type RemovalPolicy, Stack, type StackProps, Token } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';

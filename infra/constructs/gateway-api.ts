@@ -59,6 +59,8 @@ function routeThrottles(throttle: Throttles): Map<string, apigw.ThrottleSettings
 export class GatewayApi extends Construct {
   readonly api: apigw.HttpApi;
   readonly stage: apigw.HttpStage;
+  /** One JSON line per request (the format below): the 429 alarm counts from it. */
+  readonly accessLogs: logs.LogGroup;
 
   constructor(scope: Construct, id: string, props: GatewayApiProps) {
     super(scope, id);
@@ -102,7 +104,7 @@ export class GatewayApi extends Construct {
     Validations.of(defaultRoute).acknowledge(...DEFAULT_ROUTE_ACKNOWLEDGMENTS);
     served.set('$default', defaultRoute);
 
-    const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: props.logRetention,
       removalPolicy: props.removalPolicy,
     });
@@ -112,7 +114,7 @@ export class GatewayApi extends Construct {
       // The limit of each route (HTTP APIs have no stage-wide cap; see Throttles in infra/stage.ts).
       throttle: props.throttle.route,
       accessLogSettings: {
-        destination: new apigw.LogGroupLogDestination(accessLogs),
+        destination: new apigw.LogGroupLogDestination(this.accessLogs),
         // One JSON line per request; no headers or bodies (they carry credentials and tokens). Behind
         // CloudFront, `ip` is the edge's address: the client's is in the web ACL's log (edge-firewall.ts).
         format: AccessLogFormat.custom(

@@ -11,6 +11,9 @@ import { describe, test } from 'vitest';
 import { bundleEntries } from '../../esbuild.config.ts';
 import { nagChecks } from '../../infra/nag.ts';
 import { PaymentsGatewayStack } from '../../infra/stack.ts';
+import { stageSettings } from '../../infra/stage.ts';
+import { stageTargetOf } from '../../infra/stage-targets.ts';
+import { DEFAULT_LEDGER_TIMEOUT_MS } from '../../lib/config.ts';
 import { tableDefinition } from '../../lib/db/table.ts';
 import { outboxItemTypes, outboxQueues, outboxStream } from '../../lib/outbox.ts';
 import { physicalDeadLetterQueueName, physicalQueueName, queueUrlVariable } from '../../lib/queue-names.ts';
@@ -309,6 +312,89 @@ function statementsOf(functionId: string): PolicyStatement[] {
   return statementsOfRole(resources, roleId);
 }
 
+describe('timeouts and concurrency', () => {
+  const prodResources = prod.toJSON().Resources as Resources;
+  /** The sources a bundle was built from (its source map), relative to the repository. */
+  const sourcesOf = (bundle: string): string[] => {
+    const entry = bundleEntries().find((e) => e.name === bundle);
+    assert.ok(entry, bundle);
+    const map = JSON.parse(readFileSync(`${entry.outFile}.map`, 'utf8')) as { sources: string[] };
+    return map.sources.map((source) => source.replace(/^(\.\.\/)+/, ''));
+  };
+  const timeoutMs = (functionId: string) => Number(props(functionId).Timeout) * 1000;
+
+  test('a function that waits on the ledger outlasts a ledger request; API functions answer within 30 s', () => {
+    const waiting: string[] = [];
+    for (const [bundle, functionId] of functionIdByBundle) {
+      const reachesLedger = sourcesOf(bundle).includes('lib/ledger/horizon-json.ts');
+      if (reachesLedger) {
+        waiting.push(bundle);
+        // A ledger request, plus the DynamoDB work around it, before the function is killed.
+        assert.ok(timeoutMs(functionId) >= DEFAULT_LEDGER_TIMEOUT_MS + 5000, `${bundle} outlasts the ledger`);
+      }
+      if (bundle.startsWith('api/')) {
+        assert.ok(timeoutMs(functionId) < 30_000, `${bundle} answers before API Gateway's 30 s`);
+        if (!reachesLedger) assert.equal(timeoutMs(functionId), 10_000, `${bundle}: DynamoDB only`);
+      }
+    }
+    // The check above is only as good as its finding of the functions that reach the ledger.
+    for (const bundle of ['api/wallets', 'api/payments', 'api/sandbox', 'workers/ledger-submitter'])
+      assert.ok(waiting.includes(bundle), bundle);
+  });
+
+  test('prod reserves concurrency for what moves money and caps the fallback; other stages reserve none', () => {
+    const reserved = stageSettings('prod').reservedConcurrency;
+    for (const [bundle, functionId] of functionIdByBundle) {
+      assert.equal(props(functionId).ReservedConcurrentExecutions, undefined, `dev ${bundle}`);
+      assert.equal(
+        prodResources[functionId]?.Properties?.ReservedConcurrentExecutions,
+        reserved[bundle],
+        `prod ${bundle}`,
+      );
+    }
+    for (const bundle of ['workers/ledger-submitter', 'workers/wallet-activator', 'streams/outbox'])
+      assert.ok((reserved[bundle] ?? 0) > 0, bundle);
+    // An SQS source's maximum concurrency above the reserved would only throttle its own invocations.
+    for (const definition of queues) {
+      const kept = reserved[`workers/${definition.worker}`];
+      if (kept !== undefined) assert.ok(kept >= definition.maxConcurrency, definition.name);
+    }
+    // AWS keeps 100 of an account's (default 1,000) concurrency unreserved.
+    const total = Object.values(reserved).reduce((sum, n) => sum + n, 0);
+    assert.ok(total <= 900, `${total} reserved`);
+  });
+});
+
+describe('stages', () => {
+  const stages = newApp().node.tryGetContext('stages');
+
+  test("each stage deploys to its own account and region from cdk.json, never the credentials'", () => {
+    for (const stack of [devStack, prodStack]) {
+      const target = stageTargetOf(stages, stack.settings.stage);
+      assert.equal(stack.account, target.account);
+      assert.equal(stack.region, target.region);
+      const edge = assembly.getStackArtifact(`${stack.artifactId}-edge`);
+      assert.deepEqual(
+        { account: edge.environment.account, region: edge.environment.region },
+        { account: target.account, region: 'us-east-1' },
+      );
+      const artifact = assembly.getStackArtifact(stack.artifactId);
+      assert.equal(artifact.environment.account, target.account);
+    }
+    assert.notEqual(devStack.account, prodStack.account, 'production in an account of its own');
+  });
+
+  test('an undeclared stage or a malformed target fails the synth, naming cdk.json', () => {
+    assert.throws(
+      () => new PaymentsGatewayStack(newApp(), 'Elsewhere', { stage: 'elsewhere' }),
+      /Stage "elsewhere" is not declared: add .* to "stages" in cdk.json/,
+    );
+    assert.throws(() => stageTargetOf({ x: { account: '12', region: 'eu-west-1' } }, 'x'), /12-digit/);
+    assert.throws(() => stageTargetOf({ x: { account: '111111111111', region: 'mars' } }, 'x'), /region/);
+    assert.throws(() => stageTargetOf({}, 'constructor'), /not declared/);
+  });
+});
+
 describe('least privilege', () => {
   test('every API function has a stated expectation', () => {
     assert.deepEqual(new Set(Object.keys(expectedAccess)), new Set(apiFunctionNames));
@@ -569,6 +655,31 @@ describe('queues', () => {
     const [[, subscription]] = ofType(resources, 'AWS::SNS::Subscription') as [[string, CfnResource]];
     assert.equal(subscription.Properties?.Protocol, 'email');
     assert.ok((subscription as { Condition?: string }).Condition, 'only when an address is given');
+  });
+
+  test('429s are counted from the access log and alarmed when they are many, twice in a row', () => {
+    const stageLogs = (
+      props(onlyOfType(resources, 'AWS::ApiGatewayV2::Stage')).AccessLogSettings as {
+        DestinationArn: unknown;
+      }
+    ).DestinationArn;
+    const [[, filter]] = ofType(resources, 'AWS::Logs::MetricFilter') as [[string, CfnResource]];
+    assert.equal(
+      filter.Properties?.LogGroupName && referencedId(filter.Properties.LogGroupName),
+      referencedId(stageLogs),
+    );
+    assert.equal(filter.Properties?.FilterPattern, '{ $.status = "429" }');
+    const transformations = filter.Properties?.MetricTransformations as
+      | { MetricNamespace: string; MetricName: string }[]
+      | undefined;
+    const transformation = transformations?.[0];
+    const alarm = alarms.find(([, r]) => r.Properties?.MetricName === transformation?.MetricName);
+    assert.ok(alarm, '429 alarm');
+    const p = alarm[1].Properties ?? {};
+    assert.equal(p.Namespace, transformation?.MetricNamespace);
+    assert.equal(p.Statistic, 'Sum');
+    assert.equal(p.EvaluationPeriods, 2);
+    assert.deepEqual(p.AlarmActions, [{ Ref: topicId }]);
   });
 
   test('only prod reaches the public network: every other stage points production at the test network', () => {

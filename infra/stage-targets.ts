@@ -1,0 +1,39 @@
+// Where each stage deploys: its AWS account and region, declared once in cdk.json's `stages` context.
+// Pinning them makes `cdk deploy -c stage=prod` with another account's credentials fail before it
+// changes anything (the CDK CLI checks the credentials' account against the stack's), and tells the
+// admin CLI which region a stage's stack is in. No CDK import: the admin CLI reads this too.
+import { readFileSync } from 'node:fs';
+
+export interface StageTarget {
+  account: string;
+  region: string;
+}
+
+const ACCOUNT = /^\d{12}$/;
+const REGION = /^[a-z]{2}(-gov)?-[a-z]+-\d$/;
+
+/** The target of `stage` in a `stages` context value; throws, naming cdk.json, when it is not declared. */
+export function stageTargetOf(stages: unknown, stage: string): StageTarget {
+  const declared = (stages ?? {}) as Record<string, Partial<StageTarget> | undefined>;
+  const target = Object.hasOwn(declared, stage) ? declared[stage] : undefined;
+  if (!target) {
+    throw new Error(
+      `Stage "${stage}" is not declared: add "${stage}": {"account": "<12 digits>", "region": "<region>"} ` +
+        'to "stages" in cdk.json\'s context (README: Deploying).',
+    );
+  }
+  const { account, region } = target;
+  if (typeof account !== 'string' || !ACCOUNT.test(account))
+    throw new Error(`Stage "${stage}" in cdk.json: "account" must be a 12-digit AWS account id.`);
+  if (typeof region !== 'string' || !REGION.test(region))
+    throw new Error(`Stage "${stage}" in cdk.json: "region" must be an AWS region such as eu-west-1.`);
+  return { account, region };
+}
+
+/** The `stages` context of the repository's cdk.json, for callers without a CDK App (the admin CLI). */
+export function declaredStages(): unknown {
+  const cdkJson = JSON.parse(readFileSync(new URL('../cdk.json', import.meta.url), 'utf8')) as {
+    context?: { stages?: unknown };
+  };
+  return cdkJson.context?.stages;
+}
