@@ -8,19 +8,11 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
 import { outboxQueues } from '../lib/outbox.ts';
+import { type SecretName, secretIdVariable } from '../lib/secret-names.ts';
 
 export type TableAccess = 'none' | 'read' | 'readWrite';
 /** The key secrets (infra/constructs/key-secrets.ts); a KEK per environment (lib/secret-box.ts). */
-export type SecretName = 'signing-keys' | 'token-jwks' | 'cursor-key' | 'kek-sandbox' | 'kek-production';
-
-/** The environment variable through which a function learns a secret's id (see lib/config.ts). */
-export const secretIdVariable: Readonly<Record<SecretName, string>> = {
-  'signing-keys': 'SIGNING_KEYS_SECRET_ID',
-  'token-jwks': 'TOKEN_JWKS_SECRET_ID',
-  'cursor-key': 'CURSOR_KEY_SECRET_ID',
-  'kek-sandbox': 'KEK_SECRET_ID_SANDBOX',
-  'kek-production': 'KEK_SECRET_ID_PRODUCTION',
-};
+export { type SecretName, secretIdVariable };
 
 /** Both environments' KEKs: for the functions that serve tenants of either. */
 const BOTH_KEKS = ['kek-sandbox', 'kek-production'] as const;

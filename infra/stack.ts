@@ -5,11 +5,13 @@ import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
 import { type BundleEntry, bundleEntries } from '../esbuild.config.ts';
+import type { STAGE_OUTPUT_VARIABLES } from '../lib/admin/stage-outputs.ts';
 import { DEFAULT_LEDGER_TIMEOUT_MS } from '../lib/config.ts';
 import { outboxItemTypes, outboxStream } from '../lib/outbox.ts';
 import { queueUrlVariable } from '../lib/queue-names.ts';
 import { type QueueDefinition, queues as queueDefinitions } from '../lib/queues.ts';
 import { apiFunctionNames, FALLBACK_FUNCTION } from '../lib/routes.ts';
+import { stageTargetOf } from '../lib/stage-targets.ts';
 import { AlarmTopic } from './constructs/alarm-topic.ts';
 import { BundledFunction, DEFAULT_TIMEOUT_SECONDS } from './constructs/bundled-function.ts';
 import { type EdgeDomain, GatewayEdge } from './constructs/edge.ts';
@@ -27,7 +29,6 @@ import {
   secretIdVariable,
 } from './function-access.ts';
 import { SERVICE_NAME, type StageSettings, stageSettings } from './stage.ts';
-import { stageTargetOf } from './stage-targets.ts';
 
 export interface PaymentsGatewayStackProps extends StackProps {
   stage: string;
@@ -72,7 +73,7 @@ export class PaymentsGatewayStack extends Stack {
       ...stackProps
     } = props;
     const settings = stageSettings(stageName);
-    // The stage's account and region from cdk.json (infra/stage-targets.ts), never the credentials'.
+    // The stage's account and region from cdk.json (lib/stage-targets.ts), never the credentials'.
     const env = stackProps.env ?? stageTargetOf(scope.node.tryGetContext('stages'), stageName);
     super(scope, id, {
       description: `${SERVICE_NAME} (${settings.stage})`,
@@ -250,15 +251,17 @@ export class PaymentsGatewayStack extends Stack {
       description: "Point the custom domain's DNS record (CNAME or alias) here.",
       value: edge.distribution.distributionDomainName,
     });
-    new CfnOutput(this, 'TableName', { value: table.tableName });
-    new CfnOutput(this, 'SigningKeysSecretName', {
-      description: 'Private signing keys; written by the admin CLI.',
-      value: secrets.names['signing-keys'],
-    });
-    new CfnOutput(this, 'TokenJwksSecretName', {
-      description: 'Public JWKS; written by the admin CLI.',
-      value: secrets.names['token-jwks'],
-    });
+    // What the admin CLI addresses a stage by (lib/admin/stage-outputs.ts reads them back).
+    const adminOutputs: Record<keyof typeof STAGE_OUTPUT_VARIABLES, [string, string]> = {
+      TableName: [table.tableName, 'The table.'],
+      SigningKeysSecretName: [secrets.names['signing-keys'], 'Private token-signing keys (rotated in AWS).'],
+      TokenJwksSecretName: [secrets.names['token-jwks'], 'Public JWKS of the signing keys.'],
+      CursorKeySecretName: [secrets.names['cursor-key'], 'Pagination cursor key.'],
+      KekSandboxSecretName: [secrets.names['kek-sandbox'], 'Key-encryption key of sandbox tenants.'],
+      KekProductionSecretName: [secrets.names['kek-production'], 'Key-encryption key of production tenants.'],
+    };
+    for (const [id, [value, description]] of Object.entries(adminOutputs))
+      new CfnOutput(this, id, { value, description });
     new CfnOutput(this, 'AlarmTopicArn', {
       description: 'Subscribe on-call here.',
       value: alarms.topic.topicArn,

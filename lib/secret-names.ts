@@ -16,3 +16,17 @@ export const secretNames = (stage: string) => ({
     production: `${stage}/payments-gateway/kek-production`,
   } satisfies Record<Environment, string>,
 });
+
+/**
+ * The key secrets by short name, and the environment variable through which a function learns each
+ * one's id (lib/config.ts); the admin CLI reads the same variables (lib/admin/stage-outputs.ts).
+ */
+export const secretIdVariable = {
+  'signing-keys': 'SIGNING_KEYS_SECRET_ID',
+  'token-jwks': 'TOKEN_JWKS_SECRET_ID',
+  'cursor-key': 'CURSOR_KEY_SECRET_ID',
+  'kek-sandbox': 'KEK_SECRET_ID_SANDBOX',
+  'kek-production': 'KEK_SECRET_ID_PRODUCTION',
+} as const;
+
+export type SecretName = keyof typeof secretIdVariable;

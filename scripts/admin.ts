@@ -1,6 +1,6 @@
 // The platform team's admin CLI: tenants, API keys, clients, the asset registry and signing keys.
-// Against the local stack by default (it reads .local/stack.env.json), or a deployed stage's table
-// and secrets with --table/--stage and the usual AWS credentials.
+// Against the local stack by default (it reads .local/stack.env.json), or a deployed stage with --stage
+// and the usual AWS credentials: its table and secret ids come from that stage's stack outputs.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,8 +46,9 @@ Commands:
       only: it seals under the key-encryption key, which only a stage's functions may decrypt.
 
 Options:
-  --table <name>    DynamoDB table of a deployed stage (default: the local stack's).
-  --stage <stage>   Stage whose key secrets 'keys rotate' and 'keys status' address (default: the local stack's).
+  --stage <stage>   A deployed stage (declared in cdk.json's "stages"): every command addresses its table,
+                    secrets and functions, read from the outputs of its stack in its account and region.
+                    Default: the local stack (npm start).
   --help            This text.`;
 
 const { values, positionals } = parseArgs({
@@ -63,7 +64,6 @@ const { values, positionals } = parseArgs({
     'key-id': { type: 'string' },
     'client-id': { type: 'string' },
     file: { type: 'string' },
-    table: { type: 'string' },
     stage: { type: 'string' },
     secret: { type: 'string', default: 'signing-keys' },
     wallet: { type: 'string' },
@@ -89,29 +89,23 @@ const required = (name: keyof typeof values): string => {
   return value;
 };
 
-/** Points the SDK at the local stack unless a deployed table was named. */
-function configureTarget(): void {
+/** Points the SDK at a deployed stage (--stage) or at the local stack. */
+async function configureTarget(): Promise<void> {
+  if (values.stage) {
+    const { stageEnvironment } = await import('../lib/admin/stage-outputs.ts');
+    // The stage's outputs win over anything in the shell: one stage, all of it, or none.
+    Object.assign(process.env, await stageEnvironment(values.stage));
+    return;
+  }
   const localEnv = join(fileURLToPath(new URL('..', import.meta.url)), '.local', 'stack.env.json');
-  // A deployed stage (--table or --stage) is reached with the usual AWS credentials and endpoints.
-  if (!values.table && !values.stage && existsSync(localEnv)) {
+  if (existsSync(localEnv)) {
     for (const [key, value] of Object.entries(JSON.parse(readFileSync(localEnv, 'utf8'))))
       process.env[key] ??= String(value);
   }
-  if (values.table) process.env.TABLE_NAME = values.table;
-  if (values.stage) process.env.STAGE = values.stage;
-  // Key secrets are addressed by the stage alone: a deployed stage needs no table for them.
-  if (!process.env.TABLE_NAME && !(values.stage && positionals[0] === 'keys'))
-    fail('No table: start the local stack (npm start) or pass --table');
+  if (!process.env.TABLE_NAME) fail('No stage: start the local stack (npm start) or pass --stage');
 }
 
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
-
-/** The stage whose key secrets are meant: --stage, else the local stack's. */
-function stageOf(): string {
-  const stage = values.stage ?? process.env.STAGE;
-  if (!stage) fail('No stage: start the local stack (npm start) or pass --stage');
-  return stage;
-}
 
 async function main(): Promise<void> {
   const [noun, verb] = positionals;
@@ -119,7 +113,7 @@ async function main(): Promise<void> {
     console.log(usage);
     return;
   }
-  configureTarget();
+  await configureTarget();
   // Imported after the target is known: these modules read their configuration when loaded.
   const admin = await import('../lib/admin/tenants.ts');
   switch (`${noun} ${verb}`) {
@@ -164,11 +158,11 @@ async function main(): Promise<void> {
       if (environment !== 'sandbox' && environment !== 'production')
         fail('--environment must be sandbox or production');
       const keys = await import('../lib/admin/keys.ts');
-      return print(await keys.rotateKeySecret(keys.keySecretId(stageOf(), secret, environment)));
+      return print(await keys.rotateKeySecret(keys.keySecretId(secret, environment)));
     }
     case 'keys status': {
       const { keyStatus } = await import('../lib/admin/keys.ts');
-      return print(await keyStatus(stageOf()));
+      return print(await keyStatus());
     }
     case 'wallet review': {
       const decision = required('decision');
@@ -184,7 +178,7 @@ async function main(): Promise<void> {
     }
     case 'channels open': {
       // Sealing needs the key-encryption key, which a deployed stage lets only its functions decrypt.
-      if (values.table || values.stage)
+      if (values.stage)
         fail(
           'channels open runs against the local stack only: a deployed stage lets only its functions ' +
             'decrypt its key-encryption key (README: Deploying)',
@@ -245,13 +239,18 @@ function refusedConnection(error: unknown): Error | undefined {
 try {
   await main();
 } catch (error) {
+  // A stage that is not declared, not deployed or not in the credentials' account: say which.
+  if (error instanceof Error && ['StageTargetError', 'StageUnavailableError'].includes(error.name)) {
+    console.error(error.message);
+    process.exit(1);
+  }
   const refused = refusedConnection(error);
   if (!refused) throw error;
   // A stopped `npm start` leaves its .local/stack.env.json behind: say what to do, not a stack trace.
   console.error(
-    values.table
+    values.stage
       ? `Could not connect to the AWS services (${refused.message}): check AWS_ENDPOINT_URL* and the network.`
-      : 'The local stack is not running: start it with `npm start` (or pass --table/--stage for a deployed stage).',
+      : 'The local stack is not running: start it with `npm start` (or pass --stage for a deployed stage).',
   );
   process.exit(1);
 }

@@ -9,16 +9,20 @@ import {
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
 import type { Environment } from '../http/types.ts';
-import { secretNames } from '../secret-names.ts';
+import { type SecretName, secretIdVariable } from '../secret-names.ts';
 
 export type KeySecret = 'signing-keys' | 'cursor-key' | 'kek';
 
+/** A secret's id from the environment: the stage's stack outputs, or the local stack's. */
+function secretIdOf(name: SecretName): string {
+  const id = process.env[secretIdVariable[name]];
+  if (!id) throw new Error(`${secretIdVariable[name]} is not set: start the local stack or pass --stage`);
+  return id;
+}
+
 /** The secret a `keys rotate --secret … [--environment …]` names. */
-export function keySecretId(stage: string, secret: KeySecret, environment: Environment): string {
-  const names = secretNames(stage);
-  if (secret === 'signing-keys') return names.signingKeys;
-  if (secret === 'cursor-key') return names.cursorKey;
-  return names.kek[environment];
+export function keySecretId(secret: KeySecret, environment: Environment): string {
+  return secretIdOf(secret === 'kek' ? `kek-${environment}` : secret);
 }
 
 const stagesOf = (described: DescribeSecretCommandOutput) => described.VersionIdsToStages ?? {};
@@ -71,10 +75,9 @@ export interface KeyStatus {
 }
 
 /** What each key secret of the stage holds: versions and rotation dates, never a value. */
-export async function keyStatus(stage: string): Promise<KeyStatus[]> {
-  const names = secretNames(stage);
+export async function keyStatus(): Promise<KeyStatus[]> {
   const client = new SecretsManagerClient({});
-  const ids = [names.signingKeys, names.tokenJwks, names.cursorKey, names.kek.sandbox, names.kek.production];
+  const ids = (Object.keys(secretIdVariable) as SecretName[]).map(secretIdOf);
   try {
     return await Promise.all(
       ids.map(async (secret) => {

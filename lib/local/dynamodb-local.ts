@@ -24,6 +24,9 @@ export async function startDynamoDbLocal(installDir: string, port?: number): Pro
       '-jar',
       jar,
       '-inMemory',
+      // One database whatever region or access key a client signs with (by default DynamoDB Local keeps
+      // one per pair): the admin CLI signs for a deployed stage's region when tests point it here.
+      '-sharedDb',
       '-disableTelemetry',
       '-port',
       String(listenPort),

@@ -12,13 +12,14 @@ import { bundleEntries } from '../../esbuild.config.ts';
 import { nagChecks } from '../../infra/nag.ts';
 import { PaymentsGatewayStack } from '../../infra/stack.ts';
 import { stageSettings } from '../../infra/stage.ts';
-import { stageTargetOf } from '../../infra/stage-targets.ts';
+import { STAGE_OUTPUT_VARIABLES } from '../../lib/admin/stage-outputs.ts';
 import { DEFAULT_LEDGER_TIMEOUT_MS } from '../../lib/config.ts';
 import { tableDefinition } from '../../lib/db/table.ts';
 import { outboxItemTypes, outboxQueues, outboxStream } from '../../lib/outbox.ts';
 import { physicalDeadLetterQueueName, physicalQueueName, queueUrlVariable } from '../../lib/queue-names.ts';
 import { queues } from '../../lib/queues.ts';
 import { API_PREFIX, apiFunctionNames, FALLBACK_FUNCTION, routeKeyOf, routes } from '../../lib/routes.ts';
+import { stageTargetOf } from '../../lib/stage-targets.ts';
 import {
   asArray,
   type CfnResource,
@@ -149,12 +150,17 @@ describe('HTTP API', () => {
     assert.equal(JSON.parse(logs.Format).requestId, '$context.requestId');
   });
 
-  test('outputs the versioned URL, the table and the secret names', () => {
+  test('outputs the versioned URL, the table, the secret names: all the admin CLI reads', () => {
     const outputs = dev.toJSON().Outputs as Record<string, { Value: unknown }>;
     assert.match(JSON.stringify(outputs.ApiUrl?.Value), new RegExp(`"${API_PREFIX}"`));
     assert.deepEqual(outputs.TableName?.Value, { Ref: tableId });
     assert.equal(outputs.SigningKeysSecretName?.Value, props(secretId('signing-keys')).Name);
     assert.equal(outputs.TokenJwksSecretName?.Value, props(secretId('token-jwks')).Name);
+    assert.equal(outputs.CursorKeySecretName?.Value, props(secretId('cursor-key')).Name);
+    assert.equal(outputs.KekSandboxSecretName?.Value, props(secretId('kek-sandbox')).Name);
+    assert.equal(outputs.KekProductionSecretName?.Value, props(secretId('kek-production')).Name);
+    // Every output the admin CLI reads a stage by is there.
+    for (const output of Object.keys(STAGE_OUTPUT_VARIABLES)) assert.ok(outputs[output], output);
   });
 });
 

@@ -6,9 +6,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, it } from 'vitest';
+import { STAGE_OUTPUT_VARIABLES } from '../../lib/admin/stage-outputs.ts';
 import { hashCredential, keyIdOf } from '../../lib/auth/credentials.ts';
 import { freePort } from '../../lib/local/ports.ts';
+import { secretIdVariable } from '../../lib/secret-names.ts';
+import { declaredStages, stageTargetOf } from '../../lib/stage-targets.ts';
 import { call, horizon, testJwks, testSigningKeyRing, tokenFor } from '../support/api.ts';
+import {
+  type CloudFormationSimulator,
+  type SimulatedStack,
+  startCloudFormationSimulator,
+} from '../support/cloudformation-simulator.ts';
 
 const run = promisify(execFile);
 
@@ -215,9 +223,123 @@ describe('admin CLI: local stack not running', () => {
       assert.equal(failed.code, 1);
       assert.equal(
         failed.stderr,
-        'The local stack is not running: start it with `npm start` (or pass --table/--stage for a deployed stage).\n',
+        'The local stack is not running: start it with `npm start` (or pass --stage for a deployed stage).\n',
       );
       assert.equal(failed.stdout, '');
+    }
+  });
+});
+
+describe('admin CLI against a deployed stage (--stage)', () => {
+  // The test stack stands in for the deployed `dev` stage of cdk.json: its table and secrets, named only
+  // by the outputs CloudFormation (simulated, below) gives for payments-gateway-dev.
+  const pinned = stageTargetOf(declaredStages(), 'dev');
+  const outputsOfTestStack = () =>
+    Object.fromEntries(
+      Object.entries(STAGE_OUTPUT_VARIABLES).map(([output, variable]) => [
+        output,
+        String(process.env[variable]),
+      ]),
+    );
+  const deployedDev = (overrides: Partial<SimulatedStack> = {}): SimulatedStack => ({
+    stackName: 'payments-gateway-dev',
+    ...pinned,
+    status: 'UPDATE_COMPLETE',
+    outputs: outputsOfTestStack(),
+    ...overrides,
+  });
+  /** The operator's shell: AWS endpoints, but table and secret ids pointing nowhere (only outputs count). */
+  const shellFor = (cloudFormation: CloudFormationSimulator) => {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      AWS_ENDPOINT_URL_CLOUDFORMATION: cloudFormation.endpoint,
+    };
+    for (const variable of Object.values(STAGE_OUTPUT_VARIABLES)) env[variable] = 'not-this-one';
+    return env;
+  };
+  const adminAt = async (cloudFormation: CloudFormationSimulator, ...args: string[]) => {
+    const { stdout } = await run(process.execPath, ['scripts/admin.ts', ...args], {
+      env: shellFor(cloudFormation),
+    });
+    return JSON.parse(stdout);
+  };
+  const refusedAt = (cloudFormation: CloudFormationSimulator, ...args: string[]) =>
+    run(process.execPath, ['scripts/admin.ts', ...args], { env: shellFor(cloudFormation) }).then(
+      () => assert.fail(`${args.join(' ')} succeeded`),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+
+  it("addresses the stage's table and secrets through its stack outputs", async () => {
+    const cloudFormation = await startCloudFormationSimulator([deployedDev()]);
+    try {
+      const tenant = await adminAt(
+        cloudFormation,
+        'tenant',
+        'create',
+        '--name',
+        'Staged Co',
+        '--stage',
+        'dev',
+      );
+      assert.equal(
+        (await call('/assets', { apiKey: tenant.apiKey, token: await tokenFor(tenant) })).status,
+        200,
+      );
+      const status = (await adminAt(cloudFormation, 'keys', 'status', '--stage', 'dev')) as {
+        secret: string;
+        currentVersion: string | null;
+      }[];
+      assert.deepEqual(
+        status.map((s) => s.secret).sort(),
+        Object.values(secretIdVariable)
+          .map((variable) => String(process.env[variable]))
+          .sort(),
+      );
+      assert.ok(
+        status.every((s) => s.currentVersion),
+        'every key secret has a value',
+      );
+      assert.deepEqual(cloudFormation.described, ['payments-gateway-dev', 'payments-gateway-dev']);
+    } finally {
+      await cloudFormation.stop();
+    }
+  });
+
+  it('refuses an undeclared stage, a missing stack, another account, a failed create and a missing output', async () => {
+    const cases: [SimulatedStack[], string, RegExp][] = [
+      [[deployedDev()], 'nowhere', /^Stage "nowhere" is not declared: add .* cdk\.json/],
+      [[deployedDev()], 'prod', /^No stack payments-gateway-prod in eu-west-1 for these credentials/],
+      [
+        [deployedDev({ account: '999999999999' })],
+        'dev',
+        /belongs to account 999999999999, but cdk\.json pins stage dev to 111111111111/,
+      ],
+      [[deployedDev({ status: 'ROLLBACK_COMPLETE' })], 'dev', /is ROLLBACK_COMPLETE: wait/],
+      [
+        [deployedDev({ outputs: { ...outputsOfTestStack(), KekSandboxSecretName: '' } })],
+        'dev',
+        /has no output KekSandboxSecretName/,
+      ],
+    ];
+    for (const [stacks, stage, message] of cases) {
+      const cloudFormation = await startCloudFormationSimulator(stacks);
+      try {
+        const failed = await refusedAt(
+          cloudFormation,
+          'tenant',
+          'create',
+          '--name',
+          'Nope',
+          '--stage',
+          stage,
+        );
+        assert.equal(failed.code, 1, stage);
+        assert.match(failed.stderr, message);
+        assert.equal(failed.stderr.split('\n').filter(Boolean).length, 1, 'one line, no stack trace');
+        assert.equal(failed.stdout, '');
+      } finally {
+        await cloudFormation.stop();
+      }
     }
   });
 });

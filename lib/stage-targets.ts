@@ -9,6 +9,11 @@ export interface StageTarget {
   region: string;
 }
 
+/** A stage that cdk.json does not declare, or declares wrongly. */
+export class StageTargetError extends Error {
+  override name = 'StageTargetError';
+}
+
 const ACCOUNT = /^\d{12}$/;
 const REGION = /^[a-z]{2}(-gov)?-[a-z]+-\d$/;
 
@@ -17,16 +22,18 @@ export function stageTargetOf(stages: unknown, stage: string): StageTarget {
   const declared = (stages ?? {}) as Record<string, Partial<StageTarget> | undefined>;
   const target = Object.hasOwn(declared, stage) ? declared[stage] : undefined;
   if (!target) {
-    throw new Error(
+    throw new StageTargetError(
       `Stage "${stage}" is not declared: add "${stage}": {"account": "<12 digits>", "region": "<region>"} ` +
         'to "stages" in cdk.json\'s context (README: Deploying).',
     );
   }
   const { account, region } = target;
   if (typeof account !== 'string' || !ACCOUNT.test(account))
-    throw new Error(`Stage "${stage}" in cdk.json: "account" must be a 12-digit AWS account id.`);
+    throw new StageTargetError(`Stage "${stage}" in cdk.json: "account" must be a 12-digit AWS account id.`);
   if (typeof region !== 'string' || !REGION.test(region))
-    throw new Error(`Stage "${stage}" in cdk.json: "region" must be an AWS region such as eu-west-1.`);
+    throw new StageTargetError(
+      `Stage "${stage}" in cdk.json: "region" must be an AWS region such as eu-west-1.`,
+    );
   return { account, region };
 }
 
