@@ -8,6 +8,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, it } from 'vitest';
+import { declaredStages, stageTargetOf } from '../../lib/stage-targets.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
@@ -55,6 +56,47 @@ describe.skipIf(!node20)('npx cdk synth on Node 20', () => {
       const template = JSON.parse(readFileSync(join(outDir, 'payments-gateway-dev.template.json'), 'utf8'));
       assert.equal(template.Description, 'payments-gateway (dev)');
       assert.ok(Object.keys(template.Resources).length > 0);
+    } finally {
+      rmSync(outDir, { recursive: true, force: true });
+    }
+  });
+
+  // The production synth of the README's walkthrough: its custom domain, and the account and region
+  // cdk.json pins (what `cdk deploy` checks the credentials against).
+  it('synthesizes prod with a custom domain, pinned to its account and region', {
+    timeout: 180_000,
+  }, async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'cdk-synth-'));
+    try {
+      const certificateArn =
+        'arn:aws:acm:us-east-1:222222222222:certificate/0a1b2c3d-4e5f-6789-abcd-ef0123456789';
+      await run(
+        'npx',
+        [
+          'cdk',
+          'synth',
+          '-q',
+          '-o',
+          outDir,
+          '-c',
+          'stage=prod',
+          '-c',
+          'domainName=api.example.com',
+          '-c',
+          `certificateArn=${certificateArn}`,
+        ],
+        { cwd: root, env: newUserEnv(node20 as string), timeout: 170_000 },
+      );
+      const manifest = JSON.parse(readFileSync(join(outDir, 'manifest.json'), 'utf8'));
+      const { account, region } = stageTargetOf(declaredStages(), 'prod');
+      assert.equal(manifest.artifacts['payments-gateway-prod'].environment, `aws://${account}/${region}`);
+      assert.equal(
+        manifest.artifacts['payments-gateway-prod-edge'].environment,
+        `aws://${account}/us-east-1`,
+      );
+      const template = JSON.parse(readFileSync(join(outDir, 'payments-gateway-prod.template.json'), 'utf8'));
+      assert.equal(template.Description, 'payments-gateway (prod)');
+      assert.match(JSON.stringify(template.Outputs.ApiUrl.Value), /https:\/\/api\.example\.com\/v1/);
     } finally {
       rmSync(outDir, { recursive: true, force: true });
     }
