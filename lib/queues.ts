@@ -18,15 +18,16 @@ export interface QueueDefinition {
 }
 
 export const queues: QueueDefinition[] = [
-  // Visibility 120 s gives the worker a 20 s budget (a sixth): enough for a testnet submission and its lookup.
+  // Visibility 120 s gives the worker a 20 s budget (a sixth): its ledger rounds (6 s) and one last ledger
+  // request (10 s). One a batch, so a slow activation never takes others down with it when it times out.
   {
     name: 'wallet-activations',
     worker: 'wallet-activator',
-    batchSize: 5,
+    batchSize: 1,
     visibilityTimeoutSeconds: 120,
     maxReceiveCount: 10,
-    // Each activation holds a ledger channel account (LEDGER_CHANNELS, 16) while it lands, and a batch
-    // opens its accounts one after the other: a few batches at once keep the channels for payments.
+    // Each activation holds a ledger channel account (LEDGER_CHANNELS, 16) while it lands: a few at once
+    // keep the channels for payments.
     maxConcurrency: 4,
   },
   // Accepted payments (from their records, through the outbox) and ledger submissions left pending by a

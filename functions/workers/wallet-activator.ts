@@ -23,9 +23,8 @@ const activate = async (record: SQSRecord) => {
   await activateWallet(message, new Date());
 };
 
-// One at a time, so each record's log keys are its own. Activations no longer share a sequence number
-// (each builds on a channel account of its own), so running a batch in parallel is open: it needs
-// per-record loggers first.
+// One at a time, so each record's log keys are its own (the queue hands over one per batch today,
+// lib/queues.ts, so that a slow activation never times out others with it).
 export const handler = middy(async (event: SQSEvent, context: Context) =>
   processPartialResponse(event, activate, processor, { context, processInParallel: false }),
 ).use(injectLambdaContext(logger, { resetKeys: true }));

@@ -51,7 +51,7 @@ export class KeySecrets extends Construct {
   /** The customer-managed key every one of these secrets is encrypted with. */
   readonly key: kms.Key;
   readonly byName: Record<SecretName, secretsmanager.ISecret>;
-  /** Physical names, known at synth time (lib/secret-names.ts: the admin CLI addresses them by stage). */
+  /** Physical names, known at synth time (lib/secret-names.ts; the stack outputs them for the admin CLI). */
   readonly names: Record<SecretName, string>;
   /** `arn:…:secret:<name>-??????`: what the key policy names (it cannot refer to the secrets themselves). */
   readonly arnPatterns: Record<SecretName, string>;

@@ -7,6 +7,12 @@ import { logger } from '../log.ts';
 import type { ActivationMessage } from './activation-message.ts';
 import { findWallet, recordActivation } from './repo.ts';
 
+/**
+ * submitOnce starts no round after this: with one last ledger request (LEDGER_TIMEOUT_MS) the activator
+ * ends inside its timeout (lib/queues.ts); an activation still in flight is retried from its intent.
+ */
+const ACTIVATION_BUDGET_MS = 6_000;
+
 export class ActivationNotFinished extends Error {
   override name = 'ActivationNotFinished';
 }
@@ -27,6 +33,7 @@ export async function activateWallet(message: ActivationMessage, now: Date): Pro
     intentId: `wallet-activation:${record.walletId}`,
     account: { publicKey: record.publicKey, sealedSecret: record.sealedSecret },
     trustline: record.assetIssuer ? { code: record.assetCode, issuer: record.assetIssuer } : null,
+    budgetMs: ACTIVATION_BUDGET_MS,
   });
   if (outcome.status === 'succeeded') {
     await recordActivation(tenant, record.walletId, { status: 'active' }, now);

@@ -348,6 +348,27 @@ describe('timeouts and concurrency', () => {
       assert.ok(waiting.includes(bundle), bundle);
   });
 
+  test('a worker that submits to the ledger takes one message per invocation, finished within a sixth of its visibility', () => {
+    const submitting: string[] = [];
+    for (const definition of queues) {
+      if (!definition.worker) continue;
+      const bundle = `workers/${definition.worker}`;
+      const functionId = functionIdByBundle.get(bundle);
+      assert.ok(functionId, bundle);
+      const [, mapping] =
+        ofType(resources, 'AWS::Lambda::EventSourceMapping').find(
+          ([, r]) => referencedId(r.Properties?.FunctionName) === functionId,
+        ) ?? [];
+      assert.ok(timeoutMs(functionId) * 6 <= definition.visibilityTimeoutSeconds * 1000, bundle);
+      if (sourcesOf(bundle).includes('lib/ledger/submit.ts')) {
+        submitting.push(bundle);
+        // Rounds of up to a ledger timeout each: a second message could only share the first one's fate.
+        assert.equal(mapping?.Properties?.BatchSize, 1, bundle);
+      }
+    }
+    assert.deepEqual(submitting.sort(), ['workers/ledger-submitter', 'workers/wallet-activator']);
+  });
+
   test('prod reserves concurrency for what moves money and caps the fallback; other stages reserve none', () => {
     const reserved = stageSettings('prod').reservedConcurrency;
     for (const [bundle, functionId] of functionIdByBundle) {
