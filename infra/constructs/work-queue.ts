@@ -34,6 +34,10 @@ export class WorkQueue extends Construct {
       // Physical names are shared with the local stack and the producers (lib/queue-names.ts).
       queueName: physicalQueueName(stage, definition.name),
       visibilityTimeout: Duration.seconds(definition.visibilityTimeoutSeconds),
+      // SQS's default is 4 days, after which a message nobody received (a worker disabled or throttled
+      // throughout) is deleted without reaching the DLQ. 7 days, half the DLQ's: a dead letter keeps its
+      // first enqueue time, and must still be there when someone looks.
+      retentionPeriod: Duration.days(7),
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: definition.maxReceiveCount },
     });
   }

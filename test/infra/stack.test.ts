@@ -753,6 +753,9 @@ describe('queues', () => {
         maxReceiveCount: definition.maxReceiveCount,
       });
       assert.equal(queue.Properties?.VisibilityTimeout, definition.visibilityTimeoutSeconds);
+      // Kept past SQS's default 4 days, and half as long as dead letters (which keep their enqueue time).
+      assert.equal(queue.Properties?.MessageRetentionPeriod, 7 * 86_400);
+      assert.equal(props(dlqId).MessageRetentionPeriod, 14 * 86_400);
       if (definition.worker) {
         const [, mapping] = ofType(resources, 'AWS::Lambda::EventSourceMapping').find(
           ([, r]) => referencedId(r.Properties?.EventSourceArn) === queueId,
