@@ -161,14 +161,11 @@ export function listPaymentDestinationPage(
   return queryPage(
     {
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ...(method
-        ? { FilterExpression: '#method = :method', ExpressionAttributeNames: { '#method': 'method' } }
-        : {}),
       ExpressionAttributeValues: {
         ':pk': tenantScope(tenant),
         ':prefix': beneficiaryKeys.destinationPrefix(beneficiaryId),
-        ...(method ? { ':method': method } : {}),
       },
+      filters: { equals: { method } },
     },
     {
       ...page,

@@ -45,31 +45,13 @@ export async function putConnector(
   });
 }
 
-const FILTER_ATTRIBUTES = {
-  countryIsoCode2: 'countryIsoCode2',
-  method: 'method',
-  direction: 'direction',
-  flow: 'flow',
-} as const satisfies Record<keyof ConnectorFilters, string>;
-
 export function listConnectorPage(environment: Environment, filters: ConnectorFilters, page: PageRequest) {
-  const conditions: string[] = [];
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':pk': connectorKeys.catalogue(environment) };
-  for (const [member, attribute] of Object.entries(FILTER_ATTRIBUTES)) {
-    const value = filters[member as keyof ConnectorFilters];
-    if (value === undefined) continue;
-    conditions.push(`#${member} = :${member}`);
-    names[`#${member}`] = attribute;
-    values[`:${member}`] = value;
-  }
+  const { countryIsoCode2, method, direction, flow } = filters;
   return queryPage(
     {
       KeyConditionExpression: 'pk = :pk',
-      ...(conditions.length
-        ? { FilterExpression: conditions.join(' AND '), ExpressionAttributeNames: names }
-        : {}),
-      ExpressionAttributeValues: values,
+      ExpressionAttributeValues: { ':pk': connectorKeys.catalogue(environment) },
+      filters: { equals: { countryIsoCode2, method, direction, flow } },
     },
     page,
     (item) => ({ pk: item.pk, sk: item.sk }),

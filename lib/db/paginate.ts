@@ -3,6 +3,7 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../http/pagination.ts';
 import { db, tableName } from './client.ts';
 import { type CursorBinding, decodeCursor, encodeCursor } from './cursor.ts';
+import { filterInput, type ListFilters } from './filters.ts';
 
 export interface PageRequest {
   limit: number;
@@ -10,7 +11,10 @@ export interface PageRequest {
   binding: CursorBinding;
 }
 
-type QueryShape = Omit<QueryCommandInput, 'TableName' | 'Limit' | 'ExclusiveStartKey'>;
+type QueryShape = Omit<
+  QueryCommandInput,
+  'TableName' | 'Limit' | 'ExclusiveStartKey' | 'FilterExpression'
+> & { filters?: ListFilters };
 
 export async function queryPage<T>(
   query: QueryShape,
@@ -18,6 +22,19 @@ export async function queryPage<T>(
   keyOf: (item: Record<string, unknown>) => Record<string, unknown>,
   toResource: (item: Record<string, unknown>) => T,
 ): Promise<Page<T>> {
+  const { filters, ...keyCondition } = query;
+  const filter = filterInput(filters ?? {});
+  const names = { ...keyCondition.ExpressionAttributeNames, ...filter.ExpressionAttributeNames };
+  const input = {
+    ...keyCondition,
+    ...(filter.FilterExpression ? { FilterExpression: filter.FilterExpression } : {}),
+    // DynamoDB refuses an empty map of names.
+    ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+    ExpressionAttributeValues: {
+      ...keyCondition.ExpressionAttributeValues,
+      ...filter.ExpressionAttributeValues,
+    },
+  };
   let startKey = page.cursor ? await decodeCursor(page.cursor, page.binding) : undefined;
   const Items: Record<string, unknown>[] = [];
   // With a FilterExpression a read can come back short while more matches remain: read on until the
@@ -25,7 +42,7 @@ export async function queryPage<T>(
   do {
     const result = await db.send(
       new QueryCommand({
-        ...query,
+        ...input,
         TableName: tableName(),
         Limit: page.limit + 1 - Items.length,
         ExclusiveStartKey: startKey,

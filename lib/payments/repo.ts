@@ -151,30 +151,17 @@ export function listTransactionPage(
     ':from': `${prefix}${filters.createdFrom ? new Date(filters.createdFrom).toISOString() : ''}`,
     ':to': filters.createdTo ? `${prefix}${new Date(filters.createdTo).toISOString()}` : `${prefix}~`,
   };
-  const conditions: string[] = [];
-  const names: Record<string, string> = {};
-  if (filters.status) {
-    conditions.push('#status = :status');
-    names['#status'] = 'status';
-    values[':status'] = filters.status;
-  }
-  if (filters.type) {
-    conditions.push('transactionType = :type');
-    values[':type'] = filters.type;
-  }
-  if (filters.walletId) {
-    conditions.push('contains(walletIds, :walletId)');
-    values[':walletId'] = filters.walletId;
-  }
   return queryPage(
     {
       IndexName: 'gsi1',
       // [from, to): BETWEEN is inclusive, and `to` itself sorts before every key created at that instant.
       KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
       ScanIndexForward: false,
-      ...(conditions.length ? { FilterExpression: conditions.join(' AND ') } : {}),
-      ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
       ExpressionAttributeValues: values,
+      filters: {
+        equals: { status: filters.status, transactionType: filters.type },
+        contains: { walletIds: filters.walletId },
+      },
     },
     { ...page, binding: { scope: tenantScope(tenant), query: `transactions?${JSON.stringify(filters)}` } },
     (item) => ({ pk: item.pk, sk: item.sk, gsi1pk: item.gsi1pk, gsi1sk: item.gsi1sk }),

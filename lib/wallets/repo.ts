@@ -59,21 +59,11 @@ export function listWalletPage(
   filters: { assetCode?: string | undefined; networkName?: string | undefined },
   page: Omit<PageRequest, 'binding'>,
 ) {
-  const conditions: string[] = [];
-  const values: Record<string, unknown> = { ':pk': tenantScope(tenant), ':prefix': walletKeys.walletPrefix };
-  if (filters.assetCode) {
-    conditions.push('assetCode = :assetCode');
-    values[':assetCode'] = filters.assetCode;
-  }
-  if (filters.networkName) {
-    conditions.push('networkName = :networkName');
-    values[':networkName'] = filters.networkName;
-  }
   return queryPage(
     {
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ...(conditions.length ? { FilterExpression: conditions.join(' AND ') } : {}),
-      ExpressionAttributeValues: values,
+      ExpressionAttributeValues: { ':pk': tenantScope(tenant), ':prefix': walletKeys.walletPrefix },
+      filters: { equals: { assetCode: filters.assetCode, networkName: filters.networkName } },
     },
     { ...page, binding: { scope: tenantScope(tenant), query: `wallets?${JSON.stringify(filters)}` } },
     (item) => ({ pk: item.pk, sk: item.sk }),
