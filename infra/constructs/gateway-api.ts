@@ -24,9 +24,10 @@ const ROUTE_AUTH_ACKNOWLEDGMENTS: Acknowledgment[] = [
   {
     id: 'AwsSolutions-APIG4',
     reason:
-      'Authorization is done in-function by design: a Middy middleware checks the application key ' +
-      '(x-service-auth) on every route and the bearer JWT on token routes, so the local gateway and AWS ' +
-      'enforce identical rules and answer with the same problem+json bodies.',
+      'Authorization is done in-function by design: the Middy chain checks the edge origin token, the ' +
+      'application key (x-service-auth) on every route and the bearer JWT on every route but POST ' +
+      '/v1/auth/token (which issues it), so the local gateway and AWS enforce identical rules and answer ' +
+      'with the same problem+json bodies.',
   },
   {
     id: 'AwsSolutions-COG4',
