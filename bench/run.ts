@@ -1,6 +1,6 @@
 // `npm run bench`: route latency against its backend floor, wallet activation time, a submission burst
 // through submitOnce, payment acceptance and settlement, a payment burst through the API, bundle sizes and
-// cold module loads, in one run.
+// cold module loads, and each function's memory and CPU under a typical workload, in one run.
 import { rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { type LocalStack, startStack } from '../lib/local/stack.ts';
 import { activeWallet, drainActivations, measureActivation, spread } from './activation.ts';
 import { measureBundlesAndColdLoads } from './cold-loads.ts';
 import { floorOps, quoteFloorOps, walletFloorOps } from './floor.ts';
+import { FUNCTION_MEMORY_CAP_MS, measureFunctionMemory } from './function-memory.ts';
 import {
   assetsRoute,
   connectorsRoute,
@@ -62,9 +63,14 @@ const ACTIVATION_WALLETS = 20;
 const ACTIVATION_POLL_MS = 20;
 const PER_WALLET_MS = 10_000;
 const ACTIVATION_CAP_MS = 30_000;
-/** Past this the run gives up, stops the stack and exits 1 (the burst, payment and webhook sections have caps of their own). */
+/** Past this the run gives up, stops the stack and exits 1 (the burst, payment, webhook and memory sections have caps of their own). */
 const HARD_CAP_MS =
-  240_000 + BURST_SECTION_CAP_MS + PAYMENTS_SECTION_CAP_MS + PAYMENT_BURST_CAP_MS + WEBHOOK_SECTION_CAP_MS;
+  240_000 +
+  BURST_SECTION_CAP_MS +
+  PAYMENTS_SECTION_CAP_MS +
+  PAYMENT_BURST_CAP_MS +
+  WEBHOOK_SECTION_CAP_MS +
+  FUNCTION_MEMORY_CAP_MS;
 /** POST /v1/quotes: an off-ramp exploratory quote of this many units of the connector's asset, for this type. */
 const QUOTE_AMOUNT = 100;
 const QUOTE_TYPE = 'C_2_C';
@@ -365,6 +371,8 @@ try {
   await running.stop();
   await timed('7', () => measurePaymentBurst());
   await timed('8', () => measureBundlesAndColdLoads(workDir, env));
+  // A stack of its own, in a process of its own, with every function's bundle in a process of its own.
+  await timed('9', () => measureFunctionMemory());
 } finally {
   await cleanup();
 }

@@ -50,7 +50,7 @@ interface Arrival {
   data: Record<string, unknown>;
 }
 
-interface Receiver {
+export interface Receiver {
   url: string;
   arrivals: Arrival[];
   /** Requests received (a receiver that never answers counts them; it parses nothing). */
@@ -58,8 +58,11 @@ interface Receiver {
   close(): Promise<void>;
 }
 
-/** A loopback receiver that answers 204 at once, or never (it holds every request open until closed). */
-async function startReceiver(answers: boolean): Promise<Receiver> {
+/**
+ * A loopback receiver that answers 204 (after `delayMs`: a slow receiver), or never (it holds every request
+ * open until closed).
+ */
+export async function startReceiver(answers: boolean, delayMs = 0): Promise<Receiver> {
   const sockets = new Set<Socket>();
   const receiver: Receiver = { url: '', arrivals: [], requests: 0, close: async () => {} };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -71,7 +74,10 @@ async function startReceiver(answers: boolean): Promise<Receiver> {
       if (!answers) return;
       const event = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       receiver.arrivals.push({ path: req.url ?? '/', at, type: event.type, data: event.data });
-      res.writeHead(204).end();
+      const answer = () => res.writeHead(204).end();
+      // At once when there is no delay: a timer would add its own wait to part (a)'s latencies.
+      if (delayMs > 0) setTimeout(answer, delayMs);
+      else answer();
     });
   });
   server.on('connection', (socket: Socket) => {
@@ -94,7 +100,7 @@ async function startReceiver(answers: boolean): Promise<Receiver> {
 
 type Body = Record<string, unknown>;
 
-async function tenantApi(stack: LocalStack, client: HttpClient, name: string) {
+export async function tenantApi(stack: LocalStack, client: HttpClient, name: string) {
   // Imported once the stack has set the environment: the admin modules read it when loaded.
   const { createTenant } = await import('../lib/admin/tenants.ts');
   const tenant = await createTenant({ name, environment: 'sandbox', kind: 'business' });
@@ -120,10 +126,10 @@ async function tenantApi(stack: LocalStack, client: HttpClient, name: string) {
   return call;
 }
 
-type Api = Awaited<ReturnType<typeof tenantApi>>;
+export type Api = Awaited<ReturnType<typeof tenantApi>>;
 
 /** An own USDC wallet, open on the ledger, funded with `amount` when given. */
-async function ownWallet(api: Api, amount?: number): Promise<string> {
+export async function ownWallet(api: Api, amount?: number): Promise<string> {
   const { id } = await api(
     'POST',
     '/wallets',
@@ -153,7 +159,7 @@ async function inParallel(n: number, concurrency: number, work: (i: number) => P
 }
 
 /** Waits until `done()` or the deadline; true when done. */
-async function until(done: () => boolean, deadline: number): Promise<boolean> {
+export async function until(done: () => boolean, deadline: number): Promise<boolean> {
   while (!done()) {
     if (performance.now() > deadline) return false;
     await pause(20);

@@ -28,6 +28,7 @@ import {
   grantAccess,
   secretIdVariable,
 } from './function-access.ts';
+import { functionMemory, memoryOf } from './function-memory.ts';
 import { SERVICE_NAME, type StageSettings, stageSettings } from './stage.ts';
 
 export interface PaymentsGatewayStackProps extends StackProps {
@@ -38,6 +39,8 @@ export interface PaymentsGatewayStackProps extends StackProps {
   bundles?: readonly BundleEntry[];
   /** Defaults to infra/function-access.ts. */
   access?: Readonly<Record<string, FunctionAccess>>;
+  /** Defaults to infra/function-memory.ts. */
+  memory?: Readonly<Record<string, number>>;
   /** The distribution's custom domain; without one it answers at its *.cloudfront.net name. */
   domain?: EdgeDomain | undefined;
 }
@@ -69,6 +72,7 @@ export class PaymentsGatewayStack extends Stack {
       queues = queueDefinitions,
       bundles = bundleEntries(),
       access: declaredAccess = functionAccess,
+      memory: declaredMemory = functionMemory,
       domain,
       ...stackProps
     } = props;
@@ -113,10 +117,7 @@ export class PaymentsGatewayStack extends Stack {
       }),
     );
 
-    const bundledFunction = (
-      bundleName: string,
-      overrides: { timeout?: Duration | undefined; memorySize?: number | undefined } = {},
-    ) => {
+    const bundledFunction = (bundleName: string, overrides: { timeout?: Duration | undefined } = {}) => {
       const bundle = bundles.find((entry) => entry.name === bundleName);
       if (!bundle) throw new Error(`No source for ${bundleName}: expected functions/${bundleName}.ts.`);
       const granted = accessOf(bundleName, declaredAccess);
@@ -142,6 +143,7 @@ export class PaymentsGatewayStack extends Stack {
         logRetention,
         removalPolicy,
         reservedConcurrentExecutions: settings.reservedConcurrency[bundleName],
+        memorySize: memoryOf(bundleName, declaredMemory),
         ...overrides,
       });
       alarms.onFunction(
@@ -163,9 +165,7 @@ export class PaymentsGatewayStack extends Stack {
     const apiFunctions = new Map(
       apiFunctionNames.map((fn) => {
         const timeout = apiTimeouts[fn];
-        // The fallback matches a path against the route table and answers 404/405: no SDK, no keys.
-        const memorySize = fn === FALLBACK_FUNCTION ? 256 : undefined;
-        return [fn, bundledFunction(`api/${fn}`, { timeout, memorySize }).function];
+        return [fn, bundledFunction(`api/${fn}`, { timeout }).function];
       }),
     );
     const api = new GatewayApi(this, 'Api', {

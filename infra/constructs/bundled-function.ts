@@ -20,7 +20,8 @@ export interface BundledFunctionProps {
   removalPolicy: RemovalPolicy;
   /** API functions answer within API Gateway's 30 s; workers follow their queue's visibility timeout. */
   timeout?: Duration | undefined;
-  memorySize?: number | undefined;
+  /** MB, from infra/function-memory.ts: what the function's measured memory and CPU ask for. */
+  memorySize: number;
   /** Invocations kept for this function alone, and its ceiling (infra/stage.ts reservedConcurrency). */
   reservedConcurrentExecutions?: number | undefined;
 }
@@ -63,8 +64,7 @@ export class BundledFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       tracing: lambda.Tracing.ACTIVE,
-      // CPU scales with memory: 1 GiB keeps cold starts and JWT signing fast at a modest cost.
-      memorySize: props.memorySize ?? 1024,
+      memorySize: props.memorySize,
       timeout: props.timeout ?? Duration.seconds(DEFAULT_TIMEOUT_SECONDS),
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       environment: {

@@ -8,6 +8,7 @@ import { Problem } from '../http/problem.ts';
 import { problemResponse } from '../http/problem-response.ts';
 import { FALLBACK_FUNCTION, matchRoute, routeKeyOf } from '../routes.ts';
 import { serveApiReference } from './api-reference.ts';
+import type { AnyHandler } from './function-host.ts';
 import { lambdaContext, type PlainRequest, toApiGatewayEvent } from './lambda-event.ts';
 
 type Handler = (
@@ -20,8 +21,13 @@ const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 const handlers = new Map<string, Promise<Handler>>();
 
-/** Loads a function module once, like a warm Lambda container. */
-function handlerOf(fn: string): Promise<Handler> {
+/** The stand-in for an API function, by bundle name (`api/auth`); undefined: its source, in process. */
+type ApiFunctionHost = (bundleName: string) => AnyHandler | undefined;
+
+/** Loads a function module once, like a warm Lambda container (unless the function is hosted elsewhere). */
+function handlerOf(fn: string, functionHost?: ApiFunctionHost): Promise<Handler> {
+  const hosted = functionHost?.(`api/${fn}`) as Handler | undefined;
+  if (hosted) return Promise.resolve(hosted);
   let loaded = handlers.get(fn);
   if (!loaded) {
     loaded = import(`../../functions/api/${fn}.ts`).then((m: { handler: Handler }) => m.handler);
@@ -54,7 +60,10 @@ function headersOf(req: IncomingMessage): Record<string, string> {
 }
 
 /** Invokes the function for one request; unmatched requests go to the fallback function ($default). */
-export async function invoke(request: PlainRequest): Promise<APIGatewayProxyStructuredResultV2> {
+export async function invoke(
+  request: PlainRequest,
+  functionHost?: ApiFunctionHost,
+): Promise<APIGatewayProxyStructuredResultV2> {
   const path = request.url.split('?')[0] ?? '/';
   const match = matchRoute(request.method, path);
   const [fn, routeKey, pathParameters] =
@@ -63,7 +72,7 @@ export async function invoke(request: PlainRequest): Promise<APIGatewayProxyStru
       : [FALLBACK_FUNCTION, '$default', undefined];
   const event = toApiGatewayEvent(request, routeKey, pathParameters);
   try {
-    return await (await handlerOf(fn))(event, lambdaContext(fn));
+    return await (await handlerOf(fn, functionHost))(event, lambdaContext(fn));
   } catch (error) {
     // What API Gateway answers when the integration fails.
     console.error(`[gateway] ${fn} failed`, error);
@@ -76,7 +85,11 @@ export async function invoke(request: PlainRequest): Promise<APIGatewayProxyStru
 }
 
 /** Answers one request; any failure of its own is a 500 problem, never the end of the process. */
-async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(
+  req: IncomingMessage,
+  res: ServerResponse,
+  functionHost?: ApiFunctionHost,
+): Promise<void> {
   if (req.url === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) {
     res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"status":"ok"}');
     return;
@@ -89,13 +102,16 @@ async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     answerWithProblem(req, res, tooLarge, { Connection: 'close' });
     return;
   }
-  const result = await invoke({
-    method: req.method ?? 'GET',
-    url: req.url ?? '/',
-    headers: headersOf(req),
-    body,
-    sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
-  });
+  const result = await invoke(
+    {
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      headers: headersOf(req),
+      body,
+      sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+    },
+    functionHost,
+  );
   const responseBody = result.body
     ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8')
     : undefined;
@@ -117,9 +133,13 @@ function answerWithProblem(
   res.writeHead(problem.status, { ...response.headers, ...headers, 'X-Request-Id': id }).end(response.body);
 }
 
-export function startGateway(port: number, host = '127.0.0.1'): Promise<Server> {
+export function startGateway(
+  port: number,
+  host = '127.0.0.1',
+  functionHost?: ApiFunctionHost,
+): Promise<Server> {
   const server = createServer((req, res) => {
-    serve(req, res).catch((error: unknown) => {
+    serve(req, res, functionHost).catch((error: unknown) => {
       console.error('[gateway] request failed', error);
       if (res.headersSent) res.destroy();
       else answerWithProblem(req, res, new Problem(500, 'The local gateway failed to serve this request.'));

@@ -13,6 +13,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import type { Context, SecretsManagerRotationEvent } from 'aws-lambda';
 import type { NewTenant } from '../admin/tenants.ts';
 import { resetConfig } from '../config.ts';
 import { createTableInput } from '../db/table.ts';
@@ -22,6 +23,7 @@ import { queues } from '../queues.ts';
 import { secretNames } from '../secret-names.ts';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
 import { ensureQueues, startSqs } from './fauxqs.ts';
+import type { FunctionHost } from './function-host.ts';
 import { lambdaContext } from './lambda-event.ts';
 import { freePort } from './ports.ts';
 import { startLocalSecretsManager } from './secrets-manager.ts';
@@ -37,6 +39,8 @@ export interface StackOptions {
   /** Where DynamoDB Local is installed. */
   dynamoDbDir: string;
   stage?: string;
+  /** Runs functions elsewhere than in this process (see function-host.ts); absent, every one runs here. */
+  functionHost?: FunctionHost;
 }
 
 export interface LocalStack {
@@ -52,6 +56,8 @@ export interface LocalStack {
 }
 
 const PID_FILE = 'stack.pid.json';
+
+type RotationHandler = (event: SecretsManagerRotationEvent, context: Context) => Promise<unknown>;
 
 /**
  * LOCAL_LEDGER_CLOSE_MS: the local ledgers' close cadence. Unset or 0, each accepted transaction closes a
@@ -154,7 +160,9 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
     rotation: {
       secrets: keySecrets.rotated,
       invoke: async (event) => {
-        const { handler } = await import('../../functions/rotation/keys.ts');
+        const handler =
+          (options.functionHost?.('rotation/keys', env) as RotationHandler | undefined) ??
+          (await import('../../functions/rotation/keys.ts')).handler;
         await handler(event, lambdaContext('rotation/keys'));
       },
     },
@@ -220,9 +228,10 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
   for (const definition of queues) {
     const queue = ensured.get(definition.name);
     if (!definition.worker || !queue) continue;
-    const { handler } = (await import(`../../functions/workers/${definition.worker}.ts`)) as {
-      handler: SqsBatchHandler;
-    };
+    const handler =
+      (options.functionHost?.(`workers/${definition.worker}`, env) as SqsBatchHandler | undefined) ??
+      ((await import(`../../functions/workers/${definition.worker}.ts`)) as { handler: SqsBatchHandler })
+        .handler;
     pollers.push(
       startPoller({
         sqs: sqsClient,
@@ -238,9 +247,9 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
 
   // The outbox: the table's stream, read as Lambda's event source reads it, into the router.
   const streams = new DynamoDBStreamsClient({ endpoint: dynamo.endpoint });
-  const { handler: router } = (await import('../../functions/streams/outbox.ts')) as {
-    handler: StreamBatchHandler;
-  };
+  const router =
+    (options.functionHost?.('streams/outbox', env) as StreamBatchHandler | undefined) ??
+    ((await import('../../functions/streams/outbox.ts')) as { handler: StreamBatchHandler }).handler;
   const streamPoller = startStreamPoller({
     streams,
     streamArn: await tableStreamArn(dynamo.endpoint, env.TABLE_NAME as string),
@@ -254,7 +263,9 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
   });
 
   const { startGateway } = await import('./gateway.ts');
-  const gateway: Server = await startGateway(options.port);
+  const gateway: Server = await startGateway(options.port, undefined, (bundleName) =>
+    options.functionHost?.(bundleName, env),
+  );
   const address = gateway.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
 

@@ -8,6 +8,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { describe, test } from 'vitest';
 import { type BundleEntry, bundleEntries } from '../../esbuild.config.ts';
 import { functionAccess } from '../../infra/function-access.ts';
+import { functionMemory } from '../../infra/function-memory.ts';
 import { nagChecks } from '../../infra/nag.ts';
 import { PaymentsGatewayStack } from '../../infra/stack.ts';
 import { physicalQueueName } from '../../lib/queue-names.ts';
@@ -44,6 +45,7 @@ const stackProps = {
   queues: [...queues, definition],
   bundles: [...bundleEntries(), worker],
   access: { ...functionAccess, 'workers/settler': { table: 'readWrite' as const, secrets: [] } },
+  memory: { ...functionMemory, 'workers/settler': 256 },
 };
 
 const app = newApp();
@@ -101,6 +103,14 @@ describe('a queue with a worker', () => {
     assert.throws(
       () => new PaymentsGatewayStack(newApp(), 'Undeclared', { ...stackProps, access: withoutWorker }),
       /No access declared for workers\/settler/,
+    );
+  });
+
+  test('a worker without declared memory does not synthesize', () => {
+    const { 'workers/settler': _, ...withoutWorker } = stackProps.memory;
+    assert.throws(
+      () => new PaymentsGatewayStack(newApp(), 'Unsized', { ...stackProps, memory: withoutWorker }),
+      /No memory declared for workers\/settler in infra\/function-memory.ts/,
     );
   });
 });

@@ -1,0 +1,51 @@
+// One function bundle in a process of its own, as Lambda's Node.js runtime hosts it: the bundle is imported
+// once (the init), then its handler is invoked for each event the parent sends, one at a time, and every
+// answer says what the process holds and what the invocation cost. Without a bundle it imports nothing:
+// Node alone, the baseline. Started by bench/hosted-function.ts.
+//
+// Plain JavaScript, not TypeScript: for a .ts file Node would load its type stripper (a WebAssembly module)
+// into the very process whose memory is measured.
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+
+const MIB = 1024 * 1024;
+
+/**
+ * The peak RSS of this process so far: Linux's VmHWM, in KiB. Not process.resourceUsage().maxRSS: Linux
+ * carries a forked child's RSS before its exec into it, so every host would start at the bench's own RSS.
+ */
+const peakRssMb = () =>
+  Number(/^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]) / 1024;
+
+/** RSS and V8 heap now, and the peak RSS so far. */
+const memory = () => ({
+  rssMb: process.memoryUsage.rss() / MIB,
+  heapUsedMb: process.memoryUsage().heapUsed / MIB,
+  peakRssMb: peakRssMb(),
+});
+
+/** CPU time since `start`, all threads (Lambda's CPU share is the whole sandbox's). */
+const cpuMsSince = (start) => {
+  const { user, system } = process.cpuUsage(start);
+  return (user + system) / 1000;
+};
+
+const bundle = process.argv[2];
+const loading = process.cpuUsage();
+const { handler } = bundle ? await import(pathToFileURL(bundle).href) : {};
+process.send({ kind: 'loaded', cpuMs: cpuMsSince(loading), ...memory() });
+
+process.on('message', async ({ id, event, context, timeoutMs }) => {
+  const deadline = Date.now() + timeoutMs;
+  const started = process.cpuUsage();
+  const answer = { kind: 'invoked', id };
+  try {
+    answer.result = await handler(event, {
+      ...context,
+      getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    });
+  } catch (error) {
+    answer.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  }
+  process.send({ ...answer, cpuMs: cpuMsSince(started), ...memory() });
+});
