@@ -24,6 +24,8 @@ const REGISTRATIONS = 10;
 /** Approvals delivered through the slow lane, to a receiver that answers this much past SLOW_ATTEMPT_MS. */
 const SLOW_EVENTS = 8;
 const SLOW_MARGIN_MS = 500;
+/** `admin ledger status` invocations (each reads the funding account and every channel from the ledger). */
+const LEDGER_ADMIN_READS = 10;
 /** Waiting for work the requests left to the workers (payments, deliveries), each time. */
 const SETTLE_CAP_MS = 60_000;
 /** No new delivery for this long: the workers are done. */
@@ -156,6 +158,13 @@ export async function driveWorkload(stack: LocalStack): Promise<string[]> {
       secrets.destroy();
     }
 
+    // The platform team's ledger admin, as `admin ledger status` and `channels open` invoke it: the pool
+    // read, then one more channel account made and opened (and the same request again, opening none).
+    const { invokeLedgerAdmin } = await import('../lib/admin/ledger-admin.ts');
+    await times(LEDGER_ADMIN_READS, () => invokeLedgerAdmin({ action: 'status', environment: 'sandbox' }));
+    const pool = Number(stack.env.LEDGER_CHANNELS ?? 16) + 1;
+    await times(2, () => invokeLedgerAdmin({ action: 'open-channels', environment: 'sandbox', count: pool }));
+
     await until(quiet(), performance.now() + SETTLE_CAP_MS);
     return [
       `POST /auth/token, GET /assets, GET /connectors, POST /quotes (off-ramp ${quote.transactionType}), an unmatched`,
@@ -168,6 +177,8 @@ export async function driveWorkload(stack: LocalStack): Promise<string[]> {
       `another, to a receiver answering after ${slowAnswerMs} ms, takes the approvals: after its first attempt the`,
       `main lane forwards them to the slow lane (${slowReceiver.arrivals.length} delivered). Then each key secret`,
       'is rotated (RotateSecret: the four steps), as the stack start did to make their first values.',
+      `The ledger admin function: ${LEDGER_ADMIN_READS} pool reads (ledger status), then one more channel`,
+      'account opened (channels open), and the same request again.',
     ];
   } finally {
     client.close();

@@ -90,6 +90,10 @@ export const functionAccess: Readonly<Record<string, FunctionAccess>> = {
   // The outbox router: reads no item (the table's stream is granted by its event source, infra/stack.ts)
   // and sends to the queues lib/outbox.ts's rows name.
   'streams/outbox': { table: 'none', secrets: [], sends: outboxQueues },
+  // The platform team's ledger accounts (functions/admin/ledger-accounts.ts, invoked by the admin CLI):
+  // makes the funding and channel accounts' keys, sealed under their environment's KEK, and opens the
+  // channel accounts from the funding account.
+  'admin/ledger-accounts': { table: 'readWrite', secrets: [...BOTH_KEKS] },
   // Secrets Manager's rotation function (lib/keys/rotation.ts): makes each key secret's next value and
   // publishes the signing ring's public JWKS. It reads only what it rotates.
   'rotation/keys': {

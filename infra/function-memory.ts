@@ -70,6 +70,8 @@ export const functionMemory: Readonly<Record<string, number>> = {
   // account's fee bump) and XDR.
   'workers/ledger-submitter': 896, // peak 143.4, p50 49.6
   'workers/wallet-activator': 1024, // peak 130.3, p50 54.4
+  // Run by hand, a few times a stage's life: keys sealed, the pool read from the ledger, accounts opened.
+  'admin/ledger-accounts': 448, // peak 127.5, p50 23.5 (one run: 12 invocations)
   // A client waits, 20 ms budget: CPU decides. Middy, zod, the token's ES256 check (its signature, in
   // auth) and the SDK's marshalling and request signing are most of it; the Stellar SDK in the sandbox.
   'api/assets': 704, // peak 86.7, p50 7.3

@@ -211,6 +211,10 @@ export class PaymentsGatewayStack extends Stack {
       );
     }
 
+    // The admin CLI's `ledger status` and `channels open` invoke it (lib/admin/ledger-admin.ts): opening
+    // accounts takes ledger rounds (each up to LEDGER_TIMEOUT_MS), reading the pool one request per channel.
+    const ledgerAdmin = bundledFunction('admin/ledger-accounts', { timeout: Duration.seconds(60) });
+
     // Secrets Manager rotates the key secrets with this function (infra/constructs/key-secrets.ts).
     secrets.rotateWith(bundledFunction('rotation/keys', { timeout: Duration.seconds(20) }));
 
@@ -259,6 +263,10 @@ export class PaymentsGatewayStack extends Stack {
       CursorKeySecretName: [secrets.names['cursor-key'], 'Pagination cursor key.'],
       KekSandboxSecretName: [secrets.names['kek-sandbox'], 'Key-encryption key of sandbox tenants.'],
       KekProductionSecretName: [secrets.names['kek-production'], 'Key-encryption key of production tenants.'],
+      LedgerAdminFunctionName: [
+        ledgerAdmin.function.functionName,
+        'The function `admin ledger status` and `channels open` invoke.',
+      ],
     };
     for (const [id, [value, description]] of Object.entries(adminOutputs))
       new CfnOutput(this, id, { value, description });

@@ -40,10 +40,13 @@ Commands:
       Ends a third-party wallet's KYC review (only a Pending wallet moves).
   destination review --destination <destinationId> --decision APPROVED|REJECTED
       Ends a BANK or MOBILE_MONEY payment destination's verification (only a PENDING one moves).
+  ledger status --environment sandbox|production
+      The environment's funding account (its keys made on first use: send it XLM) and channel account
+      pool: public keys, whether each is open on the ledger, XLM held, leases. Never a secret.
   channels open --environment sandbox|production --count <n>
-      Makes the first n channel accounts (keys sealed in the table) and opens those the ledger lacks
-      from the funding account; set LEDGER_CHANNELS to n. Prints the pool and its leases. Local stack
-      only: it seals under the key-encryption key, which only a stage's functions may decrypt.
+      Makes the first n channel accounts (keys sealed under the environment's key-encryption key) and
+      opens those the ledger lacks from the funding account (n = LEDGER_CHANNELS, 16 by default). Both
+      run in the stage's ledger admin function (only a stage's functions may decrypt its keys).
 
 Options:
   --stage <stage>   A deployed stage (declared in cdk.json's "stages"): every command addresses its table,
@@ -176,20 +179,17 @@ async function main(): Promise<void> {
       const { reviewPaymentDestination } = await import('../lib/admin/payment-destinations.ts');
       return print(await reviewPaymentDestination(required('destination'), decision));
     }
+    case 'ledger status':
     case 'channels open': {
-      // Sealing needs the key-encryption key, which a deployed stage lets only its functions decrypt.
-      if (values.stage)
-        fail(
-          'channels open runs against the local stack only: a deployed stage lets only its functions ' +
-            'decrypt its key-encryption key (README: Deploying)',
-        );
       const environment = values.environment;
       if (environment !== 'sandbox' && environment !== 'production')
         fail('--environment must be sandbox or production');
+      const { invokeLedgerAdmin } = await import('../lib/admin/ledger-admin.ts');
+      if (verb === 'status') return print(await invokeLedgerAdmin({ action: 'status', environment }));
       const count = required('count');
-      if (!/^\d{1,3}$/.test(count)) fail('--count must be a whole number from 1 to 100');
-      const { openChannelPool } = await import('../lib/admin/channels.ts');
-      return print(await openChannelPool(environment, Number(count)));
+      if (!/^\d{1,3}$/.test(count) || Number(count) < 1 || Number(count) > 100)
+        fail('--count must be a whole number from 1 to 100');
+      return print(await invokeLedgerAdmin({ action: 'open-channels', environment, count: Number(count) }));
     }
     case 'connectors load': {
       const { loadConnectorCatalogue } = await import('../lib/admin/connectors.ts');
@@ -239,8 +239,12 @@ function refusedConnection(error: unknown): Error | undefined {
 try {
   await main();
 } catch (error) {
-  // A stage that is not declared, not deployed or not in the credentials' account: say which.
-  if (error instanceof Error && ['StageTargetError', 'StageUnavailableError'].includes(error.name)) {
+  // A stage that is not declared, not deployed or not in the credentials' account, or a ledger admin
+  // request the function declined (the funding account holds too little): say which, in one line.
+  if (
+    error instanceof Error &&
+    ['StageTargetError', 'StageUnavailableError', 'LedgerAdminRefusal'].includes(error.name)
+  ) {
     console.error(error.message);
     process.exit(1);
   }

@@ -8,7 +8,7 @@ import { channelPool, ensureChannelKeys } from '../ledger/channels.ts';
 import { openPlatformAccounts } from '../ledger/operations.ts';
 
 /** A channel needs only its reserve (1 XLM): the funding account fee-bumps what is built on it. */
-const CHANNEL_STARTING_XLM = '2';
+export const CHANNEL_STARTING_XLM = '2';
 
 export interface ChannelPoolReport {
   environment: Environment;

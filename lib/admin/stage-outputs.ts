@@ -14,6 +14,7 @@ export const STAGE_OUTPUT_VARIABLES = {
   CursorKeySecretName: secretIdVariable['cursor-key'],
   KekSandboxSecretName: secretIdVariable['kek-sandbox'],
   KekProductionSecretName: secretIdVariable['kek-production'],
+  LedgerAdminFunctionName: 'LEDGER_ADMIN_FUNCTION',
 } as const satisfies Record<string, string>;
 
 /** The stack of a stage, as infra/app.ts names it. */

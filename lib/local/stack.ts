@@ -25,6 +25,7 @@ import { startDynamoDbLocal } from './dynamodb-local.ts';
 import { ensureQueues, startSqs } from './fauxqs.ts';
 import type { FunctionHost } from './function-host.ts';
 import { lambdaContext } from './lambda-event.ts';
+import type { InvokedHandler } from './lambda-service.ts';
 import { freePort } from './ports.ts';
 import { startLocalSecretsManager } from './secrets-manager.ts';
 import { ensureLocalSecrets, keySecretsOf } from './secrets-seed.ts';
@@ -56,6 +57,9 @@ export interface LocalStack {
 }
 
 const PID_FILE = 'stack.pid.json';
+
+/** The ledger admin function's name on the local stack (a deployed stage's is its stack output). */
+const LEDGER_ADMIN_FUNCTION = 'ledger-admin';
 
 type RotationHandler = (event: SecretsManagerRotationEvent, context: Context) => Promise<unknown>;
 
@@ -269,6 +273,22 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
   const address = gateway.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
 
+  // Functions invoked by name: the admin CLI's ledger admin function.
+  const { startLocalLambda } = await import('./lambda-service.ts');
+  const lambda = await startLocalLambda(
+    new Map([
+      [
+        LEDGER_ADMIN_FUNCTION,
+        async () =>
+          (options.functionHost?.('admin/ledger-accounts', env) as InvokedHandler | undefined) ??
+          (await import('../../functions/admin/ledger-accounts.ts')).handler,
+      ],
+    ]),
+  );
+  env.AWS_ENDPOINT_URL_LAMBDA = lambda.endpoint;
+  env.LEDGER_ADMIN_FUNCTION = LEDGER_ADMIN_FUNCTION;
+  Object.assign(process.env, env);
+
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     horizonUrl: env.HORIZON_URL_SANDBOX as string,
@@ -283,7 +303,13 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
       await Promise.all([...pollers.map((p) => p.stop()), streamPoller.stop()]);
       sqsClient.destroy();
       streams.destroy();
-      await Promise.all([...ledgers.map((l) => l.stop()), secrets.stop(), sqs.stop(), dynamo.stop()]);
+      await Promise.all([
+        ...ledgers.map((l) => l.stop()),
+        lambda.stop(),
+        secrets.stop(),
+        sqs.stop(),
+        dynamo.stop(),
+      ]);
     },
   };
 }

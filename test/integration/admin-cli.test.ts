@@ -5,6 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { describe, it } from 'vitest';
 import { STAGE_OUTPUT_VARIABLES } from '../../lib/admin/stage-outputs.ts';
 import { hashCredential, keyIdOf } from '../../lib/auth/credentials.ts';
@@ -178,7 +179,41 @@ describe('admin CLI: KYC review', () => {
   });
 });
 
-describe('admin CLI: local stack not running', () => {
+describe('admin CLI: ledger accounts, through the ledger admin function', () => {
+  it('reports the funding account and the channel pool: open, XLM held, leases, never a secret', async () => {
+    const status = await admin('ledger', 'status', '--environment', 'sandbox');
+    assert.equal(status.environment, 'sandbox');
+    assert.equal(status.network.horizonUrl, process.env.HORIZON_URL_SANDBOX);
+    const onLedger = await horizon(`/accounts/${status.funding.publicKey}`);
+    const xlm = onLedger.balances.find((b: { asset_type: string }) => b.asset_type === 'native').balance;
+    assert.deepEqual(status.funding, { publicKey: status.funding.publicKey, open: true, xlm });
+    assert.equal(status.channelsConfigured, Number(process.env.LEDGER_CHANNELS ?? 16));
+    assert.equal(status.channels.length, status.channelsConfigured);
+    assert.ok(status.channels.every((c: { open: boolean; xlm: string }) => c.open && Number(c.xlm) > 0));
+    assert.doesNotMatch(JSON.stringify(status), /sealed|secret|"S[A-Z2-7]{55}"/i);
+  });
+
+  it('answers a payload it cannot take with the reason, and an unknown function as Lambda does', async () => {
+    const lambda = new LambdaClient({});
+    try {
+      const invoke = async (FunctionName: string, payload: unknown) => {
+        const answer = await lambda.send(
+          new InvokeCommand({ FunctionName, Payload: new TextEncoder().encode(JSON.stringify(payload)) }),
+        );
+        return JSON.parse(new TextDecoder().decode(answer.Payload));
+      };
+      const name = String(process.env.LEDGER_ADMIN_FUNCTION);
+      const refused = await invoke(name, { action: 'open-channels', environment: 'sandbox', count: 1000 });
+      assert.equal(refused.ok, false);
+      assert.match(refused.error, /^Invalid request: count: /);
+      assert.match((await invoke(name, { action: 'drop-table', environment: 'sandbox' })).error, /action/);
+      assert.match((await invoke(name, { action: 'status', environment: 'sandbox', x: 1 })).error, /x/);
+      await assert.rejects(invoke('no-such-function', {}), { name: 'ResourceNotFoundException' });
+    } finally {
+      lambda.destroy();
+    }
+  });
+
   it('opens the channel accounts the ledger lacks, once', async () => {
     // The seed's pool (LEDGER_CHANNELS of them) is open from the ledger's genesis: two more are missing.
     const count = Number(process.env.LEDGER_CHANNELS ?? 16) + 2;
@@ -202,7 +237,9 @@ describe('admin CLI: local stack not running', () => {
     );
     await assert.rejects(admin('channels', 'open', '--environment', 'sandbox', '--count', '0'));
   });
+});
 
+describe('admin CLI: local stack not running', () => {
   it('says to start it, in one line without a stack trace, and exits non-zero', async () => {
     // What a stopped `npm start` leaves: endpoints (in .local/stack.env.json) where nothing listens.
     const closed = `http://127.0.0.1:${await freePort()}`;

@@ -1,0 +1,105 @@
+// The platform's ledger accounts of one environment, for the platform team: the funding account (its
+// keys made on first use; putting XLM on it is the team's job) and the channel account pool. It runs
+// inside the stage, in functions/admin/ledger-accounts.ts, because only a stage's functions may decrypt
+// its key-encryption keys; the admin CLI invokes it (lib/admin/ledger-admin.ts), locally and deployed.
+import BigNumber from 'bignumber.js';
+import { config } from '../config.ts';
+import type { Environment } from '../http/types.ts';
+import { accountBalances } from '../ledger/balances.ts';
+import { channelPool } from '../ledger/channels.ts';
+import { ledgerNetwork } from '../ledger/network.ts';
+import { ensurePlatformAccount } from '../ledger/platform-accounts.ts';
+import * as z from '../zod.ts';
+import { CHANNEL_STARTING_XLM, type ChannelPoolReport, openChannelPool } from './channels.ts';
+
+export const ledgerAdminRequest = z.discriminatedUnion('action', [
+  z.strictObject({ action: z.literal('status'), environment: z.enum(['sandbox', 'production']) }),
+  z.strictObject({
+    action: z.literal('open-channels'),
+    environment: z.enum(['sandbox', 'production']),
+    count: z.number().check(z.int(), z.gte(1), z.lte(100)),
+  }),
+]);
+export type LedgerAdminRequest = z.infer<typeof ledgerAdminRequest>;
+
+/** What the function answers: the report, or why it did nothing (an operator's next step). */
+export type LedgerAdminResult = { ok: true; report: unknown } | { ok: false; error: string };
+
+interface LedgerAccount {
+  publicKey: string;
+  open: boolean;
+  /** Its XLM, a decimal string; null while it is not open. */
+  xlm: string | null;
+}
+
+export interface LedgerAccountsStatus {
+  environment: Environment;
+  network: { horizonUrl: string; networkPassphrase: string };
+  funding: LedgerAccount;
+  /** LEDGER_CHANNELS: the pool the functions lease from. */
+  channelsConfigured: number;
+  channels: (LedgerAccount & { index: number; leasedBy: string | null })[];
+}
+
+/**
+ * Left on the funding account beyond what it gives: its own reserve (1 XLM) and a margin for the fees
+ * it pays for every transaction the gateway submits until it is topped up.
+ */
+const FUNDING_FLOOR_XLM = '5';
+
+async function ledgerAccount(environment: Environment, publicKey: string): Promise<LedgerAccount> {
+  const { exists, balances } = await accountBalances(environment, publicKey);
+  const xlm = balances.find((balance) => balance.assetType === 'native')?.balance ?? null;
+  return { publicKey, open: exists, xlm: exists ? xlm : null };
+}
+
+export async function ledgerAccountsStatus(environment: Environment): Promise<LedgerAccountsStatus> {
+  const funding = await ensurePlatformAccount(environment, 'funding');
+  const { horizonUrl, networkPassphrase } = ledgerNetwork(environment);
+  const pool = await channelPool(environment);
+  return {
+    environment,
+    network: { horizonUrl, networkPassphrase },
+    funding: await ledgerAccount(environment, funding.publicKey),
+    channelsConfigured: config().LEDGER_CHANNELS,
+    channels: await Promise.all(
+      pool.map(async (channel) => ({
+        index: channel.index,
+        ...(await ledgerAccount(environment, channel.publicKey)),
+        leasedBy: channel.holder ?? null,
+      })),
+    ),
+  };
+}
+
+/** Opens the pool's first `count` channel accounts, or says what the funding account lacks first. */
+export async function openChannels(environment: Environment, count: number): Promise<LedgerAdminResult> {
+  const status = await ledgerAccountsStatus(environment);
+  const { funding, network } = status;
+  if (!funding.open) {
+    return {
+      ok: false,
+      error:
+        `The ${environment} funding account ${funding.publicKey} is not open on ${network.horizonUrl}: ` +
+        'send it XLM first (on the test network: https://friendbot.stellar.org?addr=<it>).',
+    };
+  }
+  const missing = Math.max(0, count - status.channels.filter((channel) => channel.open).length);
+  const needed = new BigNumber(CHANNEL_STARTING_XLM).times(missing).plus(FUNDING_FLOOR_XLM);
+  if (missing > 0 && new BigNumber(funding.xlm ?? '0').lt(needed)) {
+    return {
+      ok: false,
+      error:
+        `The ${environment} funding account ${funding.publicKey} holds ${funding.xlm} XLM; opening ${missing} ` +
+        `channel account(s) needs at least ${needed.toFixed()} XLM: send it more first.`,
+    };
+  }
+  const report: ChannelPoolReport = await openChannelPool(environment, count);
+  return { ok: true, report };
+}
+
+export async function runLedgerAdmin(request: LedgerAdminRequest): Promise<LedgerAdminResult> {
+  if (request.action === 'status')
+    return { ok: true, report: await ledgerAccountsStatus(request.environment) };
+  return openChannels(request.environment, request.count);
+}
