@@ -1,0 +1,96 @@
+// The ledger admin function (functions/admin/ledger-accounts.ts) bootstrapping a new stage's sandbox
+// ledger accounts, as the README's deploy walkthrough runs it: its funding account made but not yet on
+// the ledger, refused; funded (friendbot), its channel accounts opened; too poor for more, refused with
+// what to send. A table of this file's own stands for the new stage; the ledger is the stack's sandbox
+// ledger (the test network's stand-in, with its friendbot).
+import assert from 'node:assert/strict';
+import { Asset, Horizon, Keypair, Networks, Operation, TransactionBuilder } from '@stellar/stellar-sdk';
+import BigNumber from 'bignumber.js';
+import { beforeAll, describe, it } from 'vitest';
+import { lambdaContext } from '../../lib/local/lambda-event.ts';
+import { useOwnTable } from '../../lib/local/stack.ts';
+
+type Handler = (
+  event: unknown,
+  context: ReturnType<typeof lambdaContext>,
+) => Promise<Record<string, unknown>>;
+// biome-ignore lint/suspicious/noExplicitAny: reports are asserted on field by field.
+type Report = any;
+
+describe('ledger admin function on a new stage', () => {
+  let handler: Handler;
+  const horizonUrl = String(process.env.TEST_HORIZON_URL);
+  const server = new Horizon.Server(horizonUrl, { allowHttp: true });
+  const invoke = (event: unknown) => handler(event, lambdaContext('ledger-admin', 60_000));
+  const status = async (): Promise<Report> => {
+    const answer = await invoke({ action: 'status', environment: 'sandbox' });
+    assert.equal(answer.ok, true);
+    return answer.report;
+  };
+
+  beforeAll(async () => {
+    await useOwnTable('test-ledger-admin');
+    ({ handler } = (await import('../../functions/admin/ledger-accounts.ts')) as unknown as {
+      handler: Handler;
+    });
+  });
+
+  it('makes the funding keys, refuses to open channels from an account not on the ledger, then opens them once funded', async () => {
+    const before = await status();
+    assert.deepEqual(before.funding, { publicKey: before.funding.publicKey, open: false, xlm: null });
+    assert.deepEqual(before.channels, []);
+    // The same keys on every call: the account to fund does not move.
+    assert.equal((await status()).funding.publicKey, before.funding.publicKey);
+
+    const refused = await invoke({ action: 'open-channels', environment: 'sandbox', count: 2 });
+    assert.equal(refused.ok, false);
+    assert.match(
+      String(refused.error),
+      new RegExp(`funding account ${before.funding.publicKey} is not open`),
+    );
+
+    await server.friendbot(before.funding.publicKey).call();
+    const opened = await invoke({ action: 'open-channels', environment: 'sandbox', count: 2 });
+    assert.equal(opened.ok, true, String(opened.error));
+    const after = await status();
+    assert.equal(after.funding.open, true);
+    assert.equal(after.channels.length, 2);
+    for (const channel of after.channels) {
+      assert.equal(channel.open, true);
+      assert.equal((await server.loadAccount(channel.publicKey)).accountId(), channel.publicKey);
+    }
+  });
+
+  it('refuses to open more than the funding account can pay for, saying how much it needs', async () => {
+    const { funding } = await status();
+    // Drain the funding account to 3 XLM (its keys are the stage's: opened here with the same KEK).
+    const { findPlatformAccount } = await import('../../lib/ledger/platform-accounts.ts');
+    const { openSecret } = await import('../../lib/ledger/custody.ts');
+    const account = await findPlatformAccount('sandbox', 'funding');
+    assert.ok(account);
+    const keys: Keypair = await openSecret('sandbox', account.publicKey, account.sealedSecret);
+    const sink = Keypair.random().publicKey();
+    await server.friendbot(sink).call();
+    const drained = new BigNumber(funding.xlm).minus(3).minus('0.0001').toFixed(7);
+    const tx = new TransactionBuilder(await server.loadAccount(funding.publicKey), {
+      fee: '100',
+      networkPassphrase: Networks.TESTNET,
+    })
+      .addOperation(Operation.payment({ destination: sink, asset: Asset.native(), amount: drained }))
+      .setTimeout(30)
+      .build();
+    tx.sign(keys);
+    await server.submitTransaction(tx);
+
+    const held = (await status()).funding.xlm;
+    const refused = await invoke({ action: 'open-channels', environment: 'sandbox', count: 3 });
+    assert.equal(refused.ok, false);
+    assert.equal(
+      refused.error,
+      `The sandbox funding account ${funding.publicKey} holds ${held} XLM; opening 1 channel account(s) ` +
+        'needs at least 7 XLM: send it more first.',
+    );
+    // Nothing was made on the ledger: still the two channels.
+    assert.equal((await status()).channels.filter((c: Report) => c.open).length, 2);
+  });
+});
