@@ -21,6 +21,9 @@ Commands:
   credentials list --application <applicationId>      Key ids and client ids (never secrets).
   assets load --environment sandbox|production --file <registry.json>
       Adds or replaces registry entries: a JSON array of {assetCode, assetIssuer, assetType, name, decimals, networkName}.
+  assets seed --environment production
+      Loads the production registry this repository keeps (lib/assets/registry-seed.ts: XLM and the
+      stablecoins' public-network issuers). Sandbox assets are issued by the platform: 'ledger sandbox-assets'.
   keys rotate [--secret signing-keys|cursor-key|kek] [--environment sandbox|production]
       Rotates a key secret through Secrets Manager (RotateSecret): the stage's rotation function makes
       the new key, so none passes through this machine. signing-keys (the default): a new active token
@@ -45,8 +48,11 @@ Commands:
       pool: public keys, whether each is open on the ledger, XLM held, leases. Never a secret.
   channels open --environment sandbox|production --count <n>
       Makes the first n channel accounts (keys sealed under the environment's key-encryption key) and
-      opens those the ledger lacks from the funding account (n = LEDGER_CHANNELS, 16 by default). Both
-      run in the stage's ledger admin function (only a stage's functions may decrypt its keys).
+      opens those the ledger lacks from the funding account (n = LEDGER_CHANNELS, 16 by default).
+  ledger sandbox-assets
+      Opens the sandbox assets' issuer accounts (the platform mints sandbox test money) from the sandbox
+      funding account and loads the sandbox asset registry naming them. These three run in the stage's
+      ledger admin function: only a stage's functions may decrypt its keys.
 
 Options:
   --stage <stage>   A deployed stage (declared in cdk.json's "stages"): every command addresses its table,
@@ -153,6 +159,13 @@ async function main(): Promise<void> {
         fail('--environment must be sandbox or production');
       return print(await loadAssetRegistry(environment, JSON.parse(readFileSync(required('file'), 'utf8'))));
     }
+    case 'assets seed': {
+      if (values.environment !== 'production')
+        fail("assets seed loads the production registry: sandbox assets come from 'ledger sandbox-assets'");
+      const { loadAssetRegistry } = await import('../lib/admin/assets.ts');
+      const { seedRegistries } = await import('../lib/assets/registry-seed.ts');
+      return print(await loadAssetRegistry('production', seedRegistries.production));
+    }
     case 'keys rotate': {
       const secret = values.secret;
       if (secret !== 'signing-keys' && secret !== 'cursor-key' && secret !== 'kek')
@@ -178,6 +191,10 @@ async function main(): Promise<void> {
       if (decision !== 'APPROVED' && decision !== 'REJECTED') fail('--decision must be APPROVED or REJECTED');
       const { reviewPaymentDestination } = await import('../lib/admin/payment-destinations.ts');
       return print(await reviewPaymentDestination(required('destination'), decision));
+    }
+    case 'ledger sandbox-assets': {
+      const { invokeLedgerAdmin } = await import('../lib/admin/ledger-admin.ts');
+      return print(await invokeLedgerAdmin({ action: 'open-sandbox-assets' }));
     }
     case 'ledger status':
     case 'channels open': {

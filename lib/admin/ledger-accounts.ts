@@ -1,5 +1,6 @@
 // The platform's ledger accounts of one environment, for the platform team: the funding account (its
-// keys made on first use; putting XLM on it is the team's job) and the channel account pool. It runs
+// keys made on first use; putting XLM on it is the team's job), the channel account pool, and the
+// sandbox assets' issuers. It runs
 // inside the stage, in functions/admin/ledger-accounts.ts, because only a stage's functions may decrypt
 // its key-encryption keys; the admin CLI invokes it (lib/admin/ledger-admin.ts), locally and deployed.
 import BigNumber from 'bignumber.js';
@@ -11,6 +12,7 @@ import { ledgerNetwork } from '../ledger/network.ts';
 import { ensurePlatformAccount } from '../ledger/platform-accounts.ts';
 import * as z from '../zod.ts';
 import { CHANNEL_STARTING_XLM, type ChannelPoolReport, openChannelPool } from './channels.ts';
+import { ISSUER_STARTING_XLM, openSandboxAssets, sandboxRegistry } from './sandbox-assets.ts';
 
 export const ledgerAdminRequest = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('status'), environment: z.enum(['sandbox', 'production']) }),
@@ -19,6 +21,8 @@ export const ledgerAdminRequest = z.discriminatedUnion('action', [
     environment: z.enum(['sandbox', 'production']),
     count: z.number().check(z.int(), z.gte(1), z.lte(100)),
   }),
+  // Sandbox only: production's registry names the stablecoins' real issuers (`admin assets load`).
+  z.strictObject({ action: z.literal('open-sandbox-assets') }),
 ]);
 export type LedgerAdminRequest = z.infer<typeof ledgerAdminRequest>;
 
@@ -72,34 +76,59 @@ export async function ledgerAccountsStatus(environment: Environment): Promise<Le
   };
 }
 
+/**
+ * Why the funding account cannot open `missing` accounts of `startingXlm` each, or null when it can: not
+ * on the ledger yet, or holding too little (the operator's next step, in one line).
+ */
+function fundingShortfall(
+  status: LedgerAccountsStatus,
+  missing: number,
+  startingXlm: string,
+  what: string,
+): string | null {
+  const { environment, funding, network } = status;
+  if (!funding.open) {
+    return (
+      `The ${environment} funding account ${funding.publicKey} is not open on ${network.horizonUrl}: ` +
+      'send it XLM first (on the test network: https://friendbot.stellar.org?addr=<it>).'
+    );
+  }
+  const needed = new BigNumber(startingXlm).times(missing).plus(FUNDING_FLOOR_XLM);
+  if (missing === 0 || new BigNumber(funding.xlm ?? '0').gte(needed)) return null;
+  return (
+    `The ${environment} funding account ${funding.publicKey} holds ${funding.xlm} XLM; opening ${missing} ` +
+    `${what} needs at least ${needed.toFixed()} XLM: send it more first.`
+  );
+}
+
 /** Opens the pool's first `count` channel accounts, or says what the funding account lacks first. */
 export async function openChannels(environment: Environment, count: number): Promise<LedgerAdminResult> {
   const status = await ledgerAccountsStatus(environment);
-  const { funding, network } = status;
-  if (!funding.open) {
-    return {
-      ok: false,
-      error:
-        `The ${environment} funding account ${funding.publicKey} is not open on ${network.horizonUrl}: ` +
-        'send it XLM first (on the test network: https://friendbot.stellar.org?addr=<it>).',
-    };
-  }
   const missing = Math.max(0, count - status.channels.filter((channel) => channel.open).length);
-  const needed = new BigNumber(CHANNEL_STARTING_XLM).times(missing).plus(FUNDING_FLOOR_XLM);
-  if (missing > 0 && new BigNumber(funding.xlm ?? '0').lt(needed)) {
-    return {
-      ok: false,
-      error:
-        `The ${environment} funding account ${funding.publicKey} holds ${funding.xlm} XLM; opening ${missing} ` +
-        `channel account(s) needs at least ${needed.toFixed()} XLM: send it more first.`,
-    };
-  }
+  const shortfall = fundingShortfall(status, missing, CHANNEL_STARTING_XLM, 'channel account(s)');
+  if (shortfall) return { ok: false, error: shortfall };
   const report: ChannelPoolReport = await openChannelPool(environment, count);
   return { ok: true, report };
+}
+
+/** Opens the sandbox assets' issuers and registers the assets with them (lib/admin/sandbox-assets.ts). */
+export async function openSandboxIssuers(): Promise<LedgerAdminResult> {
+  const status = await ledgerAccountsStatus('sandbox');
+  const issuers = (await sandboxRegistry()).flatMap((asset) =>
+    asset.assetIssuer ? [asset.assetIssuer] : [],
+  );
+  const open = await Promise.all(
+    issuers.map(async (issuer) => (await ledgerAccount('sandbox', issuer)).open),
+  );
+  const missing = open.filter((isOpen) => !isOpen).length;
+  const shortfall = fundingShortfall(status, missing, ISSUER_STARTING_XLM, 'issuer account(s)');
+  if (shortfall) return { ok: false, error: shortfall };
+  return { ok: true, report: await openSandboxAssets() };
 }
 
 export async function runLedgerAdmin(request: LedgerAdminRequest): Promise<LedgerAdminResult> {
   if (request.action === 'status')
     return { ok: true, report: await ledgerAccountsStatus(request.environment) };
+  if (request.action === 'open-sandbox-assets') return openSandboxIssuers();
   return openChannels(request.environment, request.count);
 }

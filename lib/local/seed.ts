@@ -2,6 +2,7 @@
 // platform accounts, the asset registries and connector catalogues, the ledgers' genesis and one sandbox tenant.
 import { readFileSync } from 'node:fs';
 import { loadConnectorCatalogue } from '../admin/connectors.ts';
+import { sandboxRegistry } from '../admin/sandbox-assets.ts';
 import { createTenant } from '../admin/tenants.ts';
 import { seedRegistries } from '../assets/registry-seed.ts';
 import { putAsset } from '../assets/repo.ts';
@@ -33,19 +34,9 @@ const POOL_DEPTH: Record<string, { assetA: string; assetB: string; reserveA: str
 };
 
 async function registryOf(environment: Environment): Promise<Asset[]> {
-  if (environment === 'production') return seedRegistries.production;
-  // Sandbox assets are issued locally by platform accounts whose keys we hold, so the sandbox
-  // helpers can mint test money; production keeps the real issuers.
-  return Promise.all(
-    seedRegistries.sandbox.map(async (asset) =>
-      asset.assetIssuer === null
-        ? asset
-        : {
-            ...asset,
-            assetIssuer: (await ensurePlatformAccount('sandbox', `issuer:${asset.assetCode}`)).publicKey,
-          },
-    ),
-  );
+  // Sandbox assets are issued by platform accounts whose keys we hold, so the sandbox helpers can mint
+  // test money; production keeps the real issuers.
+  return environment === 'production' ? seedRegistries.production : sandboxRegistry();
 }
 
 function genesisOf(

@@ -38,6 +38,9 @@ describe('admin CLI', () => {
       'assets load',
       'keys rotate',
       'channels open',
+      'ledger status',
+      'ledger sandbox-assets',
+      'assets seed',
     ]) {
       assert.ok(stdout.includes(command), command);
     }
@@ -119,6 +122,25 @@ describe('admin CLI', () => {
     );
     await assert.rejects(admin('assets', 'load', '--environment', 'sandbox', '--file', bad), /assetCode/);
     assert.equal((await call('/assets/OKAY', { apiKey: tenant.apiKey, token })).status, 404);
+  });
+
+  it("seeds the production registry this repository keeps, and refuses to seed the sandbox's", async () => {
+    assert.deepEqual(await admin('assets', 'seed', '--environment', 'production'), {
+      environment: 'production',
+      loaded: ['XLM', 'USDC', 'EURC'],
+    });
+    const refused = await run(
+      process.execPath,
+      ['scripts/admin.ts', 'assets', 'seed', '--environment', 'sandbox'],
+      {
+        env: process.env,
+      },
+    ).then(
+      () => assert.fail('seeded the sandbox'),
+      (error: { code: number; stderr: string }) => error,
+    );
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /ledger sandbox-assets/);
   });
 
   it('rotates the signing key while tokens signed with the previous key stay valid', async () => {

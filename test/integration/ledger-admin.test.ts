@@ -1,7 +1,7 @@
 // The ledger admin function (functions/admin/ledger-accounts.ts) bootstrapping a new stage's sandbox
 // ledger accounts, as the README's deploy walkthrough runs it: its funding account made but not yet on
-// the ledger, refused; funded (friendbot), its channel accounts opened; too poor for more, refused with
-// what to send. A table of this file's own stands for the new stage; the ledger is the stack's sandbox
+// the ledger, refused; funded (friendbot), its channel accounts and the sandbox assets' issuers opened;
+// too poor for more, refused with what to send. A table of this file's own stands for the new stage; the ledger is the stack's sandbox
 // ledger (the test network's stand-in, with its friendbot).
 import assert from 'node:assert/strict';
 import { Asset, Horizon, Keypair, Networks, Operation, TransactionBuilder } from '@stellar/stellar-sdk';
@@ -59,6 +59,34 @@ describe('ledger admin function on a new stage', () => {
       assert.equal(channel.open, true);
       assert.equal((await server.loadAccount(channel.publicKey)).accountId(), channel.publicKey);
     }
+  });
+
+  it('opens the sandbox issuers and registers the sandbox assets with them, once', async () => {
+    const answer = await invoke({ action: 'open-sandbox-assets' });
+    assert.equal(answer.ok, true, String(answer.error));
+    const report = answer.report as Report;
+    const { findPlatformAccount } = await import('../../lib/ledger/platform-accounts.ts');
+    const { findAsset } = await import('../../lib/assets/repo.ts');
+    assert.deepEqual(report.assets.map((a: Report) => a.assetCode).sort(), ['EURC', 'USDC', 'XLM']);
+    for (const asset of report.assets) {
+      const registered = await findAsset('sandbox', asset.assetCode);
+      assert.equal(registered?.assetIssuer, asset.assetIssuer, asset.assetCode);
+      if (asset.assetIssuer === null) continue;
+      // Our own issuer, on the ledger: not the stablecoin's public test-network issuer.
+      assert.equal(
+        (await findPlatformAccount('sandbox', `issuer:${asset.assetCode}`))?.publicKey,
+        asset.assetIssuer,
+      );
+      assert.equal((await server.loadAccount(asset.assetIssuer)).accountId(), asset.assetIssuer);
+    }
+    assert.ok(report.openedBy);
+    // The same request again is the same intent: its recorded outcome, nothing submitted.
+    const { funding } = await status();
+    const sequence = (await server.loadAccount(funding.publicKey)).sequenceNumber();
+    const again = await invoke({ action: 'open-sandbox-assets' });
+    assert.equal((again.report as Report).openedBy, report.openedBy);
+    assert.deepEqual((again.report as Report).assets, report.assets);
+    assert.equal((await server.loadAccount(funding.publicKey)).sequenceNumber(), sequence);
   });
 
   it('refuses to open more than the funding account can pay for, saying how much it needs', async () => {
