@@ -15,12 +15,17 @@ export async function invokeLedgerAdmin(request: LedgerAdminRequest): Promise<un
   // Opening accounts takes ledger rounds: wait as long as the function may run (its timeout, 60 s).
   const client = new LambdaClient({ requestHandler: { requestTimeout: 70_000 } });
   try {
-    const answer = await client.send(
-      new InvokeCommand({
-        FunctionName: functionName,
-        Payload: new TextEncoder().encode(JSON.stringify(request)),
-      }),
-    );
+    const answer = await client
+      .send(
+        new InvokeCommand({
+          FunctionName: functionName,
+          Payload: new TextEncoder().encode(JSON.stringify(request)),
+        }),
+      )
+      .catch((error: Error) => {
+        // Refused (no lambda:InvokeFunction), not found, throttled: Lambda's own words, in one line.
+        throw new LedgerAdminRefusal(`Could not invoke ${functionName}: ${error.name}: ${error.message}`);
+      });
     const payload: unknown = answer.Payload ? JSON.parse(new TextDecoder().decode(answer.Payload)) : null;
     if (answer.FunctionError) {
       const { errorType, errorMessage } = (payload ?? {}) as { errorType?: string; errorMessage?: string };

@@ -37,13 +37,21 @@ export async function stageEnvironment(stage: string): Promise<Record<string, st
   try {
     stack = (await client.send(new DescribeStacksCommand({ StackName: stackName }))).Stacks?.[0];
   } catch (error) {
-    if ((error as { name?: string }).name === 'ValidationError') {
+    const { name, message } = error as Error;
+    if (name === 'ValidationError') {
       throw new StageUnavailableError(
         `No stack ${stackName} in ${region} for these credentials: deploy the stage first ` +
           `(npm run deploy -- -c stage=${stage} --all) or use credentials for account ${account}.`,
       );
     }
-    throw error;
+    if (name === 'CredentialsProviderError') {
+      throw new StageUnavailableError(
+        `No AWS credentials for stage ${stage}: sign in to account ${account} (AWS_PROFILE, aws sso login, ` +
+          'or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY) and run again.',
+      );
+    }
+    // Expired or refused credentials, throttling: CloudFormation's own words, in one line.
+    throw new StageUnavailableError(`Could not read ${stackName} in ${region}: ${name}: ${message}`);
   } finally {
     client.destroy();
   }

@@ -234,6 +234,16 @@ describe('admin CLI: ledger accounts, through the ledger admin function', () => 
     } finally {
       lambda.destroy();
     }
+    // The CLI says so in one line: a stage whose output names a function that is not there (or not ours).
+    const failed = await run(process.execPath, ['scripts/admin.ts', 'ledger', 'status'], {
+      env: { ...process.env, LEDGER_ADMIN_FUNCTION: 'no-such-function' },
+    }).then(
+      () => assert.fail('invoked a missing function'),
+      (error: { code: number; stderr: string }) => error,
+    );
+    assert.equal(failed.code, 1);
+    assert.match(failed.stderr, /^Could not invoke no-such-function: ResourceNotFoundException: /);
+    assert.equal(failed.stderr.split('\n').filter(Boolean).length, 1);
   });
 
   it('opens the channel accounts the ledger lacks, once', async () => {
@@ -364,7 +374,7 @@ describe('admin CLI against a deployed stage (--stage)', () => {
     }
   });
 
-  it('refuses an undeclared stage, a missing stack, another account, a failed create and a missing output', async () => {
+  it('refuses no credentials, an undeclared stage, a missing stack, another account, a failed create and a missing output', async () => {
     const cases: [SimulatedStack[], string, RegExp][] = [
       [[deployedDev()], 'nowhere', /^Stage "nowhere" is not declared: add .* cdk\.json/],
       [[deployedDev()], 'prod', /^No stack payments-gateway-prod in eu-west-1 for these credentials/],
@@ -380,6 +390,35 @@ describe('admin CLI against a deployed stage (--stage)', () => {
         /has no output KekSandboxSecretName/,
       ],
     ];
+    // No credentials at all (and no instance metadata to look for them in).
+    const noCredentials = await startCloudFormationSimulator([deployedDev()]);
+    try {
+      const env: NodeJS.ProcessEnv = {
+        ...shellFor(noCredentials),
+        AWS_EC2_METADATA_DISABLED: 'true',
+        AWS_CONFIG_FILE: '/nonexistent',
+        AWS_SHARED_CREDENTIALS_FILE: '/nonexistent',
+      };
+      for (const variable of [
+        'AWS_ACCESS_KEY_ID',
+        'AWS_SECRET_ACCESS_KEY',
+        'AWS_SESSION_TOKEN',
+        'AWS_PROFILE',
+      ])
+        delete env[variable];
+      const failed = await run(process.execPath, ['scripts/admin.ts', 'keys', 'status', '--stage', 'dev'], {
+        env,
+      }).then(
+        () => assert.fail('read a stage without credentials'),
+        (error: { code: number; stderr: string }) => error,
+      );
+      assert.equal(failed.code, 1);
+      assert.match(failed.stderr, /^No AWS credentials for stage dev: sign in to account 111111111111/);
+      assert.equal(failed.stderr.split('\n').filter(Boolean).length, 1, 'one line, no stack trace');
+      assert.deepEqual(noCredentials.described, [], 'nothing was asked of CloudFormation');
+    } finally {
+      await noCredentials.stop();
+    }
     for (const [stacks, stage, message] of cases) {
       const cloudFormation = await startCloudFormationSimulator(stacks);
       try {
