@@ -707,6 +707,9 @@ describe('queues', () => {
       ([id]) => id.includes('AlarmEmail'),
     );
     assert.ok(parameter, 'AlarmEmail parameter');
+    // The README's deploy command names it by its logical id (fixed by the construct path).
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    assert.ok(readme.includes(`payments-gateway-prod:${parameter[0]}=`), `README names ${parameter[0]}`);
     const [[, subscription]] = ofType(resources, 'AWS::SNS::Subscription') as [[string, CfnResource]];
     assert.equal(subscription.Properties?.Protocol, 'email');
     assert.ok((subscription as { Condition?: string }).Condition, 'only when an address is given');
