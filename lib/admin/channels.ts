@@ -2,10 +2,9 @@
 // the first `count` channels' keys and opens their accounts on the environment's ledger from the funding
 // account; running it again opens only what is missing. The local stack's ledgers hold the pool from
 // their genesis. LEDGER_CHANNELS tells the functions how many of them to lease.
-import { createHash } from 'node:crypto';
 import type { Environment } from '../http/types.ts';
 import { channelPool, ensureChannelKeys } from '../ledger/channels.ts';
-import { openPlatformAccounts } from '../ledger/operations.ts';
+import { openAccountsOnce } from './platform-openings.ts';
 
 /** A channel needs only its reserve (1 XLM): the funding account fee-bumps what is built on it. */
 export const CHANNEL_STARTING_XLM = '2';
@@ -22,18 +21,12 @@ export async function openChannelPool(environment: Environment, count: number): 
     throw new RangeError('--count must be a whole number from 1 to 100');
   }
   const channels = await ensureChannelKeys(environment, count);
-  const accounts = channels.map((channel) => channel.publicKey);
-  // One intent per set of accounts: a retry of the same command resumes it rather than building anew.
-  const digest = createHash('sha256').update(accounts.join(',')).digest('hex').slice(0, 32);
-  const outcome = await openPlatformAccounts({
+  const openedBy = await openAccountsOnce(
     environment,
-    intentId: `channels-open:${digest}`,
-    accounts,
-    startingBalance: CHANNEL_STARTING_XLM,
-  });
-  if (outcome.status !== 'succeeded') {
-    throw new Error(`Opening the channel accounts is ${outcome.status}: ${outcome.failureReason}`);
-  }
+    'channels',
+    channels.map((channel) => channel.publicKey),
+    CHANNEL_STARTING_XLM,
+  );
   const leases = new Map((await channelPool(environment)).map((c) => [c.publicKey, c.holder ?? null]));
   return {
     environment,
@@ -42,6 +35,6 @@ export async function openChannelPool(environment: Environment, count: number): 
       publicKey,
       leasedBy: leases.get(publicKey) ?? null,
     })),
-    openedBy: outcome.hash,
+    openedBy,
   };
 }

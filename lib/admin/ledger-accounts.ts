@@ -12,6 +12,7 @@ import { ledgerNetwork } from '../ledger/network.ts';
 import { ensurePlatformAccount } from '../ledger/platform-accounts.ts';
 import * as z from '../zod.ts';
 import { CHANNEL_STARTING_XLM, type ChannelPoolReport, openChannelPool } from './channels.ts';
+import { OpeningNotSettled } from './platform-openings.ts';
 import { ISSUER_STARTING_XLM, openSandboxAssets, sandboxRegistry } from './sandbox-assets.ts';
 
 export const ledgerAdminRequest = z.discriminatedUnion('action', [
@@ -127,8 +128,14 @@ export async function openSandboxIssuers(): Promise<LedgerAdminResult> {
 }
 
 export async function runLedgerAdmin(request: LedgerAdminRequest): Promise<LedgerAdminResult> {
-  if (request.action === 'status')
-    return { ok: true, report: await ledgerAccountsStatus(request.environment) };
-  if (request.action === 'open-sandbox-assets') return openSandboxIssuers();
-  return openChannels(request.environment, request.count);
+  try {
+    if (request.action === 'status')
+      return { ok: true, report: await ledgerAccountsStatus(request.environment) };
+    if (request.action === 'open-sandbox-assets') return await openSandboxIssuers();
+    return await openChannels(request.environment, request.count);
+  } catch (error) {
+    // Not a fault of the function: the ledger has not settled the opening yet, or refused it.
+    if (error instanceof OpeningNotSettled) return { ok: false, error: error.message };
+    throw error;
+  }
 }

@@ -3,12 +3,11 @@
 // platform account `issuer:<CODE>` whose keys we hold, not the stablecoin's public test-network issuer.
 // The local stack's seed puts them in its ledger's genesis; a deployed stage opens them through the
 // ledger admin function (`admin ledger sandbox-assets`).
-import { createHash } from 'node:crypto';
 import { seedRegistries } from '../assets/registry-seed.ts';
 import { putAsset } from '../assets/repo.ts';
 import type { Asset } from '../assets/schema.ts';
-import { openPlatformAccounts } from '../ledger/operations.ts';
 import { ensurePlatformAccount } from '../ledger/platform-accounts.ts';
+import { openAccountsOnce } from './platform-openings.ts';
 
 /** An issuer needs its reserve (1 XLM): what it issues is built on channels and fee-bumped by funding. */
 export const ISSUER_STARTING_XLM = '2';
@@ -40,17 +39,7 @@ export interface SandboxAssetsReport {
 export async function openSandboxAssets(): Promise<SandboxAssetsReport> {
   const assets = await sandboxRegistry();
   const issuers = assets.flatMap((asset) => (asset.assetIssuer ? [asset.assetIssuer] : []));
-  // One intent per set of issuers: a retry of the same request resumes it rather than building anew.
-  const digest = createHash('sha256').update(issuers.join(',')).digest('hex').slice(0, 32);
-  const outcome = await openPlatformAccounts({
-    environment: 'sandbox',
-    intentId: `sandbox-issuers-open:${digest}`,
-    accounts: issuers,
-    startingBalance: ISSUER_STARTING_XLM,
-  });
-  if (outcome.status !== 'succeeded') {
-    throw new Error(`Opening the sandbox issuers is ${outcome.status}: ${outcome.failureReason}`);
-  }
+  const openedBy = await openAccountsOnce('sandbox', 'sandbox-issuers', issuers, ISSUER_STARTING_XLM);
   for (const asset of assets) await putAsset('sandbox', asset);
-  return { assets, openedBy: outcome.hash };
+  return { assets, openedBy };
 }
