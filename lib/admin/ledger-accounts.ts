@@ -8,6 +8,7 @@ import { config } from '../config.ts';
 import type { Environment } from '../http/types.ts';
 import { accountBalances } from '../ledger/balances.ts';
 import { channelPool } from '../ledger/channels.ts';
+import { LedgerUnavailableError } from '../ledger/errors.ts';
 import { ledgerNetwork } from '../ledger/network.ts';
 import { ensurePlatformAccount } from '../ledger/platform-accounts.ts';
 import * as z from '../zod.ts';
@@ -134,8 +135,11 @@ export async function runLedgerAdmin(request: LedgerAdminRequest): Promise<Ledge
     if (request.action === 'open-sandbox-assets') return await openSandboxIssuers();
     return await openChannels(request.environment, request.count);
   } catch (error) {
-    // Not a fault of the function: the ledger has not settled the opening yet, or refused it.
+    // Not a fault of the function: the ledger is unreachable, or has not settled the opening yet, or
+    // refused it. The operator runs the same command again.
     if (error instanceof OpeningNotSettled) return { ok: false, error: error.message };
+    if (error instanceof LedgerUnavailableError)
+      return { ok: false, error: `${error.message}: nothing was opened; run the same command again.` };
     throw error;
   }
 }

@@ -11,7 +11,7 @@ import { notFound, Problem, serviceUnavailable, unprocessable } from '../http/pr
 import type { Tenant } from '../http/types.ts';
 import { IntentConflict } from '../ledger/errors.ts';
 import { pay } from '../ledger/operations.ts';
-import { platformAccount } from '../ledger/platform-accounts.ts';
+import { PlatformAccountMissingError, platformAccount } from '../ledger/platform-accounts.ts';
 import { purposeOf } from '../ledger/purpose.ts';
 import type { SubmissionOutcome } from '../ledger/submit.ts';
 import { logger } from '../log.ts';
@@ -95,6 +95,11 @@ export async function fundWallet(
   const request = { walletId, assetCode: asset.assetCode, amount: amount.toFixed() };
   const intentId = fundingIntentId(tenant, idempotencyKey);
   const outcome = await payFunding(tenant, wallet, asset, request, intentId).catch((error: unknown) => {
+    // A stage whose sandbox assets were never opened (`admin ledger sandbox-assets`): nothing was sent.
+    if (error instanceof PlatformAccountMissingError) {
+      logger.error('Sandbox funding without its platform account', { error: error.message });
+      throw serviceUnavailable(`The sandbox cannot issue ${asset.assetCode} yet; nothing was sent.`);
+    }
     if (!(error instanceof IntentConflict)) throw error;
     throw new Problem(409, `This ${IDEMPOTENCY_KEY_HEADER} was used with another funding request.`, {
       errors: [{ field: IDEMPOTENCY_KEY_HEADER, message: 'was used with another request' }],

@@ -121,4 +121,22 @@ describe('ledger admin function on a new stage', () => {
     // Nothing was made on the ledger: still the two channels.
     assert.equal((await status()).channels.filter((c: Report) => c.open).length, 2);
   });
+
+  it('answers an unreachable ledger with the reason, not a function error', async () => {
+    // This file reads only the sandbox ledger: production's is first reached here, at an address where
+    // nothing listens.
+    const { freePort } = await import('../../lib/local/ports.ts');
+    const { resetConfig } = await import('../../lib/config.ts');
+    const before = process.env.HORIZON_URL_PRODUCTION;
+    process.env.HORIZON_URL_PRODUCTION = `http://127.0.0.1:${await freePort()}`;
+    resetConfig();
+    try {
+      const answer = await invoke({ action: 'status', environment: 'production' });
+      assert.equal(answer.ok, false);
+      assert.match(String(answer.error), /^The ledger could not be read: .*run the same command again\.$/);
+    } finally {
+      process.env.HORIZON_URL_PRODUCTION = before;
+      resetConfig();
+    }
+  });
 });
