@@ -8,7 +8,7 @@ import { httpClient, type Op, runLoad } from './latency.ts';
 import { type FundedWallet, fundedWallet, p2pPayer, transactionReader } from './payment-api.ts';
 import { paymentFloorOps } from './payment-floor.ts';
 import { recordReader } from './payment-records.ts';
-import { fixed, ROUTE_VS_FLOOR_COLUMNS, type Summary, table } from './stats.ts';
+import { fixed, ROUTE_VS_FLOOR_COLUMNS, routeVsFloorRow, table } from './stats.ts';
 
 /**
  * Requests per case: each accepted payment also has the ledger-submitter settle it in the background (in
@@ -42,8 +42,6 @@ export const PAYMENTS_SECTION_CAP_MS =
   PER_PAYMENT_MS;
 
 const ms = (value: number) => fixed(value, 2);
-const ratio = (a: number, b: number) => `${fixed(a / b, 2)}x`;
-const count = (s: Summary) => `${s.n}${s.capped ? '*' : ''}`;
 const pause = (t: number) => new Promise((resolve) => setTimeout(resolve, t));
 
 /** The ledger's close cadence as its admin route reports it, for the headings. */
@@ -126,22 +124,7 @@ async function measureAcceptance(
       await drain(`c=${concurrency}`);
       await runLoad(floor.createPayment, { concurrency, requests: requests / 8, capMs: 2000 });
       const f = await runLoad(floor.createPayment, { concurrency, requests, capMs: CASE_CAP_MS });
-      rows.push([
-        'POST /v1/payments/p2p/own',
-        String(concurrency),
-        count(r),
-        String(r.failures),
-        ms(r.p50),
-        ms(r.p99),
-        fixed(r.rps, 0),
-        count(f),
-        String(f.failures),
-        ms(f.p50),
-        ms(f.p99),
-        fixed(f.rps, 0),
-        ratio(r.p50, f.p50),
-        ratio(r.p99, f.p99),
-      ]);
+      rows.push(routeVsFloorRow('POST /v1/payments/p2p/own', concurrency, r, f));
       if (r.firstFailure) failures.push(`c=${concurrency} route: ${r.firstFailure}`);
       if (f.firstFailure) failures.push(`c=${concurrency} floor: ${f.firstFailure}`);
     }

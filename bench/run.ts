@@ -27,7 +27,7 @@ import {
 } from './latency.ts';
 import { measurePaymentBurst, PAYMENT_BURST_CAP_MS } from './payment-burst.ts';
 import { measurePayments, PAYMENTS_SECTION_CAP_MS } from './payments.ts';
-import { fixed, ROUTE_VS_FLOOR_COLUMNS, type Summary, table } from './stats.ts';
+import { fixed, ROUTE_VS_FLOOR_COLUMNS, routeVsFloorRow, table } from './stats.ts';
 import { BURST_SECTION_CAP_MS, measureSubmissionBurst } from './submission-burst.ts';
 import { measureWebhooks, WEBHOOK_SECTION_CAP_MS } from './webhooks.ts';
 
@@ -99,8 +99,6 @@ process.on('SIGINT', () => void abort('SIGINT', 130));
 process.on('SIGTERM', () => void abort('SIGTERM', 143));
 
 const ms = (value: number) => fixed(value, 2);
-const ratio = (a: number, b: number) => `${fixed(a / b, 2)}x`;
-const count = (s: Summary) => `${s.n}${s.capped ? '*' : ''}`;
 
 interface Endpoint {
   name: string;
@@ -218,22 +216,7 @@ async function measureLatency(running: LocalStack, accessToken: string): Promise
         // The floor's messages go to a queue no worker reads; the route's must be worked off first.
         if (creates) await drain(running, `${name} c=${concurrency}`, drains);
         const f = await measure(floorOp);
-        rows.push([
-          name,
-          String(concurrency),
-          count(r),
-          String(r.failures),
-          ms(r.p50),
-          ms(r.p99),
-          fixed(r.rps, 0),
-          count(f),
-          String(f.failures),
-          ms(f.p50),
-          ms(f.p99),
-          fixed(f.rps, 0),
-          ratio(r.p50, f.p50),
-          ratio(r.p99, f.p99),
-        ]);
+        rows.push(routeVsFloorRow(name, concurrency, r, f));
         if (r.firstFailure) failures.push(`${name} c=${concurrency} route: ${r.firstFailure}`);
         if (f.firstFailure) failures.push(`${name} c=${concurrency} floor: ${f.firstFailure}`);
       }

@@ -78,3 +78,30 @@ export const ROUTE_VS_FLOOR_COLUMNS = [
   'p50 route/floor',
   'p99 route/floor',
 ];
+
+const ms = (value: number) => fixed(value, 2);
+const count = (s: Summary) => `${s.n}${s.capped ? '*' : ''}`;
+const ratio = (a: number, b: number) => `${fixed(a / b, 2)}x`;
+
+/** One row under ROUTE_VS_FLOOR_COLUMNS: the route's figures, its floor's, and their ratios. */
+export const routeVsFloorRow = (
+  name: string,
+  concurrency: number,
+  route: Summary,
+  floor: Summary,
+): string[] => [
+  name,
+  String(concurrency),
+  count(route),
+  String(route.failures),
+  ms(route.p50),
+  ms(route.p99),
+  fixed(route.rps, 0),
+  count(floor),
+  String(floor.failures),
+  ms(floor.p50),
+  ms(floor.p99),
+  fixed(floor.rps, 0),
+  ratio(route.p50, floor.p50),
+  ratio(route.p99, floor.p99),
+];

@@ -117,7 +117,7 @@ export class PaymentsGatewayStack extends Stack {
       }),
     );
 
-    const bundledFunction = (bundleName: string, overrides: { timeout?: Duration | undefined } = {}) => {
+    const bundledFunction = (bundleName: string, timeout = Duration.seconds(DEFAULT_TIMEOUT_SECONDS)) => {
       const bundle = bundles.find((entry) => entry.name === bundleName);
       if (!bundle) throw new Error(`No source for ${bundleName}: expected functions/${bundleName}.ts.`);
       const granted = accessOf(bundleName, declaredAccess);
@@ -144,14 +144,9 @@ export class PaymentsGatewayStack extends Stack {
         removalPolicy,
         reservedConcurrentExecutions: settings.reservedConcurrency[bundleName],
         memorySize: memoryOf(bundleName, declaredMemory),
-        ...overrides,
+        timeout,
       });
-      alarms.onFunction(
-        pascal(bundleName),
-        created.function,
-        bundleName,
-        overrides.timeout ?? Duration.seconds(DEFAULT_TIMEOUT_SECONDS),
-      );
+      alarms.onFunction(pascal(bundleName), created.function, bundleName, timeout);
       grantAccess(created.role, granted, {
         table,
         secrets: secrets.byName,
@@ -163,10 +158,7 @@ export class PaymentsGatewayStack extends Stack {
     };
 
     const apiFunctions = new Map(
-      apiFunctionNames.map((fn) => {
-        const timeout = apiTimeouts[fn];
-        return [fn, bundledFunction(`api/${fn}`, { timeout }).function];
-      }),
+      apiFunctionNames.map((fn) => [fn, bundledFunction(`api/${fn}`, apiTimeouts[fn]).function]),
     );
     const api = new GatewayApi(this, 'Api', {
       stage,
@@ -194,11 +186,12 @@ export class PaymentsGatewayStack extends Stack {
     for (const definition of queues) {
       const queue = workQueues.get(definition.name);
       if (definition.worker === null || !queue) continue;
-      const worker = bundledFunction(`workers/${definition.worker}`, {
-        // SQS hides a received message for the visibility timeout; a worker must finish well inside it
-        // (AWS advises a sixth) or the message is redelivered while still being processed.
-        timeout: Duration.seconds(Math.max(1, Math.floor(definition.visibilityTimeoutSeconds / 6))),
-      });
+      // SQS hides a received message for the visibility timeout; a worker must finish well inside it
+      // (AWS advises a sixth) or the message is redelivered while still being processed.
+      const worker = bundledFunction(
+        `workers/${definition.worker}`,
+        Duration.seconds(Math.max(1, Math.floor(definition.visibilityTimeoutSeconds / 6))),
+      );
       worker.function.addEventSource(
         new SqsEventSource(queue, {
           batchSize: definition.batchSize,
@@ -213,15 +206,13 @@ export class PaymentsGatewayStack extends Stack {
 
     // The admin CLI's `ledger status` and `channels open` invoke it (lib/admin/ledger-admin.ts): opening
     // accounts takes ledger rounds (each up to LEDGER_TIMEOUT_MS), reading the pool one request per channel.
-    const ledgerAdmin = bundledFunction('admin/ledger-accounts', { timeout: Duration.seconds(60) });
+    const ledgerAdmin = bundledFunction('admin/ledger-accounts', Duration.seconds(60));
 
     // Secrets Manager rotates the key secrets with this function (infra/constructs/key-secrets.ts).
-    secrets.rotateWith(bundledFunction('rotation/keys', { timeout: Duration.seconds(20) }));
+    secrets.rotateWith(bundledFunction('rotation/keys', Duration.seconds(20)));
 
     // The outbox (lib/outbox.ts): the table's stream → the router → the queues its rows name.
-    const router = bundledFunction('streams/outbox', {
-      timeout: Duration.seconds(outboxStream.timeoutSeconds),
-    });
+    const router = bundledFunction('streams/outbox', Duration.seconds(outboxStream.timeoutSeconds));
     const routerFailures = new OutboxFailures(this, 'OutboxFailures', { stage, removalPolicy });
     alarms.onDeadLetters('OutboxFailuresDeadLetters', routerFailures.queue, 'the outbox stream');
     router.function.addEventSource(

@@ -53,17 +53,21 @@ export class AlarmTopic extends Construct {
     description: string,
     metric: cloudwatch.IMetric,
     threshold: number,
+    evaluationPeriods = 1,
   ): cloudwatch.Alarm {
-    return this.notify(
-      new cloudwatch.Alarm(this, id, {
-        alarmDescription: description,
-        metric,
-        threshold,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      }),
-    );
+    const alarm = new cloudwatch.Alarm(this, id, {
+      alarmDescription: description,
+      metric,
+      threshold,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    const action = new SnsAction(this.topic);
+    alarm.addAlarmAction(action);
+    // Also tell when it clears, so whoever was paged knows the incident is over.
+    alarm.addOkAction(action);
+    return alarm;
   }
 
   /** A function's unhandled errors, throttles, and p99 duration above 80 % of its timeout. */
@@ -119,16 +123,12 @@ export class AlarmTopic extends Construct {
       metricValue: '1',
       defaultValue: 0,
     });
-    return this.notify(
-      new cloudwatch.Alarm(this, id, {
-        alarmDescription:
-          'The HTTP API answered more than 100 requests with 429 in 5 minutes, twice in a row.',
-        metric: filter.metric({ period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM }),
-        threshold: 100,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-        evaluationPeriods: 2,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      }),
+    return this.alarm(
+      id,
+      'The HTTP API answered more than 100 requests with 429 in 5 minutes, twice in a row.',
+      filter.metric({ period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM }),
+      100,
+      2,
     );
   }
 
@@ -154,18 +154,14 @@ export class AlarmTopic extends Construct {
 
   /** Any message in a dead-letter queue is a message that was not processed: someone must look. */
   onDeadLetters(id: string, deadLetterQueue: IQueue, queueLabel: string): cloudwatch.Alarm {
-    return this.notify(
-      new cloudwatch.Alarm(this, id, {
-        alarmDescription: `Messages in the dead-letter queue of ${queueLabel}.`,
-        metric: deadLetterQueue.metricApproximateNumberOfMessagesVisible({
-          period: Duration.minutes(1),
-          statistic: cloudwatch.Stats.MAXIMUM,
-        }),
-        threshold: 0,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    return this.alarm(
+      id,
+      `Messages in the dead-letter queue of ${queueLabel}.`,
+      deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(1),
+        statistic: cloudwatch.Stats.MAXIMUM,
       }),
+      0,
     );
   }
 
@@ -174,23 +170,11 @@ export class AlarmTopic extends Construct {
    * (key material answers 503/504), so every one of them is worth a notification.
    */
   onServerErrors(id: string, api: IHttpApi): cloudwatch.Alarm {
-    return this.notify(
-      new cloudwatch.Alarm(this, id, {
-        alarmDescription: 'The HTTP API answered 5xx.',
-        metric: api.metricServerError({ period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM }),
-        threshold: 0,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      }),
+    return this.alarm(
+      id,
+      'The HTTP API answered 5xx.',
+      api.metricServerError({ period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM }),
+      0,
     );
-  }
-
-  private notify(alarm: cloudwatch.Alarm): cloudwatch.Alarm {
-    const action = new SnsAction(this.topic);
-    alarm.addAlarmAction(action);
-    // Also tell when it clears, so whoever was paged knows the incident is over.
-    alarm.addOkAction(action);
-    return alarm;
   }
 }
