@@ -116,16 +116,15 @@ export async function openChannels(environment: Environment, count: number): Pro
 /** Opens the sandbox assets' issuers and registers the assets with them (lib/admin/sandbox-assets.ts). */
 export async function openSandboxIssuers(): Promise<LedgerAdminResult> {
   const status = await ledgerAccountsStatus('sandbox');
-  const issuers = (await sandboxRegistry()).flatMap((asset) =>
-    asset.assetIssuer ? [asset.assetIssuer] : [],
-  );
+  const assets = await sandboxRegistry();
+  const issuers = assets.flatMap((asset) => (asset.assetIssuer ? [asset.assetIssuer] : []));
   const open = await Promise.all(
     issuers.map(async (issuer) => (await ledgerAccount('sandbox', issuer)).open),
   );
   const missing = open.filter((isOpen) => !isOpen).length;
   const shortfall = fundingShortfall(status, missing, ISSUER_STARTING_XLM, 'issuer account(s)');
   if (shortfall) return { ok: false, error: shortfall };
-  return { ok: true, report: await openSandboxAssets() };
+  return { ok: true, report: await openSandboxAssets(assets) };
 }
 
 export async function runLedgerAdmin(request: LedgerAdminRequest): Promise<LedgerAdminResult> {

@@ -33,11 +33,11 @@ export interface SandboxAssetsReport {
 }
 
 /**
- * Opens the issuers the ledger lacks from the funding account, then writes the registry naming them
- * (only then: an entry never names an issuer that is not on the ledger). Running it again opens nothing.
+ * Opens the issuers of `assets` (sandboxRegistry()) the ledger lacks from the funding account, then
+ * writes the registry naming them (only then: an entry never names an issuer that is not on the ledger).
+ * Running it again opens nothing.
  */
-export async function openSandboxAssets(): Promise<SandboxAssetsReport> {
-  const assets = await sandboxRegistry();
+export async function openSandboxAssets(assets: Asset[]): Promise<SandboxAssetsReport> {
   const issuers = assets.flatMap((asset) => (asset.assetIssuer ? [asset.assetIssuer] : []));
   const openedBy = await openAccountsOnce('sandbox', 'sandbox-issuers', issuers, ISSUER_STARTING_XLM);
   for (const asset of assets) await putAsset('sandbox', asset);
