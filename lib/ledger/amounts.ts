@@ -24,3 +24,9 @@ export function ledgerAmount(amount: string): string {
   if (value.gt(MAX_AMOUNT)) throw new LedgerInputError('Amount exceeds what the ledger can hold', 'amount');
   return value.toFixed();
 }
+
+/** A path's quoted amount less the slippage, rounded down to the stroop: what a conversion must deliver. */
+export const leastReceived = (quoted: string, slippage: BigNumber | string): BigNumber =>
+  new BigNumber(quoted)
+    .times(new BigNumber(1).minus(slippage))
+    .decimalPlaces(LEDGER_DECIMALS, BigNumber.ROUND_DOWN);

@@ -33,10 +33,36 @@ export interface ChannelAccount {
   holder?: string;
   /** Epoch seconds: no envelope built under the lease can land in a ledger closed after this. */
   leaseMaxTime?: number;
+  /**
+   * The sequence number of the last transaction on this channel seen in a closed ledger, and the network
+   * it was seen on: a later holder builds above it, whatever a lagging account read says (see landedOn).
+   */
+  landed?: LandedSequence;
+}
+
+/** A channel's sequence number known consumed, on one network (tests run ledgers side by side). */
+export interface LandedSequence {
+  network: string;
+  sequence: string;
+}
+
+/**
+ * The sequence number to build on: the ledger's, unless a read lagging behind the ledger (a Horizon
+ * replica a few ledgers behind) shows one the channel's last holder already saw consumed. Building on
+ * that stale number is what once let two intents build the same envelope (issue #18 §0): it can only
+ * fail with tx_bad_seq, and an envelope identical to the one that landed would be taken for it.
+ */
+export function sequenceToBuildOn(
+  onLedger: string,
+  landed: LandedSequence | undefined,
+  network: string,
+): string {
+  if (!landed || landed.network !== network) return onLedger;
+  return BigInt(landed.sequence) > BigInt(onLedger) ? landed.sequence : onLedger;
 }
 
 /** A channel as its holder builds on it. */
-export type LeasedChannel = Pick<ChannelAccount, 'index' | 'publicKey' | 'sealedSecret'>;
+export type LeasedChannel = Pick<ChannelAccount, 'index' | 'publicKey' | 'sealedSecret' | 'landed'>;
 
 const channelEntity = entity<ChannelAccount>({
   type: 'ledgerChannel',
@@ -51,10 +77,11 @@ const conditions = {
     holds({ holder: channel.holder, leaseMaxTime: channel.leaseMaxTime }),
 };
 
-const leased = ({ index, publicKey, sealedSecret }: ChannelAccount): LeasedChannel => ({
+const leased = ({ index, publicKey, sealedSecret, landed }: ChannelAccount): LeasedChannel => ({
   index,
   publicKey,
   sealedSecret,
+  ...(landed ? { landed } : {}),
 });
 
 /** The configured pool, in order (strongly consistent: leases change under concurrent workers). */
@@ -153,13 +180,24 @@ export async function renewLease(
   return written.outcome === 'written' ? leased(written.record) : null;
 }
 
-/** Frees every channel the intent holds: it settled, or holds nothing that can land. */
-export async function releaseChannels(environment: Environment, intentId: string): Promise<void> {
+/**
+ * Frees every channel the intent holds: it settled, or holds nothing that can land. `landed` is the
+ * envelope of the intent's that a closed ledger holds, if any: its channel keeps that sequence number.
+ */
+export async function releaseChannels(
+  environment: Environment,
+  intentId: string,
+  landed?: LandedSequence & { source: string },
+): Promise<void> {
   const held = (await channelPool(environment)).filter((channel) => channel.holder === intentId);
   for (const channel of held) {
+    const consumed =
+      landed?.source === channel.publicKey
+        ? { landed: { network: landed.network, sequence: landed.sequence } }
+        : undefined;
     await updateIf<ChannelAccount>(
       ledgerKeys.channel(environment, channel.index),
-      { remove: ['holder', 'leaseMaxTime'] },
+      { remove: ['holder', 'leaseMaxTime'], ...(consumed ? { set: consumed } : {}) },
       conditions.heldBy(intentId),
     );
   }

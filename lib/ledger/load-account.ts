@@ -19,6 +19,21 @@ export async function platformLedgerAccount(
   return account;
 }
 
+/**
+ * A wallet the gateway recorded as opened, as Horizon has it. Not found, the read lags behind the ledger
+ * (a Horizon replica a few ledgers behind): thrown as unavailable, so the intent waits and retries, and
+ * is never failed on one read (issue #18 §2).
+ */
+export async function openedAccount(
+  environment: Environment,
+  publicKey: string,
+  role: string,
+): Promise<Horizon.AccountResponse> {
+  const account = await findLedgerAccount(environment, publicKey);
+  if (!account) throw new LedgerUnavailableError(`The ${role} ${publicKey} is not visible on the ledger yet`);
+  return account;
+}
+
 /** The account as Horizon has it, or null when the ledger holds no such account. */
 export async function findLedgerAccount(
   environment: Environment,

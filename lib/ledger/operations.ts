@@ -22,11 +22,12 @@ import type { Environment } from '../http/types.ts';
 import { ledgerAmount } from './amounts.ts';
 import { openSecret, type SealedSecret } from './custody.ts';
 import { LedgerInputError, LedgerRefusal } from './errors.ts';
-import { findLedgerAccount, platformLedgerAccount } from './load-account.ts';
+import { findLedgerAccount, openedAccount, platformLedgerAccount } from './load-account.ts';
 import { platformAccount } from './platform-accounts.ts';
 import {
   type BuildContext,
   baseFeeFor,
+  intentNonce,
   type SubmissionOutcome,
   type SubmitOptions,
   sourceAccountFor,
@@ -99,12 +100,15 @@ function channelOf(ctx: BuildContext): NonNullable<BuildContext['channel']> {
   return ctx.channel;
 }
 
-/** A transaction on the intent's channel account, with the fee and time bounds of this attempt. */
+/**
+ * A transaction on the intent's channel account, with the fee and time bounds of this attempt; its
+ * minTime is the intent's nonce, so it is the intent's alone (intentNonce).
+ */
 export function onChannel(ctx: BuildContext): TransactionBuilder {
   return new TransactionBuilder(sourceAccountFor(ctx, channelOf(ctx).account), {
     fee: baseFeeFor(ctx.feeLevel),
     networkPassphrase: ctx.networkPassphrase,
-    timebounds: timeBoundsFor(ctx.now),
+    timebounds: { ...timeBoundsFor(ctx.now), minTime: intentNonce(ctx.intentId) },
   });
 }
 
@@ -164,16 +168,23 @@ export async function activateAccount(
     environment: Environment;
     intentId: string;
     account: CustodialAccount;
+    /**
+     * The account is known to be open (only a trustline is wanted): not found, a read lags behind the
+     * ledger and is waited for, rather than an account to create.
+     */
+    opened?: boolean;
     trustline: LedgerAssetRef | null;
   } & SubmitTuning,
 ): Promise<SubmissionOutcome> {
-  const { environment, intentId, account, trustline, ...tuning } = input;
+  const { environment, intentId, account, opened, trustline, ...tuning } = input;
   assertAccountId(account.publicKey, 'The wallet');
   const asset = trustline ? toAsset(trustline) : null;
   const funding = await platformAccount(environment, 'funding');
 
   const build = async (ctx: BuildContext) => {
-    const existing = await findLedgerAccount(environment, account.publicKey);
+    const existing = opened
+      ? await openedAccount(environment, account.publicKey, 'wallet')
+      : await findLedgerAccount(environment, account.publicKey);
     if (existing && (!asset || holdsTrustline(existing, asset))) return null;
     const fundingKeys = await openSecret(environment, funding.publicKey, funding.sealedSecret);
     const builder = onChannel(ctx);

@@ -4,20 +4,26 @@
 // crash-safe submission on a leased channel, fee-bumped by the funding account, and `build` reads the
 // ledger afresh for each envelope: the trustlines a destination lacks and the conversion paths.
 //
-// A custodial destination that lacks a trustline for what it receives gets it in the same transaction,
-// before the payments apply: its ChangeTrust, with the reserve topped up by the funding account. The
-// limits keep the worst case inside one transaction: 100 operations and 20 signatures.
-import { Asset, type Horizon, Memo, Operation, StrKey, type TransactionBuilder } from '@stellar/stellar-sdk';
+// A custodial destination that lacks a trustline for what it receives gets it first, through an intent of
+// its own per wallet and asset (trustlineIntentId): its ChangeTrust, with the reserve topped up by the
+// funding account when the wallet lacks it. However many payments into that wallet arrive at once, and
+// however late the ledger reads they build from, they share that one intent, so the platform pays the
+// reserve once (issue #18 §1); the payment waits for it (pending, re-queued) and is built once it landed.
+//
+// Every wallet a payment names was recorded as opened before the payment runs (execution.ts waits for
+// activation): not found on the ledger, it is a read lagging behind the ledger, waited for, never the
+// payment's failure (§2). `failed` comes only from what the ledger decided.
+import { type Asset, type Horizon, Memo, Operation, StrKey } from '@stellar/stellar-sdk';
 import type * as xdr from '@stellar/stellar-sdk/xdr';
 import BigNumber from 'bignumber.js';
 import type { Environment } from '../http/types.ts';
-import { LEDGER_DECIMALS, ledgerAmount } from './amounts.ts';
+import { LEDGER_DECIMALS, leastReceived, ledgerAmount } from './amounts.ts';
 import { openSecret } from './custody.ts';
 import { LedgerInputError, LedgerRefusal, LedgerUnavailableError } from './errors.ts';
 import { horizonGet } from './horizon-json.ts';
-import { findLedgerAccount } from './load-account.ts';
+import { openedAccount } from './load-account.ts';
 import {
-  activeSource,
+  activateAccount,
   assertAccountId,
   assertMemo,
   type CustodialAccount,
@@ -25,7 +31,6 @@ import {
   holdsTrustline,
   type LedgerAssetRef,
   onChannel,
-  reserveShortfall,
   type SubmitTuning,
   signed,
   toAsset,
@@ -34,7 +39,8 @@ import { MAX_PAYMENT_LEGS, MAX_PAYMENT_WALLETS } from './payment-limits.ts';
 import { platformAccount } from './platform-accounts.ts';
 import { strictSendPaths } from './reads.ts';
 import { operationResultsFromXdr } from './result-codes.ts';
-import { type BuildContext, type SubmissionOutcome, submitOnce } from './submit.ts';
+import { findSubmission } from './submissions.ts';
+import { type BuildContext, type SubmissionOutcome, submitOnce, unavailableVerdict } from './submit.ts';
 
 export { MAX_PAYMENT_LEGS, MAX_PAYMENT_WALLETS };
 
@@ -45,9 +51,7 @@ export interface PaymentLeg {
   to: string;
   /**
    * Set when the destination is one of our own custodial wallets (it is `to`'s keys): when it lacks a
-   * trustline for the asset it receives, the same transaction opens one (ChangeTrust, source = that wallet,
-   * it signs) with the reserve topped up by the platform funding account (a native Payment from funding,
-   * funding signs the inner tx) — one top-up per wallet covering all its new trustlines.
+   * trustline for the asset it receives, its opening intent (trustlineIntentId) opens one first.
    */
   custodialDestination?: CustodialAccount;
   sendAsset: LedgerAssetRef | 'native';
@@ -55,6 +59,11 @@ export interface PaymentLeg {
   amount: string;
   /** Swap: strict-send path payment into this asset. Absent: a plain Payment of sendAsset. */
   receiveAsset?: LedgerAssetRef | 'native';
+  /**
+   * Swap: the least the destination may receive whatever the path offers at execution (the bound set
+   * when the payment was accepted, from the price then and the slippage). Decimal string.
+   */
+  minReceive?: string;
 }
 
 export interface ExecutePaymentInput extends SubmitTuning {
@@ -64,8 +73,13 @@ export interface ExecutePaymentInput extends SubmitTuning {
   purpose?: string;
   /** 1..MAX_PAYMENT_LEGS, in order: one payment or path payment operation per leg, in leg order. */
   legs: PaymentLeg[];
-  /** A text memo, at most 28 bytes. */
+  /** The caller's text memo, at most 28 bytes. */
   memo?: string;
+  /**
+   * The transaction record the payment executes (a UUID): without a caller's memo, the transaction's
+   * memo is a hash memo holding it, so the ledger alone ties the transaction to its record.
+   */
+  recordId?: string;
   /**
    * Swap legs: destMin = the best strict-send path's destination amount × (1 − slippage), rounded down
    * to 7 places. A decimal string from 0 up to (not including) 1, e.g. '0.01'.
@@ -83,7 +97,6 @@ interface CheckedLeg {
 
 const ONE_STROOP = new BigNumber(1).shiftedBy(-LEDGER_DECIMALS);
 const NO_PATH = 'No conversion path between the assets with enough liquidity.';
-const NO_DESTINATION = 'The destination wallet is not active on the ledger.';
 
 function checkedLeg(leg: PaymentLeg): CheckedLeg {
   assertAccountId(leg.from.publicKey, 'The source');
@@ -115,66 +128,110 @@ function assertWalletCount(legs: PaymentLeg[]): void {
     throw new LedgerInputError(`A payment involves at most ${MAX_PAYMENT_WALLETS} wallets`, 'legs');
 }
 
-/** A custodial destination as the ledger has it now. */
-interface Destination {
-  wallet: CustodialAccount;
-  account: Horizon.AccountResponse;
-}
-
-/** The custodial destinations, each once; one not on the ledger could receive nothing. */
-async function custodialDestinations(environment: Environment, legs: CheckedLeg[]): Promise<Destination[]> {
-  const wallets = new Map(
-    legs.flatMap(({ leg }) => (leg.custodialDestination ? [[leg.to, leg.custodialDestination]] : [])),
-  );
-  return Promise.all(
-    [...wallets.values()].map(async (wallet) => {
-      const account = await findLedgerAccount(environment, wallet.publicKey);
-      if (!account) throw new LedgerRefusal('LEDGER_OP_NO_DESTINATION', NO_DESTINATION);
-      return { wallet, account };
-    }),
-  );
-}
-
-/** A custodial destination's trustlines to open, with what it lacks of the reserve they need. */
+/** A custodial destination's trustline, opened by an intent of its own (see the top of this file). */
 interface Opening {
   wallet: CustodialAccount;
-  assets: Asset[];
-  topUp: string;
+  asset: Asset;
 }
 
-const lacksTrustline = ({ account }: Destination, asset: Asset) =>
+/**
+ * One intent per wallet and asset, whatever payment needs it first; a failed one (the funding account
+ * short of XLM, say) is followed by the next generation, so a platform fault does not fail the wallet's
+ * payments forever. A failed opening moved nothing: the platform still pays one reserve.
+ */
+export const trustlineIntentId = (wallet: string, asset: Asset, generation = 1): string =>
+  `trustline:${wallet}:${asset.getCode()}:${asset.getIssuer()}:${generation}`;
+
+/** The opening's current generation: the first one that has not failed, and its record if it has one. */
+async function currentOpening(environment: Environment, { wallet, asset }: Opening) {
+  for (let generation = 1; ; generation++) {
+    const intentId = trustlineIntentId(wallet.publicKey, asset, generation);
+    const record = await findSubmission(environment, intentId);
+    if (record?.status !== 'failed') return { intentId, record };
+  }
+}
+
+const lacksTrustline = (account: Horizon.AccountResponse, asset: Asset) =>
   !asset.isNative() && asset.getIssuer() !== account.accountId() && !holdsTrustline(account, asset);
 
-/** The trustlines each custodial destination lacks for what it receives: one opening per wallet. */
-function openingsFor(legs: CheckedLeg[], destinations: Destination[]): Opening[] {
-  return destinations.flatMap((destination) => {
-    const assets: Asset[] = [];
-    for (const { leg, send, receive } of legs) {
-      const asset = receive ?? send;
-      if (leg.to !== destination.wallet.publicKey || !lacksTrustline(destination, asset)) continue;
-      if (!assets.some((a) => a.equals(asset))) assets.push(asset);
-    }
-    if (assets.length === 0) return [];
-    return [
-      { wallet: destination.wallet, assets, topUp: reserveShortfall(destination.account, assets.length) },
-    ];
-  });
+/** The trustlines the custodial destinations lack for what they receive, as the ledger shows them now. */
+async function openingsFor(environment: Environment, legs: CheckedLeg[]): Promise<Opening[]> {
+  const wanted = new Map<string, Opening>();
+  for (const { leg, send, receive } of legs) {
+    if (!leg.custodialDestination) continue;
+    const asset = receive ?? send;
+    wanted.set(trustlineIntentId(leg.to, asset), { wallet: leg.custodialDestination, asset });
+  }
+  const accounts = new Map<string, Promise<Horizon.AccountResponse>>();
+  const lacking = await Promise.all(
+    [...wanted.values()].map(async (opening) => {
+      const key = opening.wallet.publicKey;
+      if (!accounts.has(key)) accounts.set(key, openedAccount(environment, key, 'destination wallet'));
+      const account = await (accounts.get(key) as Promise<Horizon.AccountResponse>);
+      return lacksTrustline(account, opening.asset) ? [opening] : [];
+    }),
+  );
+  return lacking.flat();
 }
 
-/** Adds an opening's top-up (from funding, when the wallet lacks reserve) and ChangeTrusts: returns who acts. */
-function addOpening(
-  builder: TransactionBuilder,
-  { wallet, assets, topUp }: Opening,
-  funding: CustodialAccount,
-): CustodialAccount[] {
-  const destination = wallet.publicKey;
-  if (topUp !== '0')
-    builder.addOperation(
-      Operation.payment({ source: funding.publicKey, destination, asset: Asset.native(), amount: topUp }),
-    );
-  for (const asset of assets)
-    builder.addOperation(Operation.changeTrust({ asset, source: wallet.publicKey }));
-  return topUp === '0' ? [wallet] : [funding, wallet];
+/**
+ * Opens the trustlines the destinations lack, each through its own intent, before the payment is built.
+ * Settled openings are a no-op; one still in flight makes the payment wait (its pending outcome); a
+ * failed one fails the payment with its reason.
+ */
+async function openTrustlines(
+  environment: Environment,
+  intentId: string,
+  legs: CheckedLeg[],
+  tuning: SubmitTuning,
+): Promise<SubmissionOutcome | null> {
+  const openings = await openingsFor(environment, legs);
+  const outcomes = await Promise.all(
+    openings.map(async (opening) =>
+      activateAccount({
+        environment,
+        intentId: (await currentOpening(environment, opening)).intentId,
+        account: opening.wallet,
+        opened: true,
+        // Never native: lumens need no trustline (lacksTrustline).
+        trustline: { code: opening.asset.getCode(), issuer: opening.asset.getIssuer() as string },
+        ...tuning,
+      }),
+    ),
+  );
+  const unsettled = outcomes.find((outcome) => outcome.status !== 'succeeded');
+  if (!unsettled) return null;
+  const { errorCode, failureReason } = unsettled as Exclude<SubmissionOutcome, { status: 'succeeded' }>;
+  const opening = `A destination's trustline ${unsettled.status === 'failed' ? 'could not be' : 'is being'} opened`;
+  return {
+    status: unsettled.status === 'failed' ? 'failed' : 'pending',
+    intentId,
+    hash: null,
+    attempt: 0,
+    errorCode,
+    failureReason: `${opening}: ${failureReason}`,
+  };
+}
+
+/**
+ * Inside a build: every trustline the payment needs is on the ledger. A read that does not show one its
+ * opening intent saw land is lagging behind the ledger: waited for, like a wallet not visible yet.
+ */
+async function assertTrustlinesOpen(environment: Environment, legs: CheckedLeg[]): Promise<void> {
+  for (const opening of await openingsFor(environment, legs)) {
+    const { record } = await currentOpening(environment, opening);
+    if (record?.status !== 'succeeded')
+      throw new LedgerUnavailableError(`The trustline for ${opening.asset.getCode()} is not open yet`);
+  }
+}
+
+/** The transaction's memo: the caller's text, else a hash memo holding the record id (16 bytes, then zeros). */
+function memoOf(memo: string | undefined, recordId: string | undefined): Memo | null {
+  if (memo) return Memo.text(memo);
+  if (!recordId) return null;
+  const uuid = Buffer.from(recordId.replaceAll('-', ''), 'hex');
+  if (uuid.length !== 16) throw new LedgerInputError('The record id is not a UUID', 'recordId');
+  return Memo.hash(Buffer.concat([uuid, Buffer.alloc(16)]));
 }
 
 /** A swap leg's conversion: into `destAsset` along the best path now, delivering at least `destMin`. */
@@ -184,6 +241,11 @@ interface Conversion {
   destMin: string;
 }
 
+/**
+ * destMin: the path's amount now less the slippage, and never less than the bound set at acceptance: a
+ * swap that waited out an outage while the price moved fails (op_under_dest_min) rather than execute
+ * at a price the caller never saw.
+ */
 async function conversionOf(
   environment: Environment,
   { leg, amount }: CheckedLeg,
@@ -192,11 +254,10 @@ async function conversionOf(
 ): Promise<Conversion> {
   const [best] = await strictSendPaths(environment, leg.sendAsset, amount, [leg.receiveAsset ?? 'native']);
   if (!best) throw new LedgerRefusal('LEDGER_NO_PATH', NO_PATH);
-  const least = new BigNumber(best.destinationAmount)
-    .times(new BigNumber(1).minus(slippage))
-    .decimalPlaces(LEDGER_DECIMALS, BigNumber.ROUND_DOWN);
+  const least = leastReceived(best.destinationAmount, slippage);
+  const bound = leg.minReceive === undefined ? least : new BigNumber(leg.minReceive);
   // A destMin of zero is malformed: a conversion promises at least one stroop.
-  const destMin = BigNumber.max(least, ONE_STROOP).toFixed();
+  const destMin = BigNumber.max(least, bound, ONE_STROOP).decimalPlaces(LEDGER_DECIMALS).toFixed();
   return { destAsset, path: best.path.map(toAsset), destMin };
 }
 
@@ -218,33 +279,52 @@ function legOperation({ leg, amount, send }: CheckedLeg, conversion: Conversion 
  * anything is sent.
  */
 export async function executePayment(input: ExecutePaymentInput): Promise<SubmissionOutcome> {
-  const { environment, intentId, purpose, legs: rawLegs, memo, slippage: rawSlippage, ...tuning } = input;
+  const {
+    environment,
+    intentId,
+    purpose,
+    legs: rawLegs,
+    memo,
+    recordId,
+    slippage: rawSlippage,
+    ...tuning
+  } = input;
   if (!Array.isArray(rawLegs) || rawLegs.length < 1 || rawLegs.length > MAX_PAYMENT_LEGS)
     throw new LedgerInputError(`A payment has 1 to ${MAX_PAYMENT_LEGS} legs`, 'legs');
   const legs = rawLegs.map(checkedLeg);
   assertWalletCount(rawLegs);
   assertMemo(memo);
+  const transactionMemo = memoOf(memo, recordId);
   const slippage = checkedSlippage(rawSlippage);
   const funding = await platformAccount(environment, 'funding');
 
   const build = async (ctx: BuildContext) => {
     const sources = new Set(legs.map(({ leg }) => leg.from.publicKey));
-    await Promise.all([...sources].map((source) => activeSource(environment, source)));
-    const openings = openingsFor(legs, await custodialDestinations(environment, legs));
+    await Promise.all([...sources].map((source) => openedAccount(environment, source, 'source wallet')));
+    await assertTrustlinesOpen(environment, legs);
     const conversions = await Promise.all(
       legs.map((leg) => (leg.receive ? conversionOf(environment, leg, leg.receive, slippage) : null)),
     );
     const builder = onChannel(ctx);
-    // The trustlines first, so that they exist when the payments apply.
-    const openers = openings.flatMap((opening) => addOpening(builder, opening, funding));
     for (const [i, leg] of legs.entries()) builder.addOperation(legOperation(leg, conversions[i] ?? null));
-    if (memo) builder.addMemo(Memo.text(memo));
+    if (transactionMemo) builder.addMemo(transactionMemo);
     // Only accounts with an operation sign: an extra signature is tx_bad_auth_extra.
-    const acting = new Map([...openers, ...legs.map(({ leg }) => leg.from)].map((a) => [a.publicKey, a]));
+    const acting = new Map(legs.map(({ leg }) => [leg.from.publicKey, leg.from]));
     const inner = await signed(builder.build(), ctx, [...acting.values()]);
     return feeBumped(inner, await openSecret(environment, funding.publicKey, funding.sealedSecret), ctx);
   };
 
+  // An intent with an envelope resumes from it; the openings come before its first one.
+  if (!(await findSubmission(environment, intentId))) {
+    try {
+      const opening = await openTrustlines(environment, intentId, legs, tuning);
+      if (opening) return opening;
+    } catch (error) {
+      if (!(error instanceof LedgerUnavailableError)) throw error;
+      const { errorCode, failureReason } = unavailableVerdict(error);
+      return { status: 'pending', intentId, hash: null, attempt: 0, errorCode, failureReason };
+    }
+  }
   return submitOnce({ environment, intentId, purpose, build, channel: true, ...tuning });
 }
 

@@ -24,12 +24,13 @@ import {
   FeeBumpTransaction,
   type Horizon,
   NetworkError,
+  hash as sha256,
   type Transaction,
   TransactionBuilder,
 } from '@stellar/stellar-sdk';
 import type { Environment } from '../http/types.ts';
 import { logger } from '../log.ts';
-import { leaseChannel, releaseChannels, renewLease } from './channels.ts';
+import { leaseChannel, releaseChannels, renewLease, sequenceToBuildOn } from './channels.ts';
 import type { SealedSecret } from './custody.ts';
 import { IntentConflict, LedgerRefusal, LedgerUnavailableError } from './errors.ts';
 import { platformLedgerAccount } from './load-account.ts';
@@ -61,6 +62,8 @@ const MAX_VALIDITY_SECONDS = 300;
 export interface BuildContext {
   /** The environment the intent is submitted in: its ledger, and the KEK its accounts are sealed under. */
   environment: Environment;
+  /** The intent being built: its envelopes carry its nonce (intentNonce), so no two intents' are alike. */
+  intentId: string;
   server: Horizon.Server;
   networkPassphrase: string;
   now: Date;
@@ -156,6 +159,15 @@ export const timeBoundsFor = (now: Date) => ({
   maxTime: Math.floor(now.getTime() / 1000) + ENVELOPE_VALIDITY_SECONDS,
 });
 
+/**
+ * A number from 1 to 2^30 (a moment before 2004) drawn from the intent id, for an envelope's minTime: every
+ * ledger has closed after it, so it never delays an envelope, and two intents' envelopes differ even when
+ * everything else about them is alike (the same operations and memo, on the same channel and sequence
+ * number, in the same second). A hash look-up then finds only the intent's own transaction.
+ */
+export const intentNonce = (intentId: string): number =>
+  (Buffer.from(sha256(Buffer.from(intentId))).readUInt32BE(0) & 0x3fffffff) + 1;
+
 /** Fee per operation in stroops: the minimum, doubled at each fee level (BuildContext.feeLevel), capped at 0.001 XLM. */
 export const baseFeeFor = (attempt: number): string => String(Math.min(100 * 2 ** (attempt - 1), 10_000));
 
@@ -205,6 +217,16 @@ function outcomeOf(record: SubmissionRecord): SubmissionOutcome {
   };
 }
 
+/**
+ * Why a transient error leaves an intent pending: a builder's own word when it has no cause (a wallet not
+ * visible on the ledger yet), else what the ledger's failure says.
+ */
+export function unavailableVerdict(error: unknown): LedgerVerdict {
+  if (error instanceof LedgerUnavailableError && error.cause === undefined)
+    return { retryable: true, action: 'lookup', errorCode: 'LEDGER_NOT_READY', failureReason: error.message };
+  return classifySubmissionError((error as Error).cause ?? error);
+}
+
 const isTransient = (error: unknown) =>
   error instanceof LedgerUnavailableError || error instanceof NetworkError;
 
@@ -227,6 +249,8 @@ class SubmissionRun {
   readonly now: () => Date;
   readonly server: Horizon.Server;
   readonly networkPassphrase: string;
+  /** The network's id (the hash of its passphrase): a channel's landed sequence is kept per network. */
+  readonly networkId: string;
 
   constructor(options: SubmitOptions) {
     const network = ledgerNetwork(options.environment);
@@ -238,6 +262,7 @@ class SubmissionRun {
     this.now = options.now ?? (() => new Date());
     this.server = network.server;
     this.networkPassphrase = network.networkPassphrase;
+    this.networkId = hex(sha256(Buffer.from(network.networkPassphrase)));
   }
 
   log(message: string, record: SubmissionRecord | undefined, extra: Record<string, unknown> = {}) {
@@ -294,11 +319,22 @@ class SubmissionRun {
   }
 
   /**
-   * Frees the channels the intent holds once it settled (or built nothing). The next holder loads the
-   * channel's sequence number from the Horizon that has just shown this outcome.
+   * Frees the channels the intent holds once it settled (or built nothing). With the hash of the
+   * intent's transaction a closed ledger holds, its channel keeps that envelope's sequence number: the
+   * next holder builds above it even when its account read lags behind the ledger.
    */
-  async releaseChannels(): Promise<void> {
-    if (this.useChannel) await releaseChannels(this.environment, this.intentId);
+  async releaseChannels(record?: SubmissionRecord, landedHash?: string): Promise<void> {
+    if (!this.useChannel) return;
+    const envelope = landedHash
+      ? record?.envelopes.find((e) => e.hash === landedHash || e.innerHash === landedHash)
+      : undefined;
+    await releaseChannels(
+      this.environment,
+      this.intentId,
+      envelope
+        ? { source: envelope.source, sequence: envelope.sequence, network: this.networkId }
+        : undefined,
+    );
   }
 
   /**
@@ -311,8 +347,9 @@ class SubmissionRun {
       : await leaseChannel(this.environment, this.intentId, maxTime);
     if (!lease) return null;
     const onLedger = await platformLedgerAccount(this.environment, lease.publicKey, 'channel');
+    const sequence = sequenceToBuildOn(onLedger.sequenceNumber(), lease.landed, this.networkId);
     return {
-      account: new Account(lease.publicKey, onLedger.sequenceNumber()),
+      account: new Account(lease.publicKey, sequence),
       signer: { publicKey: lease.publicKey, sealedSecret: lease.sealedSecret },
     };
   }
@@ -354,6 +391,7 @@ class SubmissionRun {
     try {
       tx = await this.build({
         environment: this.environment,
+        intentId: this.intentId,
         server: this.server,
         networkPassphrase: this.networkPassphrase,
         now,
@@ -480,7 +518,12 @@ class SubmissionRun {
     return { record };
   }
 
-  async settle(record: SubmissionRecord, settlement: Settlement): Promise<Exclude<Step, { busy: true }>> {
+  /** Settles the intent; `landed` when the settlement is a transaction in a closed ledger. */
+  async settle(
+    record: SubmissionRecord,
+    settlement: Settlement,
+    landed = false,
+  ): Promise<Exclude<Step, { busy: true }>> {
     const written = await settleSubmission(
       this.environment,
       this.intentId,
@@ -490,7 +533,7 @@ class SubmissionRun {
     );
     if (!written.written) return this.adopt(written);
     const settled: SubmissionRecord = { ...record, ...settlement, updatedAt: this.now().toISOString() };
-    await this.releaseChannels();
+    await this.releaseChannels(record, landed && settlement.hash ? settlement.hash : undefined);
     this.log(`Ledger submission ${settlement.status}`, settled, {
       ...(settlement.status === 'failed' ? { errorCode: settlement.errorCode } : {}),
     });
@@ -500,7 +543,7 @@ class SubmissionRun {
   /** A result in a closed ledger: the intent's outcome. */
   settleFound(record: SubmissionRecord, found: LedgerTransaction): Promise<Step> {
     if (found.successful) {
-      return this.settle(record, { status: 'succeeded', hash: found.hash, ledger: found.ledger });
+      return this.settle(record, { status: 'succeeded', hash: found.hash, ledger: found.ledger }, true);
     }
     let verdict: LedgerVerdict = classifyResultCodes({ transaction: 'tx_failed' });
     try {
@@ -508,12 +551,16 @@ class SubmissionRun {
     } catch {
       // an undecodable result: the generic tx_failed verdict stands
     }
-    return this.settle(record, {
-      status: 'failed',
-      hash: found.hash,
-      errorCode: verdict.errorCode,
-      failureReason: verdict.failureReason,
-    });
+    return this.settle(
+      record,
+      {
+        status: 'failed',
+        hash: found.hash,
+        errorCode: verdict.errorCode,
+        failureReason: verdict.failureReason,
+      },
+      true,
+    );
   }
 }
 
@@ -598,11 +645,11 @@ export async function submitOnce(options: SubmitOptions): Promise<SubmissionOutc
         const response = await run.server.submitTransaction(run.envelopeOf(record), {
           skipMemoRequiredCheck: true,
         });
-        const settled = await run.settle(record, {
-          status: 'succeeded',
-          hash: response.hash ?? record.hash ?? '',
-          ledger: response.ledger ?? null,
-        });
+        const settled = await run.settle(
+          record,
+          { status: 'succeeded', hash: response.hash ?? record.hash ?? '', ledger: response.ledger ?? null },
+          true,
+        );
         if ('outcome' in settled) return settled.outcome;
         record = settled.record;
         doubt = true;
@@ -632,7 +679,7 @@ export async function submitOnce(options: SubmitOptions): Promise<SubmissionOutc
       }
     } catch (error) {
       if (!isTransient(error)) throw error;
-      lastVerdict = classifySubmissionError((error as Error).cause ?? error);
+      lastVerdict = unavailableVerdict(error);
       doubt = record !== undefined;
       run.log('Ledger unavailable during submission', record, { errorCode: lastVerdict.errorCode });
       await pause(pauseMs);

@@ -108,6 +108,7 @@ function legsOf(record: TransactionRecord, wallets: Map<string, WalletRecord>): 
       sendAsset: ledgerAsset(record.sendingAsset),
       amount: record.sendAmount,
       ...(record.transactionType === 'swap' ? { receiveAsset: ledgerAsset(record.receivingAsset) } : {}),
+      ...(record.minReceiveAmount ? { minReceive: record.minReceiveAmount } : {}),
     },
   ];
 }
@@ -152,6 +153,7 @@ async function execute(tenant: Tenant, record: TransactionRecord): Promise<Settl
       purpose: record.requestFingerprint,
       legs: legsOf(record, ready.wallets),
       ...(record.memo ? { memo: record.memo } : {}),
+      recordId: record.transactionRecordId,
       slippage: record.slippage ?? '0',
       budgetMs: PAYMENT_BUDGET_MS,
     });

@@ -57,6 +57,12 @@ export interface TransactionRecord {
   receivingAsset: AssetOnRecord;
   /** Swaps: the fraction below the path's quoted amount the conversion may deliver (destMin). */
   slippage: string | null;
+  /**
+   * Swaps: the least the destination receives, from the best path's price at acceptance less the
+   * slippage; the swap fails rather than deliver less, however long it waited to execute. Absent on
+   * records accepted before it existed (their bound is the price at execution).
+   */
+  minReceiveAmount?: string | null;
   walletId: string | null;
   walletPublicKey: string | null;
   destinationWalletId: string | null;

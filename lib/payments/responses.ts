@@ -51,6 +51,13 @@ export const transactionResource = z.strictObject({
   exchangeRate: z
     .nullable(z.number())
     .check(z.describe('receiveAmount / sendAmount: 1 for P2P; a swap’s once it completes.')),
+  minReceiveAmount: z.optional(
+    amount.check(
+      z.describe(
+        'Swaps only: the least the destination receives, in receivingAsset — the best path’s amount when the swap was accepted less the slippage. A swap the ledger would pay less (the price moved while it waited) fails with LEDGER_OP_UNDER_DEST_MIN.',
+      ),
+    ),
+  ),
   sendingAsset: z.string(),
   receivingAsset: z.string(),
   walletId: z.nullable(z.uuid()),
@@ -113,6 +120,7 @@ export function toTransactionResource(record: TransactionRecord): z.infer<typeof
     fee: Number(record.fee),
     feeCurrency: record.sendingAsset.code,
     exchangeRate: number(record.exchangeRate),
+    ...(record.minReceiveAmount ? { minReceiveAmount: Number(record.minReceiveAmount) } : {}),
     sendingAsset: record.sendingAsset.code,
     receivingAsset: record.receivingAsset.code,
     walletId: record.walletId,

@@ -21,6 +21,7 @@ import {
   unprocessable,
 } from '../http/problem.ts';
 import type { Tenant } from '../http/types.ts';
+import { leastReceived } from '../ledger/amounts.ts';
 import { LedgerUnavailableError } from '../ledger/errors.ts';
 import { MAX_PAYMENT_LEGS, MAX_PAYMENT_WALLETS } from '../ledger/payment-limits.ts';
 import { purposeOf } from '../ledger/purpose.ts';
@@ -184,7 +185,7 @@ async function receivingAsset(
   tenant: Tenant,
   sending: Asset,
   body: { receivingAssetCode: string; amount: number },
-): Promise<Asset> {
+): Promise<{ asset: Asset; quoted: string }> {
   const field = 'receivingAssetCode';
   if (body.receivingAssetCode === sending.assetCode)
     throw unprocessable('A swap converts between two assets.', [
@@ -212,7 +213,8 @@ async function receivingAsset(
         message: `the ledger has no path from ${sending.assetCode} to ${receiving.assetCode} for this amount`,
       },
     ]);
-  return receiving;
+  // The best path's amount now: with the slippage, the least the swap may deliver when it executes.
+  return { asset: receiving, quoted: (paths[0] as (typeof paths)[number]).destinationAmount };
 }
 
 type Money = Pick<
@@ -225,6 +227,7 @@ type Money = Pick<
   | 'sendingAsset'
   | 'receivingAsset'
   | 'slippage'
+  | 'minReceiveAmount'
 >;
 
 /** The money of a one-transfer payment: a P2P receives what it sends; a swap's receipt waits for the ledger. */
@@ -234,19 +237,21 @@ async function singleTransfer(
   receiving: { receivingAssetCode: string } | undefined,
 ): Promise<Money> {
   const sending = await registryAsset(tenant, body.sendingAssetCode, 'sendingAssetCode');
-  const received = receiving
+  const swap = receiving
     ? await receivingAsset(tenant, sending, { ...receiving, amount: body.amount })
-    : sending;
+    : undefined;
   const amount = decimal(body.amount);
+  const slippage = config().SWAP_SLIPPAGE;
   return {
-    transactionType: receiving ? 'swap' : 'p2p',
+    transactionType: swap ? 'swap' : 'p2p',
     sendAmount: amount,
     originalSendAmount: amount,
-    receiveAmount: receiving ? null : amount,
-    exchangeRate: receiving ? null : '1',
+    receiveAmount: swap ? null : amount,
+    exchangeRate: swap ? null : '1',
     sendingAsset: onRecord(sending),
-    receivingAsset: onRecord(received),
-    slippage: receiving ? config().SWAP_SLIPPAGE : null,
+    receivingAsset: onRecord(swap?.asset ?? sending),
+    slippage: swap ? slippage : null,
+    minReceiveAmount: swap ? leastReceived(swap.quoted, slippage).toFixed() : null,
   };
 }
 
@@ -419,6 +424,7 @@ async function multiDraft(tenant: Tenant, body: P2pOwnMulti): Promise<Draft> {
     sendingAsset: onRecord(sending),
     receivingAsset: onRecord(sending),
     slippage: null,
+    minReceiveAmount: null,
     walletId: single?.walletId ?? null,
     walletPublicKey: single?.walletPublicKey ?? null,
     destinationWalletId: null,

@@ -5,7 +5,7 @@
 // and the ledger balances must move by exactly what the records say.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { Account, MuxedAccount } from '@stellar/stellar-sdk';
+import { Account, Asset, MuxedAccount } from '@stellar/stellar-sdk';
 import BigNumber from 'bignumber.js';
 import { beforeAll, describe, it } from 'vitest';
 import { as, type Caller, newCaller } from '../support/api.ts';
@@ -13,6 +13,7 @@ import { cryptoDestination } from '../support/fixtures.ts';
 import {
   accepted,
   balancesOf,
+  horizon,
   type OwnWallet,
   operationsOf,
   outsiderAccount,
@@ -64,6 +65,9 @@ describe('payments end to end', () => {
     assert.ok(record.completedAt);
     const [payment] = (await operationsOf(record.stellarTxHash)).filter((op) => op.type === 'payment');
     assert.equal((payment as { amount?: string }).amount, '25.5000000');
+    // The caller's memo is the transaction's.
+    const landed = await horizon().transactions().transaction(record.stellarTxHash).call();
+    assert.deepEqual([landed.memo_type, landed.memo], ['text', 'rent']);
     assert.equal(await balancesOf(a.publicKey).then((x) => x.USDC), sum(before.a.USDC ?? 0, -25.5));
     assert.equal(await balancesOf(b.publicKey).then((x) => x.USDC), sum(before.b.USDC ?? 0, 25.5));
 
@@ -87,6 +91,15 @@ describe('payments end to end', () => {
   it('a swap into a wallet without the asset’s trustline opens it and delivers what the ledger says', async () => {
     const before = await balancesOf(a.publicKey);
     assert.equal((await balancesOf(b.publicKey)).EURC, undefined);
+    const registry: { assetCode: string; assetIssuer: string }[] = (await as(alice, '/assets')).body.data;
+    const asset = (code: string) =>
+      new Asset(code, registry.find((entry) => entry.assetCode === code)?.assetIssuer);
+    const [quoted] = (
+      await horizon()
+        .strictSendPaths(asset('USDC'), '100', [asset('EURC')])
+        .call()
+    ).records;
+    assert.ok(quoted);
     const id = await accepted(alice, 'swap/own', {
       transactionId: randomUUID(),
       walletId: a.id,
@@ -106,11 +119,20 @@ describe('payments end to end', () => {
     );
     assert.equal((await balancesOf(b.publicKey)).EURC, new BigNumber(record.receiveAmount).toFixed(7));
     assert.equal((await balancesOf(a.publicKey)).USDC, sum(before.USDC ?? 0, -100));
-    const ops = await operationsOf(record.stellarTxHash);
-    assert.deepEqual(
-      ops.map((op) => op.type),
-      ['payment', 'change_trust', 'path_payment_strict_send'],
-    );
+    // The trustline was opened first, by a transaction of its own; the swap's holds only the swap.
+    const [swap, ...more] = await operationsOf(record.stellarTxHash);
+    assert.deepEqual(more, []);
+    assert.equal(swap?.type, 'path_payment_strict_send');
+    // The bound set at acceptance: the path's amount then, less 1 %, rounded down to a stroop.
+    const bound = new BigNumber(quoted.destination_amount).times(0.99).decimalPlaces(7, BigNumber.ROUND_DOWN);
+    assert.equal(record.minReceiveAmount, bound.toNumber());
+    assert.ok(new BigNumber((swap as { destination_min: string }).destination_min).gte(bound));
+    // No memo from the caller: a hash memo holding the record id ties the transaction to its record.
+    const landed = await horizon().transactions().transaction(record.stellarTxHash).call();
+    assert.equal(landed.memo_type, 'hash');
+    const memo = Buffer.from(landed.memo ?? '', 'base64');
+    assert.equal(memo.subarray(0, 16).toString('hex'), id.replaceAll('-', ''));
+    assert.deepEqual([...memo.subarray(16)], Array(16).fill(0));
   });
 
   it('a self-swap converts within one wallet', async () => {
