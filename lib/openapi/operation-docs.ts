@@ -383,7 +383,7 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
     tag: 'Webhooks',
     summary: 'Register a webhook',
     description:
-      'Events of the listed types (or `["*"]` for all, present and future) are POSTed to `url`, signed twice (README: Webhooks): `X-Service-Signature` as the contract has it, and the Standard Webhooks headers with the returned `secret`, which is shown only here. `url` is https to a host whose every address is public (checked now and at each delivery); no credentials in it. At most 20 active webhooks per association.',
+      'Events of the listed types (or `["*"]` for all, present and future) are POSTed to `url`, signed twice: the Standard Webhooks headers with the returned `secret`, which is shown only here, and `X-Service-Signature` as the contract has it. Store this answer’s `id` and `secret` and verify every delivery against them, never against its own `X-Webhook-Id` (see the Webhooks tag). `url` is https to a host whose every address is public (checked now and at each delivery); no credentials in it. At most 20 active webhooks per association.',
     success: created('The registration, with its secret (shown once).', createdWebhookResource, {
       ...webhookExample,
       secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
