@@ -73,30 +73,46 @@ export function floorOps(stack: LocalStack, rate: { limit: number; windowSeconds
   const { seededTenant: tenant } = stack;
   const { db, TableName, getApiKey, getClient, queryFirstPage } = tableAccess(stack);
 
-  // The same atomic counter the route keeps (lib/auth/rate-limit.ts), on the same client's window item.
-  const countRequest = () => {
+  const windowStart = () => {
     const nowSeconds = Math.floor(Date.now() / 1000);
-    const windowStart = nowSeconds - (nowSeconds % rate.windowSeconds);
-    return db.send(
+    return nowSeconds - (nowSeconds % rate.windowSeconds);
+  };
+  // The route's reads of the application's failure windows (all sources, this one) before the check.
+  const readFailureWindows = () =>
+    Promise.all(
+      [`failures#app#${tenant.applicationId}`, `failures#app#${tenant.applicationId}#ip#127.0.0.1`].map(
+        (subject) =>
+          db.send(
+            new GetCommand({
+              TableName,
+              Key: keys.tokenRateWindow(subject, windowStart()),
+              ConsistentRead: true,
+            }),
+          ),
+      ),
+    );
+  // The same atomic counter the route keeps (lib/auth/rate-limit.ts), on the same client's window item.
+  const countRequest = () =>
+    db.send(
       new UpdateCommand({
         TableName,
-        Key: keys.tokenRateWindow(tenant.clientId, windowStart),
+        Key: keys.tokenRateWindow(`client#${tenant.clientId}`, windowStart()),
         UpdateExpression: 'ADD requests :one SET expiresAt = if_not_exists(expiresAt, :expiresAt)',
         ConditionExpression: 'attribute_not_exists(requests) OR requests < :limit',
         ExpressionAttributeValues: {
           ':one': 1,
           ':limit': rate.limit,
-          ':expiresAt': windowStart + rate.windowSeconds * 2,
+          ':expiresAt': windowStart() + rate.windowSeconds * 2,
         },
       }),
     );
-  };
 
-  /** POST /auth/token: API key (middleware), rate window, client. */
+  /** POST /auth/token: API key (middleware), failure windows, client, the client's rate window. */
   const token: Op = async () => {
     await getApiKey();
-    await countRequest();
+    await readFailureWindows();
     await getClient();
+    await countRequest();
   };
   /** GET /assets: API key (middleware), client (bearer), registry page. */
   const assets: Op = async () => {

@@ -38,7 +38,12 @@ const schema = z.object({
    * signing ring, cursor key or wallet KEK reaches warm functions within this long.
    */
   SECRET_MAX_AGE_SECONDS: positiveInt(300),
+  /** Token route (lib/auth/rate-limit.ts), per window: tokens issued to one client, */
   TOKEN_RATE_LIMIT: positiveInt(20),
+  /** failed requests of one application from one source address, */
+  TOKEN_FAILURE_LIMIT: positiveInt(20),
+  /** and failed requests of one application from all its sources. */
+  TOKEN_APPLICATION_FAILURE_LIMIT: positiveInt(100),
   TOKEN_RATE_WINDOW_SECONDS: positiveInt(60),
   LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']), 'INFO'),
   /** Horizon per environment (the local stack points these at its local ledger). */

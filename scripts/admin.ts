@@ -16,7 +16,8 @@ Commands:
   apikey revoke --api-key <key>                       Revokes a key by its value.
   apikey revoke --application <id> --key-id <keyId>   Revokes a key by the id shown in 'credentials list'.
   client add --application <applicationId> [--association <associationId> | --no-association]
-      A new client (shown once); by default bound to the application's association.
+      A new client (shown once), bound to the application's own association (the default; any
+      other association is refused) or to none.
   client revoke --client-id <clientId>
   credentials list --application <applicationId>      Key ids and client ids (never secrets).
   assets load --environment sandbox|production --file <registry.json>
@@ -256,11 +257,14 @@ function refusedConnection(error: unknown): Error | undefined {
 try {
   await main();
 } catch (error) {
-  // A stage that is not declared, not deployed or not in the credentials' account, or a ledger admin
-  // request the function declined (the funding account holds too little): say which, in one line.
+  // A stage that is not declared, not deployed or not in the credentials' account, a ledger admin
+  // request the function declined (the funding account holds too little), or a tenant request refused
+  // (another tenant's association): say which, in one line.
   if (
     error instanceof Error &&
-    ['StageTargetError', 'StageUnavailableError', 'LedgerAdminRefusal'].includes(error.name)
+    ['StageTargetError', 'StageUnavailableError', 'LedgerAdminRefusal', 'TenantAdminRefusal'].includes(
+      error.name,
+    )
   ) {
     console.error(error.message);
     process.exit(1);

@@ -17,9 +17,10 @@ const defaultCredentials = join(root, '.local', 'credentials.json');
 const usage = `Usage: npm run webhooks:listen -- [options]
 
 Starts a webhook receiver on 127.0.0.1, registers it (POST /webhooks) for the tenant of the credentials
-file, verifies both signatures of every delivery (X-Service-Signature and Standard Webhooks'
-webhook-signature with the registration's secret, timestamps within 5 minutes), answers 204 (400 when a
-check fails) and prints each event. Ctrl-C deactivates the registration (DELETE /webhooks/{id}).
+file, verifies both signatures of every delivery (X-Service-Signature keyed on the webhook id it
+registered, never the X-Webhook-Id header, and Standard Webhooks' webhook-signature with the
+registration's secret; timestamps within 5 minutes on both), answers 204 (400 when a check fails) and
+prints each event. Ctrl-C deactivates the registration (DELETE /webhooks/{id}).
 
 Options:
   --port <n>            Port to listen on (default 0: any free port).
@@ -182,7 +183,11 @@ function staleness(ms: number, now: number, name: string): string | null {
   return null;
 }
 
-/** The contract's signature: hex HMAC-SHA256 keyed on the X-Webhook-Id value over `${X-Webhook-Ts}.${body}`. */
+/**
+ * The contract's signature: hex HMAC-SHA256 over `${X-Webhook-Ts}.${body}`, keyed on the webhook id this
+ * listener registered, never on the X-Webhook-Id header: anyone can send a made-up id with a signature
+ * keyed on it, so a delivery naming another id is refused before any HMAC.
+ */
 function checkServiceSignature(req: IncomingMessage, body: string, webhookId: string, now: number) {
   const id = header(req, 'x-webhook-id');
   const ts = header(req, 'x-webhook-ts') ?? '';
@@ -190,7 +195,7 @@ function checkServiceSignature(req: IncomingMessage, body: string, webhookId: st
   if (id !== webhookId) return `X-Webhook-Id is ${id ?? 'missing'}, not this registration (${webhookId})`;
   const stale = staleness(/^\d+$/.test(ts) ? Number(ts) : Number.NaN, now, 'X-Webhook-Ts');
   if (stale) return stale;
-  const expected = createHmac('sha256', id).update(`${ts}.${body}`).digest('hex');
+  const expected = createHmac('sha256', webhookId).update(`${ts}.${body}`).digest('hex');
   return sameText(signature, expected) ? null : 'X-Service-Signature does not match';
 }
 

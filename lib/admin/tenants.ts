@@ -50,9 +50,14 @@ export async function createTenant(
   return { associationId, applicationId, apiKey, clientId, clientSecret, environment: input.environment };
 }
 
+/** A request the CLI refuses, with the reason: it prints the message alone (one line) and exits 1. */
+export class TenantAdminRefusal extends Error {
+  override name = 'TenantAdminRefusal';
+}
+
 async function applicationOrThrow(applicationId: string) {
   const application = await findApplication(applicationId);
-  if (!application) throw new Error(`No application ${applicationId}`);
+  if (!application) throw new TenantAdminRefusal(`No application ${applicationId}`);
   return application;
 }
 
@@ -73,7 +78,14 @@ export async function addApiKey(applicationId: string, now = new Date()) {
 
 /** A new client; with associationId null it has none (its tokens are refused with 403). */
 export async function addClient(applicationId: string, associationId: string | null, now = new Date()) {
-  await applicationOrThrow(applicationId);
+  const application = await applicationOrThrow(applicationId);
+  // A client speaks for its association on every route: only the application's own (of its own
+  // environment) is acceptable, never another tenant's, the other environment's or one that does not exist.
+  if (associationId !== null && associationId !== application.associationId) {
+    throw new TenantAdminRefusal(
+      `Association ${associationId} is not application ${applicationId}'s: a client can only be bound to its application's own association (${application.associationId}, ${application.environment}).`,
+    );
+  }
   const clientId = newClientId();
   const clientSecret = newClientSecret();
   await putClient({
@@ -94,7 +106,7 @@ export async function revokeApiKeyById(applicationId: string, keyId: string, now
   const key = (await listApplicationItems<ApiKeyRecord | ClientRecord>(applicationId)).find(
     (c): c is ApiKeyRecord => 'keyId' in c && c.keyId === keyId,
   );
-  if (!key) throw new Error(`No API key ${keyId} on application ${applicationId}`);
+  if (!key) throw new TenantAdminRefusal(`No API key ${keyId} on application ${applicationId}`);
   await revokeApiKey(key.keyHash, now);
   return { applicationId, keyId, revoked: true };
 }

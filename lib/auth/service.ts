@@ -4,7 +4,7 @@ import { config } from '../config.ts';
 import { forbidden, unauthorized } from '../http/problem.ts';
 import type { Caller, Tenant } from '../http/types.ts';
 import { credentialMatches, hashCredential } from './credentials.ts';
-import { countTokenRequest } from './rate-limit.ts';
+import { countFailure, countTokenIssued, refuseWhileFailing } from './rate-limit.ts';
 import { findApiKey, findClient } from './repo.ts';
 import { signAccessToken, verifyAccessToken } from './tokens.ts';
 
@@ -42,20 +42,30 @@ export interface IssuedToken {
   associationId: string | null;
 }
 
-/** POST /auth/token: client credentials for a short-lived bearer token. */
+/**
+ * POST /auth/token: client credentials for a short-lived bearer token. Rate windows are the caller's
+ * own (rate-limit.ts): a failure counts against the application whose key was presented and the
+ * source address, a token against the client whose secret matched; the clientId named counts for
+ * nothing until then.
+ */
 export async function issueToken(
   application: Caller,
   credentials: { clientId: string; clientSecret: string },
-  now: Date,
+  source: { sourceIp: string; now: Date },
 ): Promise<IssuedToken> {
-  await countTokenRequest(credentials.clientId, now);
+  const { sourceIp, now } = source;
+  await refuseWhileFailing(application.applicationId, sourceIp, now);
   const client = await findClient(credentials.clientId);
   const valid =
     client &&
     !client.revokedAt &&
     client.applicationId === application.applicationId &&
     credentialMatches(credentials.clientSecret, client.secretHash);
-  if (!valid) throw unauthorized('The client credentials are invalid.');
+  if (!valid) {
+    await countFailure(application.applicationId, sourceIp, now);
+    throw unauthorized('The client credentials are invalid.');
+  }
+  await countTokenIssued(client.clientId, now);
   return {
     accessToken: await signAccessToken({ sub: client.clientId, app: application.applicationId }, now),
     tokenType: 'Bearer',

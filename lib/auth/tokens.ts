@@ -1,4 +1,5 @@
-// Access tokens: signed with jose, verified with aws-jwt-verify (issuer, audience, expiry, kid, alg).
+// Access tokens: signed with jose, verified with aws-jwt-verify (issuer, audience, expiry, kid, alg),
+// every claim we sign required.
 import type { webcrypto } from 'node:crypto';
 import { JwtVerifier } from 'aws-jwt-verify';
 import type { Fetcher } from 'aws-jwt-verify/https';
@@ -97,8 +98,17 @@ export async function verifyAccessToken(token: string): Promise<AccessTokenClaim
   verifier ??= createVerifier();
   try {
     const payload = await verifier.verify(token);
-    if (typeof payload.sub !== 'string' || typeof payload.app !== 'string') throw unauthorized();
-    return { sub: payload.sub, app: payload.app };
+    // The verifier checks exp only when a token has one, and takes any iat: a token must carry every
+    // claim signAccessToken sets (iss and aud are checked against ours; present, as numbers, exp and iat).
+    const complete =
+      typeof payload.sub === 'string' &&
+      typeof payload.app === 'string' &&
+      typeof payload.exp === 'number' &&
+      typeof payload.iat === 'number' &&
+      payload.iss !== undefined &&
+      payload.aud !== undefined;
+    if (!complete) throw unauthorized('The bearer token is invalid or expired.');
+    return { sub: payload.sub as string, app: payload.app as string };
   } catch (error) {
     if (error instanceof Problem) throw error;
     throw unauthorized('The bearer token is invalid or expired.');

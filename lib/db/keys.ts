@@ -20,7 +20,7 @@
 // | application        | APP#<applicationId>      | APPLICATION                     |                                         | auth                               |
 // | apiKey             | APIKEY#<sha256>          | APIKEY                          | platform: APP#<appId> / APIKEY#<keyId>  | auth, admin                        |
 // | client             | CLIENT#<clientId>        | CLIENT                          | platform: APP#<appId> / CLIENT#<id>     | /auth/token, admin                 |
-// | tokenRateWindow    | RATE#token#<clientId>    | WINDOW#<epochSeconds>           |                                         | /auth/token (TTL)                  |
+// | tokenRateWindow    | RATE#token#<subject>     | WINDOW#<epochSeconds>           |                                         | /auth/token (TTL)                  |
 // | asset              | ASSETS#<env>             | ASSET#<code>                    |                                         | /assets, wallets, destinations     |
 // | connector          | CONNECTORS#<env>         | CONNECTOR#<connectorId>         |                                         | /connectors, /payments/…, /quotes  |
 // | platformAccount    | PLATFORM#<env>           | ACCOUNT#<role>                  |                                         | ledger                             |
@@ -64,8 +64,12 @@ export const keys = {
   /** The admin CLI lists an application's API keys and clients (for revocation) on the platform index. */
   byApplication: (applicationId: string, kind: 'APIKEY' | 'CLIENT', id: string): IndexKeys =>
     platformIndexKeys('APP', applicationId, `${kind}#${id}`),
-  tokenRateWindow: (clientId: string, windowStart: number): ItemKey => ({
-    pk: `RATE#token#${clientId}`,
+  /**
+   * A token-route window. Its subject is what the caller proved (lib/auth/rate-limit.ts: `client#<id>`,
+   * `failures#app#<id>`, `failures#app#<id>#ip#<address>`), never a clientId it merely named.
+   */
+  tokenRateWindow: (subject: string, windowStart: number): ItemKey => ({
+    pk: `RATE#token#${subject}`,
     sk: `WINDOW#${windowStart}`,
   }),
   assetRegistry: (environment: Environment): string => `ASSETS#${environment}`,

@@ -40,6 +40,8 @@ export interface ApiRequest<B, Q, P> {
   requestId: string;
   /** The Idempotency-Key header, checked; always undefined for operations that do not declare it. */
   idempotencyKey: string | undefined;
+  /** The address the request came from, as API Gateway saw it (the token route counts failures by it). */
+  sourceIp: string;
   now: Date;
 }
 
@@ -117,6 +119,7 @@ export const apiFunctionWith =
         requestId: context.requestId,
         // Read only where it is honoured: elsewhere it would promise a safety that is not there.
         idempotencyKey: op.idempotencyKey ? idempotencyKeyOf(event) : undefined,
+        sourceIp: event.requestContext.http.sourceIp,
         now: new Date(),
       };
       return toResult(await op.handle(request));

@@ -12,6 +12,7 @@ import { parametersOf, sharedParameters } from './parameters.ts';
 import { problemRef, problemResponses, problemStatusesOf, UNMATCHED_REQUEST_STATUSES } from './problems.ts';
 import { requestExamples } from './request-examples.ts';
 import { type JsonSchema, type SchemaComponents, schemaComponents } from './schemas.ts';
+import { tagDescriptions } from './tag-docs.ts';
 
 export type OpenApiDocument = JsonSchema & {
   paths: Record<string, Record<string, OpenApiOperation>>;
@@ -112,7 +113,10 @@ export function openApiDocument(options: DocumentOptions = {}): OpenApiDocument 
     },
     servers: [{ url: options.serverUrl ?? '/v1' }],
     security: [{ serviceAuth: [], bearerAuth: [] }],
-    tags: [...new Set(Object.values(operationDocs).map((d) => d.tag))].map((name) => ({ name })),
+    tags: [...new Set(Object.values(operationDocs).map((d) => d.tag))].map((name) => {
+      const description = tagDescriptions[name];
+      return description ? { name, description } : { name };
+    }),
     paths,
     components: {
       schemas: components.schemas,

@@ -115,11 +115,11 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
     tag: 'Auth',
     summary: 'Issue an access token',
     description:
-      'Client credentials for a short-lived ES256 bearer token (900 s). Needs only `x-service-auth`; the token is bound to that application. Limited per client (20 per 60 s by default), counted before the secret is checked.',
+      'Client credentials for a short-lived ES256 bearer token (900 s). Needs only `x-service-auth`; the token is bound to that application. Limits count only what the caller proved, per 60 s window by default: 20 tokens per client (counted once its secret matched); 20 failed requests per application from one source address and 100 over all its sources (a wrong secret, an unknown client or another application’s, counted against the application whose key was presented, never the client named). Another application can therefore never spend this one’s limits.',
     success: ok('The token.', tokenResponse, tokenExample),
     problems: {
       401: 'Missing or invalid `x-service-auth`, or wrong client credentials.',
-      429: 'Too many token requests for this client; `Retry-After` gives the seconds to the next window.',
+      429: 'Too many tokens for this client, or too many failed requests by this application (from this source or in all); `Retry-After` gives the seconds to the next window.',
     },
   },
   listAssets: {
@@ -383,7 +383,7 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
     tag: 'Webhooks',
     summary: 'Register a webhook',
     description:
-      'Events of the listed types (or `["*"]` for all, present and future) are POSTed to `url`, signed twice (README: Webhooks): `X-Service-Signature` as the contract has it, and the Standard Webhooks headers with the returned `secret`, which is shown only here. `url` is https to a host whose every address is public (checked now and at each delivery); no credentials in it. At most 20 active webhooks per association.',
+      'Events of the listed types (or `["*"]` for all, present and future) are POSTed to `url`, signed twice: the Standard Webhooks headers with the returned `secret`, which is shown only here, and `X-Service-Signature` as the contract has it. Store this answer’s `id` and `secret` and verify every delivery against them, never against its own `X-Webhook-Id` (see the Webhooks tag). `url` is https to a host whose every address is public (checked now and at each delivery); no credentials in it. At most 20 active webhooks per association.',
     success: created('The registration, with its secret (shown once).', createdWebhookResource, {
       ...webhookExample,
       secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',

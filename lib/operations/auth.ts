@@ -6,6 +6,6 @@ import { ok, operation } from '../http/api-function.ts';
 export const authOperations = {
   issueToken: operation({
     body: tokenRequest,
-    handle: async ({ caller, body, now }) => ok(await issueToken(caller, body, now)),
+    handle: async ({ caller, body, sourceIp, now }) => ok(await issueToken(caller, body, { sourceIp, now })),
   }),
 };

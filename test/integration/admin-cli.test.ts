@@ -91,6 +91,45 @@ describe('admin CLI', () => {
     assert.equal(refused.status, 401);
   });
 
+  it("refuses to bind a client to another tenant's association, the other environment's or none that exists", async () => {
+    const [own, other, production] = await Promise.all([
+      admin('tenant', 'create', '--name', 'Own Co', '--environment', 'sandbox'),
+      admin('tenant', 'create', '--name', 'Other Co', '--environment', 'sandbox'),
+      admin('tenant', 'create', '--name', 'Prod Co', '--environment', 'production'),
+    ]);
+    for (const association of [other.associationId, production.associationId, crypto.randomUUID()]) {
+      const failed = await run(process.execPath, [
+        'scripts/admin.ts',
+        'client',
+        'add',
+        '--application',
+        own.applicationId,
+        '--association',
+        association,
+      ]).then(
+        () => assert.fail(`bound a client to ${association}`),
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+      assert.equal(failed.code, 1);
+      assert.equal(failed.stdout, '', 'no client printed');
+      assert.equal(
+        failed.stderr,
+        `Association ${association} is not application ${own.applicationId}'s: a client can only be bound to its application's own association (${own.associationId}, sandbox).\n`,
+      );
+    }
+    // Nothing was written; its own association, named or by default, is still taken.
+    assert.equal((await admin('credentials', 'list', '--application', own.applicationId)).clients.length, 1);
+    const named = await admin(
+      'client',
+      'add',
+      '--application',
+      own.applicationId,
+      '--association',
+      own.associationId,
+    );
+    assert.equal(named.associationId, own.associationId);
+  });
+
   it('loads registry entries and refuses an invalid file without writing any of it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'registry-'));
     const good = join(dir, 'good.json');

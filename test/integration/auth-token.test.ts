@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { beforeAll, describe, it } from 'vitest';
 import type { NewTenant } from '../../lib/admin/tenants.ts';
 import { addApiKey, addClient, revokeApiKeyByValue } from '../../lib/admin/tenants.ts';
-import { type ApiResponse, call, newTenant, testSigningKeyRing } from '../support/api.ts';
+import { type ApiResponse, baseUrl, call, newTenant, testSigningKeyRing } from '../support/api.ts';
 
 const ISSUER = 'https://auth.payments-gateway.dev';
 const AUDIENCE = 'payments-gateway-api';
@@ -23,6 +24,54 @@ const tokenRequest = (tenant: NewTenant, overrides: Record<string, unknown> = {}
     apiKey: tenant.apiKey,
     body: { clientId: tenant.clientId, clientSecret: tenant.clientSecret, ...overrides },
   });
+
+/**
+ * A token request sent from another loopback address (all of 127/8 is this machine): the gateway sees
+ * it as another source. The status only.
+ */
+function tokenRequestFrom(
+  source: string,
+  apiKey: string,
+  credentials: { clientId: string; clientSecret: string },
+): Promise<number> {
+  const body = JSON.stringify(credentials);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${baseUrl()}/auth/token`,
+      {
+        method: 'POST',
+        localAddress: source,
+        headers: { 'x-service-auth': apiKey, 'content-type': 'application/json' },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Sends failing requests (`next` says each one's source and credentials) until one is refused with 429. */
+async function failUntilRefused(
+  apiKey: string,
+  next: (i: number) => { source: string; clientId: string; clientSecret: string },
+  limit: number,
+): Promise<number[]> {
+  const statuses: number[] = [];
+  // 2 × limit + 1 failures cannot all fit in the (at most two) windows the loop spans.
+  for (let i = 0; i < 2 * limit + 1 && !statuses.includes(429); i++) {
+    const { source, ...credentials } = next(i);
+    statuses.push(await tokenRequestFrom(source, apiKey, credentials));
+  }
+  assert.ok(
+    statuses.every((s) => s === 401 || s === 429),
+    statuses.join(','),
+  );
+  assert.ok(statuses.includes(429), `expected a 429 among ${statuses.join(',')}`);
+  return statuses;
+}
 
 function assertProblem(response: ApiResponse, status: number, slug: string) {
   assert.equal(response.status, status, JSON.stringify(response.body));
@@ -151,6 +200,49 @@ describe('POST /auth/token', () => {
     assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
     // The limit is per client: another client is not affected.
     assert.equal((await tokenRequest(other)).status, 200);
+  });
+
+  it("cannot spend another tenant's window: a key naming its clientId (sandbox or production) is counted against the key's application", async () => {
+    const [attacker, victim, production] = await Promise.all([
+      newTenant(),
+      newTenant(),
+      newTenant('production'),
+    ]);
+    for (const [target, source] of [
+      [victim, '127.0.2.1'],
+      [production, '127.0.2.2'],
+    ] as const) {
+      // The named client's real secret too: another application's key never authenticates it.
+      const secrets = ['pgwcs_wrong', target.clientSecret];
+      await failUntilRefused(
+        attacker.apiKey,
+        (i) => ({ source, clientId: target.clientId, clientSecret: secrets[i % 2] as string }),
+        20,
+      );
+      // The client it named still gets its tokens, from anywhere...
+      const own = await tokenRequest(target);
+      assert.equal(own.status, 200, JSON.stringify(own.body));
+      assert.equal(await tokenRequestFrom(source, target.apiKey, target), 200);
+      // ...while the attacker's application is refused from there, even for its own client.
+      assert.equal(await tokenRequestFrom(source, attacker.apiKey, attacker), 429);
+    }
+  });
+
+  it('counts failures per source within the application, and per application over its sources', async () => {
+    const [failing, bystander] = await Promise.all([newTenant(), newTenant()]);
+    const wrong = { clientId: failing.clientId, clientSecret: 'pgwcs_wrong' };
+    // TOKEN_FAILURE_LIMIT (20) from one source: that source is refused, even with the right secret...
+    await failUntilRefused(failing.apiKey, () => ({ source: '127.0.3.1', ...wrong }), 20);
+    assert.equal(await tokenRequestFrom('127.0.3.1', failing.apiKey, failing), 429);
+    // ...another source of the application is not, nor another application from that source.
+    assert.equal(await tokenRequestFrom('127.0.3.2', failing.apiKey, failing), 200);
+    assert.equal(await tokenRequestFrom('127.0.3.1', bystander.apiKey, bystander), 200);
+
+    // TOKEN_APPLICATION_FAILURE_LIMIT (100) over 20 sources, none near its own limit: the application
+    // is refused from every source, a new one too; other applications are not.
+    await failUntilRefused(failing.apiKey, (i) => ({ source: `127.0.4.${1 + (i % 20)}`, ...wrong }), 100);
+    assert.equal(await tokenRequestFrom('127.0.5.1', failing.apiKey, failing), 429);
+    assert.equal(await tokenRequestFrom('127.0.5.1', bystander.apiKey, bystander), 200);
   });
 
   it('issues a token to a client with no association, which every other route then refuses with 403', async () => {

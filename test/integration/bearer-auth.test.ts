@@ -87,6 +87,30 @@ describe('bearer-token authentication on protected routes', () => {
     assertUnauthorized(await call('/assets', { apiKey: tenant.apiKey, token: unknownKid }));
   });
 
+  it('refuses a token signed with the real key that lacks exp, iat, aud or iss', async () => {
+    const ring = testSigningKeyRing();
+    const key = ring.keys.find((k) => k.kid === ring.activeKid);
+    assert.ok(key);
+    const privateKey = await importJWK(key.privateJwk, 'ES256');
+    const now = Math.floor(Date.now() / 1000);
+    const claims = {
+      app: tenant.applicationId,
+      sub: tenant.clientId,
+      iss: ISSUER,
+      aud: AUDIENCE,
+      iat: now - 60,
+      exp: now + 300,
+    };
+    /** The claims as given, no more (SignJWT adds none of its own). */
+    const mint = (payload: Record<string, unknown>) =>
+      new SignJWT(payload).setProtectedHeader({ alg: 'ES256', kid: key.kid }).sign(privateKey);
+    assert.equal((await call('/assets', { apiKey: tenant.apiKey, token: await mint(claims) })).status, 200);
+    for (const missing of ['exp', 'iat', 'aud', 'iss'] as const) {
+      const { [missing]: _, ...rest } = claims;
+      assertUnauthorized(await call('/assets', { apiKey: tenant.apiKey, token: await mint(rest) }));
+    }
+  });
+
   it('refuses an alg:none token and a tampered payload', async () => {
     const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
     const [header, , signature] = token.split('.');

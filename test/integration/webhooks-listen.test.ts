@@ -1,7 +1,8 @@
 // `npm run webhooks:listen` as a tester runs it: the script in a process of its own against the test stack,
 // with a credentials file as `npm start` writes it for the seeded sandbox tenant. A P2P payment of that
 // tenant prints its payment.initiated and payment.completed events, both signatures verified; a delivery
-// that is not signed right (or too old) is answered 400; SIGINT deactivates the registration and exits 0.
+// that is not signed right, names another webhook id (a forgery keyed on it) or is too old is answered
+// 400; SIGINT deactivates the registration and exits 0.
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
@@ -127,14 +128,12 @@ describe('npm run webhooks:listen', () => {
     });
     const forged = async (headers: Record<string, string>) =>
       (await fetch(url as string, { method: 'POST', headers, body })).status;
-    const serviceHeaders = (at: number) => ({
+    const serviceHeaders = (at: number, id = webhookId as string) => ({
       'content-type': 'application/json',
-      'x-webhook-id': webhookId as string,
+      'x-webhook-id': id,
       'x-webhook-ts': String(at),
-      // Anyone can make this one: its key is the registration id, sent beside it.
-      'x-service-signature': createHmac('sha256', webhookId as string)
-        .update(`${at}.${body}`)
-        .digest('hex'),
+      // Anyone can make this one: its key is the id sent beside it.
+      'x-service-signature': createHmac('sha256', id).update(`${at}.${body}`).digest('hex'),
     });
     /** Standard Webhooks headers, signed right but with another secret than the registration's. */
     const otherSecret = (at: number) => {
@@ -148,6 +147,14 @@ describe('npm run webhooks:listen', () => {
     assert.equal(await forged(serviceHeaders(ts - 6 * 60_000)), 400, 'older than 5 minutes');
     await printed(listener, /REJECTED \(400\): webhook-signature does not match the registration secret/);
     await printed(listener, /REJECTED \(400\): X-Webhook-Ts is 360 s old \(more than 5 minutes\)/);
+    // A made-up id, X-Service-Signature keyed on it: the listener checks against the id it registered.
+    const madeUp = randomUUID();
+    const forgery = await fetch(url as string, { method: 'POST', headers: serviceHeaders(ts, madeUp), body });
+    assert.equal(forgery.status, 400);
+    assert.equal(await forgery.text(), `X-Webhook-Id is ${madeUp}, not this registration (${webhookId})\n`);
+    // Standard Webhooks' timestamp is held to the same 5 minutes (whole seconds: 360 or 361 s old).
+    assert.equal(await forged({ ...serviceHeaders(ts), ...otherSecret(ts - 6 * 60_000) }), 400);
+    await printed(listener, /REJECTED \(400\): webhook-timestamp is 36[01] s old \(more than 5 minutes\)/);
 
     listener.child.kill('SIGINT');
     assert.deepEqual(await listener.exited, { code: 0, signal: null });
