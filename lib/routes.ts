@@ -28,13 +28,6 @@ export const routes = [
   { method: 'GET', path: '/wallets/{walletId}', fn: 'wallets', operation: 'getWallet', auth: 'token' },
   {
     method: 'GET',
-    path: '/wallets/{walletId}/balances',
-    fn: 'wallets',
-    operation: 'getWalletBalances',
-    auth: 'token',
-  },
-  {
-    method: 'GET',
     path: '/beneficiaries',
     fn: 'beneficiaries',
     operation: 'listBeneficiaries',

@@ -3,6 +3,7 @@
 // destination's country, is checked by the service (422): a well-formed value can still name nothing.
 import { assetCodeParam } from '../assets/schema.ts';
 import { pageQueryShape } from '../http/pagination.ts';
+import { uuidField } from '../http/uuid-field.ts';
 import { isAccountAddress, isMuxedAccountAddress } from '../ledger/account-address.ts';
 import { isValidPhoneNumber } from '../reference/phone-numbers.ts';
 import * as z from '../zod.ts';
@@ -180,10 +181,10 @@ export const updateBeneficiaryBody = jsonObject(
 );
 export type BeneficiaryPatch = z.infer<typeof updateBeneficiaryBody>;
 
-export const beneficiaryIdParams = z.strictObject({ beneficiaryId: z.uuid('must be a UUID') });
+export const beneficiaryIdParams = z.strictObject({ beneficiaryId: uuidField });
 export const destinationIdParams = z.strictObject({
-  beneficiaryId: z.uuid('must be a UUID'),
-  destinationId: z.uuid('must be a UUID'),
+  beneficiaryId: uuidField,
+  destinationId: uuidField,
 });
 export const listBeneficiariesQuery = z.strictObject(pageQueryShape);
 

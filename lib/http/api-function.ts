@@ -13,6 +13,7 @@ import { idempotencyKeyOf } from './idempotency-key.ts';
 import { jsonBody } from './json-body.ts';
 import { logCaller, logRequestId } from './log-keys.ts';
 import { type OriginToken, originVerify } from './origin-verify.ts';
+import { plainJson } from './plain-json.ts';
 import { badRequest, notFound } from './problem.ts';
 import { problemMapper } from './problem-response.ts';
 import { queryOf } from './query.ts';
@@ -62,7 +63,7 @@ function toResult(reply: Reply): ApiResult {
   return {
     statusCode: reply.status,
     headers: { ...(hasBody ? { 'Content-Type': 'application/json' } : {}), ...reply.headers },
-    ...(hasBody ? { body: JSON.stringify(reply.body) } : {}),
+    ...(hasBody ? { body: plainJson(reply.body) } : {}),
   };
 }
 

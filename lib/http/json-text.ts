@@ -19,7 +19,7 @@ const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const STRING = /"(?:[^"\\]|\\.)*"/y;
 
 /** A decimal number's text as `[negative, digits, exponent]` with no leading or trailing zeros in digits. */
-function decimalOf(text: string): [boolean, string, number] {
+export function decimalOf(text: string): [boolean, string, number] {
   const [, sign = '', int = '', frac = '', exp = '0'] =
     /^(-?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text) ?? [];
   const all = `${int}${frac}`;

@@ -48,12 +48,9 @@ function operationObject(route: Route, components: SchemaComponents): OpenApiOpe
   const op = operationFor(route);
   const doc = operationDocs[route.operation as OperationName];
   const { success, accepted } = doc;
-  const jsonResponse = (
-    answer: { description: string; schema: z.core.$ZodType; example: unknown },
-    headers: Record<string, unknown> = {},
-  ) => ({
+  const jsonResponse = (answer: { description: string; schema: z.core.$ZodType; example: unknown }) => ({
     description: answer.description,
-    headers: { 'X-Request-Id': { $ref: '#/components/headers/XRequestId' }, ...headers },
+    headers: { 'X-Request-Id': { $ref: '#/components/headers/XRequestId' } },
     content: {
       'application/json': {
         schema: components.responseRef(answer.schema),
@@ -62,7 +59,7 @@ function operationObject(route: Route, components: SchemaComponents): OpenApiOpe
     },
   });
   const responses: OpenApiOperation['responses'] = {
-    [success.status]: jsonResponse(success, success.headers),
+    [success.status]: jsonResponse(success),
     ...(accepted ? { 202: jsonResponse(accepted) } : {}),
   };
   for (const status of problemStatusesOf(route))
@@ -82,7 +79,6 @@ function operationObject(route: Route, components: SchemaComponents): OpenApiOpe
     tags: [doc.tag],
     summary: doc.summary,
     ...(doc.description ? { description: doc.description } : {}),
-    ...(doc.deprecated ? { deprecated: true } : {}),
     security: route.auth === 'token' ? [{ serviceAuth: [], bearerAuth: [] }] : [{ serviceAuth: [] }],
     parameters: parametersOf(op, doc.query),
     ...(op.body ? { requestBody } : {}),

@@ -38,8 +38,6 @@ import {
   sandboxFundingPendingExample,
   sandboxFundingPendingResource,
   sandboxFundingResource,
-  walletBalancesExample,
-  walletBalancesResource,
   walletExample,
   walletPage,
   walletResource,
@@ -57,24 +55,15 @@ import type * as z from '../zod.ts';
 
 export type OperationName = RouteEntry['operation'];
 
-export interface HeaderDoc {
-  /** Sent on every such response (the contract check insists). */
-  required: boolean;
-  description: string;
-  schema: Record<string, unknown>;
-}
-
 export interface OperationDoc {
   tag: string;
   summary: string;
   description?: string;
-  deprecated?: true;
   success: {
     status: 200 | 201 | 202;
     description: string;
     schema: z.core.$ZodType;
     example: unknown;
-    headers?: Record<string, HeaderDoc>;
   };
   /** A 202 besides the success: taken but not finished, and how the caller finishes it. */
   accepted?: { description: string; schema: z.core.$ZodType; example: unknown };
@@ -166,28 +155,6 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
       walletResource,
       walletExample,
     ),
-    problems: { 404: 'No such wallet for the caller.' },
-  },
-  getWalletBalances: {
-    tag: 'Wallets',
-    summary: 'Read a wallet’s balances (deprecated)',
-    description: 'Use GET /wallets/{walletId}: a change entry of the spec records this route’s removal.',
-    deprecated: true,
-    success: {
-      ...ok('The balances.', walletBalancesResource, walletBalancesExample),
-      headers: {
-        Deprecation: {
-          required: true,
-          description: 'Always `true` (RFC 9745).',
-          schema: { type: 'string', const: 'true' },
-        },
-        Link: {
-          required: true,
-          description: 'The wallet, `rel="successor-version"`.',
-          schema: { type: 'string', pattern: '^</v1/wallets/[^>]+>; rel="successor-version"$' },
-        },
-      },
-    },
     problems: { 404: 'No such wallet for the caller.' },
   },
   listBeneficiaries: {
@@ -319,7 +286,7 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
   payP2pOwnMulti: {
     tag: 'Payments',
     summary: 'Several transfers between own wallets, atomically',
-    description: `One ledger transaction, one operation per transfer in submitted order: all settle or none does, under one record whose \`legs\` list them and whose \`sendAmount\` is their sum. Every transfer sends the same asset. At most 40 transfers and 18 distinct wallets (one ledger transaction holds 100 operations and 20 signatures; each transfer may need a trustline opened). ${PAYMENT_RULES}`,
+    description: `One ledger transaction, one operation per transfer in submitted order: all settle or none does, under one record whose \`legs\` list them and whose \`sendAmount\` is their sum, which must itself be an amount a JSON number holds exactly (400 naming \`transfers\` otherwise). Every transfer sends the same asset. At most 40 transfers and 18 distinct wallets (one ledger transaction holds 100 operations and 20 signatures; each transfer may need a trustline opened). ${PAYMENT_RULES}`,
     success: acceptedPayment('Accepted: the record is `initiated`.'),
     problems: {
       ...PAYMENT_PROBLEMS,
@@ -361,10 +328,11 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
   listTransactions: {
     tag: 'Transactions',
     summary: 'List transaction records',
-    description: 'Newest first, cursor-paginated, filtered by any of the members below.',
+    description:
+      'Newest first, cursor-paginated, filtered by any of the members below. Every status and type the contract names is accepted; one that no record holds yet (a refund, an off-ramp) answers an empty page.',
     query: {
-      status: '`initiated`, `completed` or `failed`.',
-      type: '`p2p`, `swap` or `p2p_multi`.',
+      status: '`initiated`, `completed`, `failed` or `refund_completed`.',
+      type: '`p2p`, `swap`, `p2p_multi`, `offramp` or `onramp`.',
       walletId: 'Only records that touch this wallet (as a source or an own destination, in any leg).',
       createdFrom: 'Only records created at or after this ISO 8601 date-time.',
       createdTo: 'Only records created before this ISO 8601 date-time.',
@@ -375,7 +343,7 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
     tag: 'Transactions',
     summary: 'Read a transaction record',
     description:
-      'By its `transactionRecordId`, or by the `transactionId` the caller submitted it with. Another association’s record is a 404, as a missing one.',
+      'By the `transactionId` the caller submitted it with, or by its `transactionRecordId`; the `transactionId` is looked up first, so a later payment whose `transactionId` is an earlier record’s id is the record found (the earlier one stays readable by its own `transactionId`). Ids in any case. Another association’s record is a 404, as a missing one. `receiveAmount` and `exchangeRate` are what the ledger delivered: null while the record is `initiated` and on a `failed` record, which received nothing; `sendAmount` is what the payment asked to move, whatever its status.',
     success: ok('The record.', transactionResource, transactionExample),
     problems: { 404: 'No such record for the caller.' },
   },

@@ -25,7 +25,6 @@ import {
   balanceResource,
   sandboxFundingPendingResource,
   sandboxFundingResource,
-  walletBalancesResource,
   walletPage,
   walletResource,
 } from '../wallets/responses.ts';
@@ -48,7 +47,6 @@ const responseSchemas: Record<string, z.core.$ZodType> = {
   Balance: balanceResource,
   Wallet: walletResource,
   WalletPage: walletPage,
-  WalletBalances: walletBalancesResource,
   SandboxFunding: sandboxFundingResource,
   SandboxFundingPending: sandboxFundingPendingResource,
   Beneficiary: beneficiaryResource,

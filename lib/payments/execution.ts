@@ -115,8 +115,9 @@ function legsOf(record: TransactionRecord, wallets: Map<string, WalletRecord>): 
 
 /** What the ledger delivered: a swap's from its result, a P2P's is what was sent. */
 async function completion(record: TransactionRecord, hash: string): Promise<Settlement> {
-  let receiveAmount = record.receiveAmount ?? record.sendAmount;
-  let exchangeRate = record.exchangeRate ?? '1';
+  // Acceptance records neither (null until the ledger delivered): a P2P delivers what it sent.
+  let receiveAmount = record.sendAmount;
+  let exchangeRate = '1';
   if (record.transactionType === 'swap') {
     const [received] = await pathPaymentReceipts(record.environment, hash);
     if (received === undefined) throw new Error(`Swap ${hash} has no path payment result`);

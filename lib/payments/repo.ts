@@ -49,7 +49,7 @@ export interface TransactionRecord {
   /** Decimal strings, never floats (design convention 8); numbers only on the wire. */
   sendAmount: string;
   originalSendAmount: string;
-  /** Known at acceptance for P2P (the amount); for a swap only once the ledger has settled it. */
+  /** What the ledger delivered, and at which rate: set when the record completes, null before and on failure. */
   receiveAmount: string | null;
   exchangeRate: string | null;
   fee: string;
@@ -136,9 +136,10 @@ export function settleTransaction(
   );
 }
 
+/** A status or type may be one the contract names and no record holds yet (schema.ts): none is found. */
 export interface TransactionFilters {
-  status?: TransactionStatus | undefined;
-  type?: TransactionType | undefined;
+  status?: string | undefined;
+  type?: string | undefined;
   walletId?: string | undefined;
   createdFrom?: string | undefined;
   createdTo?: string | undefined;

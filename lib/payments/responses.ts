@@ -1,6 +1,11 @@
 // What the payment and transaction routes answer (spec §2.7, §2.8): the acceptance of a submission and
-// the transaction record. Every member of the record is always present (null when it does not apply),
-// so integrators read one shape whatever the payment type.
+// the transaction record. Every member of the record is present (null when it does not apply), so
+// integrators read one shape whatever the payment type; only `legs` is absent from every record but a
+// multi-transfer's, as §2.8 has it.
+//
+// The figures say what happened: sendAmount is what the payment asked to move, whatever became of it;
+// receiveAmount and exchangeRate are what the ledger delivered, so they are null while the record is
+// initiated and stay null on a failed one (nothing was received, nothing was converted).
 import { pageOf } from '../http/responses.ts';
 import * as z from '../zod.ts';
 import type { TransactionRecord } from './repo.ts';
@@ -8,7 +13,11 @@ import { transactionStatuses, transactionTypes } from './schema.ts';
 
 const stellarAccount = z.string().check(z.regex(/^[GM][A-Z2-7]{55,68}$/, 'must be a ledger address'));
 const timestamp = z.iso.datetime();
-const amount = z.number().check(z.describe('Exact to the ledger’s 7 decimal places.'));
+const amount = z
+  .number()
+  .check(
+    z.describe('Exact to the ledger’s 7 decimal places, written in plain decimals (0.0000001, never 1e-7).'),
+  );
 
 export const paymentAcceptance = z.strictObject({
   transactionRecordId: z.uuid().check(z.describe('Read it with `GET /transactions/{transactionId}`.')),
@@ -39,18 +48,34 @@ export const transactionResource = z.strictObject({
   idempotencyKey: z.string().check(z.describe('The caller’s transactionId.')),
   intentId: z.string(),
   isP2pTransfer: z.boolean(),
-  sendAmount: amount.check(z.describe('For a multi-transfer, the gross sum of its legs.')),
+  sendAmount: amount.check(
+    z.describe(
+      'What the payment asks to move, whatever its status; for a multi-transfer, the gross sum of its legs.',
+    ),
+  ),
   sendCurrency: z.string(),
-  originalSendAmount: amount.check(z.describe('What the source wallet is debited, in sendingAsset.')),
+  originalSendAmount: amount.check(
+    z.describe(
+      'The source wallet’s debit in sendingAsset, made when the record completes; a failed record shows the debit asked for, and nothing was debited.',
+    ),
+  ),
   receiveAmount: z
     .nullable(amount)
-    .check(z.describe('A swap’s is what the ledger delivered: null until it completes.')),
+    .check(
+      z.describe(
+        'What the ledger delivered: null while the record is initiated, and on a failed record, which received nothing.',
+      ),
+    ),
   receiveCurrency: z.string(),
   fee: amount,
   feeCurrency: z.string(),
   exchangeRate: z
     .nullable(z.number())
-    .check(z.describe('receiveAmount / sendAmount: 1 for P2P; a swap’s once it completes.')),
+    .check(
+      z.describe(
+        'receiveAmount / sendAmount once the record completes (1 for P2P); null while initiated and on a failed record.',
+      ),
+    ),
   minReceiveAmount: z.optional(
     amount.check(
       z.describe(
@@ -84,7 +109,11 @@ export const transactionResource = z.strictObject({
       sentAt: z.nullable(timestamp).check(z.describe('null until the payment completes.')),
     }),
   ),
-  legs: z.nullable(z.array(leg)).check(z.describe('Multi-transfers only, in submitted order.')),
+  legs: z
+    .optional(z.array(leg))
+    .check(
+      z.describe('Present on multi-transfer records only, in submitted order; absent from every other.'),
+    ),
   stellarTxHash: z.nullable(z.string().check(z.regex(/^[0-9a-f]{64}$/))),
   errorCode: z.nullable(z.string()),
   failureReason: z.nullable(z.string()),
@@ -147,16 +176,19 @@ export function toTransactionResource(record: TransactionRecord): z.infer<typeof
           sentAt: record.notification?.sentAt ?? null,
         }
       : null,
-    legs:
-      record.legs?.map((l) => ({
-        legIndex: l.legIndex,
-        walletId: l.walletId,
-        walletPublicKey: l.walletPublicKey,
-        destinationWalletId: l.destinationWalletId,
-        destinationStellarAddress: l.destinationStellarAddress,
-        sendingAsset: l.sendingAsset.code,
-        amount: Number(l.amount),
-      })) ?? null,
+    ...(record.legs
+      ? {
+          legs: record.legs.map((l) => ({
+            legIndex: l.legIndex,
+            walletId: l.walletId,
+            walletPublicKey: l.walletPublicKey,
+            destinationWalletId: l.destinationWalletId,
+            destinationStellarAddress: l.destinationStellarAddress,
+            sendingAsset: l.sendingAsset.code,
+            amount: Number(l.amount),
+          })),
+        }
+      : {}),
     stellarTxHash: record.stellarTxHash,
     errorCode: record.errorCode,
     failureReason: record.failureReason,
@@ -209,7 +241,6 @@ export const transactionExample: z.infer<typeof transactionResource> = {
   toRef: null,
   memo: null,
   notification: null,
-  legs: null,
   stellarTxHash: 'b4d0e5f3c2a1908f7e6d5c4b3a2918f7e6d5c4b3a2918f7e6d5c4b3a2918f7e6',
   errorCode: null,
   failureReason: null,

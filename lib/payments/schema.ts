@@ -3,12 +3,14 @@
 // member on an own route) is refused by name, because pricing is never taken from the caller and
 // `transactionId` is the only identity. Whether a wallet, beneficiary or asset exists, and the rules that
 // need them, are the service's 404/403/422.
+import BigNumber from 'bignumber.js';
 import { assetCodeParam } from '../assets/schema.ts';
+import { isExactNumber } from '../http/json-text.ts';
 import { pageQueryShape } from '../http/pagination.ts';
+import { uuidField } from '../http/uuid-field.ts';
 import { amountField } from '../ledger/amount-field.ts';
+import { MAX_AMOUNT } from '../ledger/amounts.ts';
 import * as z from '../zod.ts';
-
-const uuid = z.uuid('must be a UUID');
 
 /** fromRef / toRef: omitted or null is no reference; anything else must match the pattern (§4.7, §8.2). */
 const reference = z.optional(
@@ -30,9 +32,9 @@ const notifyFlag = z.optional(z.boolean());
 const references = { fromRef: reference, toRef: reference };
 
 export const p2pOwnBody = z.strictObject({
-  transactionId: uuid,
-  walletId: uuid,
-  destinationWalletId: uuid,
+  transactionId: uuidField,
+  walletId: uuidField,
+  destinationWalletId: uuidField,
   sendingAssetCode: assetCodeParam,
   amount: amountField,
   memo,
@@ -45,10 +47,10 @@ export const swapOwnBody = z.strictObject({
 });
 
 export const p2pBeneficiaryBody = z.strictObject({
-  transactionId: uuid,
-  walletId: uuid,
-  beneficiaryId: uuid,
-  paymentDestinationId: uuid,
+  transactionId: uuidField,
+  walletId: uuidField,
+  beneficiaryId: uuidField,
+  paymentDestinationId: uuidField,
   sendingAssetCode: assetCodeParam,
   amount: amountField,
   ...references,
@@ -62,15 +64,37 @@ export const swapBeneficiaryBody = z.strictObject({
 });
 
 export const transferLeg = z.strictObject({
-  walletId: uuid,
-  destinationWalletId: uuid,
+  walletId: uuidField,
+  destinationWalletId: uuidField,
   sendingAssetCode: assetCodeParam,
   amount: amountField,
 });
 
+/**
+ * The transfers' sum is the record's sendAmount, written as a JSON number like each amount: it must be one
+ * that a JSON number holds exactly (600000000.0000001 + 600000000 is not: it would read back as
+ * 1200000000), and one the ledger can hold, or the record would show another figure than it debits.
+ */
+function sumsToAnAmount(legs: { amount: number }[], ctx: z.core.$RefinementCtx<unknown>): void {
+  if (!legs.every((leg) => typeof leg.amount === 'number')) return;
+  const total = legs.reduce((sum, leg) => sum.plus(String(leg.amount)), new BigNumber(0));
+  if (!isExactNumber(total.toFixed()))
+    ctx.addIssue({
+      code: 'custom',
+      message: `must sum to an amount a JSON number holds exactly (at most 15 significant digits), not ${total.toFixed()}`,
+    });
+  else if (total.gt(MAX_AMOUNT))
+    ctx.addIssue({
+      code: 'custom',
+      message: `must sum to at most ${MAX_AMOUNT.toFixed()} (what the ledger can hold)`,
+    });
+}
+
 export const p2pOwnMultiBody = z.strictObject({
-  transactionId: uuid,
-  transfers: z.array(transferLeg).check(z.minLength(1, 'must hold at least one transfer')),
+  transactionId: uuidField,
+  transfers: z
+    .array(transferLeg)
+    .check(z.minLength(1, 'must hold at least one transfer'), z.superRefine(sumsToAnAmount)),
   ...references,
 });
 
@@ -80,10 +104,14 @@ export type P2pBeneficiary = z.infer<typeof p2pBeneficiaryBody>;
 export type SwapBeneficiary = z.infer<typeof swapBeneficiaryBody>;
 export type P2pOwnMulti = z.infer<typeof p2pOwnMultiBody>;
 
-export const transactionIdParams = z.strictObject({ transactionId: uuid });
+export const transactionIdParams = z.strictObject({ transactionId: uuidField });
 
-export const transactionStatuses = ['initiated', 'completed', 'failed'] as const;
-export const transactionTypes = ['p2p', 'swap', 'p2p_multi'] as const;
+/**
+ * Every status and type the contract names (§2.8, §3.2) and every one this service records (`p2p_multi`):
+ * the list filters on each, and one that no record holds yet (a refund, an off-ramp) is an empty page.
+ */
+export const transactionStatuses = ['initiated', 'completed', 'failed', 'refund_completed'] as const;
+export const transactionTypes = ['p2p', 'swap', 'p2p_multi', 'offramp', 'onramp'] as const;
 
 const createdBound = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' });
 
@@ -92,7 +120,7 @@ export const listTransactionsQuery = z
     ...pageQueryShape,
     status: z.optional(z.enum(transactionStatuses)),
     type: z.optional(z.enum(transactionTypes)),
-    walletId: z.optional(uuid),
+    walletId: z.optional(uuidField),
     createdFrom: z.optional(createdBound),
     createdTo: z.optional(createdBound),
   })

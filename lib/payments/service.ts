@@ -60,14 +60,20 @@ const REPLAYED =
 const decimal = (amount: number) => new BigNumber(String(amount)).toFixed();
 const onRecord = (asset: Asset): AssetOnRecord => ({ code: asset.assetCode, issuer: asset.assetIssuer });
 
-/** The request as it is fingerprinted: amounts as decimal strings, a null reference as none. */
+/** A member sent with the value its absence means: `notifyEmail: false` asks for what omitting it does. */
+const defaults: Record<string, unknown> = { notifyEmail: false, notifyWhatsApp: false };
+
+/**
+ * The request as it is fingerprinted, one spelling per meaning: amounts as decimal strings, a null
+ * reference or a default flag as absent. Ids arrive in lower case already (lib/http/uuid-field.ts).
+ */
 function canonicalRequest(body: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(body).map(([name, value]) => {
       if (name === 'amount' && typeof value === 'number') return [name, decimal(value)];
       if (name === 'transfers' && Array.isArray(value))
         return [name, value.map((leg) => canonicalRequest(leg as Record<string, unknown>))];
-      if (name === 'transactionId' && typeof value === 'string') return [name, value.toLowerCase()];
+      if (value === defaults[name]) return [name, undefined];
       return [name, value ?? undefined];
     }),
   );
@@ -230,7 +236,11 @@ type Money = Pick<
   | 'minReceiveAmount'
 >;
 
-/** The money of a one-transfer payment: a P2P receives what it sends; a swap's receipt waits for the ledger. */
+/**
+ * The money of a one-transfer payment. What is received, and at which rate, is only known once the ledger
+ * has delivered it (execution.ts completion()): null until then, for a P2P as for a swap, and for good on
+ * a payment that fails.
+ */
 async function singleTransfer(
   tenant: Tenant,
   body: { sendingAssetCode: string; amount: number },
@@ -246,8 +256,8 @@ async function singleTransfer(
     transactionType: swap ? 'swap' : 'p2p',
     sendAmount: amount,
     originalSendAmount: amount,
-    receiveAmount: swap ? null : amount,
-    exchangeRate: swap ? null : '1',
+    receiveAmount: null,
+    exchangeRate: null,
     sendingAsset: onRecord(sending),
     receivingAsset: onRecord(swap?.asset ?? sending),
     slippage: swap ? slippage : null,
@@ -419,8 +429,8 @@ async function multiDraft(tenant: Tenant, body: P2pOwnMulti): Promise<Draft> {
     transactionType: 'p2p_multi',
     sendAmount: total,
     originalSendAmount: total,
-    receiveAmount: total,
-    exchangeRate: '1',
+    receiveAmount: null,
+    exchangeRate: null,
     sendingAsset: onRecord(sending),
     receivingAsset: onRecord(sending),
     slippage: null,

@@ -1,6 +1,11 @@
 // Reading transaction records (spec §4.8). The path's id is the transactionRecordId; the caller's own
 // transactionId finds the same record (its id is derived from it, record-ids.ts), so an integrator that
 // lost the 202 can still read the outcome. Another association's record is not found, as a missing one.
+//
+// The transactionId is looked up first: a caller may send, as a later payment's transactionId, a value
+// that is already an earlier record's id, and that id must then name the payment the caller made with
+// it. The earlier record stays readable by its own transactionId; a record id that is no one's
+// transactionId still finds its record.
 import { notFound } from '../http/problem.ts';
 import type { Tenant } from '../http/types.ts';
 import { transactionRecordIdOf } from './record-ids.ts';
@@ -13,8 +18,8 @@ const consistent = { consistent: true };
 
 export async function getTransaction(tenant: Tenant, id: string) {
   const record =
-    (await findTransaction(tenant, id, consistent)) ??
-    (await findTransaction(tenant, transactionRecordIdOf(tenant, id), consistent));
+    (await findTransaction(tenant, transactionRecordIdOf(tenant, id), consistent)) ??
+    (await findTransaction(tenant, id, consistent));
   if (!record) throw notFound(`No transaction ${id}.`);
   return toTransactionResource(record);
 }

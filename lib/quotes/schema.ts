@@ -3,6 +3,7 @@
 // 422 (or 404), because well-formed values can still break a rule or name nothing.
 import { connectorIdParam } from '../connectors/schema.ts';
 import { transactionTypeParam } from '../connectors/transaction-types.ts';
+import { uuidField } from '../http/uuid-field.ts';
 import { amountField } from '../ledger/amount-field.ts';
 import * as z from '../zod.ts';
 
@@ -30,7 +31,7 @@ const nullAsAbsent = <T extends z.core.SomeType>(schema: T) =>
     z.transform((value: z.output<T> | null | undefined) => value ?? undefined),
   );
 
-const optionalUuid = nullAsAbsent(z.uuid('must be a UUID'));
+const optionalUuid = nullAsAbsent(uuidField);
 
 export const createQuoteBody = z.strictObject({
   amount: amountField,

@@ -1,5 +1,5 @@
-// What the wallet routes and the wallet sandbox helpers answer (service.ts toWalletResource,
-// getWalletBalances; sandbox.ts fundWallet). Secrets never appear, so every object is closed.
+// What the wallet routes and the wallet sandbox helpers answer (service.ts toWalletResource; sandbox.ts
+// fundWallet). Secrets never appear, so every object is closed.
 import { pageOf } from '../http/responses.ts';
 import * as z from '../zod.ts';
 
@@ -65,12 +65,6 @@ export const walletResource = z.strictObject({
 });
 export const walletPage = pageOf(walletResource);
 
-export const walletBalancesResource = z.strictObject({
-  walletId: z.uuid(),
-  balances,
-  publicKey: stellarAccount,
-});
-
 const fundingRequest = {
   walletId: z.uuid(),
   assetCode: z.string(),
@@ -123,12 +117,6 @@ export const walletExample: z.input<typeof walletResource> = {
   },
   createdAt: '2025-03-01T09:30:00.000Z',
   updatedAt: '2025-03-01T09:31:12.000Z',
-};
-
-export const walletBalancesExample: z.input<typeof walletBalancesResource> = {
-  walletId,
-  balances: walletExample.balances,
-  publicKey,
 };
 
 export const sandboxFundingExample: z.input<typeof sandboxFundingResource> = {

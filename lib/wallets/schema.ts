@@ -2,6 +2,7 @@
 // exists is checked by the service (422), because a well-formed value can still name nothing.
 import { assetCodeParam } from '../assets/schema.ts';
 import { pageQueryShape } from '../http/pagination.ts';
+import { uuidField } from '../http/uuid-field.ts';
 import { amountField } from '../ledger/amount-field.ts';
 import * as z from '../zod.ts';
 
@@ -52,7 +53,7 @@ export const createWalletBody = z
   );
 export type CreateWallet = z.infer<typeof createWalletBody>;
 
-export const walletIdParams = z.strictObject({ walletId: z.uuid('must be a UUID') });
+export const walletIdParams = z.strictObject({ walletId: uuidField });
 
 export const listWalletsQuery = z.strictObject({
   ...pageQueryShape,

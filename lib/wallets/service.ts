@@ -118,11 +118,6 @@ export async function getWallet(tenant: Tenant, walletId: string) {
   return toWalletResource(record, await balancesOf(record));
 }
 
-export async function getWalletBalances(tenant: Tenant, walletId: string) {
-  const record = await walletOrNotFound(tenant, walletId);
-  return { walletId: record.walletId, balances: await balancesOf(record), publicKey: record.publicKey };
-}
-
 export async function listWallets(
   tenant: Tenant,
   query: {

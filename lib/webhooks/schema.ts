@@ -2,6 +2,7 @@
 // may be reached are the service's 422s, because a well-formed value can still name nothing or point
 // inside the network.
 import { pageQueryShape } from '../http/pagination.ts';
+import { uuidField } from '../http/uuid-field.ts';
 import * as z from '../zod.ts';
 
 export const createWebhookBody = z.strictObject({
@@ -13,11 +14,11 @@ export const createWebhookBody = z.strictObject({
 });
 export type CreateWebhook = z.infer<typeof createWebhookBody>;
 
-export const webhookIdParams = z.strictObject({ webhookId: z.uuid('must be a UUID') });
+export const webhookIdParams = z.strictObject({ webhookId: uuidField });
 
 export const deliveryIdParams = z.strictObject({
-  webhookId: z.uuid('must be a UUID'),
-  deliveryId: z.uuid('must be a UUID'),
+  webhookId: uuidField,
+  deliveryId: uuidField,
 });
 
 export const listWebhooksQuery = z.strictObject(pageQueryShape);

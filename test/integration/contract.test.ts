@@ -84,26 +84,23 @@ describe('the contract check', () => {
   });
 
   it('catches a missing required header', async () => {
-    const wallet = await as(caller, '/wallets', {
-      method: 'POST',
-      body: { walletName: 'Treasury', assetCode: 'USDC', ownAccount: true },
-    });
-    const url = `${baseUrl()}/wallets/${wallet.body.id}/balances`;
-    const balances = await as(caller, `/wallets/${wallet.body.id}/balances`);
-    const real = Object.fromEntries(balances.headers);
-    assert.deepEqual(
-      contract.violations('GET', url, received(200, balances.body, 'application/json', real)),
-      [],
-    );
-    const { deprecation: _dropped, ...withoutDeprecation } = real;
-    assert.deepEqual(
-      contract.violations('GET', url, received(200, balances.body, 'application/json', withoutDeprecation)),
-      ['GET /wallets/{walletId}/balances 200: header Deprecation is missing'],
-    );
-    assert.deepEqual(contract.violations('GET', url, received(200, balances.body, 'application/json', {})), [
-      'GET /wallets/{walletId}/balances 200: header X-Request-Id is missing',
-      'GET /wallets/{walletId}/balances 200: header Deprecation is missing',
-      'GET /wallets/{walletId}/balances 200: header Link is missing',
+    const url = `${baseUrl()}/assets`;
+    const wrongMethod = await as(caller, '/assets', { method: 'DELETE' });
+    assert.equal(wrongMethod.status, 405);
+    const real = Object.fromEntries(wrongMethod.headers);
+    const answered = (headers: Record<string, string>) =>
+      contract.violations(
+        'DELETE',
+        url,
+        received(405, wrongMethod.body, 'application/problem+json', headers),
+      );
+    assert.deepEqual(answered(real), []);
+    const { allow: _dropped, ...withoutAllow } = real;
+    const at = 'an unmatched request (DELETE /v1/assets) 405';
+    assert.deepEqual(answered(withoutAllow), [`${at}: header Allow is missing`]);
+    assert.deepEqual(answered({}), [
+      `${at}: header X-Request-Id is missing`,
+      `${at}: header Allow is missing`,
     ]);
   });
 

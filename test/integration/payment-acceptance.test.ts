@@ -285,6 +285,54 @@ describe('payment acceptance', () => {
     });
   });
 
+  describe('replays', () => {
+    it('takes ids in upper case and default flags sent explicitly as the same request', async () => {
+      const upper = (id: unknown) => String(id).toUpperCase();
+      const own = valid('p2p/own');
+      const ownId = await acceptedWith('p2p/own', own);
+      const toLerato = valid('p2p/beneficiary');
+      const beneficiaryId = await acceptedWith('p2p/beneficiary', toLerato);
+      const multi = valid('p2p/own/multi');
+      const multiId = await acceptedWith('p2p/own/multi', multi);
+      const replays: [PaymentRoute, Body, string][] = [
+        [
+          'p2p/own',
+          { ...own, walletId: upper(own.walletId), transactionId: upper(own.transactionId) },
+          ownId,
+        ],
+        ['p2p/own', { ...own, destinationWalletId: upper(own.destinationWalletId), fromRef: null }, ownId],
+        [
+          'p2p/beneficiary',
+          {
+            ...toLerato,
+            beneficiaryId: upper(toLerato.beneficiaryId),
+            paymentDestinationId: upper(toLerato.paymentDestinationId),
+          },
+          beneficiaryId,
+        ],
+        ['p2p/beneficiary', { ...toLerato, notifyEmail: false, notifyWhatsApp: false }, beneficiaryId],
+        [
+          'p2p/own/multi',
+          {
+            ...multi,
+            transfers: [leg(upper(a.id), b.id, 1), leg(b.id, upper(a.id), 0.5)],
+            toRef: null,
+          },
+          multiId,
+        ],
+      ];
+      for (const [route, body, id] of replays) {
+        const replay = await submit(alice, route, body);
+        assert.equal(replay.status, 202, `${route} ${JSON.stringify(body)}: ${JSON.stringify(replay.body)}`);
+        assert.equal(replay.body.isIdempotent, true);
+        assert.equal(replay.body.transactionRecordId, id);
+      }
+      // Explicit flags that ask for something else are another request.
+      await refused(alice, 'p2p/beneficiary', { ...toLerato, notifyEmail: true }, 409, ['transactionId']);
+      await completed(alice, [ownId, beneficiaryId, multiId]);
+    });
+  });
+
   describe('beneficiaries and their destinations', () => {
     it('answers 404 for another beneficiary’s destination, or an unknown one, naming paymentDestinationId', async () => {
       for (const route of BENEFICIARY_ROUTES) {
@@ -423,6 +471,23 @@ describe('payment acceptance', () => {
       ];
       for (const [second, field] of cases)
         await refusedWith('p2p/own/multi', secondTransfer(second), 400, [field]);
+    });
+
+    it('refuses with 400 naming transfers a sum that no JSON number holds exactly, as sendAmount must', async () => {
+      // Each amount is exact; 1200000000.0000001 is not (it would read back as 1200000000).
+      await refusedWith(
+        'p2p/own/multi',
+        { transfers: [leg(a.id, b.id, 600000000.0000001), leg(a.id, b.id, 600000000)] },
+        400,
+        ['transfers'],
+        /JSON number holds exactly/,
+      );
+      // A sum of exact amounts that is exact itself is accepted, to the stroop.
+      const id = await acceptedWith('p2p/own/multi', {
+        transfers: [leg(a.id, b.id, 0.1), leg(a.id, b.id, 0.2)],
+      });
+      const [record] = await completed(alice, [id]);
+      assert.equal(record.sendAmount, 0.3);
     });
 
     it('takes at most 40 transfers: 40 settle as one ledger transaction, 41 are refused', async () => {

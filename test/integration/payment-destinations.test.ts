@@ -98,6 +98,10 @@ describe('payment destinations', () => {
     const read = await as(alice, `/beneficiaries/${beneficiaryId}/payment-destinations/${d.id}`);
     assert.equal(read.status, 200);
     assert.deepEqual(read.body, d);
+    // UUIDs are case-insensitive: the same destination, and the same beneficiary, in upper case.
+    const upper = `/beneficiaries/${beneficiaryId.toUpperCase()}/payment-destinations/${d.id.toUpperCase()}`;
+    assert.deepEqual((await as(alice, upper)).body, d);
+    assert.equal((await as(alice, `/beneficiaries/${beneficiaryId.toUpperCase()}`)).body.id, beneficiaryId);
     const nested = await as(alice, `/beneficiaries/${beneficiaryId}`);
     assert.deepEqual(
       nested.body.paymentDestinations.find((p: { id: string }) => p.id === d.id),

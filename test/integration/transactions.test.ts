@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, it } from 'vitest';
-import { as, type Caller, newCaller, problemShape } from '../support/api.ts';
+import { as, baseUrl, type Caller, newCaller, problemShape } from '../support/api.ts';
 import { accepted, listed, type OwnWallet, ownWallet, pagesOf, settled } from '../support/payments.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: records are asserted on member by member.
@@ -70,6 +70,98 @@ describe('transaction records', () => {
     }
   });
 
+  it('reads a record by either id in upper case, and filters by a wallet id in upper case', async () => {
+    for (const record of made) {
+      for (const id of [record.transactionRecordId, record.idempotencyKey]) {
+        const answer = await as(erin, `/transactions/${id.toUpperCase()}`);
+        assert.equal(answer.status, 200, `${id}: ${JSON.stringify(answer.body)}`);
+        assert.deepEqual(answer.body, record);
+      }
+    }
+    assert.deepEqual(await listedIds(`walletId=${x.id.toUpperCase()}`), idsOf(newest));
+  });
+
+  it('finds by transactionId first: a transactionId that is another record’s id names its own payment', async () => {
+    const gina = await newCaller();
+    const [from, to] = await Promise.all([ownWallet(gina, 'USDC', 10), ownWallet(gina, 'USDC')]);
+    const p2p = (transactionId: string) => ({
+      transactionId,
+      walletId: from.id,
+      destinationWalletId: to.id,
+      sendingAssetCode: 'USDC',
+      amount: 1,
+    });
+    const first = await settled(gina, await accepted(gina, 'p2p/own', p2p(randomUUID())));
+    // The second payment's transactionId is the first payment's record id.
+    const second = await settled(gina, await accepted(gina, 'p2p/own', p2p(first.transactionRecordId)));
+    assert.notEqual(second.transactionRecordId, first.transactionRecordId);
+    assert.equal(second.idempotencyKey, first.transactionRecordId);
+    const byThatValue = await as(gina, `/transactions/${first.transactionRecordId}`);
+    assert.deepEqual(byThatValue.body, second);
+    assert.deepEqual((await as(gina, `/transactions/${first.idempotencyKey}`)).body, first);
+    assert.deepEqual((await as(gina, `/transactions/${second.transactionRecordId}`)).body, second);
+  });
+
+  it('carries legs on multi-transfer records only', async () => {
+    for (const record of made)
+      assert.equal('legs' in record, record.type === 'p2p_multi', JSON.stringify(record));
+    assert.equal(made[2].legs.length, 2);
+  });
+
+  it('shows a failed record’s figures as what was asked and nothing received', async () => {
+    const failed = made[3];
+    assert.equal(failed.status, 'failed');
+    assert.equal(failed.sendAmount, 1000);
+    assert.equal(failed.originalSendAmount, 1000);
+    assert.equal(failed.receiveAmount, null);
+    assert.equal(failed.exchangeRate, null);
+    assert.equal(failed.completedAt, null);
+    // A completed P2P received what it sent, at 1.
+    assert.equal(made[0].receiveAmount, 1);
+    assert.equal(made[0].exchangeRate, 1);
+  });
+
+  it('writes every amount in plain decimals: 0.0000005, never 5e-7, in records and lists alike', async () => {
+    const hana = await newCaller();
+    const [from, to] = await Promise.all([ownWallet(hana, 'USDC', 1), ownWallet(hana, 'USDC')]);
+    const usdc = (amount: number) => ({
+      walletId: from.id,
+      destinationWalletId: to.id,
+      sendingAssetCode: 'USDC',
+      amount,
+    });
+    const p2p = await settled(
+      hana,
+      await accepted(hana, 'p2p/own', { transactionId: randomUUID(), ...usdc(0.0000005) }),
+    );
+    const multi = await settled(
+      hana,
+      await accepted(hana, 'p2p/own/multi', {
+        transactionId: randomUUID(),
+        transfers: [usdc(0.0000001), usdc(0.0000002)],
+      }),
+    );
+    assert.deepEqual([p2p.status, multi.status], ['completed', 'completed']);
+    /** The answer's text, as the caller's JSON parser meets it. */
+    const text = async (path: string) => {
+      const response = await fetch(`${baseUrl()}${path}`, {
+        headers: { 'x-service-auth': hana.tenant.apiKey, authorization: `Bearer ${hana.token}` },
+      });
+      assert.equal(response.status, 200);
+      return response.text();
+    };
+    const single = await text(`/transactions/${p2p.transactionRecordId}`);
+    for (const member of ['sendAmount', 'originalSendAmount', 'receiveAmount'])
+      assert.ok(single.includes(`"${member}":0.0000005`), `${member} in ${single}`);
+    const legs = await text(`/transactions/${multi.transactionRecordId}`);
+    assert.ok(legs.includes('"sendAmount":0.0000003'), legs);
+    assert.ok(legs.includes('"amount":0.0000001') && legs.includes('"amount":0.0000002'), legs);
+    const list = await text('/transactions');
+    // No number anywhere in exponent form (strings, which hold hex ids and hashes, set aside).
+    for (const answer of [single, legs, list])
+      assert.doesNotMatch(answer.replace(/"(?:[^"\\]|\\.)*"/g, '""'), /\d[eE][-+]?\d/, answer);
+  });
+
   it('answers another association’s record exactly as a missing one, and a malformed id with 400', async () => {
     const fred = await newCaller();
     const record = made[0];
@@ -116,6 +208,14 @@ describe('transaction records', () => {
     assert.deepEqual(await listedIds('type=p2p_multi'), at(2));
     assert.deepEqual(await listedIds('type=p2p'), at(4, 3, 0));
     assert.deepEqual(await listedIds('type=p2p&status=completed&limit=1'), at(4, 0));
+  });
+
+  it('accepts every status and type the contract names: one no record holds is an empty page', async () => {
+    for (const query of ['status=refund_completed', 'type=offramp', 'type=onramp']) {
+      const answer = await as(erin, `/transactions?${query}`);
+      assert.equal(answer.status, 200, `${query}: ${JSON.stringify(answer.body)}`);
+      assert.deepEqual(answer.body, { data: [], pagination: { nextCursor: null, hasMore: false } });
+    }
   });
 
   it('filters by wallet: every record the wallet takes part in, a multi-transfer’s destination included', async () => {

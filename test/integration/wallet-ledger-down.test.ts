@@ -52,11 +52,8 @@ describe('wallets while the ledger is down', () => {
     const body = JSON.parse(wallet.body ?? '{}');
     assert.equal(body.id, id);
     assert.equal(body.balances, null);
-    const balances = await invoke(`/v1/wallets/${id}/balances`, 'GET /v1/wallets/{walletId}/balances');
-    assert.equal(balances.statusCode, 200);
-    assert.equal(JSON.parse(balances.body ?? '{}').balances, null);
     const warnings = logs.lines.filter((line) => line.message === 'Balance lookup failed');
-    assert.equal(warnings.length, 2);
+    assert.equal(warnings.length, 1);
     assert.ok(warnings.every((line) => line.level === 'WARN' && line.walletId === id));
   });
 });

@@ -216,12 +216,6 @@ describe('wallets', () => {
     const onLedger = ledger.balances.find((b: { asset_code?: string }) => b.asset_code === 'USDC');
     assert.equal(onLedger.balance, usdc.balance);
 
-    const balances = await as(alice, `/wallets/${id}/balances`);
-    assert.equal(balances.status, 200);
-    assert.ok(balances.headers.get('deprecation'));
-    assert.deepEqual(Object.keys(balances.body).sort(), ['balances', 'publicKey', 'walletId']);
-    assert.deepEqual(balances.body.balances, wallet.balances);
-
     const noTrust = await as(alice, `/sandbox/wallets/${id}/fund`, {
       method: 'POST',
       body: { assetCode: 'EURC', amount: 5 },
@@ -237,6 +231,22 @@ describe('wallets', () => {
         'amount',
       );
     }
+  });
+
+  it('reads a wallet by its id in any case; the removed balances route answers as an unknown route', async () => {
+    const created = await as(alice, '/wallets', {
+      method: 'POST',
+      body: { walletName: 'Any case', assetCode: 'USDC', ownAccount: true },
+    });
+    const id: string = created.body.id;
+    const upper = await as(alice, `/wallets/${id.toUpperCase()}`);
+    assert.equal(upper.status, 200, JSON.stringify(upper.body));
+    assert.equal(upper.body.id, id);
+    // The contract's change entries removed it in favour of the embedded `balances` (§2.1, §4.2).
+    const removed = await as(alice, `/wallets/${id}/balances`);
+    assert.equal(removed.status, 404);
+    assert.match(removed.body.type, /\/not-found$/);
+    assert.equal(removed.body.detail, `No route GET /v1/wallets/${id}/balances.`);
   });
 
   it('answers 409 for funding a wallet whose account failed to open, or is still not open after the wait', async () => {
@@ -323,7 +333,6 @@ describe('wallets', () => {
     assert.equal(theirs.status, 404);
     assert.equal(missing.status, 404);
     assert.equal(theirs.body.title, missing.body.title);
-    assert.equal((await as(bob, `/wallets/${id}/balances`)).status, 404);
     assert.equal(
       (await as(bob, `/sandbox/wallets/${id}/kyc`, { method: 'POST', body: { decision: 'Verified' } }))
         .status,
