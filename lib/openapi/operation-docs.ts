@@ -279,7 +279,7 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
   payP2pOwn: {
     tag: 'Payments',
     summary: 'Send an asset between two own wallets',
-    description: `Same asset, same amount: the destination receives exactly \`amount\`, no fee; it gets a trustline for the asset in the same ledger transaction if it has none. ${PAYMENT_RULES}`,
+    description: `Same asset, same amount: the destination receives exactly \`amount\`, no fee; if it has no trustline for the asset, one is opened first (a ledger transaction of its own, shared by every payment that needs it; the platform pays its reserve once). Without a \`memo\`, the ledger transaction carries a hash memo holding the record id. ${PAYMENT_RULES}`,
     success: acceptedPayment('Accepted: the record is `initiated`.'),
     problems: { ...PAYMENT_PROBLEMS, 422: 'An asset not in the registry, or the same wallet on both sides.' },
   },
@@ -306,7 +306,7 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
   paySwapOwn: {
     tag: 'Payments',
     summary: 'Convert an asset into another, between own wallets or within one',
-    description: `A strict-send path payment: exactly \`amount\` of the sending asset is spent, and the destination (which may be the source wallet) receives what the ledger’s best path delivers at execution, at least 99 % of the path’s quoted amount (slippage 1 %, configurable); the record then carries \`receiveAmount\` and \`exchangeRate\`. A trustline for the received asset is opened in the same transaction when needed. ${PAYMENT_RULES}`,
+    description: `A strict-send path payment: exactly \`amount\` of the sending asset is spent, and the destination (which may be the source wallet) receives what the ledger’s best path delivers at execution, and never less than the bound set at acceptance: the best path’s amount then less the slippage (1 %, configurable), shown as the record’s \`minReceiveAmount\`. A swap that waited while the price moved fails with \`LEDGER_OP_UNDER_DEST_MIN\` rather than deliver less. The record then carries \`receiveAmount\` and \`exchangeRate\`. A trustline for the received asset is opened first when needed, by a ledger transaction of its own. ${PAYMENT_RULES}`,
     success: acceptedPayment('Accepted: the record is `initiated`.'),
     problems: {
       ...PAYMENT_PROBLEMS,
