@@ -3,21 +3,35 @@
 // self-contained: no Docker, no network, no context lookups. The stage's account and region come from
 // cdk.json's `stages` (lib/stage-targets.ts); the web ACL's stack beside it is in us-east-1, where
 // CloudFront's must be.
-// Optional custom domain: `-c domainName=api.example.com -c certificateArn=<ACM ARN in us-east-1>`.
+// Custom domain: `-c domainName=api.example.com -c certificateArn=<ACM ARN in us-east-1>`; alarm
+// subscribers: `-c alarmEmail=<address>` and/or `-c alarmHttpsEndpoint=<pager URL>`. Both are required
+// for prod, which refuses to synthesize without them (one line saying what is missing). Prod's break-glass
+// role, the one that may disable or delete the key material: `-c breakGlassRoleArn=<role ARN>`.
 import { App } from 'aws-cdk-lib';
 import { buildAll } from '../esbuild.config.ts';
+import { alarmSubscribersFromContext } from './constructs/alarm-topic.ts';
 import { domainFromContext } from './constructs/edge.ts';
+import { breakGlassRoleFromContext } from './constructs/key-guard.ts';
 import { applyNagChecks } from './nag.ts';
 import { PaymentsGatewayStack } from './stack.ts';
-import { SERVICE_NAME, stageFromContext } from './stage.ts';
+import { SERVICE_NAME, SynthRefusal, stageFromContext } from './stage.ts';
 
 await buildAll();
 
 const app = new App();
 const stage = stageFromContext(app.node);
-new PaymentsGatewayStack(app, `${SERVICE_NAME}-${stage}`, {
-  stage,
-  domain: domainFromContext(app.node),
-});
+try {
+  new PaymentsGatewayStack(app, `${SERVICE_NAME}-${stage}`, {
+    stage,
+    domain: domainFromContext(app.node),
+    alarmSubscribers: alarmSubscribersFromContext(app.node),
+    breakGlassRoleArn: breakGlassRoleFromContext(app.node),
+  });
+} catch (error) {
+  // Missing or malformed context: what to pass, in one line, not a stack trace.
+  if (!(error instanceof SynthRefusal)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
 applyNagChecks(app);
 app.synth();

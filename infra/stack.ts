@@ -12,7 +12,7 @@ import { queueUrlVariable } from '../lib/queue-names.ts';
 import { type QueueDefinition, queues as queueDefinitions } from '../lib/queues.ts';
 import { apiFunctionNames, FALLBACK_FUNCTION } from '../lib/routes.ts';
 import { stageTargetOf } from '../lib/stage-targets.ts';
-import { AlarmTopic } from './constructs/alarm-topic.ts';
+import { type AlarmSubscribers, AlarmTopic } from './constructs/alarm-topic.ts';
 import { BundledFunction, DEFAULT_TIMEOUT_SECONDS } from './constructs/bundled-function.ts';
 import { type EdgeDomain, GatewayEdge } from './constructs/edge.ts';
 import { CLOUDFRONT_WAF_REGION, EdgeFirewallStack } from './constructs/edge-firewall.ts';
@@ -20,6 +20,7 @@ import { GatewayApi } from './constructs/gateway-api.ts';
 import { GatewayTable } from './constructs/gateway-table.ts';
 import { KeySecrets } from './constructs/key-secrets.ts';
 import { OutboxFailures } from './constructs/outbox-failures.ts';
+import { TableProtection } from './constructs/table-protection.ts';
 import { WorkQueue } from './constructs/work-queue.ts';
 import {
   accessOf,
@@ -41,8 +42,12 @@ export interface PaymentsGatewayStackProps extends StackProps {
   access?: Readonly<Record<string, FunctionAccess>>;
   /** Defaults to infra/function-memory.ts. */
   memory?: Readonly<Record<string, number>>;
-  /** The distribution's custom domain; without one it answers at its *.cloudfront.net name. */
+  /** The distribution's custom domain; without one it answers at its *.cloudfront.net name. Prod: required. */
   domain?: EdgeDomain | undefined;
+  /** Who the alarms notify (infra/constructs/alarm-topic.ts). Prod: at least one. */
+  alarmSubscribers?: AlarmSubscribers;
+  /** Prod: the one role that may disable or delete the key material (infra/constructs/key-guard.ts). */
+  breakGlassRoleArn?: string | undefined;
 }
 
 /**
@@ -74,6 +79,8 @@ export class PaymentsGatewayStack extends Stack {
       access: declaredAccess = functionAccess,
       memory: declaredMemory = functionMemory,
       domain,
+      alarmSubscribers = { emails: [], httpsEndpoints: [] },
+      breakGlassRoleArn,
       ...stackProps
     } = props;
     const settings = stageSettings(stageName);
@@ -98,9 +105,15 @@ export class PaymentsGatewayStack extends Stack {
       removalPolicy,
     });
 
-    const { table } = new GatewayTable(this, 'Data', { production: settings.production, removalPolicy });
+    const { table } = new GatewayTable(this, 'Data', { removalPolicy });
     const secrets = new KeySecrets(this, 'Keys', { stage, removalPolicy });
-    const alarms = new AlarmTopic(this, 'Alarms', { stage, removalPolicy });
+    const alarms = new AlarmTopic(this, 'Alarms', {
+      stage,
+      production: settings.production,
+      subscribers: alarmSubscribers,
+      removalPolicy,
+    });
+    if (settings.production) secrets.guard({ stage, breakGlassRoleArn, alarms });
     // Every resource names its service and stage (cost reports, access reviews, clean-up).
     Tags.of(this).add('service', SERVICE_NAME);
     Tags.of(this).add('stage', stage);
@@ -265,5 +278,7 @@ export class PaymentsGatewayStack extends Stack {
       description: 'Subscribe on-call here.',
       value: alarms.topic.topicArn,
     });
+    // Last: the table is locked only once nothing else of the first create can fail.
+    if (settings.production) new TableProtection(this, 'TableProtection', { table }).afterEverythingElse();
   }
 }

@@ -124,6 +124,14 @@ function maxConcurrencyOf(queueName: string): number {
   return definition.maxConcurrency;
 }
 
+/**
+ * A synth the app refuses, for a reason the operator fixes with context (`-c …`): infra/app.ts prints
+ * the message alone, in one line, and exits 1.
+ */
+export class SynthRefusal extends Error {
+  override name = 'SynthRefusal';
+}
+
 /** The stage from `-c stage=<name>`, `dev` when not given. */
 export function stageFromContext(node: Node): string {
   const value: unknown = node.tryGetContext('stage');

@@ -1,51 +1,149 @@
 // The SNS topic every alarm notifies, and the alarms: every function's errors, throttles and duration
 // near its timeout; the API's 5xx, 429s and p99 latency; the table's throttled requests; every queue's oldest
-// message and dead letters. The topic takes an e-mail subscription from the stack parameter
-// AlarmEmail (a pager's or on-call list's address); other subscriptions are added outside the stack.
-import { CfnCondition, CfnParameter, Duration, Fn, type RemovalPolicy } from 'aws-cdk-lib';
+// message and dead letters. Its subscribers come from the synth's context (alarmSubscribersFromContext):
+// production refuses to synthesize without one, so no production stack pages nobody.
+import { ArnFormat, Duration, type RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import { Construct } from 'constructs';
-import { SERVICE_NAME } from '../stage.ts';
+import { Construct, type Node } from 'constructs';
+import { SERVICE_NAME, SynthRefusal } from '../stage.ts';
 import { CustomerKey } from './customer-key.ts';
+
+/**
+ * Who the alarms notify: e-mail addresses (each confirms the subscription e-mail) and HTTPS endpoints
+ * (a pager's CloudWatch integration URL, such as PagerDuty's or Opsgenie's; SNS confirms them by a
+ * SubscriptionConfirmation request). AWS Chatbot subscribes itself to the topic from its own console.
+ */
+export interface AlarmSubscribers {
+  emails: string[];
+  httpsEndpoints: string[];
+}
+
+const list = (value: unknown, name: string): string[] => {
+  if (value === undefined) return [];
+  if (typeof value !== 'string') throw new SynthRefusal(`Context "${name}" must be a string.`);
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+};
+
+/** `-c alarmEmail=a@example.com[,b@…] -c alarmHttpsEndpoint=https://…[,…]`, either or both. */
+export function alarmSubscribersFromContext(node: Node): AlarmSubscribers {
+  const emails = list(node.tryGetContext('alarmEmail'), 'alarmEmail');
+  const httpsEndpoints = list(node.tryGetContext('alarmHttpsEndpoint'), 'alarmHttpsEndpoint');
+  for (const email of emails)
+    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email))
+      throw new SynthRefusal(`"alarmEmail" is not an e-mail address: ${email}`);
+  for (const endpoint of httpsEndpoints)
+    if (!/^https:\/\/[^\s/]+/.test(endpoint))
+      throw new SynthRefusal(`"alarmHttpsEndpoint" must be an https:// URL: ${endpoint}`);
+  return { emails, httpsEndpoints };
+}
+
+/** What a service publishing to the encrypted topic does with its key. */
+const TOPIC_KEY_USE = ['kms:Decrypt', 'kms:GenerateDataKey*'];
+
+export interface AlarmTopicProps {
+  stage: string;
+  production: boolean;
+  subscribers: AlarmSubscribers;
+  removalPolicy: RemovalPolicy;
+}
 
 export class AlarmTopic extends Construct {
   // Encrypted with a customer-managed key of its own: CloudWatch cannot publish to a topic under the
   // AWS-managed aws/sns key, so the key's policy admits CloudWatch to encrypt what it publishes.
   readonly topic: sns.Topic;
+  /** Every alarm's name starts with it: the topic and its key admit CloudWatch for these alarms only. */
+  readonly alarmNamePrefix: string;
+  private readonly encryption: CustomerKey;
 
-  constructor(scope: Construct, id: string, props: { stage: string; removalPolicy: RemovalPolicy }) {
+  constructor(scope: Construct, id: string, props: AlarmTopicProps) {
     super(scope, id);
-    const encryption = new CustomerKey(this, 'Encryption', {
+    const { emails, httpsEndpoints } = props.subscribers;
+    if (props.production && emails.length + httpsEndpoints.length === 0) {
+      throw new SynthRefusal(
+        `Stage ${props.stage} needs an alarm subscriber: pass -c alarmEmail=<on-call address> ` +
+          'and/or -c alarmHttpsEndpoint=<pager URL> (README "Deploying").',
+      );
+    }
+    this.alarmNamePrefix = `${SERVICE_NAME}-${props.stage}-`;
+    const stack = Stack.of(this);
+    // Confused-deputy guard (AWS's advice for CloudWatch → SNS): only this account's alarms of this stage.
+    const fromOwnAlarms = {
+      StringEquals: { 'aws:SourceAccount': stack.account },
+      ArnLike: {
+        'aws:SourceArn': stack.formatArn({
+          service: 'cloudwatch',
+          resource: 'alarm',
+          resourceName: `${this.alarmNamePrefix}*`,
+          arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+        }),
+      },
+    };
+    this.encryption = new CustomerKey(this, 'Encryption', {
       description: `${SERVICE_NAME} ${props.stage}: encrypts the alarm topic`,
       alias: `${SERVICE_NAME}/${props.stage}/alarms`,
       removalPolicy: props.removalPolicy,
     });
-    encryption.admitService('cloudwatch.amazonaws.com', ['kms:Decrypt', 'kms:GenerateDataKey*']);
+    this.encryption.admitService('cloudwatch.amazonaws.com', TOPIC_KEY_USE, fromOwnAlarms);
     this.topic = new sns.Topic(this, 'Topic', {
       displayName: `${SERVICE_NAME} ${props.stage} alarms`,
       enforceSSL: true,
-      masterKey: encryption.key,
+      masterKey: this.encryption.key,
     });
-    const email = new CfnParameter(this, 'AlarmEmail', {
-      type: 'String',
-      default: '',
-      description: 'E-mail address the alarms notify (confirm the subscription e-mail); empty for none.',
+    // enforceSSL writes the topic's policy, which replaces SNS's default one: without this statement
+    // CloudWatch is "not authorized to perform SNS:Publish" and no alarm reaches anyone.
+    this.topic.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'CloudWatchAlarmsPublish',
+        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: fromOwnAlarms,
+      }),
+    );
+    emails.forEach((endpoint, index) => {
+      new sns.Subscription(this, `Email${index}`, {
+        topic: this.topic,
+        protocol: sns.SubscriptionProtocol.EMAIL,
+        endpoint,
+      });
     });
-    const subscription = new sns.CfnSubscription(this, 'EmailSubscription', {
-      topicArn: this.topic.topicArn,
-      protocol: 'email',
-      endpoint: email.valueAsString,
+    httpsEndpoints.forEach((endpoint, index) => {
+      new sns.Subscription(this, `Https${index}`, {
+        topic: this.topic,
+        protocol: sns.SubscriptionProtocol.HTTPS,
+        endpoint,
+      });
     });
-    subscription.cfnOptions.condition = new CfnCondition(this, 'HasAlarmEmail', {
-      expression: Fn.conditionNot(Fn.conditionEquals(email.valueAsString, '')),
+  }
+
+  /**
+   * Lets EventBridge rules of this stage (named `<alarmNamePrefix>…`) publish to the topic: the topic's
+   * grant comes with the rule's SNS target, the key's is here, for those rules only.
+   */
+  admitEventRules(): string {
+    const stack = Stack.of(this);
+    this.encryption.admitService('events.amazonaws.com', TOPIC_KEY_USE, {
+      StringEquals: { 'aws:SourceAccount': stack.account },
+      ArnLike: {
+        'aws:SourceArn': stack.formatArn({
+          service: 'events',
+          resource: 'rule',
+          resourceName: `${this.alarmNamePrefix}*`,
+        }),
+      },
     });
+    return this.alarmNamePrefix;
   }
 
   private alarm(
@@ -56,6 +154,7 @@ export class AlarmTopic extends Construct {
     evaluationPeriods = 1,
   ): cloudwatch.Alarm {
     const alarm = new cloudwatch.Alarm(this, id, {
+      alarmName: `${this.alarmNamePrefix}${id}`,
       alarmDescription: description,
       metric,
       threshold,

@@ -75,15 +75,16 @@ export class CustomerKey extends Construct {
 
   /**
    * Lets an AWS service use the key for what it does on the stack's behalf (CloudWatch publishing alarm
-   * notifications to an encrypted topic). As AWS documents for this case, without conditions: the
-   * service reaches the key only through a resource whose own policy admits it (the topic's).
+   * notifications to an encrypted topic), under `conditions` naming the account and the resources it
+   * acts for (aws:SourceAccount, aws:SourceArn), so no other account's resource can use it through it.
    */
-  admitService(service: string, actions: string[]): void {
+  admitService(service: string, actions: string[], conditions: Record<string, unknown>): void {
     this.key.addToResourcePolicy(
       new iam.PolicyStatement({
         principals: [new iam.ServicePrincipal(service)],
         actions,
         resources: ['*'],
+        conditions,
       }),
     );
   }

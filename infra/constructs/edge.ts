@@ -6,7 +6,7 @@
 // - adds X-Origin-Verify, a token from Secrets Manager that the API functions check
 //   (lib/http/origin-verify.ts): a request sent to the execute-api endpoint directly, around the WAF,
 //   is refused with 403.
-import { Annotations, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
@@ -18,7 +18,7 @@ import { DEFAULT_ERRORS_BASE } from '../../lib/config.ts';
 import { ORIGIN_VERIFY_HEADER } from '../../lib/http/origin-verify.ts';
 import { problemKinds } from '../../lib/http/problem.ts';
 import { API_PREFIX } from '../../lib/routes.ts';
-import { SERVICE_NAME } from '../stage.ts';
+import { SERVICE_NAME, SynthRefusal } from '../stage.ts';
 
 /**
  * Bump to replace the origin token: the secret's generator changes, so CloudFormation generates a new
@@ -39,10 +39,10 @@ export function domainFromContext(node: Node): EdgeDomain | undefined {
   const certificateArn: unknown = node.tryGetContext('certificateArn');
   if (names === undefined && certificateArn === undefined) return undefined;
   if (typeof names !== 'string' || typeof certificateArn !== 'string' || !names || !certificateArn) {
-    throw new Error('Context "domainName" and "certificateArn" go together: give both, or neither.');
+    throw new SynthRefusal('Context "domainName" and "certificateArn" go together: give both, or neither.');
   }
   if (!/^arn:aws[\w-]*:acm:us-east-1:\d{12}:certificate\/[\w-]+$/.test(certificateArn)) {
-    throw new Error(
+    throw new SynthRefusal(
       `"certificateArn" must be an ACM certificate in us-east-1 (CloudFront's): ${certificateArn}`,
     );
   }
@@ -99,6 +99,13 @@ export class GatewayEdge extends Construct {
   constructor(scope: Construct, id: string, props: GatewayEdgeProps) {
     super(scope, id);
     const { stage } = props;
+    // *.cloudfront.net has a TLSv1 floor CloudFront fixes: production only ever serves its own name.
+    if (props.production && !props.domain) {
+      throw new SynthRefusal(
+        `Stage ${stage} needs a custom domain: pass -c domainName=<name> -c certificateArn=<ACM ` +
+          'certificate in us-east-1> (README "Deploying").',
+      );
+    }
     this.#domain = props.domain;
 
     this.originToken = new secretsmanager.Secret(this, 'OriginToken', {
@@ -185,13 +192,6 @@ export class GatewayEdge extends Construct {
           'logs each request that reaches it; standard logs would add an ACL-enabled S3 bucket for the same.',
       },
     );
-    if (!props.domain && props.production) {
-      Annotations.of(this).addWarningV2(
-        'payments-gateway:edge-without-domain',
-        'Production serves the API at *.cloudfront.net, whose TLS floor is TLSv1: deploy with ' +
-          '-c domainName=<name> -c certificateArn=<ACM certificate in us-east-1> (README "Deploying").',
-      );
-    }
     if (!props.domain) {
       Validations.of(this.distribution).acknowledge({
         id: 'AwsSolutions-CFR4',

@@ -5,7 +5,6 @@ import { Construct } from 'constructs';
 import { tableDefinition } from '../../lib/db/table.ts';
 
 export interface GatewayTableProps {
-  production: boolean;
   removalPolicy: RemovalPolicy;
 }
 
@@ -26,8 +25,9 @@ export class GatewayTable extends Construct {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       // A KMS key (aws/dynamodb) instead of the AWS-owned default: its use shows up in CloudTrail.
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
-      // Two locks in production: the API refuses DeleteTable, and stack deletion orphans the table.
-      deletionProtection: props.production,
+      // Two locks in production: the API refuses DeleteTable (switched on by table-protection.ts once the
+      // rest of the stack exists, so a failed first create can still delete it), and stack deletion
+      // orphans the table.
       removalPolicy: props.removalPolicy,
     });
     for (const index of tableDefinition.globalSecondaryIndexes) {

@@ -16,8 +16,10 @@ import { Construct } from 'constructs';
 import { secretNames } from '../../lib/secret-names.ts';
 import type { SecretName } from '../function-access.ts';
 import { SERVICE_NAME } from '../stage.ts';
+import type { AlarmTopic } from './alarm-topic.ts';
 import type { BundledFunction } from './bundled-function.ts';
 import { CustomerKey } from './customer-key.ts';
+import { KeyGuard } from './key-guard.ts';
 
 export interface KeySecretsProps {
   stage: string;
@@ -122,6 +124,18 @@ export class KeySecrets extends Construct {
       reason:
         'The public JWKS has no rotation of its own: it is the public half of the signing-keys secret, which ' +
         'rotates every 30 days, and that rotation writes it (setSecret step) before its new key signs.',
+    });
+  }
+
+  /** Production: the key and its secrets can be disabled or deleted by the break-glass role only (key-guard.ts). */
+  guard(props: { stage: string; breakGlassRoleArn: string | undefined; alarms: AlarmTopic }): KeyGuard {
+    return new KeyGuard(this, 'Guard', {
+      key: this.key,
+      secrets: Object.values(this.resources),
+      secretNamePrefix: `${props.stage}/${SERVICE_NAME}/`,
+      breakGlassRoleArn: props.breakGlassRoleArn,
+      topic: props.alarms.topic,
+      ruleNamePrefix: props.alarms.admitEventRules(),
     });
   }
 

@@ -84,6 +84,8 @@ describe.skipIf(!node20)('npx cdk synth on Node 20', () => {
           'domainName=api.example.com',
           '-c',
           `certificateArn=${certificateArn}`,
+          '-c',
+          'alarmEmail=oncall@example.com',
         ],
         { cwd: root, env: newUserEnv(node20 as string), timeout: 170_000 },
       );
@@ -97,6 +99,37 @@ describe.skipIf(!node20)('npx cdk synth on Node 20', () => {
       const template = JSON.parse(readFileSync(join(outDir, 'payments-gateway-prod.template.json'), 'utf8'));
       assert.equal(template.Description, 'payments-gateway (prod)');
       assert.match(JSON.stringify(template.Outputs.ApiUrl.Value), /https:\/\/api\.example\.com\/v1/);
+      const subscriptions = Object.values(template.Resources as Record<string, { Type: string }>).filter(
+        (r) => r.Type === 'AWS::SNS::Subscription',
+      );
+      assert.equal(subscriptions.length, 1);
+    } finally {
+      rmSync(outDir, { recursive: true, force: true });
+    }
+  });
+
+  // Production without its domain or anyone to page: the app stops with one line saying what to pass.
+  it('refuses prod without a custom domain or an alarm subscriber, in one line', {
+    timeout: 180_000,
+  }, async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'cdk-synth-'));
+    try {
+      const failed = await run(
+        'npx',
+        ['cdk', 'synth', '-q', '-o', outDir, '-c', 'stage=prod', '-c', 'alarmEmail=oncall@example.com'],
+        {
+          cwd: root,
+          env: newUserEnv(node20 as string),
+          timeout: 170_000,
+        },
+      ).then(
+        () => assert.fail('prod synthesized without a domain'),
+        (error: { code: number; stderr: string }) => error,
+      );
+      assert.notEqual(failed.code, 0);
+      const reason = failed.stderr.split('\n').find((line) => line.startsWith('Stage prod needs'));
+      assert.match(reason ?? failed.stderr, /^Stage prod needs a custom domain: pass -c domainName=/);
+      assert.doesNotMatch(failed.stderr, /^\s+at /m, 'no stack trace');
     } finally {
       rmSync(outDir, { recursive: true, force: true });
     }

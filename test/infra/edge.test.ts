@@ -16,16 +16,23 @@ import { ORIGIN_VERIFY_HEADER } from '../../lib/http/origin-verify.ts';
 import { openApiDocument } from '../../lib/openapi/document.ts';
 import { API_PREFIX, routeKeyOf, routes } from '../../lib/routes.ts';
 import { Contract } from '../support/contract.ts';
-import { asArray, ensureBundles, newApp, ofType, type Resources, referencedId } from './support.ts';
+import {
+  asArray,
+  ensureBundles,
+  newApp,
+  ofType,
+  ownFunctions,
+  PROD_REQUIRED,
+  type Resources,
+  referencedId,
+  stageProps,
+} from './support.ts';
 
 await ensureBundles();
-const DOMAIN = {
-  names: ['api.payments.example'],
-  certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d-4e5f-6789-abcd-ef0123456789',
-};
+const DOMAIN = PROD_REQUIRED.domain;
 const app = newApp();
 const devStack = new PaymentsGatewayStack(app, 'Dev', { stage: 'dev' });
-const prodStack = new PaymentsGatewayStack(app, 'Prod', { stage: 'prod', domain: DOMAIN });
+const prodStack = new PaymentsGatewayStack(app, 'Prod', stageProps('prod'));
 const assembly = app.synth();
 
 interface Synthesized {
@@ -342,7 +349,7 @@ describe('unknown routes', () => {
   test('unknown routes under /v1 reach a small fallback function (route table only)', () => {
     for (const s of [dev, prod]) {
       const [, fallback] = functionNamed(s, 'api/fallback');
-      for (const [, other] of ofType(s.resources, 'AWS::Lambda::Function')) {
+      for (const [, other] of ownFunctions(s.resources)) {
         if (other.Properties?.Description === fallback.Description) continue;
         assert.ok(
           fallback.MemorySize < Number(other.Properties?.MemorySize),

@@ -7,14 +7,14 @@ import { bundleEntries } from '../../esbuild.config.ts';
 import { functionMemory } from '../../infra/function-memory.ts';
 import { PaymentsGatewayStack } from '../../infra/stack.ts';
 import { SERVICE_NAME } from '../../infra/stage.ts';
-import { ensureBundles, newApp, ofType, type Resources } from './support.ts';
+import { ensureBundles, newApp, ownFunctions, type Resources, stageProps } from './support.ts';
 
 await ensureBundles();
 const app = newApp();
 // Both stages in one App, built before the one synth.
 const stacks = ['dev', 'prod'].map((stage) => ({
   stage,
-  stack: new PaymentsGatewayStack(app, `Memory-${stage}`, { stage }),
+  stack: new PaymentsGatewayStack(app, `Memory-${stage}`, stageProps(stage)),
 }));
 const stages = stacks.map(({ stage, stack }) => ({
   stage,
@@ -34,7 +34,7 @@ describe('function memory', () => {
       // The description names the bundle a function ships (infra/stack.ts).
       const prefix = `${SERVICE_NAME} ${stage} `;
       const memoryByBundle = new Map(
-        ofType(resources, 'AWS::Lambda::Function').map(([id, r]) => {
+        ownFunctions(resources).map(([id, r]) => {
           const description = String(r.Properties?.Description);
           assert.ok(description.startsWith(prefix), `${id}: ${description}`);
           return [description.slice(prefix.length), r.Properties?.MemorySize];

@@ -5,9 +5,11 @@
 // at synth, instead of on the first wallet in AWS.
 import assert from 'node:assert/strict';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { exportJWK, importJWK, jwtVerify, SignJWT } from 'jose';
 import { describe, test } from 'vitest';
+import { breakGlassRoleFromContext } from '../../infra/constructs/key-guard.ts';
 import { ROTATION_DAYS } from '../../infra/constructs/key-secrets.ts';
 import { functionAccess, type SecretName, secretIdVariable } from '../../infra/function-access.ts';
 import { PaymentsGatewayStack } from '../../infra/stack.ts';
@@ -22,9 +24,11 @@ import {
   ensureBundles,
   newApp,
   ofType,
+  onlyOfType,
   type PolicyStatement,
   type Resources,
   referencedId,
+  stageProps,
   statementsOfRole,
 } from './support.ts';
 
@@ -32,7 +36,7 @@ await ensureBundles();
 const app = newApp();
 const stacks = {
   dev: new PaymentsGatewayStack(app, 'KeysDev', { stage: 'dev' }),
-  prod: new PaymentsGatewayStack(app, 'KeysProd', { stage: 'prod' }),
+  prod: new PaymentsGatewayStack(app, 'KeysProd', stageProps('prod')),
 };
 const templates = {
   dev: Template.fromStack(stacks.dev).toJSON().Resources as Resources,
@@ -398,5 +402,107 @@ describe('customer-managed keys', () => {
       assert.equal(secret.DeletionPolicy, 'RetainExceptOnCreate', id);
     for (const [id, key] of ofType(resources, 'AWS::KMS::Key'))
       assert.equal(key.DeletionPolicy, 'Delete', id);
+  });
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: CloudFormation properties, read as the template has them.
+type Json = any;
+
+describe('key material that cannot be lost by one mistake (prod)', () => {
+  const prodResources = templates.prod;
+  const account = stacks.prod.account;
+  const region = stacks.prod.region;
+  const allowed = [`arn:aws:iam::${account}:role/cdk-hnb659fds-cfn-exec-role-${account}-${region}`];
+
+  test('nobody but the deploy role may disable the KEKs key or schedule its deletion (no break-glass role given)', () => {
+    const denies = keyStatements(secretsKeyId(prodResources), prodResources).filter(
+      (st) => st.Effect === 'Deny',
+    );
+    assert.deepEqual(denies, [
+      {
+        Sid: 'OnlyBreakGlassDisablesOrDeletes',
+        Effect: 'Deny',
+        Principal: { AWS: '*' },
+        Action: ['kms:DisableKey', 'kms:ScheduleKeyDeletion'],
+        Resource: '*',
+        Condition: { ArnNotLike: { 'aws:PrincipalArn': allowed } },
+      },
+    ]);
+    assert.deepEqual(
+      keyStatements(secretsKeyId()).filter((st) => st.Effect === 'Deny'),
+      [],
+      'dev: disposable',
+    );
+  });
+
+  test('the break-glass role of -c breakGlassRoleArn is the one other principal allowed', () => {
+    const breakGlass = `arn:aws:iam::${account}:role/key-break-glass`;
+    assert.equal(
+      breakGlassRoleFromContext(new App({ context: { breakGlassRoleArn: breakGlass } }).node),
+      breakGlass,
+    );
+    assert.throws(
+      () => breakGlassRoleFromContext(new App({ context: { breakGlassRoleArn: 'admin' } }).node),
+      /IAM role ARN/,
+    );
+    const app2 = newApp();
+    const stack = new PaymentsGatewayStack(app2, 'Glass', {
+      ...stageProps('prod'),
+      breakGlassRoleArn: breakGlass,
+    });
+    const glass = Template.fromStack(stack).toJSON().Resources as Resources;
+    const [deny] = keyStatements(secretsKeyId(glass), glass).filter((st) => st.Effect === 'Deny');
+    assert.deepEqual(deny?.Condition, { ArnNotLike: { 'aws:PrincipalArn': [...allowed, breakGlass] } });
+  });
+
+  test('every key secret has a resource policy denying DeleteSecret to all but those roles', () => {
+    const policies = ofType(prodResources, 'AWS::SecretsManager::ResourcePolicy');
+    const guarded = new Set(policies.map(([, r]) => referencedId(r.Properties?.SecretId)));
+    assert.deepEqual(guarded, new Set(keySecretsOf(prodResources).map(([id]) => id)));
+    for (const [, policy] of policies) {
+      assert.deepEqual((policy.Properties as Json).ResourcePolicy.Statement, [
+        {
+          Sid: 'OnlyBreakGlassDeletes',
+          Effect: 'Deny',
+          Principal: { AWS: '*' },
+          Action: 'secretsmanager:DeleteSecret',
+          Resource: '*',
+          Condition: { ArnNotLike: { 'aws:PrincipalArn': allowed } },
+        },
+      ]);
+    }
+  });
+
+  test('EventBridge notifies the alarm topic of DisableKey, ScheduleKeyDeletion, PutKeyPolicy, DeleteSecret and a failed rotation', () => {
+    const topicId = onlyOfType(prodResources, 'AWS::SNS::Topic');
+    const rules = ofType(prodResources, 'AWS::Events::Rule').map(
+      ([, r]) => r.Properties as Record<string, Json>,
+    );
+    const names = (rule: Record<string, Json>) => rule.EventPattern.detail.eventName;
+    assert.deepEqual(rules.flatMap(names).sort(), [
+      'DeleteSecret',
+      'DisableKey',
+      'PutKeyPolicy',
+      'RotationFailed',
+      'ScheduleKeyDeletion',
+    ]);
+    for (const rule of rules) {
+      assert.deepEqual(
+        rule.Targets.map((t: Json) => t.Arn),
+        [{ Ref: topicId }],
+      );
+      assert.match(rule.Name, /^payments-gateway-prod-/);
+    }
+    const keyRule = rules.find((rule) => rule.EventPattern.source[0] === 'aws.kms');
+    assert.deepEqual(keyRule?.EventPattern.detail.requestParameters.keyId, [
+      { 'Fn::GetAtt': [secretsKeyId(prodResources), 'Arn'] },
+      { Ref: secretsKeyId(prodResources) },
+    ]);
+    // The topic's key admits EventBridge for these rules only.
+    const topicKey = referencedId(props(topicId, prodResources).KmsMasterKeyId);
+    const events = keyStatements(topicKey, prodResources).find((st) =>
+      JSON.stringify(st.Principal).includes('events'),
+    );
+    assert.match(JSON.stringify(events?.Condition), /rule\/payments-gateway-prod-\*/);
   });
 });

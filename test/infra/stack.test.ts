@@ -5,12 +5,13 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Validations } from 'aws-cdk-lib';
+import { App, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, test } from 'vitest';
 import { bundleEntries } from '../../esbuild.config.ts';
+import { alarmSubscribersFromContext } from '../../infra/constructs/alarm-topic.ts';
 import { nagChecks } from '../../infra/nag.ts';
-import { PaymentsGatewayStack } from '../../infra/stack.ts';
+import { PaymentsGatewayStack, type PaymentsGatewayStackProps } from '../../infra/stack.ts';
 import { stageSettings } from '../../infra/stage.ts';
 import { STAGE_OUTPUT_VARIABLES } from '../../lib/admin/stage-outputs.ts';
 import { DEFAULT_LEDGER_TIMEOUT_MS } from '../../lib/config.ts';
@@ -30,13 +31,14 @@ import {
   type PolicyStatement,
   type Resources,
   referencedId,
+  stageProps,
   statementsOfRole,
 } from './support.ts';
 
 await ensureBundles();
 const app = newApp();
 const devStack = new PaymentsGatewayStack(app, 'Dev', { stage: 'dev' });
-const prodStack = new PaymentsGatewayStack(app, 'Prod', { stage: 'prod' });
+const prodStack = new PaymentsGatewayStack(app, 'Prod', stageProps('prod'));
 const assembly = app.synth();
 const dev = Template.fromStack(devStack);
 const prod = Template.fromStack(prodStack);
@@ -631,14 +633,45 @@ describe('table', () => {
     assert.equal((p.SSESpecification as { SSEEnabled: boolean }).SSEEnabled, true);
   });
 
-  test('prod is deletion-protected and retained; dev is disposable', () => {
-    prod.hasResource('AWS::DynamoDB::Table', {
-      Properties: { DeletionProtectionEnabled: true },
-      DeletionPolicy: 'RetainExceptOnCreate',
-      UpdateReplacePolicy: 'Retain',
-    });
+  test('prod is retained, and deletion-protected only once the rest of its first create succeeded; dev is disposable', () => {
+    const prodResources = prod.toJSON().Resources as Resources & Record<string, { DependsOn?: string[] }>;
+    const prodTableId = onlyOfType(prodResources, 'AWS::DynamoDB::Table');
+    const prodTable = prodResources[prodTableId] as CfnResource;
+    assert.equal(prodTable.DeletionPolicy, 'RetainExceptOnCreate');
+    assert.equal(prodTable.UpdateReplacePolicy, 'Retain');
+    // Created unprotected, so rolling back a failed first create can delete it (no ROLLBACK_FAILED).
+    assert.notEqual(prodTable.Properties?.DeletionProtectionEnabled, true);
+    const [[lockId, lock]] = ofType(prodResources, 'Custom::AWS') as [[string, CfnResource]];
+    const calls = lock.Properties as Record<string, unknown>;
+    for (const event of ['Create', 'Update']) {
+      const call = JSON.parse(
+        String(
+          (calls[event] as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1]
+            .map((part) => (typeof part === 'string' ? part : 'TABLE'))
+            .join(''),
+        ),
+      );
+      assert.deepEqual(
+        [call.service, call.action, call.parameters],
+        ['DynamoDB', 'UpdateTable', { TableName: 'TABLE', DeletionProtectionEnabled: true }],
+        event,
+      );
+    }
+    // Created last: it depends on every other resource but its own provider (and what that needs).
+    const dependsOn = new Set(prodResources[lockId]?.DependsOn ?? []);
+    const provider = Object.keys(prodResources).filter((id) =>
+      id.startsWith('AWS679f53fac002430cb0da5b7982bd2287'),
+    );
+    const others = Object.keys(prodResources).filter(
+      (id) => id !== lockId && !provider.includes(id) && !id.startsWith('TableProtection'),
+    );
+    assert.deepEqual(
+      others.filter((id) => !dependsOn.has(id)),
+      [],
+    );
     assert.notEqual(props(tableId).DeletionProtectionEnabled, true);
     assert.equal(resource(tableId).DeletionPolicy, 'Delete');
+    assert.deepEqual(ofType(resources, 'Custom::AWS'), [], 'dev: no lock');
   });
 
   test('prod retains the key secrets', () => {
@@ -682,7 +715,7 @@ describe('queues', () => {
     assert.deepEqual(alarm[1].Properties?.AlarmActions, [{ Ref: topicId }]);
   });
 
-  test('alarms reach the topic: every function (errors, throttles, p99 duration near its timeout), every queue (age of the oldest message), the API (5xx, p99 latency), the table (throttles); an e-mail subscription from the AlarmEmail parameter', () => {
+  test('alarms reach the topic: every function (errors, throttles, p99 duration near its timeout), every queue (age of the oldest message), the API (5xx, p99 latency), the table (throttles); the subscribers prod is given', () => {
     const ofMetric = (name: string) =>
       alarms.filter(([, r]) => r.Properties?.MetricName === name).map(([, r]) => r.Properties);
     for (const metric of ['Errors', 'Throttles', 'Duration'])
@@ -703,16 +736,78 @@ describe('queues', () => {
       'table throttles',
     );
     for (const [, r] of alarms) assert.deepEqual(r.Properties?.AlarmActions, [{ Ref: topicId }]);
-    const parameter = Object.entries((dev.toJSON().Parameters ?? {}) as Record<string, unknown>).find(
-      ([id]) => id.includes('AlarmEmail'),
+    const prodResources = prod.toJSON().Resources as Resources;
+    const subscriptions = ofType(prodResources, 'AWS::SNS::Subscription').map(([, r]) => r.Properties);
+    assert.deepEqual(subscriptions, [
+      {
+        Protocol: 'email',
+        Endpoint: 'oncall@payments.example',
+        TopicArn: { Ref: onlyOfType(prodResources, 'AWS::SNS::Topic') },
+      },
+    ]);
+    assert.deepEqual(ofType(resources, 'AWS::SNS::Subscription'), [], 'dev: subscribers are optional');
+  });
+
+  test("CloudWatch may publish to the topic and use its key, for this account's alarms of this stage only", () => {
+    const { account, region } = devStack;
+    const alarmArns = `arn:aws:cloudwatch:${region}:${account}:alarm:payments-gateway-dev-*`;
+    const fromOwnAlarms = {
+      StringEquals: { 'aws:SourceAccount': account },
+      ArnLike: { 'aws:SourceArn': alarmArns },
+    };
+    for (const [, r] of alarms) assert.match(String(r.Properties?.AlarmName), /^payments-gateway-dev-/);
+    const topicPolicyId = onlyOfType(resources, 'AWS::SNS::TopicPolicy');
+    const { Statement: statements } = props(topicPolicyId).PolicyDocument as {
+      Statement: Record<string, unknown>[];
+    };
+    const publish = statements.find((st) => st.Effect === 'Allow');
+    assert.deepEqual(publish, {
+      Sid: 'CloudWatchAlarmsPublish',
+      Effect: 'Allow',
+      Principal: { Service: 'cloudwatch.amazonaws.com' },
+      Action: 'sns:Publish',
+      Resource: { Ref: topicId },
+      Condition: fromOwnAlarms,
+    });
+    const keyId = referencedId(props(topicId).KmsMasterKeyId);
+    const keyStatements = (props(keyId).KeyPolicy as { Statement: Record<string, unknown>[] }).Statement;
+    const keyUse = keyStatements.find((st) => JSON.stringify(st.Principal).includes('cloudwatch'));
+    assert.deepEqual(keyUse?.Condition, fromOwnAlarms);
+  });
+
+  test('prod refuses to synthesize without an alarm subscriber or a custom domain, saying what to pass', () => {
+    const { alarmSubscribers, domain } = stageProps('prod');
+    const build = (extra: Partial<PaymentsGatewayStackProps>) => () =>
+      new PaymentsGatewayStack(newApp(), 'Refused', { stage: 'prod', ...extra });
+    assert.throws(
+      build({ domain }),
+      (error: Error) =>
+        error.name === 'SynthRefusal' &&
+        /^Stage prod needs an alarm subscriber: pass -c alarmEmail=<on-call address> and\/or -c alarmHttpsEndpoint=/.test(
+          error.message,
+        ) &&
+        !error.message.includes('\n'),
     );
-    assert.ok(parameter, 'AlarmEmail parameter');
-    // The README's deploy command names it by its logical id (fixed by the construct path).
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    assert.ok(readme.includes(`payments-gateway-prod:${parameter[0]}=`), `README names ${parameter[0]}`);
-    const [[, subscription]] = ofType(resources, 'AWS::SNS::Subscription') as [[string, CfnResource]];
-    assert.equal(subscription.Properties?.Protocol, 'email');
-    assert.ok((subscription as { Condition?: string }).Condition, 'only when an address is given');
+    assert.throws(
+      build({ alarmSubscribers }),
+      (error: Error) =>
+        error.name === 'SynthRefusal' &&
+        /^Stage prod needs a custom domain: pass -c domainName=<name> -c certificateArn=/.test(error.message),
+    );
+    const fromContext = (context: Record<string, string>) =>
+      alarmSubscribersFromContext(new App({ context }).node);
+    assert.deepEqual(
+      fromContext({
+        alarmEmail: 'a@x.example, b@x.example',
+        alarmHttpsEndpoint: 'https://events.pagerduty.com/integration/abc/enqueue',
+      }),
+      {
+        emails: ['a@x.example', 'b@x.example'],
+        httpsEndpoints: ['https://events.pagerduty.com/integration/abc/enqueue'],
+      },
+    );
+    assert.throws(() => fromContext({ alarmEmail: 'oncall' }), /not an e-mail address/);
+    assert.throws(() => fromContext({ alarmHttpsEndpoint: 'http://pager.example' }), /https:\/\/ URL/);
   });
 
   test('429s are counted from the access log and alarmed when they are many, twice in a row', () => {

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import { buildAll, bundleEntries } from '../../esbuild.config.ts';
+import type { PaymentsGatewayStackProps } from '../../infra/stack.ts';
 
 /** `npm test` builds first; a bare `node --test test/infra` builds only what is missing. */
 export async function ensureBundles(): Promise<void> {
@@ -17,6 +18,26 @@ export function newApp(): App {
   return new App({ context: cdkJson.context ?? {} });
 }
 
+/** What prod refuses to synthesize without: its custom domain and someone the alarms reach. */
+export const PROD_REQUIRED = {
+  domain: {
+    names: ['api.payments.example'],
+    certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d-4e5f-6789-abcd-ef0123456789',
+  },
+  alarmSubscribers: { emails: ['oncall@payments.example'], httpsEndpoints: [] },
+} as const satisfies Partial<PaymentsGatewayStackProps>;
+
+/** The props of a stage's stack as a test builds it: prod with what it requires. */
+export const stageProps = (stage: string) => ({
+  stage,
+  ...(stage === 'prod'
+    ? {
+        domain: { ...PROD_REQUIRED.domain, names: [...PROD_REQUIRED.domain.names] },
+        alarmSubscribers: { emails: [...PROD_REQUIRED.alarmSubscribers.emails], httpsEndpoints: [] },
+      }
+    : {}),
+});
+
 export interface CfnResource {
   Type: string;
   Properties?: Record<string, unknown>;
@@ -28,6 +49,16 @@ export type Resources = Record<string, CfnResource>;
 
 export function ofType(resources: Resources, type: string): [string, CfnResource][] {
   return Object.entries(resources).filter(([, r]) => r.Type === type);
+}
+
+/**
+ * The stack's own functions: every AWS::Lambda::Function but the provider AwsCustomResource runs on
+ * (prod's table lock, infra/constructs/table-protection.ts), which ships no bundle of ours.
+ */
+export function ownFunctions(resources: Resources): [string, CfnResource][] {
+  return ofType(resources, 'AWS::Lambda::Function').filter(
+    ([id]) => !id.startsWith('AWS679f53fac002430cb0da5b7982bd2287'),
+  );
 }
 
 /** The logical id of the one resource of a type. */
