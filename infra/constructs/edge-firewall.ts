@@ -8,6 +8,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { DEFAULT_ERRORS_BASE } from '../../lib/config.ts';
+import { MAX_BODY_BYTES } from '../../lib/http/json-body.ts';
 import { problemKinds } from '../../lib/http/problem.ts';
 import { API_PREFIX, routes } from '../../lib/routes.ts';
 import { SERVICE_NAME, type Throttles } from '../stage.ts';
@@ -75,15 +76,22 @@ const visibility = (stage: string, rule: string): wafv2.CfnWebACL.VisibilityConf
   sampledRequestsEnabled: true,
 });
 
+/**
+ * How a path is compared: normalised (`/v1//auth/./token` → `/v1/auth/token`) and lower-cased, so a
+ * variant of the token route that API Gateway would still route cannot slip past its rate rule.
+ */
+export const PATH_TRANSFORMATIONS = ['NORMALIZE_PATH', 'LOWERCASE'] as const;
+
 const exactly = (
   fieldToMatch: wafv2.CfnWebACL.FieldToMatchProperty,
   searchString: string,
+  transformations: readonly string[] = ['NONE'],
 ): wafv2.CfnWebACL.StatementProperty => ({
   byteMatchStatement: {
     fieldToMatch,
     positionalConstraint: 'EXACTLY',
     searchString,
-    textTransformations: [{ priority: 0, type: 'NONE' }],
+    textTransformations: transformations.map((type, priority) => ({ priority, type })),
   },
 });
 
@@ -116,7 +124,10 @@ export class EdgeFirewall extends Construct {
             aggregateKeyType: 'IP',
             scopeDownStatement: {
               andStatement: {
-                statements: [exactly({ method: {} }, token.method), exactly({ uriPath: {} }, token.path)],
+                statements: [
+                  exactly({ method: {} }, token.method),
+                  exactly({ uriPath: {} }, token.path.toLowerCase(), PATH_TRANSFORMATIONS),
+                ],
               },
             },
           },
@@ -133,6 +144,21 @@ export class EdgeFirewall extends Construct {
           },
         },
         action: rateLimited,
+      },
+      {
+        // No valid request needs more than the API accepts (lib/http/json-body.ts): larger bodies stop
+        // here, before CloudFront forwards them. The web ACL inspects the first 64 KiB (the association
+        // config below); a body beyond what it inspected matches too (oversizeHandling MATCH).
+        name: 'BodyTooLarge',
+        statement: {
+          sizeConstraintStatement: {
+            fieldToMatch: { body: { oversizeHandling: 'MATCH' } },
+            comparisonOperator: 'GT',
+            size: MAX_BODY_BYTES,
+            textTransformations: [{ priority: 0, type: 'NONE' }],
+          },
+        },
+        action: { block: { customResponse: { responseCode: 413 } } },
       },
       ...MANAGED_RULE_GROUPS.filter((name) => name !== 'AWSManagedRulesAmazonIpReputationList').map(
         (name): Rule => ({
@@ -174,6 +200,8 @@ export class EdgeFirewall extends Construct {
         [RATE_LIMITED_BODY]: { contentType: 'APPLICATION_JSON', content: rateLimitedBody() },
       },
       rules: ordered,
+      // CloudFront's default inspection limit is 16 KiB; BodyTooLarge needs the API's 64 KiB.
+      associationConfig: { requestBody: { CLOUDFRONT: { defaultSizeInspectionLimit: 'KB_64' } } },
     });
 
     // Every request the edge receives, allowed or blocked, with the client's address: the distribution's

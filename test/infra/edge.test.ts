@@ -12,6 +12,7 @@ import { domainFromContext, notFoundFunctionCode } from '../../infra/constructs/
 import { nagChecks } from '../../infra/nag.ts';
 import { PaymentsGatewayStack } from '../../infra/stack.ts';
 import { stageSettings, type Throttles } from '../../infra/stage.ts';
+import { MAX_BODY_BYTES } from '../../lib/http/json-body.ts';
 import { ORIGIN_VERIFY_HEADER } from '../../lib/http/origin-verify.ts';
 import { openApiDocument } from '../../lib/openapi/document.ts';
 import { API_PREFIX, routeKeyOf, routes } from '../../lib/routes.ts';
@@ -119,6 +120,50 @@ describe('the web ACL', () => {
       (rule) => rule.Statement.ManagedRuleGroupStatement.RuleActionOverrides ?? [],
     );
     assert.deepEqual(overrides, [{ Name: 'SizeRestrictions_BODY', ActionToUse: { Count: {} } }]);
+  });
+
+  test('a body above what the API accepts is blocked at the edge (413), bodies inspected up to 64 KiB', () => {
+    for (const s of [dev, prod]) {
+      const rule = (webAcl(s).Rules as Json[]).find((r) => r.Statement.SizeConstraintStatement);
+      assert.deepEqual(rule?.Statement.SizeConstraintStatement, {
+        FieldToMatch: { Body: { OversizeHandling: 'MATCH' } },
+        ComparisonOperator: 'GT',
+        Size: MAX_BODY_BYTES,
+        TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+      });
+      assert.equal(rule?.Action.Block.CustomResponse.ResponseCode, 413);
+      assert.deepEqual(webAcl(s).AssociationConfig, {
+        RequestBody: { CLOUDFRONT: { DefaultSizeInspectionLimit: 'KB_64' } },
+      });
+    }
+  });
+
+  test('a normalised variant of the token path still counts against the token rate rule', () => {
+    // WAF's NORMALIZE_PATH then LOWERCASE, as AWS documents them: duplicate slashes, /./ and /../
+    // resolved, then lower case.
+    const normalise = (path: string) => {
+      const out: string[] = [];
+      for (const part of path.split('/').slice(1)) {
+        if (part === '' || part === '.') continue;
+        if (part === '..') out.pop();
+        else out.push(part);
+      }
+      return `/${out.join('/')}${path.endsWith('/') && out.length ? '/' : ''}`.toLowerCase();
+    };
+    const rule = (webAcl(prod).Rules as Json[]).find((r) => r.Name === 'TokenRatePerIp');
+    const [, uri] = rule.Statement.RateBasedStatement.ScopeDownStatement.AndStatement.Statements;
+    assert.deepEqual(
+      uri.ByteMatchStatement.TextTransformations.map((t: Json) => t.Type),
+      ['NORMALIZE_PATH', 'LOWERCASE'],
+    );
+    for (const variant of [
+      '/v1/auth/token',
+      '/v1//auth/token',
+      '/v1/./auth/token',
+      '/V1/Auth/Token',
+      '/v1/x/../auth/token',
+    ])
+      assert.equal(normalise(variant), uri.ByteMatchStatement.SearchString, variant);
   });
 
   test('rate-based rules per client IP: all requests, and POST /v1/auth/token, answered 429', () => {
