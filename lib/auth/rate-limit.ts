@@ -1,19 +1,12 @@
-// Fixed-window request counting in the table: one atomic ADD per request, the window item expiring by TTL.
+// Token requests counted per client in fixed windows (lib/db/window-count.ts).
 import { config } from '../config.ts';
-import { absentOrBelow } from '../db/conditions.ts';
-import { updateIf } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
+import { countInWindow } from '../db/window-count.ts';
 import { tooManyRequests } from '../http/problem.ts';
 
 /** Counts a token request for the client; throws 429 with Retry-After past the configured limit. */
 export async function countTokenRequest(clientId: string, now: Date): Promise<void> {
   const { TOKEN_RATE_LIMIT: limit, TOKEN_RATE_WINDOW_SECONDS: window } = config();
-  const nowSeconds = Math.floor(now.getTime() / 1000);
-  const windowStart = nowSeconds - (nowSeconds % window);
-  const counted = await updateIf(
-    keys.tokenRateWindow(clientId, windowStart),
-    { add: { requests: 1 }, setIfAbsent: { expiresAt: windowStart + window * 2 } },
-    absentOrBelow('requests', limit),
-  );
-  if (counted.outcome !== 'written') throw tooManyRequests(Math.max(1, windowStart + window - nowSeconds));
+  const wait = await countInWindow((start) => keys.tokenRateWindow(clientId, start), limit, window, now);
+  if (wait !== null) throw tooManyRequests(wait);
 }

@@ -9,6 +9,12 @@
 // lane; one unanswered after 2 s marks its registration slow for 5 minutes, and while it is marked its
 // attempts are forwarded to the slow lane, a queue and worker of their own, so the main lane's
 // invocations keep serving every other registration. A prompt answer in the slow lane ends the mark.
+//
+// Within each lane a tenant holds at most its share of the invocations (lib/webhooks/tenant-share.ts):
+// an attempt takes one of its tenant's slots first, and one whose tenant has them all is put back with a
+// short delay (defer), so a tenant whose receivers are slow but not slow enough for the mark (1.9 s,
+// each) holds its share and no more while every other tenant's deliveries go through.
+import { randomUUID } from 'node:crypto';
 import { sendToQueue } from '../aws/queues.ts';
 import { config } from '../config.ts';
 import type { Tenant } from '../http/types.ts';
@@ -18,14 +24,17 @@ import { post, urlPolicyFor } from './destinations.ts';
 import {
   cancelDelivery,
   clearSlow,
+  type DeliveryRecord,
   findDelivery,
   findRegistration,
   markSlow,
   recordAttempt,
+  type WebhookRecord,
 } from './repo.ts';
 import { retryDelayMs } from './schedule.ts';
 import { openWebhookSecret } from './service.ts';
 import { deliveryHeaders } from './signing.ts';
+import { takeSlot, tenantShareOf } from './tenant-share.ts';
 
 /**
  * Thrown for a delivery whose last attempt failed, on every receive of its message: the message is never
@@ -49,12 +58,26 @@ const SLOW_LANE_MS = 5 * 60_000;
  * a receiver marked slow is attempted, apart from every other registration.
  */
 export type DeliveryLane = 'main' | 'slow';
+const LANE_QUEUES: Record<DeliveryLane, string> = { main: DELIVERY_QUEUE, slow: SLOW_QUEUE };
 /** SQS's longest delay. */
 const MAX_DELAY_SECONDS = 900;
+/** The longest a deferred attempt waits before it asks for its tenant's slot again. */
+const MAX_DEFER_SECONDS = 8;
 
 async function requeue(message: DeliveryMessage, notBefore: number, now: Date): Promise<void> {
   const delay = Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil((notBefore - now.getTime()) / 1000)));
-  await sendToQueue(DELIVERY_QUEUE, { ...message, notBefore }, delay);
+  const { deferrals: _, ...rest } = message;
+  await sendToQueue(DELIVERY_QUEUE, { ...rest, notBefore }, delay);
+}
+
+/**
+ * Puts the attempt back in its lane: its tenant holds its whole share. 1 s, then longer (jittered, up to
+ * MAX_DEFER_SECONDS) each time, so a tenant's backlog asks for its slots at a bounded rate.
+ */
+async function defer(message: DeliveryMessage, lane: DeliveryLane): Promise<void> {
+  const deferrals = (message.deferrals ?? 0) + 1;
+  const wait = Math.min(2 ** (deferrals - 1), MAX_DEFER_SECONDS) * (0.5 + Math.random() / 2);
+  await sendToQueue(LANE_QUEUES[lane], { ...message, deferrals }, Math.max(1, Math.ceil(wait)));
 }
 
 export async function attemptDelivery(
@@ -80,6 +103,32 @@ export async function attemptDelivery(
     await sendToQueue(SLOW_QUEUE, message);
     return;
   }
+  const queue = LANE_QUEUES[lane];
+  const slot = await takeSlot(tenant, queue, tenantShareOf(queue), randomUUID(), now());
+  if (slot === null) {
+    logger.info('Webhook attempt deferred: the tenant holds its share of the lane', { lane });
+    return defer(message, lane);
+  }
+  try {
+    await attemptHoldingSlot(message, lane, delivery, registration, now);
+  } finally {
+    // A slot not released is free again when its lease runs out: a warning, not a failed attempt.
+    await slot
+      .release()
+      .catch((error: unknown) =>
+        logger.warn('A delivery slot could not be released', { error: (error as Error).message }),
+      );
+  }
+}
+
+async function attemptHoldingSlot(
+  message: DeliveryMessage,
+  lane: DeliveryLane,
+  delivery: DeliveryRecord,
+  registration: WebhookRecord,
+  now: () => Date,
+): Promise<void> {
+  const tenant: Tenant = { environment: message.environment, associationId: message.associationId };
   const attempt = delivery.attemptCount + 1;
   const at = now();
   // An attempt still unanswered after SLOW_ATTEMPT_MS marks the receiver slow at once (or renews the
@@ -108,7 +157,14 @@ export async function attemptDelivery(
     delivered || final ? null : at.getTime() + retryDelayMs(attempt, config().WEBHOOK_RETRY_SCALE);
   const recorded = await recordAttempt(
     delivery,
-    { attempt, at: at.toISOString(), ...result },
+    {
+      attempt,
+      at: at.toISOString(),
+      statusCode: result.statusCode,
+      error: result.error,
+      latencyMs: result.latencyMs,
+      responseExcerpt: result.responseExcerpt,
+    },
     {
       status: delivered ? 'delivered' : final ? 'failed' : 'pending',
       nextAttemptAt: nextAttemptAt === null ? null : new Date(nextAttemptAt).toISOString(),
@@ -121,6 +177,7 @@ export async function attemptDelivery(
     eventType: delivery.eventType,
     statusCode: result.statusCode,
     error: result.error,
+    detail: result.detail,
     latencyMs: result.latencyMs,
   });
   if (lane === 'slow' && delivered && result.latencyMs < SLOW_ATTEMPT_MS)

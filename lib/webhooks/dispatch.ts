@@ -48,7 +48,6 @@ export async function dispatchEvent(message: EventMessage, now: Date): Promise<n
       status: 'pending',
       attemptCount: 0,
       finalAttempt: MAX_ATTEMPTS,
-      attempts: [],
       nextAttemptAt: now.toISOString(),
       createdAt: now.toISOString(),
       updatedAt: now.toISOString(),
