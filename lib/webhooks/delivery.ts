@@ -24,17 +24,15 @@ import { post, urlPolicyFor } from './destinations.ts';
 import {
   cancelDelivery,
   clearSlow,
-  type DeliveryRecord,
   findDelivery,
   findRegistration,
   markSlow,
   recordAttempt,
-  type WebhookRecord,
 } from './repo.ts';
 import { retryDelayMs } from './schedule.ts';
 import { openWebhookSecret } from './service.ts';
 import { deliveryHeaders } from './signing.ts';
-import { takeSlot, tenantShareOf } from './tenant-share.ts';
+import { fullForMs, takeSlot, tenantShareOf } from './tenant-share.ts';
 
 /**
  * Thrown for a delivery whose last attempt failed, on every receive of its message: the message is never
@@ -61,8 +59,14 @@ export type DeliveryLane = 'main' | 'slow';
 const LANE_QUEUES: Record<DeliveryLane, string> = { main: DELIVERY_QUEUE, slow: SLOW_QUEUE };
 /** SQS's longest delay. */
 const MAX_DELAY_SECONDS = 900;
-/** The longest a deferred attempt waits before it asks for its tenant's slot again. */
-const MAX_DEFER_SECONDS = 8;
+/**
+ * How long a deferred attempt waits before it asks for its tenant's slot again, at random within these
+ * bounds: short for a tenant just at its share (a burst loses little), long for one that has held it
+ * for longer than BURST_MS — its backlog may be hundreds of attempts, and spread over 10-30 s they go
+ * round the queue at tens a second, not hundreds (a quiet tenant's messages wait behind that round).
+ */
+const DEFER_SECONDS = { burst: { min: 1, max: 2 }, backlog: { min: 10, max: 30 } };
+const BURST_MS = 1000;
 
 async function requeue(message: DeliveryMessage, notBefore: number, now: Date): Promise<void> {
   const delay = Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil((notBefore - now.getTime()) / 1000)));
@@ -70,14 +74,16 @@ async function requeue(message: DeliveryMessage, notBefore: number, now: Date): 
   await sendToQueue(DELIVERY_QUEUE, { ...rest, notBefore }, delay);
 }
 
-/**
- * Puts the attempt back in its lane: its tenant holds its whole share. 1 s, then longer (jittered, up to
- * MAX_DEFER_SECONDS) each time, so a tenant's backlog asks for its slots at a bounded rate.
- */
-async function defer(message: DeliveryMessage, lane: DeliveryLane): Promise<void> {
+/** Puts the attempt back in its lane, for later (DEFER_SECONDS): its tenant holds its whole share. */
+async function defer(message: DeliveryMessage, lane: DeliveryLane, tenant: Tenant, now: Date): Promise<void> {
+  const { min, max } =
+    fullForMs(tenant, LANE_QUEUES[lane], now) > BURST_MS ? DEFER_SECONDS.backlog : DEFER_SECONDS.burst;
   const deferrals = (message.deferrals ?? 0) + 1;
-  const wait = Math.min(2 ** (deferrals - 1), MAX_DEFER_SECONDS) * (0.5 + Math.random() / 2);
-  await sendToQueue(LANE_QUEUES[lane], { ...message, deferrals }, Math.max(1, Math.ceil(wait)));
+  await sendToQueue(
+    LANE_QUEUES[lane],
+    { ...message, deferrals },
+    Math.round(min + Math.random() * (max - min)),
+  );
 }
 
 export async function attemptDelivery(
@@ -87,6 +93,32 @@ export async function attemptDelivery(
 ): Promise<void> {
   const tenant: Tenant = { environment: message.environment, associationId: message.associationId };
   logger.appendKeys({ webhookId: message.webhookId, deliveryId: message.deliveryId });
+  // The tenant's slot first, before anything is read: a tenant over its share may have hundreds of
+  // messages going round the queue, and each deferral must cost one query and one send, no more.
+  const queue = LANE_QUEUES[lane];
+  const slot = await takeSlot(tenant, queue, tenantShareOf(queue), randomUUID(), now());
+  if (slot === null) {
+    logger.info('Webhook attempt deferred: the tenant holds its share of the lane', { lane });
+    return defer(message, lane, tenant, now());
+  }
+  try {
+    await attemptHoldingSlot(message, lane, now);
+  } finally {
+    // A slot not released is free again when its lease runs out: a warning, not a failed attempt.
+    await slot
+      .release()
+      .catch((error: unknown) =>
+        logger.warn('A delivery slot could not be released', { error: (error as Error).message }),
+      );
+  }
+}
+
+async function attemptHoldingSlot(
+  message: DeliveryMessage,
+  lane: DeliveryLane,
+  now: () => Date,
+): Promise<void> {
+  const tenant: Tenant = { environment: message.environment, associationId: message.associationId };
   const delivery = await findDelivery(tenant, message.webhookId, message.deliveryId);
   if (delivery?.status === 'failed' && delivery.attemptCount >= delivery.finalAttempt)
     throw new DeliveryFailed(`Delivery ${message.deliveryId} failed after ${delivery.attemptCount} attempts`);
@@ -103,32 +135,6 @@ export async function attemptDelivery(
     await sendToQueue(SLOW_QUEUE, message);
     return;
   }
-  const queue = LANE_QUEUES[lane];
-  const slot = await takeSlot(tenant, queue, tenantShareOf(queue), randomUUID(), now());
-  if (slot === null) {
-    logger.info('Webhook attempt deferred: the tenant holds its share of the lane', { lane });
-    return defer(message, lane);
-  }
-  try {
-    await attemptHoldingSlot(message, lane, delivery, registration, now);
-  } finally {
-    // A slot not released is free again when its lease runs out: a warning, not a failed attempt.
-    await slot
-      .release()
-      .catch((error: unknown) =>
-        logger.warn('A delivery slot could not be released', { error: (error as Error).message }),
-      );
-  }
-}
-
-async function attemptHoldingSlot(
-  message: DeliveryMessage,
-  lane: DeliveryLane,
-  delivery: DeliveryRecord,
-  registration: WebhookRecord,
-  now: () => Date,
-): Promise<void> {
-  const tenant: Tenant = { environment: message.environment, associationId: message.associationId };
   const attempt = delivery.attemptCount + 1;
   const at = now();
   // An attempt still unanswered after SLOW_ATTEMPT_MS marks the receiver slow at once (or renews the

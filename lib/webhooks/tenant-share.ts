@@ -36,6 +36,22 @@ export function tenantShareOf(queueName: string): number {
   return share;
 }
 
+/**
+ * What this instance saw of tenants holding their whole share: since when (in a streak of sightings no
+ * more than STREAK_MS apart) and when last. Hints only, never the bound: for a second after a sighting
+ * the tenant is taken as still full without a query (a backlog going round the queue then costs a send
+ * per message), and a tenant full for longer than a burst has its attempts put back for longer.
+ */
+const fullSightings = new Map<string, { since: number; last: number }>();
+const FULL_HINT_MS = 1000;
+const STREAK_MS = 5000;
+
+/** How long this instance has seen the tenant hold its whole share of the lane, in ms (0: not now). */
+export function fullForMs(tenant: Tenant, lane: string, now: Date): number {
+  const seen = fullSightings.get(`${tenantScope(tenant)}/${lane}`);
+  return seen && now.getTime() - seen.last < STREAK_MS ? now.getTime() - seen.since : 0;
+}
+
 export interface HeldSlot {
   release(): Promise<void>;
 }
@@ -52,6 +68,9 @@ export async function takeSlot(
   now: Date,
 ): Promise<HeldSlot | null> {
   const at = now.getTime();
+  const hint = `${tenantScope(tenant)}/${lane}`;
+  const seen = fullSightings.get(hint);
+  if (seen && at - seen.last < FULL_HINT_MS) return null;
   const held = await readAllPages<Slot>({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ExpressionAttributeValues: { ':pk': tenantScope(tenant), ':prefix': webhookKeys.slotPrefix(lane) },
@@ -75,5 +94,6 @@ export async function takeSlot(
         },
       };
   }
+  fullSightings.set(hint, { since: seen && at - seen.last < STREAK_MS ? seen.since : at, last: at });
   return null;
 }
