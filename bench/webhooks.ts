@@ -8,8 +8,12 @@
 //       answers (each attempt to it waits out the deliverer's 10 s timeout). What matters is whether the
 //       19 healthy ones still get theirs as fast: deliveries a second and healthy latency in both runs.
 //
+//   (c) Fairness: one tenant's delivery latency alone, then beside a hostile tenant whose 20 receivers
+//       answer in 1.9 s (just under the slow mark), with the p99 ratio: the tenant's share of a lane
+//       (lib/webhooks/tenant-share.ts) is what keeps it near 1.
+//
 // A section of `npm run bench` (bench/run.ts); run alone with `node scripts/toolchain.mjs node
-// bench/webhooks.ts` (it starts a stack of its own).
+// bench/webhooks.ts` (it starts a stack of its own), or only (c) with `... bench/webhooks.ts fairness`.
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -28,10 +32,15 @@ const LATENCY_WARMUP = 3;
 const FANOUT_EVENTS = 30;
 const REGISTRATIONS = 20;
 const DECISION_CONCURRENCY = 4;
+/** (c): tenant A's events, one every FAIR_INTERVAL_MS; hostile tenant B's, and how long its receivers take. */
+const FAIR_EVENTS = 30;
+const FAIR_INTERVAL_MS = 200;
+const HOSTILE_EVENTS = 30;
+const HOSTILE_ANSWER_MS = 1900;
 /** Waiting for arrivals, per part (a) and per run of (b), from its first request. */
 const PART_CAP_MS = 25_000;
 /** The most the whole section can take, set-up included (bench/run.ts adds it to its hard cap). */
-export const WEBHOOK_SECTION_CAP_MS = 120_000;
+export const WEBHOOK_SECTION_CAP_MS = 240_000;
 /** The deliverer's attempt timeout (lib/webhooks/delivery.ts), for the notes. */
 const ATTEMPT_TIMEOUT_S = 10;
 
@@ -238,6 +247,38 @@ async function measureEventLatency(stack: LocalStack, client: HttpClient): Promi
   }
 }
 
+/** `count` BANK destinations of a new beneficiary, their verification not decided yet. */
+async function pendingDestinations(api: Api, count: number): Promise<string[]> {
+  const { id: beneficiaryId } = await api(
+    'POST',
+    '/beneficiaries',
+    { individual: { firstName: 'Thandi', lastName: 'Nkosi', mobile: '+27821234567' } },
+    201,
+  );
+  const destinations: string[] = [];
+  await inParallel(count, DECISION_CONCURRENCY, async (i) => {
+    const { id } = await api(
+      'POST',
+      `/beneficiaries/${beneficiaryId}/payment-destinations`,
+      {
+        method: 'BANK',
+        countryIsoCode2: 'ZA',
+        currencyIsoCode3: 'ZAR',
+        accountNumber: String(100_000_000 + i),
+        bankCode: '250655',
+        accountHolderName: 'Thandi Nkosi',
+      },
+      201,
+    );
+    destinations.push(id as string);
+  });
+  return destinations;
+}
+
+/** Decides `destination` APPROVED in the sandbox (its payment_destination.approved event follows). */
+const approve = (api: Api, destination: string) =>
+  api('POST', `/sandbox/payment-destinations/${destination}/verification`, { decision: 'APPROVED' });
+
 // ---------------------------------------------------------------------------------------------
 // (b) Fan-out to 20 registrations, one of them never answering
 
@@ -264,29 +305,7 @@ async function measureFanout(
 ): Promise<FanoutFigures> {
   const label = withSlow ? '19 answer + 1 never answers' : '20 answer at once';
   const api = await tenantApi(stack, client, `Bench webhooks fan-out ${withSlow ? 'slow' : 'healthy'}`);
-  const { id: beneficiaryId } = await api(
-    'POST',
-    '/beneficiaries',
-    { individual: { firstName: 'Thandi', lastName: 'Nkosi', mobile: '+27821234567' } },
-    201,
-  );
-  const destinations: string[] = [];
-  await inParallel(FANOUT_EVENTS, DECISION_CONCURRENCY, async (i) => {
-    const { id } = await api(
-      'POST',
-      `/beneficiaries/${beneficiaryId}/payment-destinations`,
-      {
-        method: 'BANK',
-        countryIsoCode2: 'ZA',
-        currencyIsoCode3: 'ZAR',
-        accountNumber: String(100_000_000 + i),
-        bankCode: '250655',
-        accountHolderName: 'Thandi Nkosi',
-      },
-      201,
-    );
-    destinations.push(id as string);
-  });
+  const destinations = await pendingDestinations(api, FANOUT_EVENTS);
 
   const healthy = await startReceiver(true);
   const slow = withSlow ? await startReceiver(false) : undefined;
@@ -308,7 +327,7 @@ async function measureFanout(
     const begin = performance.now();
     await inParallel(destinations.length, DECISION_CONCURRENCY, async (i) => {
       const id = destinations[i] as string;
-      await api('POST', `/sandbox/payment-destinations/${id}/verification`, { decision: 'APPROVED' });
+      await approve(api, id);
       decided.set(id, performance.now());
     });
     const expected = destinations.length * healthyCount;
@@ -342,6 +361,89 @@ async function measureFanout(
     });
     await Promise.all([healthy.close(), slow?.close()]);
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// (c) Fairness: a quiet tenant's deliveries, alone and beside a hostile one
+
+/**
+ * Tenant A's events (one registration, a prompt receiver), one every FAIR_INTERVAL_MS; with `hostile`,
+ * tenant B has first sent HOSTILE_EVENTS events to its 20 registrations, each receiver answering in
+ * 1.9 s (just under the 2 s slow mark): 20 x HOSTILE_EVENTS attempts of 1.9 s queued in the main lane.
+ * A's latencies: its decision's 200 -> the event at its receiver.
+ */
+async function measureQuietTenant(
+  stack: LocalStack,
+  client: HttpClient,
+  hostile: boolean,
+): Promise<number[]> {
+  const a = await tenantApi(stack, client, `Bench webhooks fairness A ${hostile ? 'beside B' : 'alone'}`);
+  const quiet = await startReceiver(true);
+  const loud = await startReceiver(true, HOSTILE_ANSWER_MS);
+  const aDestinations = await pendingDestinations(a, FAIR_EVENTS);
+  const { id: aHook } = await a(
+    'POST',
+    '/webhooks',
+    { url: quiet.url, events: ['payment_destination.approved'] },
+    201,
+  );
+  const b = hostile ? await tenantApi(stack, client, 'Bench webhooks fairness B (hostile)') : undefined;
+  const bHooks: string[] = [];
+  try {
+    if (b) {
+      const bDestinations = await pendingDestinations(b, HOSTILE_EVENTS);
+      for (let i = 0; i < REGISTRATIONS; i++) {
+        const { id } = await b(
+          'POST',
+          '/webhooks',
+          { url: `${loud.url}r${i}`, events: ['payment_destination.approved'] },
+          201,
+        );
+        bHooks.push(id as string);
+      }
+      await inParallel(bDestinations.length, DECISION_CONCURRENCY, async (i) => {
+        await approve(b, bDestinations[i] as string);
+      });
+      // B's attempts hold the lane before A's first event.
+      await until(() => loud.requests >= REGISTRATIONS, performance.now() + PART_CAP_MS);
+    }
+    const decided = new Map<string, number>();
+    const begin = performance.now();
+    for (const [i, id] of aDestinations.entries()) {
+      await pause(begin + i * FAIR_INTERVAL_MS - performance.now());
+      await approve(a, id);
+      decided.set(id, performance.now());
+    }
+    await until(() => quiet.arrivals.length >= aDestinations.length, begin + PART_CAP_MS);
+    return quiet.arrivals.map(
+      (arrival) => arrival.at - (decided.get(arrival.data.id as string) ?? Number.NaN),
+    );
+  } finally {
+    await a('DELETE', `/webhooks/${aHook}`);
+    // Deactivated: B's attempts still queued are cancelled without a POST.
+    if (b) for (const id of bHooks) await b('DELETE', `/webhooks/${id}`);
+    await Promise.all([quiet.close(), loud.close()]);
+  }
+}
+
+/** (c) alone, then (c) beside the hostile tenant, and the lines that report them. */
+export async function measureFairness(stack: LocalStack, client: HttpClient): Promise<string[]> {
+  const alone = sortedOf(await measureQuietTenant(stack, client, false));
+  const beside = sortedOf(await measureQuietTenant(stack, client, true));
+  const row = (label: string, l: number[]) => [
+    label,
+    `${l.length}/${FAIR_EVENTS}`,
+    ms(percentile(l, 50)),
+    ms(percentile(l, 99)),
+    ms(l.at(-1) ?? Number.NaN),
+  ];
+  return [
+    `\n== 3c. Webhooks (bench/webhooks.ts): a quiet tenant's delivery latency, alone and beside a hostile tenant (ms)`,
+    `Tenant A: ${FAIR_EVENTS} payment_destination.approved events, one every ${FAIR_INTERVAL_MS} ms, to 1 prompt receiver. Tenant B: ${HOSTILE_EVENTS} events`,
+    `to ${REGISTRATIONS} registrations whose receivers answer in ${HOSTILE_ANSWER_MS / 1000} s (under the 2 s slow mark), sent first.`,
+    table(['tenant A', 'n', 'p50', 'p99', 'max'], [row('alone', alone), row('beside hostile B', beside)]),
+    `p99 beside B / p99 alone: ${fixed(percentile(beside, 99) / percentile(alone, 99), 2)} (B holds at most its share of the main lane, lib/webhooks/tenant-share.ts)`,
+  ];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -422,6 +524,7 @@ export async function measureWebhooks(stack: LocalStack): Promise<void> {
       `    Each run waits at most ${PART_CAP_MS / 1000} s for its deliveries; then its registrations are deactivated.`,
     );
     if (a.firstFailure) lines.push(`(a) failures ${a.failures}, first: ${a.firstFailure}`);
+    lines.push(...(await measureFairness(stack, client)));
     lines.push(`The section took ${fixed((performance.now() - begin) / 1000, 1)} s, set-up included.`);
   } finally {
     client.close();
@@ -446,7 +549,17 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   process.on('SIGINT', () => void stop(130));
   process.on('SIGTERM', () => void stop(143));
   setTimeout(() => void stop(1), WEBHOOK_SECTION_CAP_MS + 60_000).unref();
-  await measureWebhooks(stack).then(
+  // `fairness`: part (c) alone.
+  const only = process.argv[2];
+  const run =
+    only === 'fairness'
+      ? async () => {
+          const client = httpClient(DECISION_CONCURRENCY + 4);
+          console.log((await measureFairness(stack, client)).join('\n'));
+          client.close();
+        }
+      : () => measureWebhooks(stack);
+  await run().then(
     () => stop(0),
     (error: Error) => {
       console.error(error);

@@ -15,6 +15,11 @@ export interface QueueDefinition {
    * loops): where a shared resource bounds useful parallelism, no more than it can use.
    */
   maxConcurrency: number;
+  /**
+   * Invocations one tenant's messages may hold at once (webhook lanes: lib/webhooks/tenant-share.ts), so
+   * one tenant's slow receivers never take the lane from the others.
+   */
+  tenantShare?: number;
 }
 
 export const queues: QueueDefinition[] = [
@@ -62,6 +67,8 @@ export const queues: QueueDefinition[] = [
     visibilityTimeoutSeconds: 90,
     maxReceiveCount: 5,
     maxConcurrency: 20,
+    // A quarter of the lane per tenant: three tenants at their share still leave a quarter to the rest.
+    tenantShare: 5,
   },
   // The slow lane: attempts to receivers that lately took longer than 2 s or did not answer.
   {
@@ -71,5 +78,6 @@ export const queues: QueueDefinition[] = [
     visibilityTimeoutSeconds: 90,
     maxReceiveCount: 5,
     maxConcurrency: 5,
+    tenantShare: 2,
   },
 ];

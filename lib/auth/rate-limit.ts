@@ -1,12 +1,11 @@
-// Fixed-window counting of token requests in the table: one atomic ADD per count, the window item
-// expiring by TTL. Every window is keyed on what the caller proved, never on a clientId it merely
+// Token requests counted in fixed windows (lib/db/window-count.ts). Every window is keyed on what the caller proved, never on a clientId it merely
 // named: the application its x-service-auth key proves (failures, per application and per source
 // address within it) and, once its secret matched, the client (tokens issued). So no application can
 // spend another's window, whichever clientId or environment it names.
 import { config } from '../config.ts';
-import { absentOrBelow } from '../db/conditions.ts';
-import { getRecord, updateIf } from '../db/items.ts';
+import { getRecord } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
+import { countInWindow } from '../db/window-count.ts';
 import { tooManyRequests } from '../http/problem.ts';
 
 interface Window {
@@ -22,18 +21,14 @@ function windowAt(now: Date): Window {
   return { start, retryAfter: Math.max(1, start + window - nowSeconds) };
 }
 
-/** Adds one to the subject's window unless it holds `limit` already; false when it was full. */
-async function count(subject: string, limit: number, window: Window): Promise<boolean> {
-  const counted = await updateIf(
-    keys.tokenRateWindow(subject, window.start),
-    {
-      add: { requests: 1 },
-      setIfAbsent: { expiresAt: window.start + config().TOKEN_RATE_WINDOW_SECONDS * 2 },
-    },
-    absentOrBelow('requests', limit),
+/** Adds one to the subject's window unless it holds `limit` already: null, else the seconds to wait. */
+const count = (subject: string, limit: number, now: Date): Promise<number | null> =>
+  countInWindow(
+    (start) => keys.tokenRateWindow(subject, start),
+    limit,
+    config().TOKEN_RATE_WINDOW_SECONDS,
+    now,
   );
-  return counted.outcome === 'written';
-}
 
 /** The failure windows of an application, over all its sources and from this one, with their limits. */
 const failureWindows = (applicationId: string, sourceIp: string) => {
@@ -64,15 +59,13 @@ export async function refuseWhileFailing(applicationId: string, sourceIp: string
 
 /** Counts a failed token request (wrong secret, unknown client, another application's) against its caller. */
 export async function countFailure(applicationId: string, sourceIp: string, now: Date): Promise<void> {
-  const window = windowAt(now);
   await Promise.all(
-    failureWindows(applicationId, sourceIp).map(({ subject, limit }) => count(subject, limit, window)),
+    failureWindows(applicationId, sourceIp).map(({ subject, limit }) => count(subject, limit, now)),
   );
 }
 
 /** Counts a token issued to an authenticated client; 429 with Retry-After past the configured limit. */
 export async function countTokenIssued(clientId: string, now: Date): Promise<void> {
-  const window = windowAt(now);
-  if (!(await count(`client#${clientId}`, config().TOKEN_RATE_LIMIT, window)))
-    throw tooManyRequests(window.retryAfter);
+  const wait = await count(`client#${clientId}`, config().TOKEN_RATE_LIMIT, now);
+  if (wait !== null) throw tooManyRequests(wait);
 }

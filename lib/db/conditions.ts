@@ -25,6 +25,12 @@ export function holds(expected: Record<string, unknown>): Condition {
   return { expression: ['attribute_exists(pk)', ...clauses].join(' AND '), names, values };
 }
 
+/** The item does not exist, or it holds the given values (an item owned by whoever wrote it). */
+export function absentOrHolds(expected: Record<string, unknown>): Condition {
+  const held = holds(expected);
+  return { ...held, expression: `attribute_not_exists(pk) OR (${held.expression})` };
+}
+
 /** The item does not exist, or `attribute` is below `limit` (a counter with a ceiling). */
 export function absentOrBelow(attribute: string, limit: number): Condition {
   return {

@@ -165,7 +165,8 @@ export async function readAllPages<R>(query: QueryShape): Promise<R[]> {
 export type TransactionWrite =
   | { put: { entity: Entity<never>; record: unknown; condition?: Condition } }
   | { update: { key: ItemKey; changes: Changes; condition: Condition } }
-  | { check: { key: ItemKey; condition: Condition } };
+  | { check: { key: ItemKey; condition: Condition } }
+  | { delete: { key: ItemKey; condition?: Condition } };
 
 /** Why a transaction did not commit: per write, in order, the failed condition's current record, if any. */
 export type TransactionOutcome =
@@ -201,6 +202,12 @@ export async function transact(writes: TransactionWrite[]): Promise<TransactionO
           ...nonEmpty('ExpressionAttributeValues', values),
           ...onFailure,
         },
+      };
+    }
+    if ('delete' in write) {
+      const { key, condition } = write.delete;
+      return {
+        Delete: { TableName, Key: key, ...(condition ? { ...conditionInput(condition), ...onFailure } : {}) },
       };
     }
     return {

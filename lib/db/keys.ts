@@ -17,6 +17,10 @@
 // | webhook            | T#<env>#<assoc>          | WEBHOOK#<webhookId>             |                                         | /webhooks, delivery workers        |
 // | webhookCount       | T#<env>#<assoc>          | WEBHOOKS                        |                                         | /webhooks (active registrations)   |
 // | webhookDelivery    | T#<env>#<assoc>          | WHDELIVERY#<webhookId>#<id>     |                                         | /webhooks/{id}/deliveries, workers |
+// | webhookAttempt     | T#<env>#<assoc>          | WHATTEMPT#<webhookId>#<id>#<nnnn> |                                       | /webhooks/{id}/deliveries, workers |
+// | webhookUrl         | T#<env>#<assoc>          | WHURL#<sha256 of the URL>       |                                         | /webhooks (one active per URL)     |
+// | webhookRedeliver   | T#<env>#<assoc>          | WHREDELIVER#<webhookId>#<epochSeconds> |                                  | …/redeliver (TTL)                  |
+// | webhookSlot        | T#<env>#<assoc>          | WHSLOT#<lane>#<nn>              |                                         | delivery workers (tenant's share)  |
 // | application        | APP#<applicationId>      | APPLICATION                     |                                         | auth                               |
 // | apiKey             | APIKEY#<sha256>          | APIKEY                          | platform: APP#<appId> / APIKEY#<keyId>  | auth, admin                        |
 // | client             | CLIENT#<clientId>        | CLIENT                          | platform: APP#<appId> / CLIENT#<id>     | /auth/token, admin                 |
@@ -194,4 +198,22 @@ export const webhookKeys = {
     sk: `WHDELIVERY#${webhookId}#${deliveryId}`,
   }),
   deliveryPrefix: (webhookId: string): string => `WHDELIVERY#${webhookId}#`,
+  /** One attempt of a delivery; attempts sort in order under their delivery's prefix. */
+  attempt: (tenant: Tenant, webhookId: string, deliveryId: string, attempt: number): ItemKey => ({
+    pk: tenantScope(tenant),
+    sk: `WHATTEMPT#${webhookId}#${deliveryId}#${String(attempt).padStart(4, '0')}`,
+  }),
+  attemptPrefix: (webhookId: string, deliveryId: string): string => `WHATTEMPT#${webhookId}#${deliveryId}#`,
+  /** Held by the one active registration of a URL (its hash: a URL may be 2 KB). */
+  url: (tenant: Tenant, urlHash: string): ItemKey => ({ pk: tenantScope(tenant), sk: `WHURL#${urlHash}` }),
+  redeliverWindow: (tenant: Tenant, webhookId: string, windowStart: number): ItemKey => ({
+    pk: tenantScope(tenant),
+    sk: `WHREDELIVER#${webhookId}#${windowStart}`,
+  }),
+  /** One of the tenant's delivery slots in a lane (lib/webhooks/tenant-share.ts). */
+  slot: (tenant: Tenant, lane: string, index: number): ItemKey => ({
+    pk: tenantScope(tenant),
+    sk: `WHSLOT#${lane}#${String(index).padStart(2, '0')}`,
+  }),
+  slotPrefix: (lane: string): string => `WHSLOT#${lane}#`,
 };

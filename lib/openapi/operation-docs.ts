@@ -351,13 +351,14 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
     tag: 'Webhooks',
     summary: 'Register a webhook',
     description:
-      'Events of the listed types (or `["*"]` for all, present and future) are POSTed to `url`, signed twice: the Standard Webhooks headers with the returned `secret`, which is shown only here, and `X-Service-Signature` as the contract has it. Store this answer’s `id` and `secret` and verify every delivery against them, never against its own `X-Webhook-Id` (see the Webhooks tag). `url` is https to a host whose every address is public (checked now and at each delivery); no credentials in it. At most 20 active webhooks per association.',
+      'Events of the listed types (or `["*"]` for all, present and future) are POSTed to `url`, signed twice: the Standard Webhooks headers with the returned `secret`, which is shown only here, and `X-Service-Signature` as the contract has it. Store this answer’s `id` and `secret` and verify every delivery against them, never against its own `X-Webhook-Id` (see the Webhooks tag). `url` is https, on port 443 or 8443, to a host whose every address is public (checked now and at each delivery; IPv6 transition forms such as 6to4, NAT64, Teredo and IPv4-compatible addresses count as internal); no credentials in it. At most 20 active webhooks per association, and one per URL.',
     success: created('The registration, with its secret (shown once).', createdWebhookResource, {
       ...webhookExample,
       secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
     }),
     problems: {
-      422: 'An event type not in the catalogue (`events.<i>`), a URL that is not https, carries credentials or resolves to a private, loopback or link-local address (`url`), or the 20 active webhooks already registered.',
+      409: 'A webhook for this URL is active already (`url`, naming it): delete it and register again to change its events.',
+      422: 'An event type not in the catalogue (`events.<i>`), a URL that is not https, uses a port other than 443 or 8443, carries credentials or resolves to a private, loopback, link-local or transition address (`url`), or the 20 active webhooks already registered.',
     },
   },
   listWebhooks: {
@@ -389,7 +390,7 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
     tag: 'Webhooks',
     summary: 'List a webhook’s deliveries',
     description:
-      'Newest first: each event sent to the webhook, with every attempt (HTTP status or error, latency, time, a short excerpt of the answer) and when the next one is due.',
+      'Newest first: each event sent to the webhook, with its last 20 attempts (HTTP status, or the category of error when no HTTP answer came; latency, time, a short excerpt of an HTTP answer) and when the next one is due.',
     success: ok('A page of deliveries.', deliveryPage, pageExample(deliveryExample)),
     problems: { 404: 'No such webhook for the caller.' },
   },
@@ -397,7 +398,7 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
     tag: 'Webhooks',
     summary: 'Deliver an event again',
     description:
-      'One more attempt of an ended delivery (delivered, failed or cancelled), with the same event id and body, to an active webhook. A delivery still pending is answered as it is: its next attempt is already scheduled.',
+      'One more attempt of an ended delivery (delivered, failed or cancelled), with the same event id and body, to an active webhook. A delivery still pending is answered as it is: its next attempt is already scheduled. At most 5 redeliveries a minute per webhook (a fixed window); more answer 429 with `Retry-After`.',
     success: {
       status: 202,
       description: 'The delivery, pending: its attempt follows within seconds.',
@@ -407,6 +408,7 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
     problems: {
       404: 'No such webhook or delivery for the caller.',
       409: 'The webhook is deactivated, or the delivery changed while the request was made.',
+      429: 'The webhook’s 5 redeliveries of this minute are used: `Retry-After` says when the next may be asked.',
     },
   },
   decideKyc: {

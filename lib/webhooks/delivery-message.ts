@@ -10,6 +10,8 @@ export const deliveryMessage = z.object({
   deliveryId: z.uuid(),
   /** Epoch milliseconds before which the attempt must not be made. */
   notBefore: z.optional(z.number().check(z.int(), z.nonnegative())),
+  /** Times the attempt was put back because its tenant's share of the lane was taken (tenant-share.ts). */
+  deferrals: z.optional(z.number().check(z.int(), z.nonnegative())),
 });
 
 export type DeliveryMessage = z.infer<typeof deliveryMessage>;

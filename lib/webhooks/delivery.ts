@@ -9,6 +9,12 @@
 // lane; one unanswered after 2 s marks its registration slow for 5 minutes, and while it is marked its
 // attempts are forwarded to the slow lane, a queue and worker of their own, so the main lane's
 // invocations keep serving every other registration. A prompt answer in the slow lane ends the mark.
+//
+// Within each lane a tenant holds at most its share of the invocations (lib/webhooks/tenant-share.ts):
+// an attempt takes one of its tenant's slots first, and one whose tenant has them all is put back with a
+// short delay (defer), so a tenant whose receivers are slow but not slow enough for the mark (1.9 s,
+// each) holds its share and no more while every other tenant's deliveries go through.
+import { randomUUID } from 'node:crypto';
 import { sendToQueue } from '../aws/queues.ts';
 import { config } from '../config.ts';
 import type { Tenant } from '../http/types.ts';
@@ -26,6 +32,7 @@ import {
 import { retryDelayMs } from './schedule.ts';
 import { openWebhookSecret } from './service.ts';
 import { deliveryHeaders } from './signing.ts';
+import { fullForMs, takeSlot, tenantShareOf } from './tenant-share.ts';
 
 /**
  * Thrown for a delivery whose last attempt failed, on every receive of its message: the message is never
@@ -49,12 +56,34 @@ const SLOW_LANE_MS = 5 * 60_000;
  * a receiver marked slow is attempted, apart from every other registration.
  */
 export type DeliveryLane = 'main' | 'slow';
+const LANE_QUEUES: Record<DeliveryLane, string> = { main: DELIVERY_QUEUE, slow: SLOW_QUEUE };
 /** SQS's longest delay. */
 const MAX_DELAY_SECONDS = 900;
+/**
+ * How long a deferred attempt waits before it asks for its tenant's slot again, at random within these
+ * bounds: short for a tenant just at its share (a burst loses little), long for one that has held it
+ * for longer than BURST_MS — its backlog may be hundreds of attempts, and spread over 10-30 s they go
+ * round the queue at tens a second, not hundreds (a quiet tenant's messages wait behind that round).
+ */
+const DEFER_SECONDS = { burst: { min: 1, max: 2 }, backlog: { min: 10, max: 30 } };
+const BURST_MS = 1000;
 
 async function requeue(message: DeliveryMessage, notBefore: number, now: Date): Promise<void> {
   const delay = Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil((notBefore - now.getTime()) / 1000)));
-  await sendToQueue(DELIVERY_QUEUE, { ...message, notBefore }, delay);
+  const { deferrals: _, ...rest } = message;
+  await sendToQueue(DELIVERY_QUEUE, { ...rest, notBefore }, delay);
+}
+
+/** Puts the attempt back in its lane, for later (DEFER_SECONDS): its tenant holds its whole share. */
+async function defer(message: DeliveryMessage, lane: DeliveryLane, tenant: Tenant, now: Date): Promise<void> {
+  const { min, max } =
+    fullForMs(tenant, LANE_QUEUES[lane], now) > BURST_MS ? DEFER_SECONDS.backlog : DEFER_SECONDS.burst;
+  const deferrals = (message.deferrals ?? 0) + 1;
+  await sendToQueue(
+    LANE_QUEUES[lane],
+    { ...message, deferrals },
+    Math.round(min + Math.random() * (max - min)),
+  );
 }
 
 export async function attemptDelivery(
@@ -64,6 +93,32 @@ export async function attemptDelivery(
 ): Promise<void> {
   const tenant: Tenant = { environment: message.environment, associationId: message.associationId };
   logger.appendKeys({ webhookId: message.webhookId, deliveryId: message.deliveryId });
+  // The tenant's slot first, before anything is read: a tenant over its share may have hundreds of
+  // messages going round the queue, and each deferral must cost one query and one send, no more.
+  const queue = LANE_QUEUES[lane];
+  const slot = await takeSlot(tenant, queue, tenantShareOf(queue), randomUUID(), now());
+  if (slot === null) {
+    logger.info('Webhook attempt deferred: the tenant holds its share of the lane', { lane });
+    return defer(message, lane, tenant, now());
+  }
+  try {
+    await attemptHoldingSlot(message, lane, now);
+  } finally {
+    // A slot not released is free again when its lease runs out: a warning, not a failed attempt.
+    await slot
+      .release()
+      .catch((error: unknown) =>
+        logger.warn('A delivery slot could not be released', { error: (error as Error).message }),
+      );
+  }
+}
+
+async function attemptHoldingSlot(
+  message: DeliveryMessage,
+  lane: DeliveryLane,
+  now: () => Date,
+): Promise<void> {
+  const tenant: Tenant = { environment: message.environment, associationId: message.associationId };
   const delivery = await findDelivery(tenant, message.webhookId, message.deliveryId);
   if (delivery?.status === 'failed' && delivery.attemptCount >= delivery.finalAttempt)
     throw new DeliveryFailed(`Delivery ${message.deliveryId} failed after ${delivery.attemptCount} attempts`);
@@ -108,7 +163,14 @@ export async function attemptDelivery(
     delivered || final ? null : at.getTime() + retryDelayMs(attempt, config().WEBHOOK_RETRY_SCALE);
   const recorded = await recordAttempt(
     delivery,
-    { attempt, at: at.toISOString(), ...result },
+    {
+      attempt,
+      at: at.toISOString(),
+      statusCode: result.statusCode,
+      error: result.error,
+      latencyMs: result.latencyMs,
+      responseExcerpt: result.responseExcerpt,
+    },
     {
       status: delivered ? 'delivered' : final ? 'failed' : 'pending',
       nextAttemptAt: nextAttemptAt === null ? null : new Date(nextAttemptAt).toISOString(),
@@ -121,6 +183,7 @@ export async function attemptDelivery(
     eventType: delivery.eventType,
     statusCode: result.statusCode,
     error: result.error,
+    detail: result.detail,
     latencyMs: result.latencyMs,
   });
   if (lane === 'slow' && delivered && result.latencyMs < SLOW_ATTEMPT_MS)

@@ -4,23 +4,36 @@
 // look-up is the checked one, so a name that resolves elsewhere the second time — DNS rebinding — is
 // refused, not followed). Redirects are not followed. Loopback is allowed only on the local stack, for
 // sandbox registrations (a receiver on the tester's machine); in AWS it would be the Lambda itself.
+// Every other URL uses port 443 or 8443, so a registration cannot aim deliveries at arbitrary services
+// (an SSH or database port) of a public host, and what a failed attempt records is a coarse category
+// (attemptErrorOf), never the words or bytes of a non-HTTP answer: the delivery log is no port scanner.
 import { type LookupAddress, lookup } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP } from 'node:net';
 import { config } from '../config.ts';
 import type { Environment } from '../http/types.ts';
+import type { AttemptError } from './attempt-errors.ts';
 
 export interface UrlPolicy {
-  /** Loopback hosts (and http to them) are allowed. */
+  /** Loopback hosts (and http to them, on any port) are allowed. */
   loopback: boolean;
+  /** Any port, not only WEB_PORTS (tests of the look-up guard, which listen on a port of their own). */
+  anyPort?: boolean;
 }
+
+/** The ports a URL not on loopback may use: https's own and its common alternative. */
+export const WEB_PORTS = [443, 8443];
 
 export const urlPolicyFor = (environment: Environment): UrlPolicy => ({
   loopback: environment === 'sandbox' && config().WEBHOOKS_ALLOW_LOOPBACK === 'true',
 });
 
-/** Addresses no delivery may reach: private, shared, link-local (cloud metadata), multicast, reserved. */
+/**
+ * Addresses no delivery may reach: private, shared, link-local (cloud metadata), multicast, reserved, and
+ * the transition forms that carry an IPv4 address inside an IPv6 one or relay to one (6to4, NAT64,
+ * IPv4-compatible, Teredo, the 6to4 relay anycast): whatever they reach is not the address checked.
+ */
 const internal = new BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8],
@@ -30,6 +43,7 @@ for (const [network, prefix] of [
   ['172.16.0.0', 12],
   ['192.0.0.0', 24],
   ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
   ['198.51.100.0', 24],
@@ -39,10 +53,13 @@ for (const [network, prefix] of [
 ] as const)
   internal.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [
-  ['::', 128],
+  ['::', 96],
   ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
   ['100::', 64],
+  ['2001::', 32],
   ['2001:db8::', 32],
+  ['2002::', 16],
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
@@ -95,6 +112,9 @@ export function parseWebhookUrl(value: string, policy: UrlPolicy): URL {
   } else if (host === 'localhost' && !policy.loopback) {
     throw new UrlRefused('points at localhost');
   }
+  const port = Number(url.port || 443);
+  if (!loopbackHost && !policy.anyPort && !WEB_PORTS.includes(port))
+    throw new UrlRefused(`must use port ${WEB_PORTS.join(' or ')}, not ${port}`);
   return url;
 }
 
@@ -131,9 +151,27 @@ function guardedLookup(policy: UrlPolicy) {
   };
 }
 
+/** The category of a request's error, from its code alone (its message may quote what the peer sent). */
+export function attemptErrorOf(error: Error & { code?: string }): AttemptError {
+  const code = error.code ?? '';
+  if (error instanceof UrlRefused) return 'blocked';
+  if (error.name === 'AbortError' || error.name === 'TimeoutError' || code === 'ETIMEDOUT') return 'timeout';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL' || code === 'EAI_NODATA')
+    return 'dns';
+  if (code === 'ECONNREFUSED') return 'refused';
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return 'unreachable';
+  if (code === 'ECONNRESET' || code === 'EPIPE') return 'reset';
+  if (code.startsWith('HPE_')) return 'invalid_response';
+  if (/SSL|TLS|CERT|EPROTO|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/.test(code)) return 'tls';
+  return 'connection';
+}
+
 export interface PostResult {
   statusCode: number | null;
-  error: string | null;
+  /** Why no HTTP answer came (statusCode null); null when one did. */
+  error: AttemptError | null;
+  /** The error's own words, for the operator's log only: never stored where the tenant reads. */
+  detail: string | null;
   latencyMs: number;
   responseExcerpt: string | null;
 }
@@ -155,7 +193,8 @@ export function post(
     try {
       url = parseWebhookUrl(target, policy);
     } catch (error) {
-      resolve({ statusCode: null, error: (error as Error).message, latencyMs: 0, responseExcerpt: null });
+      const { message } = error as Error;
+      resolve({ statusCode: null, error: 'blocked', detail: message, latencyMs: 0, responseExcerpt: null });
       return;
     }
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -177,6 +216,7 @@ export function post(
           resolve({
             statusCode: res.statusCode ?? null,
             error: null,
+            detail: null,
             latencyMs: elapsed(),
             responseExcerpt: excerpt || null,
           });
@@ -185,11 +225,9 @@ export function post(
       },
     );
     req.on('error', (error) => {
-      const message =
-        error.name === 'AbortError' || error.name === 'TimeoutError'
-          ? `no answer within ${timeoutMs / 1000} s`
-          : error.message;
-      resolve({ statusCode: null, error: message, latencyMs: elapsed(), responseExcerpt: null });
+      const category = attemptErrorOf(error);
+      const detail = category === 'timeout' ? `no answer within ${timeoutMs / 1000} s` : error.message;
+      resolve({ statusCode: null, error: category, detail, latencyMs: elapsed(), responseExcerpt: null });
     });
     req.end(body);
   });

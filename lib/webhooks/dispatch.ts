@@ -2,6 +2,7 @@
 // association subscribed to its type. Each delivery is written once (its id names the registration and
 // the event), pending; its insert asks the delivery worker for the first attempt (through the outbox).
 // A redelivered event finds its deliveries written and adds none.
+import { plainJson } from '../http/plain-json.ts';
 import type { Tenant } from '../http/types.ts';
 import { timeOrderedNameBasedId } from '../ids.ts';
 import { logger } from '../log.ts';
@@ -30,7 +31,8 @@ export async function dispatchEvent(message: EventMessage, now: Date): Promise<n
   const tenant: Tenant = { environment: message.environment, associationId: message.associationId };
   const registrations = (await activeRegistrations(tenant)).filter((r) => subscribes(r.events, message.type));
   if (registrations.length === 0) return 0;
-  const payload = JSON.stringify(envelopeOf(message));
+  // Amounts in plain decimals (0.0000005, never 5e-7), as the API writes them.
+  const payload = plainJson(envelopeOf(message));
   let written = 0;
   for (const registration of registrations) {
     const delivery: DeliveryRecord = {
@@ -48,7 +50,6 @@ export async function dispatchEvent(message: EventMessage, now: Date): Promise<n
       status: 'pending',
       attemptCount: 0,
       finalAttempt: MAX_ATTEMPTS,
-      attempts: [],
       nextAttemptAt: now.toISOString(),
       createdAt: now.toISOString(),
       updatedAt: now.toISOString(),

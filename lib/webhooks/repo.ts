@@ -1,8 +1,12 @@
 // Webhook registrations and deliveries: tenant-owned items (lib/db/keys.ts webhookKeys). A registration
-// moves active → deactivated once, together with the count of active ones (one transaction). A delivery
-// is written once per (registration, event), pending, and each attempt updates it conditionally on the
-// attempt it follows, so two workers holding the same message record one attempt.
-import { absentOrBelow, holds } from '../db/conditions.ts';
+// moves active → deactivated once, together with the count of active ones and the item that keeps its
+// URL to it (one transaction each way). A delivery is written once per (registration, event), pending,
+// and each attempt updates it conditionally on the attempt it follows, so two workers holding the same
+// message record one attempt. Each attempt is an item of its own, written in that same transaction, which
+// also drops the one KEPT_ATTEMPTS before it: the log keeps a delivery's last attempts, whatever their
+// number, and no item grows with them.
+import { createHash } from 'node:crypto';
+import { absentOrBelow, absentOrHolds, holds } from '../db/conditions.ts';
 import { entity, recordOf } from '../db/entity.ts';
 import {
   createIfAbsent,
@@ -18,6 +22,8 @@ import { tenantOf, tenantScope, webhookKeys } from '../db/keys.ts';
 import { type PageRequest, queryPage } from '../db/paginate.ts';
 import type { Environment, Tenant } from '../http/types.ts';
 import type { SealedSecret } from '../secret-box.ts';
+import type { AttemptError } from './attempt-errors.ts';
+import { KEPT_ATTEMPTS } from './schedule.ts';
 
 export type WebhookStatus = 'active' | 'deactivated';
 
@@ -48,7 +54,8 @@ export interface DeliveryAttempt {
   at: string;
   /** The receiver's HTTP status, or null when no answer came (then `error` says why). */
   statusCode: number | null;
-  error: string | null;
+  /** Why no answer came, as a category only (lib/webhooks/destinations.ts AttemptError). */
+  error: AttemptError | null;
   latencyMs: number;
   /** The first characters of the receiver's answer, nothing more. */
   responseExcerpt: string | null;
@@ -67,11 +74,18 @@ export interface DeliveryRecord {
   attemptCount: number;
   /** The attempt after which a failure is final: the schedule's last, or one more per redelivery. */
   finalAttempt: number;
-  attempts: DeliveryAttempt[];
   /** ISO time of the next attempt while pending; null once the delivery ended. */
   nextAttemptAt: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** An attempt as stored: an item of its own, under its delivery. */
+export interface AttemptRecord extends DeliveryAttempt {
+  environment: Environment;
+  associationId: string;
+  webhookId: string;
+  deliveryId: string;
 }
 
 export const webhookEntity = entity<WebhookRecord>({
@@ -83,6 +97,27 @@ export const deliveryEntity = entity<DeliveryRecord>({
   type: 'webhookDelivery',
   keyOf: (record) => webhookKeys.delivery(tenantOf(record), record.webhookId, record.deliveryId),
 });
+
+const attemptEntity = entity<AttemptRecord>({
+  type: 'webhookAttempt',
+  keyOf: (record) =>
+    webhookKeys.attempt(tenantOf(record), record.webhookId, record.deliveryId, record.attempt),
+});
+
+/** The item that holds a URL for its one active registration. */
+interface UrlHolder {
+  environment: Environment;
+  associationId: string;
+  webhookId: string;
+}
+
+const urlHolderEntity = entity<UrlHolder & { url: string }>({
+  type: 'webhookUrl',
+  keyOf: (record) => urlKey(tenantOf(record), record.url),
+});
+
+const urlKey = (tenant: Tenant, url: string) =>
+  webhookKeys.url(tenant, createHash('sha256').update(url).digest('hex'));
 
 /** Tries of a transaction DynamoDB cancels because another one was writing one of its items. */
 const CONFLICT_TRIES = 3;
@@ -105,8 +140,14 @@ async function transactPastConflicts(writes: TransactionWrite[]): Promise<Transa
   }
 }
 
-/** Writes a registration if the tenant has fewer than `limit` active ones; false when it has that many. */
-export async function putRegistration(record: WebhookRecord, limit: number): Promise<boolean> {
+/**
+ * Writes a registration if the tenant has fewer than `limit` active ones and none active for its URL:
+ * `limit` when it has that many, `url` (with the holder's id) when its URL is taken.
+ */
+export async function putRegistration(
+  record: WebhookRecord,
+  limit: number,
+): Promise<{ outcome: 'written' | 'limit' } | { outcome: 'url'; heldBy: string }> {
   const written = await transactPastConflicts([
     {
       put: { entity: webhookEntity as never, record, condition: { expression: 'attribute_not_exists(pk)' } },
@@ -118,9 +159,24 @@ export async function putRegistration(record: WebhookRecord, limit: number): Pro
         condition: absentOrBelow('active', limit),
       },
     },
+    {
+      put: {
+        entity: urlHolderEntity as never,
+        record: {
+          environment: record.environment,
+          associationId: record.associationId,
+          webhookId: record.webhookId,
+          url: record.url,
+        },
+        condition: { expression: 'attribute_not_exists(pk)' },
+      },
+    },
   ]);
-  if (written.outcome === 'written') return true;
-  if (written.reasons[1]?.code === 'ConditionalCheckFailed') return false;
+  if (written.outcome === 'written') return { outcome: 'written' };
+  const holder = written.reasons[2];
+  if (holder?.code === 'ConditionalCheckFailed')
+    return { outcome: 'url', heldBy: (holder.current as UrlHolder | undefined)?.webhookId ?? '' };
+  if (written.reasons[1]?.code === 'ConditionalCheckFailed') return { outcome: 'limit' };
   throw new Error(`Webhook ${record.webhookId} could not be written: ${JSON.stringify(written.reasons)}`);
 }
 
@@ -128,10 +184,14 @@ export const findRegistration = (tenant: Tenant, webhookId: string, options: { c
   getRecord<WebhookRecord>(webhookKeys.registration(tenant, webhookId), options);
 
 /**
- * Deactivates an active registration and counts it out; false when it was not active (missing, or
- * deactivated already); throws when it could not be written (never reported as not active).
+ * Deactivates an active registration, counts it out and frees its URL; false when it was not active
+ * (missing, or deactivated already); throws when it could not be written (never reported as not active).
  */
-export async function deactivateRegistration(tenant: Tenant, webhookId: string, now: Date): Promise<boolean> {
+export async function deactivateRegistration(
+  tenant: Tenant,
+  { webhookId, url }: Pick<WebhookRecord, 'webhookId' | 'url'>,
+  now: Date,
+): Promise<boolean> {
   const at = now.toISOString();
   const written = await transactPastConflicts([
     {
@@ -148,6 +208,8 @@ export async function deactivateRegistration(tenant: Tenant, webhookId: string, 
         condition: holds({}),
       },
     },
+    // Its own holder only (a registration made before URLs were held has none).
+    { delete: { key: urlKey(tenant, url), condition: absentOrHolds({ webhookId }) } },
   ]);
   if (written.outcome === 'written') return true;
   if (written.reasons[0]?.code === 'ConditionalCheckFailed') return false;
@@ -198,24 +260,57 @@ export const putDelivery = (record: DeliveryRecord): Promise<Written<DeliveryRec
 export const findDelivery = (tenant: Tenant, webhookId: string, deliveryId: string) =>
   getRecord<DeliveryRecord>(webhookKeys.delivery(tenant, webhookId, deliveryId), { consistent: true });
 
-/** Records attempt `attempt` and where the delivery stands, if no one recorded it first. */
-export const recordAttempt = (
+/**
+ * Records attempt `attempt` (an item of its own, dropping the one KEPT_ATTEMPTS before it) and where the
+ * delivery stands, if no one recorded it first.
+ */
+export async function recordAttempt(
   delivery: DeliveryRecord,
   attempt: DeliveryAttempt,
   next: { status: DeliveryStatus; nextAttemptAt: string | null },
-) =>
-  updateIf<DeliveryRecord>(
-    webhookKeys.delivery(tenantOf(delivery), delivery.webhookId, delivery.deliveryId),
+): Promise<{ outcome: 'written' | 'taken' }> {
+  const tenant = tenantOf(delivery);
+  const { webhookId, deliveryId } = delivery;
+  const dropped = attempt.attempt - KEPT_ATTEMPTS;
+  const written = await transact([
     {
-      set: {
-        ...next,
-        attemptCount: attempt.attempt,
-        attempts: [...delivery.attempts, attempt],
-        updatedAt: attempt.at,
+      update: {
+        key: webhookKeys.delivery(tenant, webhookId, deliveryId),
+        changes: { set: { ...next, attemptCount: attempt.attempt, updatedAt: attempt.at } },
+        condition: holds({ status: 'pending', attemptCount: attempt.attempt - 1 }),
       },
     },
-    holds({ status: 'pending', attemptCount: attempt.attempt - 1 }),
+    { put: { entity: attemptEntity as never, record: { ...tenant, webhookId, deliveryId, ...attempt } } },
+    ...(dropped > 0
+      ? [{ delete: { key: webhookKeys.attempt(tenant, webhookId, deliveryId, dropped) } }]
+      : []),
+  ]);
+  if (written.outcome === 'written') return { outcome: 'written' };
+  if (written.reasons[0]?.code === 'ConditionalCheckFailed') return { outcome: 'taken' };
+  throw new Error(
+    `Attempt ${attempt.attempt} of ${deliveryId} could not be written: ${JSON.stringify(written.reasons)}`,
   );
+}
+
+/** The delivery's kept attempts, oldest first. */
+export const attemptsOf = async (delivery: DeliveryRecord): Promise<DeliveryAttempt[]> =>
+  (
+    await readAllPages<AttemptRecord>({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: {
+        ':pk': tenantScope(tenantOf(delivery)),
+        ':prefix': webhookKeys.attemptPrefix(delivery.webhookId, delivery.deliveryId),
+      },
+      ConsistentRead: true,
+    })
+  ).map(({ attempt, at, statusCode, error, latencyMs, responseExcerpt }) => ({
+    attempt,
+    at,
+    statusCode,
+    error,
+    latencyMs,
+    responseExcerpt,
+  }));
 
 /** Ends a pending delivery without an attempt (its registration was deactivated). */
 export const cancelDelivery = (delivery: DeliveryRecord, now: Date) =>

@@ -1,7 +1,9 @@
 // What the webhook routes answer. The secret appears once, in the answer that created it.
 import { pageOf } from '../http/responses.ts';
 import * as z from '../zod.ts';
-import type { DeliveryRecord, WebhookRecord } from './repo.ts';
+import { ATTEMPT_ERRORS } from './attempt-errors.ts';
+import type { DeliveryAttempt, DeliveryRecord, WebhookRecord } from './repo.ts';
+import { KEPT_ATTEMPTS } from './schedule.ts';
 
 const timestamp = z.iso.datetime();
 
@@ -33,16 +35,24 @@ export const deliveryResource = z.strictObject({
   eventId: z.uuid(),
   eventType: z.string(),
   status: z.enum(['pending', 'delivered', 'failed', 'cancelled']),
-  attempts: z.array(
-    z.strictObject({
-      attempt: z.number().check(z.int()),
-      at: timestamp,
-      statusCode: z.nullable(z.number().check(z.int())),
-      error: z.nullable(z.string()),
-      latencyMs: z.number().check(z.int()),
-      responseExcerpt: z.nullable(z.string()).check(z.describe('At most the first 256 characters.')),
-    }),
-  ),
+  attempts: z
+    .array(
+      z.strictObject({
+        attempt: z.number().check(z.int()),
+        at: timestamp,
+        statusCode: z.nullable(z.number().check(z.int())),
+        error: z
+          .nullable(z.enum(ATTEMPT_ERRORS))
+          .check(
+            z.describe(
+              'Why no HTTP answer came (statusCode null), as a category only: blocked (the URL or an address it resolved to is not allowed), dns, refused, unreachable, reset, tls, invalid_response (the answer was not HTTP), timeout, connection. Null when the receiver answered.',
+            ),
+          ),
+        latencyMs: z.number().check(z.int()),
+        responseExcerpt: z.nullable(z.string()).check(z.describe('At most the first 256 characters.')),
+      }),
+    )
+    .check(z.describe(`The delivery's last ${KEPT_ATTEMPTS} attempts at most, oldest first.`)),
   nextAttemptAt: z.nullable(timestamp),
   createdAt: timestamp,
   updatedAt: timestamp,
@@ -61,13 +71,16 @@ export const toWebhookResource = (record: WebhookRecord): z.infer<typeof webhook
   deactivatedAt: record.deactivatedAt,
 });
 
-export const toDeliveryResource = (record: DeliveryRecord): z.infer<typeof deliveryResource> => ({
+export const toDeliveryResource = (
+  record: DeliveryRecord,
+  attempts: DeliveryAttempt[],
+): z.infer<typeof deliveryResource> => ({
   id: record.deliveryId,
   webhookId: record.webhookId,
   eventId: record.eventId,
   eventType: record.eventType,
   status: record.status,
-  attempts: record.attempts,
+  attempts,
   nextAttemptAt: record.nextAttemptAt,
   createdAt: record.createdAt,
   updatedAt: record.updatedAt,

@@ -8,6 +8,9 @@ const BACKOFF_SECONDS = [5, 60, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000,
 /** The attempt after which a failure is final. */
 export const MAX_ATTEMPTS = BACKOFF_SECONDS.length + 1;
 
+/** Attempts a delivery's log keeps (lib/webhooks/repo.ts): the whole schedule and the latest redeliveries. */
+export const KEPT_ATTEMPTS = 20;
+
 /** Total wait from the first attempt to the last, without jitter (about 72 hours). */
 export const SCHEDULE_SECONDS = BACKOFF_SECONDS.reduce((sum, s) => sum + s, 0);
 

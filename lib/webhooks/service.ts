@@ -1,13 +1,20 @@
 // Webhook registrations (spec §2.12, §3.4, §4.11) and their deliveries log. A registration is
 // active until deleted, then deactivated for good (kept for history; deliveries stop at once, retries
-// in flight included: the delivery worker reads the registration before every attempt).
+// in flight included: the delivery worker reads the registration before every attempt). A URL has one
+// active registration per tenant: a second would only send every event to it twice (409 names the
+// first). Redeliveries are counted per registration, REDELIVERIES_PER_MINUTE at most (429 past them),
+// so asking again and again cannot turn the gateway into a source of load on a receiver.
 import { randomUUID } from 'node:crypto';
-import { type FieldError, notFound, Problem, unprocessable } from '../http/problem.ts';
+import { webhookKeys } from '../db/keys.ts';
+import { countInWindow } from '../db/window-count.ts';
+import { type FieldError, notFound, Problem, tooManyRequests, unprocessable } from '../http/problem.ts';
 import type { Environment, Tenant } from '../http/types.ts';
 import { open, type SealedSecret, seal } from '../secret-box.ts';
 import { ALL_EVENTS, isEventType } from './catalogue.ts';
 import { assertReachable, parseWebhookUrl, UrlRefused, urlPolicyFor } from './destinations.ts';
 import {
+  attemptsOf,
+  type DeliveryRecord,
   deactivateRegistration,
   findDelivery,
   findRegistration,
@@ -20,6 +27,9 @@ import {
 import { toDeliveryResource, toWebhookResource } from './responses.ts';
 import type { CreateWebhook } from './schema.ts';
 import { newWebhookSecret } from './signing.ts';
+
+/** Redeliveries a registration may ask for in a minute (a fixed window); more answer 429. */
+export const REDELIVERIES_PER_MINUTE = 5;
 
 /** Active registrations an association may hold: enough for every environment of every system it runs. */
 export const MAX_ACTIVE_WEBHOOKS = 20;
@@ -92,13 +102,23 @@ export async function createWebhook(tenant: Tenant, input: CreateWebhook, now: D
     updatedAt: now.toISOString(),
     deactivatedAt: null,
   };
-  if (!(await putRegistration(record, MAX_ACTIVE_WEBHOOKS)))
+  const written = await putRegistration(record, MAX_ACTIVE_WEBHOOKS);
+  if (written.outcome === 'limit')
     throw unprocessable('Too many webhooks.', [
       {
         field: 'url',
         message: `an association holds at most ${MAX_ACTIVE_WEBHOOKS} active webhooks: delete one first`,
       },
     ]);
+  if (written.outcome === 'url')
+    throw new Problem(409, 'A webhook for this URL is active already.', {
+      errors: [
+        {
+          field: 'url',
+          message: `webhook ${written.heldBy} is registered for ${url}: change its events by deleting it and registering again`,
+        },
+      ],
+    });
   return { ...toWebhookResource(record), secret };
 }
 
@@ -119,10 +139,12 @@ export async function listWebhooks(tenant: Tenant, page: { limit: number; cursor
 
 /** Deactivates the registration; deleting one already deactivated answers it as it is (idempotent). */
 export async function deleteWebhook(tenant: Tenant, webhookId: string, now: Date) {
-  await registrationOrNotFound(tenant, webhookId);
-  await deactivateRegistration(tenant, webhookId, now);
+  await deactivateRegistration(tenant, await registrationOrNotFound(tenant, webhookId), now);
   return toWebhookResource(await registrationOrNotFound(tenant, webhookId));
 }
+
+const deliveryResource = async (delivery: DeliveryRecord) =>
+  toDeliveryResource(delivery, await attemptsOf(delivery));
 
 export async function listDeliveries(
   tenant: Tenant,
@@ -131,7 +153,7 @@ export async function listDeliveries(
 ) {
   await registrationOrNotFound(tenant, webhookId);
   const found = await listDeliveryPage(tenant, webhookId, page);
-  return { data: found.data.map(toDeliveryResource), pagination: found.pagination };
+  return { data: await Promise.all(found.data.map(deliveryResource)), pagination: found.pagination };
 }
 
 /**
@@ -145,12 +167,19 @@ export async function redeliver(tenant: Tenant, webhookId: string, deliveryId: s
   if (registration.status !== 'active')
     throw new Problem(409, 'The webhook is deactivated: nothing is delivered to it any more.');
   // Still being attempted: its next attempt is already coming, which is what was asked for.
-  if (delivery.status === 'pending') return toDeliveryResource(delivery);
+  if (delivery.status === 'pending') return deliveryResource(delivery);
+  const wait = await countInWindow(
+    (start) => webhookKeys.redeliverWindow(tenant, webhookId, start),
+    REDELIVERIES_PER_MINUTE,
+    60,
+    now,
+  );
+  if (wait !== null) throw tooManyRequests(wait);
   const reopened = await reopenDelivery(delivery, now);
   if (reopened.outcome !== 'written')
     throw new Problem(
       409,
       'The delivery changed meanwhile; read it again before asking for another attempt.',
     );
-  return toDeliveryResource(reopened.record);
+  return deliveryResource(reopened.record);
 }

@@ -212,6 +212,28 @@ describe('webhook delivery', () => {
     assert.equal(h.receiver.received.length, 2, 'one more attempt, not more');
   });
 
+  it('redelivers at most 5 times a minute per webhook: the 6th answers 429 with Retry-After, and sends nothing', async () => {
+    // The window is a calendar minute: start early in one, so all six fall in it.
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 30_000) await pause(60_000 - intoMinute + 100);
+    const caller = await newCaller();
+    const h = await hook(caller, ['payment_destination.rejected']);
+    await decidedDestination(caller, 'REJECTED');
+    const delivered = await loggedDelivery(caller, h.id, (d) => d.status === 'delivered');
+    for (let i = 1; i <= 5; i++) {
+      assert.equal((await redeliver(caller, h.id, delivered.id)).status, 202, `redelivery ${i}`);
+      await loggedDelivery(caller, h.id, (d) => d.status === 'delivered' && d.attempts.length === i + 1);
+    }
+    const refused = await redeliver(caller, h.id, delivered.id);
+    assert.equal(refused.status, 429, JSON.stringify(refused.body));
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+    await pause(1000);
+    assert.equal(h.receiver.received.length, 6, 'the event and 5 redeliveries, no more');
+    const log = await loggedDelivery(caller, h.id, (d) => d.id === delivered.id);
+    assert.equal(log.status, 'delivered', 'the refused redelivery left the delivery as it was');
+  });
+
   it('sends each event type the code produces, in the envelope, to the registrations subscribed to it and to no other tenant', async () => {
     const [caller, outsider] = await Promise.all([newCaller(), newCaller()]);
     const [all, completedOnly, outsiders] = await Promise.all([

@@ -25,7 +25,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, it } from 'vitest
 import { resetConfig } from '../../lib/config.ts';
 import type { Tenant } from '../../lib/http/types.ts';
 import { useOwnTable } from '../../lib/local/stack.ts';
-import type { DeliveryRecord } from '../../lib/webhooks/repo.ts';
+import type { DeliveryAttempt, DeliveryRecord } from '../../lib/webhooks/repo.ts';
 import { type CapturedLogs, captureLogs } from '../support/logs.ts';
 import { type OwnOutbox, receiveRecords, startOwnOutbox } from '../support/own-outbox.ts';
 import { type ReceivedDelivery, type Receiver, startReceiver } from '../support/webhook-receiver.ts';
@@ -35,6 +35,7 @@ type Handler = (event: { Records: SQSRecord[] }) => Promise<unknown>;
 type Repo = typeof import('../../lib/webhooks/repo.ts');
 type Delivery = typeof import('../../lib/webhooks/delivery.ts');
 type Schedule = typeof import('../../lib/webhooks/schedule.ts');
+type TenantShare = typeof import('../../lib/webhooks/tenant-share.ts');
 
 interface Registration {
   webhookId: string;
@@ -54,6 +55,7 @@ describe('webhook workers under faults', () => {
   let repo: Repo;
   let delivery: Delivery;
   let schedule: Schedule;
+  let tenantShare: TenantShare;
   let db: typeof import('../../lib/db/client.ts').db;
   const receivers: Receiver[] = [];
   let logs: CapturedLogs | undefined;
@@ -84,6 +86,7 @@ describe('webhook workers under faults', () => {
     repo = await import('../../lib/webhooks/repo.ts');
     delivery = await import('../../lib/webhooks/delivery.ts');
     schedule = await import('../../lib/webhooks/schedule.ts');
+    tenantShare = await import('../../lib/webhooks/tenant-share.ts');
     ({ db } = await import('../../lib/db/client.ts'));
     const { lambdaContext } = await import('../../lib/local/lambda-event.ts');
     const dispatcher = await import('../../functions/workers/webhook-dispatcher.ts');
@@ -192,10 +195,14 @@ describe('webhook workers under faults', () => {
     return { event, messages };
   };
 
-  const deliveryOf = async (hook: Registration): Promise<DeliveryRecord> => {
+  /** The hook's one delivery, with the attempts its log keeps. */
+  const deliveryOf = async (
+    hook: Registration,
+  ): Promise<DeliveryRecord & { attempts: DeliveryAttempt[] }> => {
     const page = await repo.listDeliveryPage(tenant, hook.webhookId, { limit: 10 });
     assert.equal(page.data.length, 1, `one delivery for ${hook.webhookId}`);
-    return page.data[0] as DeliveryRecord;
+    const record = page.data[0] as DeliveryRecord;
+    return { ...record, attempts: await repo.attemptsOf(record) };
   };
 
   const messageOf = (messages: SQSRecord[], hook: Registration): SQSRecord => {
@@ -241,7 +248,8 @@ describe('webhook workers under faults', () => {
     db.middlewareStack.add(
       (next) => async (args) => {
         const input = args.input as Record<string, unknown>;
-        if ('UpdateExpression' in input && JSON.stringify(input.Key).includes(crashedDelivery)) {
+        // The attempt's record: one transaction of the delivery's update and the attempt's item.
+        if ('TransactItems' in input && JSON.stringify(input.TransactItems).includes(crashedDelivery)) {
           faults += 1;
           throw new Error('the worker died here');
         }
@@ -328,6 +336,117 @@ describe('webhook workers under faults', () => {
     assert.equal((await deliveryOf(slow)).status, 'delivered');
   });
 
+  it('a tenant holds at most its share of the lane: its next attempt is put back, and another tenant’s goes through meanwhile', async () => {
+    const share = tenantShare.tenantShareOf('webhook-deliveries');
+    assert.ok(share < 20, 'a share is less than the lane');
+    const noisy = tenant;
+    const hooks = await registrations(share + 1);
+    let letGo = () => {};
+    const gate = new Promise<void>((resolve) => {
+      letGo = resolve;
+    });
+    for (const hook of hooks) hook.receiver.answer = () => ({ status: 204, after: gate });
+    const { messages } = await fannedOut(hooks);
+    await remove(deliveriesQueue, messages);
+    const held = hooks.slice(0, share);
+    const last = hooks[share] as Registration;
+    // `share` attempts in flight, each held open by its receiver until the test lets them go.
+    const inFlight = held.map((hook) => deliver({ Records: [messageOf(messages, hook)] }));
+    await Promise.all(held.map((hook) => hook.receiver.until(1)));
+
+    // One more of the same tenant: not attempted, put back (deferred) for later.
+    assert.deepEqual(await deliver({ Records: [messageOf(messages, last)] }), { batchItemFailures: [] });
+    assert.equal(last.receiver.received.length, 0, 'no POST beyond the tenant’s share');
+    const [deferred] = (await exactly(deliveriesQueue, 1)) as [SQSRecord];
+    await remove(deliveriesQueue, [deferred]);
+    assert.equal(JSON.parse(deferred.body).deliveryId, JSON.parse(messageOf(messages, last).body).deliveryId);
+    assert.equal(JSON.parse(deferred.body).deferrals, 1);
+    const waiting = await deliveryOf(last);
+    assert.equal(waiting.status, 'pending');
+    assert.equal(waiting.attempts.length, 0);
+
+    // Another tenant's delivery, while the first holds its whole share.
+    tenant = { environment: 'sandbox', associationId: `webhook-faults-${randomUUID()}` };
+    const [quiet] = (await registrations(1)) as [Registration];
+    const quietOne = await fannedOut([quiet]);
+    assert.deepEqual(await deliver({ Records: quietOne.messages }), { batchItemFailures: [] });
+    await remove(deliveriesQueue, quietOne.messages);
+    assert.equal(quiet.receiver.received.length, 1);
+    assert.equal((await deliveryOf(quiet)).status, 'delivered');
+
+    // Let go: the share is free again, and the deferred attempt is made.
+    tenant = noisy;
+    letGo();
+    assert.deepEqual(
+      await Promise.all(inFlight),
+      held.map(() => ({ batchItemFailures: [] })),
+    );
+    assert.deepEqual(await deliver({ Records: [deferred] }), { batchItemFailures: [] });
+    assert.equal(last.receiver.received.length, 1);
+    assert.equal((await deliveryOf(last)).status, 'delivered');
+  });
+
+  it('a slot whose holder died is taken again once its lease runs out: a lease bounds the share, not a count that leaks', async () => {
+    const share = tenantShare.tenantShareOf('webhook-deliveries');
+    const [hook] = (await registrations(1)) as [Registration];
+    const { messages } = await fannedOut([hook]);
+    await remove(deliveriesQueue, messages);
+    // Every slot taken by a worker that then died (never released).
+    for (let i = 0; i < share; i++)
+      assert.ok(await tenantShare.takeSlot(tenant, 'webhook-deliveries', share, `died-${i}`, new Date()));
+    const [message] = messages as [SQSRecord];
+    await delivery.attemptDelivery(JSON.parse(message.body), 'main');
+    assert.equal(hook.receiver.received.length, 0, 'deferred while the leases run');
+    await remove(deliveriesQueue, await exactly(deliveriesQueue, 1));
+    // Past the leases (the worker's timeout, which none outlives): the slot is the next attempt's.
+    const later = () => new Date(Date.now() + tenantShare.LEASE_MS + 1000);
+    await delivery.attemptDelivery(JSON.parse(message.body), 'main', later);
+    assert.equal(hook.receiver.received.length, 1);
+    assert.equal((await deliveryOf(hook)).status, 'delivered');
+  });
+
+  it('keeps a delivery’s last 20 attempts, each an item of its own: the delivery item does not grow', async () => {
+    const [hook] = (await registrations(1)) as [Registration];
+    hook.receiver.answer = () => ({ status: 503 });
+    const { messages } = await fannedOut([hook]);
+    await remove(deliveriesQueue, messages);
+    let record = await deliveryOf(hook);
+    const { attempts: _, ...pending } = record;
+    for (let attempt = 1; attempt <= 23; attempt++) {
+      const at = new Date(Date.now() + attempt).toISOString();
+      const written = await repo.recordAttempt(
+        { ...pending, attemptCount: attempt - 1 },
+        { attempt, at, statusCode: 503, error: null, latencyMs: 1, responseExcerpt: null },
+        { status: 'pending', nextAttemptAt: at },
+      );
+      assert.equal(written.outcome, 'written', `attempt ${attempt}`);
+    }
+    record = await deliveryOf(hook);
+    assert.equal(record.attemptCount, 23);
+    assert.deepEqual(
+      record.attempts.map((a) => a.attempt),
+      Array.from({ length: schedule.KEPT_ATTEMPTS }, (_, i) => i + 24 - schedule.KEPT_ATTEMPTS),
+    );
+    const { getRecord } = await import('../../lib/db/items.ts');
+    const { webhookKeys } = await import('../../lib/db/keys.ts');
+    const item = await getRecord<object>(webhookKeys.delivery(tenant, hook.webhookId, record.deliveryId));
+    assert.ok(item && !('attempts' in item), 'no attempt is kept on the delivery item');
+    // The same attempt recorded twice (two workers): the second finds it taken.
+    const again = await repo.recordAttempt(
+      { ...pending, attemptCount: 22 },
+      {
+        attempt: 23,
+        at: new Date().toISOString(),
+        statusCode: 204,
+        error: null,
+        latencyMs: 1,
+        responseExcerpt: null,
+      },
+      { status: 'delivered', nextAttemptAt: null },
+    );
+    assert.equal(again.outcome, 'taken');
+  });
+
   it('registrations and deactivations that meet another transaction on the tenant’s count (TransactionConflict) are retried, never answered as done when not', async () => {
     const { createWebhook, deleteWebhook, getWebhook } = await import('../../lib/webhooks/service.ts');
     const { TransactionCanceledException } = await import('@aws-sdk/client-dynamodb');
@@ -386,9 +505,9 @@ describe('webhook workers under faults', () => {
     const record = await deliveryOf(hook);
     assert.equal(record.status, 'pending');
     assert.ok(record.nextAttemptAt);
-    const [attempt] = record.attempts as [DeliveryRecord['attempts'][number]];
+    const [attempt] = record.attempts as [DeliveryAttempt];
     assert.equal(attempt.statusCode, null);
-    assert.equal(attempt.error, 'no answer within 10 s');
+    assert.equal(attempt.error, 'timeout');
     assert.ok(attempt.latencyMs >= 9_900, String(attempt.latencyMs));
   });
 

@@ -27,6 +27,8 @@ const REGISTRATION_MEMBERS = [
   'url',
 ];
 const LOOPBACK_URL = 'http://127.0.0.1:9/hooks';
+/** A URL of its own: a URL has one active registration per tenant. */
+const hookUrl = () => `${LOOPBACK_URL}/${randomUUID()}`;
 
 const register = (caller: Caller, body: unknown) => as(caller, '/webhooks', { method: 'POST', body });
 
@@ -57,15 +59,16 @@ describe('webhook registration', () => {
 
   it('answers 201 with the registration and its secret, shown once: never by GET, the list or DELETE', async () => {
     const before = Date.now();
+    const url = hookUrl();
     const created = await registered(alice, {
-      url: LOOPBACK_URL,
+      url,
       events: ['payment.completed', 'payment.failed', 'payment.completed'],
       description: 'Reconciliation',
     });
     const { secret, ...registration } = created.body;
     assert.deepEqual(Object.keys(registration).sort(), REGISTRATION_MEMBERS);
     assert.match(registration.id, /^[0-9a-f-]{36}$/);
-    assert.equal(registration.url, LOOPBACK_URL);
+    assert.equal(registration.url, url);
     assert.deepEqual(registration.events, ['payment.completed', 'payment.failed'], 'duplicates dropped');
     assert.equal(registration.description, 'Reconciliation');
     assert.equal(registration.status, 'active');
@@ -75,7 +78,7 @@ describe('webhook registration', () => {
     // Standard Webhooks form: whsec_ and the base64 of 24 random bytes.
     assert.match(secret, /^whsec_[A-Za-z0-9+/]+=*$/);
     assert.equal(Buffer.from(secret.slice('whsec_'.length), 'base64').length, 24);
-    const other = await registered(alice, { url: LOOPBACK_URL, events: ['*'] });
+    const other = await registered(alice, { url: hookUrl(), events: ['*'] });
     assert.notEqual(other.body.secret, secret, 'each registration has a secret of its own');
     assert.equal(other.body.description, null);
 
@@ -181,11 +184,65 @@ describe('webhook registration', () => {
     assert.equal((await remove(production, created.body.id)).status, 200);
   });
 
+  it('refuses to a production application the IPv6 transition forms and the 6to4 relay, whatever address they carry', async () => {
+    const reserved = /which is a private, link-local or reserved address/;
+    const refusals: [string, string][] = [
+      ['https://[2002:a00:1::1]/hooks', '2002:a00:1::1'], // 6to4 of 10.0.0.1
+      ['https://[2002:808:808::1]/hooks', '2002:808:808::1'], // 6to4 of a public address: still a relay
+      ['https://[64:ff9b::a9fe:a9fe]/hooks', '64:ff9b::a9fe:a9fe'], // NAT64 of the metadata address
+      ['https://[64:ff9b:1::a00:1]/hooks', '64:ff9b:1::a00:1'], // local-use NAT64
+      ['https://[::10.0.0.1]/hooks', '::a00:1'], // IPv4-compatible
+      ['https://[::8.8.8.8]/hooks', '::808:808'],
+      ['https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hooks', '2001:0:4136:e378:8000:63bf:3fff:fdd2'], // Teredo
+      ['https://192.88.99.1/hooks', '192.88.99.1'], // the 6to4 relay anycast
+    ];
+    for (const [url, address] of refusals) {
+      const refused = await register(production, { url, events: ['*'] });
+      assertFieldError(refused, 422, 'url', reserved);
+      assert.ok(JSON.stringify(refused.body).includes(`points at ${address}`), JSON.stringify(refused.body));
+    }
+    assert.deepEqual(
+      (await pagesOf(production, 100)).flat().filter((r) => r.status === 'active'),
+      [],
+      'nothing registered',
+    );
+  });
+
+  it('holds a production application to ports 443 and 8443', async () => {
+    for (const url of ['https://8.8.8.8:22/hooks', 'https://8.8.8.8:8080/hooks', 'https://8.8.8.8:3476/'])
+      assertFieldError(
+        await register(production, { url, events: ['*'] }),
+        422,
+        'url',
+        /must use port 443 or 8443/,
+      );
+    for (const url of ['https://8.8.8.8:443/alt', 'https://8.8.8.8:8443/hooks']) {
+      const created = await registered(production, { url, events: ['payment.failed'] });
+      assert.equal((await remove(production, created.body.id)).status, 200);
+    }
+  });
+
+  it('keeps one active registration per URL: a second answers 409 naming `url` and the first, until the first is deleted', async () => {
+    const erin = await newCaller();
+    const url = hookUrl();
+    const first = (await registered(erin, { url, events: ['payment.completed'] })).body;
+    const again = await register(erin, { url, events: ['payment.failed'] });
+    assertFieldError(again, 409, 'url', new RegExp(`webhook ${first.id} is registered for`));
+    // The same URL written differently (the scheme's case) is the same URL.
+    assertFieldError(await register(erin, { url: url.replace('http:', 'HTTP:'), events: ['*'] }), 409, 'url');
+    assert.equal((await pagesOf(erin, 100)).flat().length, 1, 'the refused one was not written');
+    // Another tenant may use it; so may this one, once the first is deleted.
+    await registered(alice, { url, events: ['*'] });
+    assert.equal((await remove(erin, first.id)).status, 200);
+    const second = (await registered(erin, { url, events: ['payment.failed'] })).body;
+    assert.notEqual(second.id, first.id);
+  });
+
   it('holds at most 20 active registrations: the 21st is refused (422) until one is deleted', async () => {
     const carol = await newCaller();
     const ids: string[] = [];
     for (let i = 0; i < 20; i += 1)
-      ids.push((await registered(carol, { url: LOOPBACK_URL, events: ['payment.completed'] })).body.id);
+      ids.push((await registered(carol, { url: hookUrl(), events: ['payment.completed'] })).body.id);
     const refused = await register(carol, { url: LOOPBACK_URL, events: ['payment.completed'] });
     assertFieldError(refused, 422, 'url', /at most 20 active webhooks/);
     assert.equal((await pagesOf(carol, 100)).flat().length, 20, 'the refused one was not written');
@@ -193,7 +250,7 @@ describe('webhook registration', () => {
     const [first] = ids as [string];
     assert.equal((await remove(carol, first)).status, 200);
     assert.equal((await remove(carol, first)).status, 200);
-    await registered(carol, { url: LOOPBACK_URL, events: ['payment.completed'] });
+    await registered(carol, { url: hookUrl(), events: ['payment.completed'] });
     assertFieldError(await register(carol, { url: LOOPBACK_URL, events: ['*'] }), 422, 'url', /at most 20/);
     // Deactivated registrations stay listed (history): 21 now, 20 of them active.
     const listed = (await pagesOf(carol, 100)).flat();
@@ -205,7 +262,7 @@ describe('webhook registration', () => {
     const dave = await newCaller();
     const created = [];
     for (let i = 0; i < 5; i += 1)
-      created.push((await registered(dave, { url: LOOPBACK_URL, events: ['*'], description: `#${i}` })).body);
+      created.push((await registered(dave, { url: hookUrl(), events: ['*'], description: `#${i}` })).body);
     await remove(dave, created[2].id);
     const pages = await pagesOf(dave, 2);
     assert.deepEqual(
@@ -221,7 +278,7 @@ describe('webhook registration', () => {
   });
 
   it('answers another tenant’s registration as a missing one (404) on every route, and leaves it as it was', async () => {
-    const mine = (await registered(alice, { url: LOOPBACK_URL, events: ['*'] })).body;
+    const mine = (await registered(alice, { url: hookUrl(), events: ['*'] })).body;
     const missing = randomUUID();
     const deliveryId = randomUUID();
     const routes = (id: string): [string, string][] => [
@@ -254,7 +311,7 @@ describe('webhook registration', () => {
   });
 
   it('deactivates on DELETE for good: a second DELETE answers the same 200 body', async () => {
-    const created = (await registered(alice, { url: LOOPBACK_URL, events: ['wallet.verified'] })).body;
+    const created = (await registered(alice, { url: hookUrl(), events: ['wallet.verified'] })).body;
     const deleted = await remove(alice, created.id);
     assert.equal(deleted.status, 200);
     assert.equal(deleted.body.status, 'deactivated');

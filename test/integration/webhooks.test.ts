@@ -51,7 +51,8 @@ describe('webhooks end to end', () => {
       walletId: a.id,
       destinationWalletId: b.id,
       sendingAssetCode: 'USDC',
-      amount: 3,
+      // Five stroops: JSON.stringify would write 5e-7.
+      amount: 0.0000005,
     });
     const record = await settled(alice, payment);
     assert.equal(record.status, 'completed');
@@ -70,6 +71,8 @@ describe('webhooks end to end', () => {
       assert.ok(!standardSignatureHolds(delivery, `whsec_${Buffer.alloc(24).toString('base64')}`));
       assert.equal(event.source, 'payments');
       assert.equal(event.data.transactionRecordId, payment);
+      assert.match(delivery.body, /"sendAmount":0\.0000005,/, 'amounts in plain decimals');
+      assert.doesNotMatch(delivery.body, /\de-\d/);
       assert.deepEqual(event.metaData, { environment: 'sandbox' });
     }
     const completed = events.find((e) => e.type === 'payment.completed');

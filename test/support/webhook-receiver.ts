@@ -1,5 +1,6 @@
 // A webhook receiver on loopback for the tests: real HTTP, every request kept (headers and raw body),
-// answered as the test says (a status per attempt, a delay, or no answer at all).
+// answered as the test says (a status per attempt, a delay, held until the test lets it go, or no
+// answer at all).
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -13,7 +14,10 @@ export interface Receiver {
   url: string;
   received: ReceivedDelivery[];
   /** The status of the nth request (0-based) when a test sets it; 204 otherwise. */
-  answer: (index: number, delivery: ReceivedDelivery) => { status: number; delayMs?: number; body?: string };
+  answer: (
+    index: number,
+    delivery: ReceivedDelivery,
+  ) => { status: number; delayMs?: number; body?: string; after?: Promise<void> };
   /** Resolves once `count` requests have arrived (or rejects after `timeoutMs`). */
   until(count: number, timeoutMs?: number): Promise<ReceivedDelivery[]>;
   close(): Promise<void>;
@@ -47,10 +51,13 @@ export async function startReceiver(): Promise<Receiver> {
       };
       const index = received.length;
       received.push(delivery);
-      const { status, delayMs = 0, body } = receiver.answer(index, delivery);
-      setTimeout(() => {
-        if (!res.destroyed) res.writeHead(status).end(body);
-      }, delayMs);
+      const { status, delayMs = 0, body, after = Promise.resolve() } = receiver.answer(index, delivery);
+      // `after`: held until the test lets it go (an attempt kept in flight, whatever the time).
+      void after.then(() =>
+        setTimeout(() => {
+          if (!res.destroyed) res.writeHead(status).end(body);
+        }, delayMs),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -25,6 +25,8 @@ import { deliveryHeaders, newWebhookSecret, standardSignature } from '../../lib/
 import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
 
 const PRODUCTION: UrlPolicy = { loopback: false };
+/** Production's address checks on a port of the test's own listener. */
+const PRODUCTION_ANY_PORT: UrlPolicy = { loopback: false, anyPort: true };
 const LOCAL_SANDBOX: UrlPolicy = { loopback: true };
 
 /** What the test's names resolve to, one answer per look-up (the last answer repeats). */
@@ -85,6 +87,21 @@ describe('addresses a delivery may not reach', () => {
       assert.match(addressRefusal(address, LOCAL_SANDBOX) ?? '', /private, link-local or reserved/, address);
   });
 
+  it('refuses the IPv6 transition forms (6to4, NAT64, IPv4-compatible, Teredo) and the 6to4 relay, whatever they carry', () => {
+    for (const address of [
+      '2002:808:808::1',
+      '2002::1',
+      '64:ff9b::808:808',
+      '64:ff9b:1::808:808',
+      '::808:808',
+      '::a00:1',
+      '2001::1',
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+      '192.88.99.1',
+    ])
+      assert.match(addressRefusal(address, PRODUCTION) ?? '', /reserved/, address);
+  });
+
   it('judges an IPv4 address written as IPv6 as the IPv4 address it is', () => {
     for (const address of ['::ffff:10.0.0.1', '::ffff:a00:1', '::ffff:169.254.169.254', '::ffff:a9fe:a9fe'])
       assert.match(addressRefusal(address, PRODUCTION) ?? '', /private/, address);
@@ -125,19 +142,27 @@ describe('the delivery POST (lib/webhooks/destinations.ts post)', () => {
       const url = `https://${host}:${listener.port}/hooks`;
       // Registration's check sees a public address; the delivery's own look-up sees loopback.
       answers.set(host, [['93.184.216.34'], ['127.0.0.1']]);
-      await assertReachable(new URL(url), PRODUCTION);
-      const refused = await post(url, {}, '{}', PRODUCTION, 2000);
+      await assertReachable(new URL(url), PRODUCTION_ANY_PORT);
+      const refused = await post(url, {}, '{}', PRODUCTION_ANY_PORT, 2000);
       assert.equal(refused.statusCode, null);
-      assert.equal(refused.error, `${host} resolves to 127.0.0.1`);
+      assert.equal(refused.error, 'blocked');
+      assert.equal(refused.detail, `${host} resolves to 127.0.0.1`);
       assert.equal(listener.connections(), 0, 'no connection was made');
       // One internal address among public ones is enough to refuse.
       answers.set(host, [['93.184.216.34', '10.1.2.3']]);
-      const mixed = await post(url, {}, '{}', PRODUCTION, 2000);
-      assert.equal(mixed.error, `${host} resolves to 10.1.2.3`);
+      const mixed = await post(url, {}, '{}', PRODUCTION_ANY_PORT, 2000);
+      assert.equal(mixed.detail, `${host} resolves to 10.1.2.3`);
+      // So is an IPv6 transition address that carries an internal IPv4 one (6to4 of 10.0.0.1, NAT64).
+      for (const address of ['2002:a00:1::1', '64:ff9b::a00:1', '64:ff9b:1::a00:1', '::a00:1']) {
+        answers.set(host, [[address]]);
+        const transition = await post(url, {}, '{}', PRODUCTION_ANY_PORT, 2000);
+        assert.equal(transition.error, 'blocked', address);
+        assert.equal(transition.detail, `${host} resolves to ${address}`);
+      }
       assert.equal(listener.connections(), 0);
       // The same answer where loopback is allowed: the connection is made (the guard is what refused).
       answers.set(host, [['127.0.0.1']]);
-      const allowed = await post(url, {}, '{}', LOCAL_SANDBOX, 2000);
+      const allowed = await post(url, {}, '{}', { ...LOCAL_SANDBOX, anyPort: true }, 2000);
       assert.equal(allowed.statusCode, null, 'the listener speaks no TLS');
       assert.equal(listener.connections(), 1);
     } finally {
@@ -162,12 +187,13 @@ describe('the delivery POST (lib/webhooks/destinations.ts post)', () => {
     const plain = await post(receiver.url, {}, '{}', PRODUCTION, 2000);
     assert.deepEqual(plain, {
       statusCode: null,
-      error: 'must be https',
+      error: 'blocked',
+      detail: 'must be https',
       latencyMs: 0,
       responseExcerpt: null,
     });
     const literal = await post(receiver.url.replace('http:', 'https:'), {}, '{}', PRODUCTION, 2000);
-    assert.match(literal.error ?? '', /points at 127\.0\.0\.1, which is a loopback address/);
+    assert.match(literal.detail ?? '', /points at 127\.0\.0\.1, which is a loopback address/);
     assert.equal(receiver.received.length, before);
   });
 
@@ -189,14 +215,43 @@ describe('the delivery POST (lib/webhooks/destinations.ts post)', () => {
     receiver.answer = () => ({ status: 204, delayMs: 1500 });
     const slow = await post(receiver.url, {}, '{}', LOCAL_SANDBOX, 200);
     assert.equal(slow.statusCode, null);
-    assert.equal(slow.error, 'no answer within 0.2 s');
+    assert.equal(slow.error, 'timeout');
+    assert.equal(slow.detail, 'no answer within 0.2 s');
     assert.ok(slow.latencyMs >= 190 && slow.latencyMs < 1500, String(slow.latencyMs));
     receiver.answer = () => ({ status: 204 });
     const listener = await countingListener();
     listener.close();
     const closed = await post(`http://127.0.0.1:${listener.port}/hooks`, {}, '{}', LOCAL_SANDBOX, 2000);
     assert.equal(closed.statusCode, null);
-    assert.match(closed.error ?? '', /ECONNREFUSED/);
+    assert.equal(closed.error, 'refused');
+  });
+
+  it('records what a non-HTTP service answers as a category, none of its bytes', async () => {
+    const banner = 'SSH-2.0-OpenSSH_9.6p1 Ubuntu-3ubuntu13\r\n';
+    const server = createServer((socket) => socket.end(banner));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const result = await post(`http://127.0.0.1:${port}/hooks`, {}, '{}', LOCAL_SANDBOX, 2000);
+      assert.equal(result.statusCode, null);
+      assert.equal(result.error, 'invalid_response');
+      assert.equal(result.responseExcerpt, null);
+      assert.ok(!JSON.stringify({ ...result, detail: null }).includes('SSH'), JSON.stringify(result));
+    } finally {
+      server.close();
+    }
+  });
+
+  it('refuses ports other than 443 and 8443 outside loopback, before any look-up', async () => {
+    for (const url of [
+      'https://93.184.216.34:22/hooks',
+      'https://93.184.216.34:3476/',
+      'https://example.com:80/',
+    ]) {
+      const result = await post(url, {}, '{}', PRODUCTION, 2000);
+      assert.equal(result.error, 'blocked', url);
+      assert.match(result.detail ?? '', /must use port 443 or 8443/, url);
+    }
   });
 });
 
