@@ -127,7 +127,8 @@ export async function driveWorkload(stack: LocalStack): Promise<string[]> {
       const { id } = await api(
         'POST',
         '/webhooks',
-        { url: receiver.url, events: ['payment.completed'], description: `bench ${i}` },
+        // One active registration per URL: each its own (the receiver ignores the query).
+        { url: `${receiver.url}?bench=${i}`, events: ['payment.completed'], description: `bench ${i}` },
         201,
       );
       await api('DELETE', `/webhooks/${id}`);

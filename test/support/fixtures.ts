@@ -124,8 +124,9 @@ export async function newFixture(): Promise<Fixture> {
   // A receiver that answers 204: the fixture's deliveries end at their first attempt (no retries later).
   const receiver = await startReceiver();
   const [webhook, deliveryWebhook] = await Promise.all([
-    created(post('/webhooks', { url: receiver.url, events: ['wallet.verified'] })),
-    created(post('/webhooks', { url: receiver.url, events: ['payment.initiated'] })),
+    // One active registration per URL: the two differ by a query the receiver ignores.
+    created(post('/webhooks', { url: `${receiver.url}?for=wallets`, events: ['wallet.verified'] })),
+    created(post('/webhooks', { url: `${receiver.url}?for=payments`, events: ['payment.initiated'] })),
   ]);
   const payment = await post('/payments/p2p/own', {
     transactionId: randomUUID(),
