@@ -9,6 +9,10 @@ import { parseArgs } from 'node:util';
 const usage = `Usage: npm run admin -- <command> [options]
 
 Commands:
+  preflight --stage <stage> [-c|--certificate-arn <ACM ARN>]
+      Before a stage's first deploy: its account's Lambda concurrency quota (prod's reservations), the CDK
+      bootstrap of its region and us-east-1, and the certificate (us-east-1, ISSUED; required for prod).
+      Prints one line per missing thing and exits 1, or prints "ready".
   tenant create --name <name> [--environment sandbox|production] [--kind business|individual]
       Creates an association, an application and a client; prints
       {associationId, applicationId, apiKey, clientId, clientSecret, environment}.
@@ -75,6 +79,7 @@ const { values, positionals } = parseArgs({
     'client-id': { type: 'string' },
     file: { type: 'string' },
     stage: { type: 'string' },
+    'certificate-arn': { type: 'string', short: 'c' },
     secret: { type: 'string', default: 'signing-keys' },
     wallet: { type: 'string' },
     destination: { type: 'string' },
@@ -121,6 +126,14 @@ async function main(): Promise<void> {
   const [noun, verb] = positionals;
   if (values.help || !noun) {
     console.log(usage);
+    return;
+  }
+  // Before the first deploy there is no stack to read outputs from: preflight reads the account alone.
+  if (noun === 'preflight') {
+    const { preflight } = await import('../lib/admin/preflight.ts');
+    const missing = await preflight(required('stage'), values['certificate-arn']);
+    console.log(missing.length > 0 ? missing.join('\n') : 'ready');
+    if (missing.length > 0) process.exitCode = 1;
     return;
   }
   await configureTarget();

@@ -15,6 +15,7 @@ import { declaredStages, stageTargetOf } from '../../lib/stage-targets.ts';
 import { call, horizon, testJwks, testSigningKeyRing, tokenFor } from '../support/api.ts';
 import {
   type CloudFormationSimulator,
+  type SimulatedAccount,
   type SimulatedStack,
   startCloudFormationSimulator,
 } from '../support/cloudformation-simulator.ts';
@@ -30,6 +31,7 @@ describe('admin CLI', () => {
   it('lists every command in --help', async () => {
     const { stdout } = await run(process.execPath, ['scripts/admin.ts', '--help']);
     for (const command of [
+      'preflight',
       'tenant create',
       'apikey add',
       'apikey revoke',
@@ -478,5 +480,100 @@ describe('admin CLI against a deployed stage (--stage)', () => {
         await cloudFormation.stop();
       }
     }
+  });
+});
+
+describe('admin CLI: preflight before a first deploy', () => {
+  // The prod account as AWS would describe it (simulated: quotas, bootstrap stacks and certificates have
+  // no local service); the CLI reads it in each service's own protocol, region by region.
+  const { account, region } = stageTargetOf(declaredStages(), 'prod');
+  const certificateArn = `arn:aws:acm:us-east-1:${account}:certificate/1f0c2c4e-0000-4000-8000-000000000001`;
+  const toolkit = (stackRegion: string, version: string): SimulatedStack => ({
+    stackName: 'CDKToolkit',
+    account,
+    region: stackRegion,
+    status: 'UPDATE_COMPLETE',
+    outputs: { BootstrapVersion: version, BucketName: `cdk-hnb659fds-assets-${account}-${stackRegion}` },
+  });
+  const preflightAt = async (
+    stacks: SimulatedStack[],
+    simulated: SimulatedAccount,
+    ...args: string[]
+  ): Promise<{ code: number; stdout: string; stderr: string }> => {
+    const simulator = await startCloudFormationSimulator(stacks, simulated);
+    const env = {
+      ...process.env,
+      AWS_ENDPOINT_URL_CLOUDFORMATION: simulator.endpoint,
+      AWS_ENDPOINT_URL_LAMBDA: simulator.endpoint,
+      AWS_ENDPOINT_URL_ACM: simulator.endpoint,
+    };
+    try {
+      return await run(process.execPath, ['scripts/admin.ts', 'preflight', '--stage', 'prod', ...args], {
+        env,
+      }).then(
+        ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+    } finally {
+      await simulator.stop();
+    }
+  };
+
+  it('says "ready" for an account with the quota, both regions bootstrapped and an issued certificate', async () => {
+    const ready = await preflightAt(
+      [toolkit(region, '30'), toolkit('us-east-1', '30')],
+      { certificates: [{ arn: certificateArn, status: 'ISSUED' }] },
+      '--certificate-arn',
+      certificateArn,
+    );
+    assert.deepEqual(ready, { code: 0, stdout: 'ready\n', stderr: '' });
+  });
+
+  it('names each missing thing in one line and exits 1: a new account quota, a region not bootstrapped, an old bootstrap, a pending or misplaced certificate', async () => {
+    const notReady = await preflightAt(
+      [toolkit(region, '5')],
+      {
+        concurrentExecutions: { [region]: 10 },
+        certificates: [{ arn: certificateArn, status: 'PENDING_VALIDATION' }],
+      },
+      '-c',
+      certificateArn,
+    );
+    assert.equal(notReady.code, 1);
+    assert.deepEqual(notReady.stdout.trimEnd().split('\n'), [
+      `Lambda concurrent executions quota in ${region} is 10; prod reserves 35 (workers/ledger-submitter, workers/wallet-activator, streams/outbox, api/fallback) and Lambda keeps 100 unreserved, so it needs 135: request "Concurrent executions" (L-B99A9384) in Service Quotas, 1,000 is the default.`,
+      `CDK bootstrap in ${region} is version 5, older than 6: run npx cdk bootstrap aws://${account}/${region}.`,
+      `No CDK bootstrap in us-east-1: run npx cdk bootstrap aws://${account}/us-east-1.`,
+      `Certificate ${certificateArn} is PENDING_VALIDATION, not ISSUED: add the validation record that aws acm describe-certificate --region us-east-1 shows and wait for ISSUED.`,
+    ]);
+    assert.equal(notReady.stderr, '');
+
+    const misplaced = certificateArn.replace('us-east-1', region);
+    const elsewhere = await preflightAt(
+      [toolkit(region, '30'), toolkit('us-east-1', '30')],
+      { certificates: [{ arn: misplaced, status: 'ISSUED' }] },
+      '--certificate-arn',
+      misplaced,
+    );
+    assert.equal(elsewhere.code, 1);
+    assert.match(
+      elsewhere.stdout,
+      /^Certificate .* is in eu-west-1: CloudFront takes certificates from us-east-1 only/,
+    );
+    assert.equal(elsewhere.stdout.split('\n').filter(Boolean).length, 1);
+
+    const none = await preflightAt([toolkit(region, '30'), toolkit('us-east-1', '30')], {});
+    assert.equal(none.code, 1);
+    assert.equal(
+      none.stdout,
+      'No certificate: pass --certificate-arn <the ACM certificate in us-east-1 that -c certificateArn will name>.\n',
+    );
+    const unknown = await preflightAt(
+      [toolkit(region, '30'), toolkit('us-east-1', '30')],
+      {},
+      '-c',
+      certificateArn,
+    );
+    assert.equal(unknown.stdout, `No certificate ${certificateArn} in us-east-1 for these credentials.\n`);
   });
 });
