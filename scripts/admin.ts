@@ -36,6 +36,8 @@ Commands:
       kek: a new current key for the environment's key-encryption key; earlier keys keep opening.
       Prints {secret, versionId} once the new version is current.
   keys status                                         Each key secret's versions and rotation dates (no values).
+      Exits 1, with one line per key secret on stderr, when one has no current version (after a deploy:
+      its first rotation has not finished or failed).
   connectors load --environment sandbox|production --file <connectors.json>
       Validates the whole catalogue file, then adds or replaces its connectors (seed/connectors.json is the default catalogue).
   fees set --association <id> --environment <env> --connector <id> --transaction-type C2C|C2B|B2C|B2B
@@ -191,8 +193,16 @@ async function main(): Promise<void> {
       return print(await keys.rotateKeySecret(keys.keySecretId(secret, environment)));
     }
     case 'keys status': {
-      const { keyStatus } = await import('../lib/admin/keys.ts');
-      return print(await keyStatus());
+      const { keyStatus, keysWithoutCurrentVersion } = await import('../lib/admin/keys.ts');
+      const statuses = await keyStatus();
+      print(statuses);
+      // The post-deploy check (README "Deploying"): a key without a current version fails the step.
+      const missing = keysWithoutCurrentVersion(statuses);
+      if (missing.length > 0) {
+        console.error(missing.join('\n'));
+        process.exitCode = 1;
+      }
+      return;
     }
     case 'wallet review': {
       const decision = required('decision');

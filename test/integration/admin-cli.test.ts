@@ -10,6 +10,7 @@ import { describe, it } from 'vitest';
 import { STAGE_OUTPUT_VARIABLES } from '../../lib/admin/stage-outputs.ts';
 import { hashCredential, keyIdOf } from '../../lib/auth/credentials.ts';
 import { freePort } from '../../lib/local/ports.ts';
+import { startLocalSecretsManager } from '../../lib/local/secrets-manager.ts';
 import { secretIdVariable } from '../../lib/secret-names.ts';
 import { declaredStages, stageTargetOf } from '../../lib/stage-targets.ts';
 import { call, horizon, testJwks, testSigningKeyRing, tokenFor } from '../support/api.ts';
@@ -309,6 +310,35 @@ describe('admin CLI: ledger accounts, through the ledger admin function', () => 
       first.channels.map((c: { publicKey: string }) => c.publicKey),
     );
     await assert.rejects(admin('channels', 'open', '--environment', 'sandbox', '--count', '0'));
+  });
+});
+
+describe('admin CLI: keys status after a deploy', () => {
+  it('fails, one line per key secret, while a secret has no current version (its first rotation has not run)', async () => {
+    // A stage just created: its key secrets exist, empty, as CloudFormation leaves them.
+    const ids = Object.values(secretIdVariable).map((variable) => `fresh/${variable.toLowerCase()}`);
+    const secrets = await startLocalSecretsManager(mkdtempSync(join(tmpdir(), 'fresh-secrets-')), 0, {
+      declared: ids,
+    });
+    try {
+      const env: NodeJS.ProcessEnv = { ...process.env, AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint };
+      for (const [index, variable] of Object.values(secretIdVariable).entries()) env[variable] = ids[index];
+      const failed = await run(process.execPath, ['scripts/admin.ts', 'keys', 'status'], { env }).then(
+        () => assert.fail('keys status passed with no key'),
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+      assert.equal(failed.code, 1);
+      assert.deepEqual(
+        failed.stderr.trimEnd().split('\n'),
+        ids.map(
+          (id) =>
+            `${id} has no current version: see the rotation function's logs, then npm run admin -- keys rotate for it.`,
+        ),
+      );
+      assert.ok(JSON.parse(failed.stdout).every((s: { currentVersion: null }) => s.currentVersion === null));
+    } finally {
+      await secrets.stop();
+    }
   });
 });
 
