@@ -6,12 +6,14 @@
 // Custom domain: `-c domainName=api.example.com -c certificateArn=<ACM ARN in us-east-1>`; alarm
 // subscribers: `-c alarmEmail=<address>` and/or `-c alarmHttpsEndpoint=<pager URL>`. Both are required
 // for prod, which refuses to synthesize without them (one line saying what is missing). Prod's break-glass
-// role, the one that may disable or delete the key material: `-c breakGlassRoleArn=<role ARN>`.
+// role, the one that may disable or delete the key material: `-c breakGlassRoleArn=<role ARN>`; where
+// prod's daily table backups are copied (another region or account): `-c backupCopyVaultArn=<vault ARN>`.
 import { App } from 'aws-cdk-lib';
 import { buildAll } from '../esbuild.config.ts';
 import { alarmSubscribersFromContext } from './constructs/alarm-topic.ts';
 import { domainFromContext } from './constructs/edge.ts';
 import { breakGlassRoleFromContext } from './constructs/key-guard.ts';
+import { backupCopyVaultFromContext } from './constructs/table-backup.ts';
 import { applyNagChecks } from './nag.ts';
 import { PaymentsGatewayStack } from './stack.ts';
 import { SERVICE_NAME, SynthRefusal, stageFromContext } from './stage.ts';
@@ -26,6 +28,7 @@ try {
     domain: domainFromContext(app.node),
     alarmSubscribers: alarmSubscribersFromContext(app.node),
     breakGlassRoleArn: breakGlassRoleFromContext(app.node),
+    backupCopyVaultArn: backupCopyVaultFromContext(app.node),
   });
 } catch (error) {
   // Missing or malformed context: what to pass, in one line, not a stack trace.

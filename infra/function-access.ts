@@ -32,6 +32,11 @@ export interface FunctionAccess {
   writes?: readonly SecretName[];
   /** Queues (lib/queues.ts names) the function sends to; their URLs are passed as QUEUE_URL_<NAME>. */
   sends?: readonly string[];
+  /**
+   * Removes items (DeleteItem, alone or in a transaction): only where the code does. Everything else
+   * writes by put and update, so a bug or a stolen role can change records but not erase them.
+   */
+  deletes?: true;
 }
 
 /** Keyed by bundle name (`api/<fn>`, `workers/<worker>`, `streams/outbox`), as esbuild.config.ts names them. */
@@ -71,21 +76,29 @@ export const functionAccess: Readonly<Record<string, FunctionAccess>> = {
   'workers/ledger-submitter': { table: 'readWrite', secrets: [...BOTH_KEKS], sends: ['ledger-submissions'] },
   // Webhook registrations: seals each new signing secret under the KEK; reads deliveries (a redelivery
   // makes one pending again: its change asks for the attempt through the outbox).
-  'api/webhooks': { table: 'readWrite', secrets: ['token-jwks', 'cursor-key', ...BOTH_KEKS] },
+  // Deactivating one frees its URL: the URL's claim item is deleted (lib/webhooks/repo.ts).
+  'api/webhooks': {
+    table: 'readWrite',
+    secrets: ['token-jwks', 'cursor-key', ...BOTH_KEKS],
+    deletes: true,
+  },
   // Fans events out to deliveries (reads registrations, writes deliveries).
   'workers/webhook-dispatcher': { table: 'readWrite', secrets: [] },
   // Attempts deliveries: opens the registration's secret to sign; re-queues the next attempt, and
-  // forwards a slow receiver's attempts to the slow lane.
+  // forwards a slow receiver's attempts to the slow lane. Recording an attempt drops the oldest kept one
+  // (lib/webhooks/repo.ts recordAttempt).
   'workers/webhook-deliverer': {
     table: 'readWrite',
     secrets: [...BOTH_KEKS],
     sends: ['webhook-deliveries', 'webhook-slow-deliveries'],
+    deletes: true,
   },
   // The slow lane: the same attempts, apart; retries go back through the main queue.
   'workers/webhook-slow-deliverer': {
     table: 'readWrite',
     secrets: [...BOTH_KEKS],
     sends: ['webhook-deliveries'],
+    deletes: true,
   },
   // The outbox router: reads no item (the table's stream is granted by its event source, infra/stack.ts)
   // and sends to the queues lib/outbox.ts's rows name.
@@ -128,7 +141,7 @@ export interface AccessTargets {
 
 /** Grants exactly the declared access to a function's role. */
 export const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
-export const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
+export const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem'];
 
 export function grantAccess(
   grantee: iam.IGrantable & IConstruct,
@@ -138,8 +151,14 @@ export function grantAccess(
   // Exactly what lib/db/items.ts and lib/db/paginate.ts call (transactions need the actions of their
   // parts): not CDK's read/write bundles, which add Scan, the batch operations and more that nothing calls.
   if (access.table === 'read') targets.table.grant(grantee, ...TABLE_READ_ACTIONS);
+  if (access.deletes && access.table !== 'readWrite') throw new Error('deletes needs table readWrite');
   if (access.table === 'readWrite')
-    targets.table.grant(grantee, ...TABLE_READ_ACTIONS, ...TABLE_WRITE_ACTIONS);
+    targets.table.grant(
+      grantee,
+      ...TABLE_READ_ACTIONS,
+      ...TABLE_WRITE_ACTIONS,
+      ...(access.deletes ? ['dynamodb:DeleteItem'] : []),
+    );
   if (access.table !== 'none') {
     // cdk-nag names the finding after the table's logical id, so acknowledge exactly that resource.
     const stack = Stack.of(targets.table);

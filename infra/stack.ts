@@ -20,6 +20,7 @@ import { GatewayApi } from './constructs/gateway-api.ts';
 import { GatewayTable } from './constructs/gateway-table.ts';
 import { KeySecrets } from './constructs/key-secrets.ts';
 import { OutboxFailures } from './constructs/outbox-failures.ts';
+import { TableBackup } from './constructs/table-backup.ts';
 import { TableProtection } from './constructs/table-protection.ts';
 import { WorkQueue } from './constructs/work-queue.ts';
 import {
@@ -48,6 +49,8 @@ export interface PaymentsGatewayStackProps extends StackProps {
   alarmSubscribers?: AlarmSubscribers;
   /** Prod: the one role that may disable or delete the key material (infra/constructs/key-guard.ts). */
   breakGlassRoleArn?: string | undefined;
+  /** Prod: a backup vault in another region or account each daily recovery point is copied to. */
+  backupCopyVaultArn?: string | undefined;
 }
 
 /**
@@ -81,6 +84,7 @@ export class PaymentsGatewayStack extends Stack {
       domain,
       alarmSubscribers = { emails: [], httpsEndpoints: [] },
       breakGlassRoleArn,
+      backupCopyVaultArn,
       ...stackProps
     } = props;
     const settings = stageSettings(stageName);
@@ -106,6 +110,8 @@ export class PaymentsGatewayStack extends Stack {
     });
 
     const { table } = new GatewayTable(this, 'Data', { removalPolicy });
+    if (settings.production)
+      new TableBackup(this, 'Backup', { table, removalPolicy, copyVaultArn: backupCopyVaultArn });
     const secrets = new KeySecrets(this, 'Keys', { stage, removalPolicy });
     const alarms = new AlarmTopic(this, 'Alarms', {
       stage,
@@ -243,6 +249,7 @@ export class PaymentsGatewayStack extends Stack {
         filters: [FilterCriteria.filter({ dynamodb: { NewImage: { type: { S: [...outboxItemTypes] } } } })],
       }),
     );
+    alarms.onIteratorAge('OutboxIteratorAge', router.function, 'the outbox stream', Duration.minutes(10));
     // ListStreams has no resource-level permission: CDK's stream grant names '*', as IAM requires.
     Validations.of(router.role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',

@@ -4,7 +4,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import type { ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
-import { queues } from '../lib/queues.ts';
+import { PRODUCTION_RESERVED_CONCURRENCY } from '../lib/reserved-concurrency.ts';
 
 /** Prefix of physical names and the Powertools service name. */
 export const SERVICE_NAME = 'payments-gateway';
@@ -34,7 +34,8 @@ export interface StageSettings {
   /**
    * Reserved concurrency by bundle name: the invocations kept for a function alone, which are also its
    * ceiling. Production only: a new account's concurrency quota can be as low as 10, below which
-   * nothing can be reserved (AWS keeps 100 unreserved), so a disposable stage reserves nothing.
+   * nothing can be reserved (AWS keeps 100 unreserved), so a disposable stage reserves nothing. 35 of
+   * the default quota of 1,000 (lib/reserved-concurrency.ts): `npm run admin -- preflight` checks it.
    */
   reservedConcurrency: Readonly<Record<string, number>>;
 }
@@ -101,27 +102,6 @@ export function stageSettings(stage: string): StageSettings {
         },
     reservedConcurrency: production ? PRODUCTION_RESERVED_CONCURRENCY : {},
   };
-}
-
-/**
- * What moves money keeps its invocations when a flood of API requests (or of webhook attempts) takes the
- * rest of the account's concurrency: the ledger submitter and the wallet activator get their queues'
- * maxConcurrency (lib/queues.ts: AWS advises reserving at least that much for an SQS source with a
- * maximum concurrency), the outbox router what the table stream's shards can use. The fallback function
- * only answers unknown paths: it gets a ceiling, so scanners cannot take concurrency from real routes.
- * 35 of the default quota of 1,000: README "Deploying" asks for that quota before the first prod deploy.
- */
-const PRODUCTION_RESERVED_CONCURRENCY: Readonly<Record<string, number>> = {
-  'workers/ledger-submitter': maxConcurrencyOf('ledger-submissions'),
-  'workers/wallet-activator': maxConcurrencyOf('wallet-activations'),
-  'streams/outbox': 10,
-  'api/fallback': 5,
-};
-
-function maxConcurrencyOf(queueName: string): number {
-  const definition = queues.find((queue) => queue.name === queueName);
-  if (!definition) throw new Error(`No queue ${queueName} in lib/queues.ts.`);
-  return definition.maxConcurrency;
 }
 
 /**

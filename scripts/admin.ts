@@ -9,6 +9,10 @@ import { parseArgs } from 'node:util';
 const usage = `Usage: npm run admin -- <command> [options]
 
 Commands:
+  preflight --stage <stage> [-c|--certificate-arn <ACM ARN>]
+      Before a stage's first deploy: its account's Lambda concurrency quota (prod's reservations), the CDK
+      bootstrap of its region and us-east-1, and the certificate (us-east-1, ISSUED; required for prod).
+      Prints one line per missing thing and exits 1, or prints "ready".
   tenant create --name <name> [--environment sandbox|production] [--kind business|individual]
       Creates an association, an application and a client; prints
       {associationId, applicationId, apiKey, clientId, clientSecret, environment}.
@@ -32,6 +36,8 @@ Commands:
       kek: a new current key for the environment's key-encryption key; earlier keys keep opening.
       Prints {secret, versionId} once the new version is current.
   keys status                                         Each key secret's versions and rotation dates (no values).
+      Exits 1, with one line per key secret on stderr, when one has no current version (after a deploy:
+      its first rotation has not finished or failed).
   connectors load --environment sandbox|production --file <connectors.json>
       Validates the whole catalogue file, then adds or replaces its connectors (seed/connectors.json is the default catalogue).
   fees set --association <id> --environment <env> --connector <id> --transaction-type C2C|C2B|B2C|B2B
@@ -75,6 +81,7 @@ const { values, positionals } = parseArgs({
     'client-id': { type: 'string' },
     file: { type: 'string' },
     stage: { type: 'string' },
+    'certificate-arn': { type: 'string', short: 'c' },
     secret: { type: 'string', default: 'signing-keys' },
     wallet: { type: 'string' },
     destination: { type: 'string' },
@@ -121,6 +128,14 @@ async function main(): Promise<void> {
   const [noun, verb] = positionals;
   if (values.help || !noun) {
     console.log(usage);
+    return;
+  }
+  // Before the first deploy there is no stack to read outputs from: preflight reads the account alone.
+  if (noun === 'preflight') {
+    const { preflight } = await import('../lib/admin/preflight.ts');
+    const missing = await preflight(required('stage'), values['certificate-arn']);
+    console.log(missing.length > 0 ? missing.join('\n') : 'ready');
+    if (missing.length > 0) process.exitCode = 1;
     return;
   }
   await configureTarget();
@@ -178,8 +193,16 @@ async function main(): Promise<void> {
       return print(await keys.rotateKeySecret(keys.keySecretId(secret, environment)));
     }
     case 'keys status': {
-      const { keyStatus } = await import('../lib/admin/keys.ts');
-      return print(await keyStatus());
+      const { keyStatus, keysWithoutCurrentVersion } = await import('../lib/admin/keys.ts');
+      const statuses = await keyStatus();
+      print(statuses);
+      // The post-deploy check (README "Deploying"): a key without a current version fails the step.
+      const missing = keysWithoutCurrentVersion(statuses);
+      if (missing.length > 0) {
+        console.error(missing.join('\n'));
+        process.exitCode = 1;
+      }
+      return;
     }
     case 'wallet review': {
       const decision = required('decision');

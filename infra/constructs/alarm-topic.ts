@@ -169,16 +169,48 @@ export class AlarmTopic extends Construct {
     return alarm;
   }
 
-  /** A function's unhandled errors, throttles, and p99 duration above 80 % of its timeout. */
+  /**
+   * A function's unhandled errors and throttles, and its p99 duration above 80 % of its timeout. Errors
+   * and throttles page on a count held over two periods, not on one: a single failed invocation is
+   * retried (queues, the stream) or answered as a problem body, and alone it is noise that teaches
+   * on-call to ignore the page; more than 3 errors (10 throttles) in each of two 5-minute periods is a
+   * function that keeps failing.
+   */
   onFunction(id: string, fn: IFunction, label: string, timeout: Duration): void {
     const period = Duration.minutes(5);
-    this.alarm(`${id}Errors`, `${label}: invocations failed.`, fn.metricErrors({ period }), 0);
-    this.alarm(`${id}Throttles`, `${label}: invocations throttled.`, fn.metricThrottles({ period }), 0);
+    this.alarm(
+      `${id}Errors`,
+      `${label}: more than 3 invocations failed in each of two 5-minute periods.`,
+      fn.metricErrors({ period }),
+      3,
+      2,
+    );
+    this.alarm(
+      `${id}Throttles`,
+      `${label}: more than 10 invocations throttled in each of two 5-minute periods.`,
+      fn.metricThrottles({ period }),
+      10,
+      2,
+    );
     this.alarm(
       `${id}Duration`,
       `${label}: p99 duration above 80 % of its ${timeout.toSeconds()} s timeout.`,
       fn.metricDuration({ period, statistic: cloudwatch.Stats.p(99) }),
       timeout.toMilliseconds() * 0.8,
+    );
+  }
+
+  /**
+   * The stream's oldest record not yet routed, older than `maxAge`: the router is failing or throttled.
+   * The table's stream keeps a record 24 hours, after which an outbox row's work is lost, so this pages
+   * long before: Lambda's IteratorAge of the function's stream event source, maximum over 5 minutes.
+   */
+  onIteratorAge(id: string, fn: IFunction, label: string, maxAge: Duration): cloudwatch.Alarm {
+    return this.alarm(
+      id,
+      `${label}: the oldest stream record waiting is older than ${maxAge.toMinutes()} minutes (the stream keeps 24 hours).`,
+      fn.metric('IteratorAge', { period: Duration.minutes(5), statistic: cloudwatch.Stats.MAXIMUM }),
+      maxAge.toMilliseconds(),
     );
   }
 

@@ -98,3 +98,20 @@ export async function keyStatus(): Promise<KeyStatus[]> {
     client.destroy();
   }
 }
+
+/**
+ * One line per key secret without a current version: the deploy's first rotation has not finished, or
+ * failed. A version becomes AWSCURRENT only once the rotation function's test step has read it back the
+ * way the functions will (lib/keys/rotation.ts), so a current version is one its readers accept, and a
+ * stage with a line here answers 503 on every authenticated route.
+ */
+export function keysWithoutCurrentVersion(statuses: readonly KeyStatus[]): string[] {
+  return statuses
+    .filter((status) => status.currentVersion === null)
+    .map(
+      (status) =>
+        `${status.secret} has no current version` +
+        (status.pendingVersion ? ` (rotation to ${status.pendingVersion} not finished or failed)` : '') +
+        ": see the rotation function's logs, then npm run admin -- keys rotate for it.",
+    );
+}

@@ -162,9 +162,10 @@ async function payFunding(
  * Idempotency-Key still resumes it (logged as an error: without a key nothing else will).
  */
 async function queueResume(tenant: Tenant, request: FundingRequest, intentId: string): Promise<void> {
+  assertSandbox(tenant);
   const message: FundingResumeMessage = {
     kind: FUNDING_RESUME_KIND,
-    environment: tenant.environment,
+    environment: 'sandbox',
     associationId: tenant.associationId,
     intentId,
     ...request,

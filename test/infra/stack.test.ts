@@ -236,6 +236,8 @@ describe('functions', () => {
 const TOKEN_ROUTE_FUNCTIONS = new Set<string>(routes.map((route) => route.fn));
 interface ExpectedAccess {
   table: 'none' | 'read' | 'readWrite';
+  /** Removes items (DeleteItem): only the functions whose code does. */
+  deletes?: true;
   secrets: string[];
   /** Queues it sends to. */
   sends?: string[];
@@ -260,7 +262,12 @@ const expectedAccess: Record<string, ExpectedAccess> = {
   payments: { table: 'readWrite', secrets: ['token-jwks'] },
   transactions: { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
   // Seals each new webhook's signing secret; a redelivery asks for its attempt through the outbox.
-  webhooks: { table: 'readWrite', secrets: ['token-jwks', 'cursor-key', 'kek-sandbox', 'kek-production'] },
+  // Deleting a webhook deletes its URL's claim.
+  webhooks: {
+    table: 'readWrite',
+    secrets: ['token-jwks', 'cursor-key', 'kek-sandbox', 'kek-production'],
+    deletes: true,
+  },
 };
 const expectedWorkerAccess: Record<string, ExpectedAccess> = {
   'wallet-activator': {
@@ -282,12 +289,15 @@ const expectedWorkerAccess: Record<string, ExpectedAccess> = {
     secrets: ['kek-sandbox', 'kek-production'],
     consumes: 'webhook-deliveries',
     sends: ['webhook-deliveries', 'webhook-slow-deliveries'],
+    // Recording an attempt drops the oldest one kept.
+    deletes: true,
   },
   'webhook-slow-deliverer': {
     table: 'readWrite',
     secrets: ['kek-sandbox', 'kek-production'],
     consumes: 'webhook-slow-deliveries',
     sends: ['webhook-deliveries'],
+    deletes: true,
   },
 };
 // The outbox router reads no item: only the stream, and sends where its rows say.
@@ -319,7 +329,8 @@ const queueIdNamed = (name: string) => {
   return found[0]?.[0] as string;
 };
 // Stated here independently of infra/function-access.ts: what lib/db calls, and nothing more.
-const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
+const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem'];
+const DELETE_ACTION = 'dynamodb:DeleteItem';
 const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
 
 function statementsOf(functionId: string): PolicyStatement[] {
@@ -551,10 +562,12 @@ describe('least privilege', () => {
       // No Scan, no batch operations, nothing else a bundle grant would add.
       if (expected.table !== 'none')
         assert.deepEqual(
-          [...dynamodbActions].filter((a) => ![...READ_ACTIONS, ...WRITE_ACTIONS].includes(a)),
+          [...dynamodbActions].filter((a) => ![...READ_ACTIONS, ...WRITE_ACTIONS, DELETE_ACTION].includes(a)),
           [],
           'only the actions lib/db calls',
         );
+      // Put and update everywhere; erasing an item only where the code does.
+      assert.equal(dynamodbActions.has(DELETE_ACTION), expected.deletes === true, 'DeleteItem');
       // Every function of the Middy chain also reads the edge's origin token (test/infra/edge.test.ts).
       const originToken =
         name.startsWith('api/') && name !== `api/${FALLBACK_FUNCTION}` ? ['origin-verify'] : [];
@@ -674,6 +687,40 @@ describe('table', () => {
     assert.deepEqual(ofType(resources, 'Custom::AWS'), [], 'dev: no lock');
   });
 
+  test('prod backs the table up daily with AWS Backup, kept 35 days, copied to the vault -c backupCopyVaultArn names; dev has no plan', () => {
+    const copyVault = 'arn:aws:backup:eu-central-1:333333333333:backup-vault:payments-gateway-copies';
+    const withCopy = Template.fromStack(
+      new PaymentsGatewayStack(newApp(), 'ProdCopied', {
+        ...stageProps('prod'),
+        backupCopyVaultArn: copyVault,
+      }),
+    );
+    const rulesOf = (template: Template) =>
+      Object.values(template.findResources('AWS::Backup::BackupPlan')).map(
+        (r) => (r.Properties.BackupPlan as { BackupPlanRule: Record<string, unknown>[] }).BackupPlanRule,
+      );
+    const [[daily]] = rulesOf(prod) as [[Record<string, unknown>]];
+    assert.equal(daily.ScheduleExpression, 'cron(0 5 * * ? *)');
+    assert.deepEqual(daily.Lifecycle, { DeleteAfterDays: 35 });
+    assert.equal(daily.CopyActions, undefined, 'no copy unless a vault is named');
+    const [[copied]] = rulesOf(withCopy) as [[Record<string, unknown>]];
+    assert.deepEqual(copied.CopyActions, [
+      { DestinationBackupVaultArn: copyVault, Lifecycle: { DeleteAfterDays: 35 } },
+    ]);
+    const prodResources = prod.toJSON().Resources as Resources;
+    const [[, selection]] = ofType(prodResources, 'AWS::Backup::BackupSelection') as [[string, CfnResource]];
+    const prodTableId = onlyOfType(prodResources, 'AWS::DynamoDB::Table');
+    assert.deepEqual(
+      (selection.Properties as { BackupSelection: { Resources: unknown[] } }).BackupSelection.Resources,
+      [{ 'Fn::GetAtt': [prodTableId, 'Arn'] }],
+    );
+    assert.equal(
+      ofType(prodResources, 'AWS::Backup::BackupVault')[0]?.[1].DeletionPolicy,
+      'RetainExceptOnCreate',
+    );
+    assert.deepEqual(ofType(resources, 'AWS::Backup::BackupPlan'), [], 'dev: none');
+  });
+
   test('prod retains the key secrets', () => {
     prod.allResources('AWS::SecretsManager::Secret', { DeletionPolicy: 'RetainExceptOnCreate' });
   });
@@ -720,6 +767,24 @@ describe('queues', () => {
       alarms.filter(([, r]) => r.Properties?.MetricName === name).map(([, r]) => r.Properties);
     for (const metric of ['Errors', 'Throttles', 'Duration'])
       assert.equal(ofMetric(metric).length, functionIds.length, `${metric} alarms, one per function`);
+    // A count held over two periods pages; a single failed or throttled invocation does not.
+    for (const [metric, threshold] of [
+      ['Errors', 3],
+      ['Throttles', 10],
+    ] as const)
+      for (const alarm of ofMetric(metric)) {
+        assert.equal(alarm?.Threshold, threshold, metric);
+        assert.equal(alarm?.EvaluationPeriods, 2, metric);
+        assert.equal(alarm?.Period, 300, metric);
+      }
+    // The outbox stream's oldest unrouted record: paged at 10 minutes, long before the stream's 24 hours.
+    const [iteratorAge, ...moreIteratorAges] = ofMetric('IteratorAge');
+    assert.equal(moreIteratorAges.length, 0);
+    assert.equal(iteratorAge?.Threshold, 600_000);
+    assert.equal(iteratorAge?.Statistic, 'Maximum');
+    assert.deepEqual(iteratorAge?.Dimensions, [
+      { Name: 'FunctionName', Value: { Ref: functionIdByBundle.get('streams/outbox') } },
+    ]);
     for (const duration of ofMetric('Duration')) {
       const functionId = referencedId(
         asArray(duration?.Dimensions as { Name: string; Value: unknown }[]).find(

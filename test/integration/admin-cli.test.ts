@@ -10,11 +10,13 @@ import { describe, it } from 'vitest';
 import { STAGE_OUTPUT_VARIABLES } from '../../lib/admin/stage-outputs.ts';
 import { hashCredential, keyIdOf } from '../../lib/auth/credentials.ts';
 import { freePort } from '../../lib/local/ports.ts';
+import { startLocalSecretsManager } from '../../lib/local/secrets-manager.ts';
 import { secretIdVariable } from '../../lib/secret-names.ts';
 import { declaredStages, stageTargetOf } from '../../lib/stage-targets.ts';
 import { call, horizon, testJwks, testSigningKeyRing, tokenFor } from '../support/api.ts';
 import {
   type CloudFormationSimulator,
+  type SimulatedAccount,
   type SimulatedStack,
   startCloudFormationSimulator,
 } from '../support/cloudformation-simulator.ts';
@@ -30,6 +32,7 @@ describe('admin CLI', () => {
   it('lists every command in --help', async () => {
     const { stdout } = await run(process.execPath, ['scripts/admin.ts', '--help']);
     for (const command of [
+      'preflight',
       'tenant create',
       'apikey add',
       'apikey revoke',
@@ -310,6 +313,35 @@ describe('admin CLI: ledger accounts, through the ledger admin function', () => 
   });
 });
 
+describe('admin CLI: keys status after a deploy', () => {
+  it('fails, one line per key secret, while a secret has no current version (its first rotation has not run)', async () => {
+    // A stage just created: its key secrets exist, empty, as CloudFormation leaves them.
+    const ids = Object.values(secretIdVariable).map((variable) => `fresh/${variable.toLowerCase()}`);
+    const secrets = await startLocalSecretsManager(mkdtempSync(join(tmpdir(), 'fresh-secrets-')), 0, {
+      declared: ids,
+    });
+    try {
+      const env: NodeJS.ProcessEnv = { ...process.env, AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint };
+      for (const [index, variable] of Object.values(secretIdVariable).entries()) env[variable] = ids[index];
+      const failed = await run(process.execPath, ['scripts/admin.ts', 'keys', 'status'], { env }).then(
+        () => assert.fail('keys status passed with no key'),
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+      assert.equal(failed.code, 1);
+      assert.deepEqual(
+        failed.stderr.trimEnd().split('\n'),
+        ids.map(
+          (id) =>
+            `${id} has no current version: see the rotation function's logs, then npm run admin -- keys rotate for it.`,
+        ),
+      );
+      assert.ok(JSON.parse(failed.stdout).every((s: { currentVersion: null }) => s.currentVersion === null));
+    } finally {
+      await secrets.stop();
+    }
+  });
+});
+
 describe('admin CLI: local stack not running', () => {
   it('says to start it, in one line without a stack trace, and exits non-zero', async () => {
     // What a stopped `npm start` leaves: endpoints (in .local/stack.env.json) where nothing listens.
@@ -478,5 +510,100 @@ describe('admin CLI against a deployed stage (--stage)', () => {
         await cloudFormation.stop();
       }
     }
+  });
+});
+
+describe('admin CLI: preflight before a first deploy', () => {
+  // The prod account as AWS would describe it (simulated: quotas, bootstrap stacks and certificates have
+  // no local service); the CLI reads it in each service's own protocol, region by region.
+  const { account, region } = stageTargetOf(declaredStages(), 'prod');
+  const certificateArn = `arn:aws:acm:us-east-1:${account}:certificate/1f0c2c4e-0000-4000-8000-000000000001`;
+  const toolkit = (stackRegion: string, version: string): SimulatedStack => ({
+    stackName: 'CDKToolkit',
+    account,
+    region: stackRegion,
+    status: 'UPDATE_COMPLETE',
+    outputs: { BootstrapVersion: version, BucketName: `cdk-hnb659fds-assets-${account}-${stackRegion}` },
+  });
+  const preflightAt = async (
+    stacks: SimulatedStack[],
+    simulated: SimulatedAccount,
+    ...args: string[]
+  ): Promise<{ code: number; stdout: string; stderr: string }> => {
+    const simulator = await startCloudFormationSimulator(stacks, simulated);
+    const env = {
+      ...process.env,
+      AWS_ENDPOINT_URL_CLOUDFORMATION: simulator.endpoint,
+      AWS_ENDPOINT_URL_LAMBDA: simulator.endpoint,
+      AWS_ENDPOINT_URL_ACM: simulator.endpoint,
+    };
+    try {
+      return await run(process.execPath, ['scripts/admin.ts', 'preflight', '--stage', 'prod', ...args], {
+        env,
+      }).then(
+        ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+    } finally {
+      await simulator.stop();
+    }
+  };
+
+  it('says "ready" for an account with the quota, both regions bootstrapped and an issued certificate', async () => {
+    const ready = await preflightAt(
+      [toolkit(region, '30'), toolkit('us-east-1', '30')],
+      { certificates: [{ arn: certificateArn, status: 'ISSUED' }] },
+      '--certificate-arn',
+      certificateArn,
+    );
+    assert.deepEqual(ready, { code: 0, stdout: 'ready\n', stderr: '' });
+  });
+
+  it('names each missing thing in one line and exits 1: a new account quota, a region not bootstrapped, an old bootstrap, a pending or misplaced certificate', async () => {
+    const notReady = await preflightAt(
+      [toolkit(region, '5')],
+      {
+        concurrentExecutions: { [region]: 10 },
+        certificates: [{ arn: certificateArn, status: 'PENDING_VALIDATION' }],
+      },
+      '-c',
+      certificateArn,
+    );
+    assert.equal(notReady.code, 1);
+    assert.deepEqual(notReady.stdout.trimEnd().split('\n'), [
+      `Lambda concurrent executions quota in ${region} is 10; prod reserves 35 (workers/ledger-submitter, workers/wallet-activator, streams/outbox, api/fallback) and Lambda keeps 100 unreserved, so it needs 135: request "Concurrent executions" (L-B99A9384) in Service Quotas, 1,000 is the default.`,
+      `CDK bootstrap in ${region} is version 5, older than 6: run npx cdk bootstrap aws://${account}/${region}.`,
+      `No CDK bootstrap in us-east-1: run npx cdk bootstrap aws://${account}/us-east-1.`,
+      `Certificate ${certificateArn} is PENDING_VALIDATION, not ISSUED: add the validation record that aws acm describe-certificate --region us-east-1 shows and wait for ISSUED.`,
+    ]);
+    assert.equal(notReady.stderr, '');
+
+    const misplaced = certificateArn.replace('us-east-1', region);
+    const elsewhere = await preflightAt(
+      [toolkit(region, '30'), toolkit('us-east-1', '30')],
+      { certificates: [{ arn: misplaced, status: 'ISSUED' }] },
+      '--certificate-arn',
+      misplaced,
+    );
+    assert.equal(elsewhere.code, 1);
+    assert.match(
+      elsewhere.stdout,
+      /^Certificate .* is in eu-west-1: CloudFront takes certificates from us-east-1 only/,
+    );
+    assert.equal(elsewhere.stdout.split('\n').filter(Boolean).length, 1);
+
+    const none = await preflightAt([toolkit(region, '30'), toolkit('us-east-1', '30')], {});
+    assert.equal(none.code, 1);
+    assert.equal(
+      none.stdout,
+      'No certificate: pass --certificate-arn <the ACM certificate in us-east-1 that -c certificateArn will name>.\n',
+    );
+    const unknown = await preflightAt(
+      [toolkit(region, '30'), toolkit('us-east-1', '30')],
+      {},
+      '-c',
+      certificateArn,
+    );
+    assert.equal(unknown.stdout, `No certificate ${certificateArn} in us-east-1 for these credentials.\n`);
   });
 });

@@ -141,3 +141,56 @@ describe('wallet activator with malformed messages', () => {
     assert.equal(wrongShapeWarning.function_name, 'wallet-activator');
   });
 });
+
+describe('ledger submitter: a funding resume names its environment, and only the sandbox may be named', () => {
+  it('refuses a production funding resume (the sandbox function holds no production KEK, so it may not ask for one)', async () => {
+    const { handler } = (await import('../../functions/workers/ledger-submitter.ts')) as unknown as {
+      handler: (event: { Records: SQSRecord[] }, context: unknown) => Promise<unknown>;
+    };
+    const { lambdaContext } = await import('../../lib/local/lambda-event.ts');
+    const tenant = await newTenant();
+    const message = (environment: string): SQSRecord => ({
+      messageId: randomUUID(),
+      receiptHandle: 'r',
+      body: JSON.stringify({
+        kind: 'sandbox-funding',
+        environment,
+        associationId: tenant.associationId,
+        intentId: `sandbox-fund:${environment}:${tenant.associationId}:${randomUUID()}`,
+        walletId: randomUUID(),
+        assetCode: 'XLM',
+        amount: '10',
+        requestedAt: new Date().toISOString(),
+      }),
+      attributes: {
+        ApproximateReceiveCount: '1',
+        SentTimestamp: String(Date.now()),
+        SenderId: 'sandbox',
+        ApproximateFirstReceiveTimestamp: String(Date.now()),
+      },
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:local:000000000000:test-ledger-submissions',
+      awsRegion: 'local',
+    });
+    const production = message('production');
+    const logs = captureLogs();
+    try {
+      // Its only record failed: Powertools fails the whole batch, and SQS offers it again until the DLQ.
+      await assert.rejects(handler({ Records: [production] }, lambdaContext('ledger-submitter', 30_000)), {
+        name: 'FullBatchFailureError',
+      });
+    } finally {
+      logs.restore();
+    }
+    // Refused for naming production, before any record or key was read: a malformed message, not a payment.
+    const refusal = logs.lines.find((line) => line.messageId === production.messageId && line.issues);
+    assert.ok(refusal, 'refused as malformed');
+    assert.match(JSON.stringify(refusal.issues), /body\.environment/);
+    assert.ok(
+      !logs.lines.some((line) => /Sandbox funding|still pending/.test(String(line.message))),
+      'nothing was paid or resumed',
+    );
+  });
+});

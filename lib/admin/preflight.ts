@@ -1,0 +1,124 @@
+// `admin preflight --stage <s>`: what a first deploy of a stage needs from its account that the deploy
+// itself would only discover half-way (and roll back over): the Lambda concurrency quota production's
+// reservations need, the CDK bootstrap in both regions (the stage's and us-east-1, the edge stack's), and
+// the certificate CloudFront will serve. Read-only: Lambda GetAccountSettings, CloudFormation
+// DescribeStacks on CDKToolkit, ACM DescribeCertificate. Each check says what is missing in one line.
+import { ACMClient, DescribeCertificateCommand } from '@aws-sdk/client-acm';
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { GetAccountSettingsCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import {
+  LAMBDA_MINIMUM_UNRESERVED,
+  PRODUCTION_RESERVED_CONCURRENCY,
+  productionConcurrencyNeeded,
+} from '../reserved-concurrency.ts';
+import { declaredStages, stageTargetOf } from '../stage-targets.ts';
+import { StageUnavailableError } from './stage-outputs.ts';
+
+/** CloudFront takes certificates from this region only; the edge stack (web ACL) lives there too. */
+export const EDGE_REGION = 'us-east-1';
+
+/**
+ * The oldest bootstrap the synthesized templates accept: their `CheckBootstrapVersion` rule refuses an
+ * older one (aws-cdk-lib's DefaultStackSynthesizer, MIN_BOOTSTRAP_STACK_VERSION).
+ */
+export const MINIMUM_BOOTSTRAP_VERSION = 6;
+
+/** The toolkit stack `cdk bootstrap` creates (default qualifier). */
+const TOOLKIT_STACK = 'CDKToolkit';
+
+/** One line per thing the stage's account lacks for a deploy; empty when it is ready. */
+export async function preflight(stage: string, certificateArn: string | undefined): Promise<string[]> {
+  const target = stageTargetOf(declaredStages(), stage);
+  const production = stage === 'prod';
+  const regions = [...new Set([target.region, EDGE_REGION])];
+  const checks = [
+    production ? concurrencyQuota(stage, target.region) : Promise.resolve([]),
+    ...regions.map((region) => bootstrap(target.account, region)),
+    certificateArn ? certificate(certificateArn) : Promise.resolve(production ? [noCertificate] : []),
+  ];
+  return (await Promise.all(checks)).flat();
+}
+
+const noCertificate =
+  'No certificate: pass --certificate-arn <the ACM certificate in us-east-1 that -c certificateArn will name>.';
+
+async function concurrencyQuota(stage: string, region: string): Promise<string[]> {
+  const client = new LambdaClient({ region });
+  try {
+    const settings = await client.send(new GetAccountSettingsCommand({}));
+    const quota = settings.AccountLimit?.ConcurrentExecutions ?? 0;
+    const reserved = productionConcurrencyNeeded() - LAMBDA_MINIMUM_UNRESERVED;
+    if (quota >= productionConcurrencyNeeded()) return [];
+    return [
+      `Lambda concurrent executions quota in ${region} is ${quota}; ${stage} reserves ${reserved} ` +
+        `(${Object.keys(PRODUCTION_RESERVED_CONCURRENCY).join(', ')}) and Lambda keeps ` +
+        `${LAMBDA_MINIMUM_UNRESERVED} unreserved, so it needs ${productionConcurrencyNeeded()}: request ` +
+        '"Concurrent executions" (L-B99A9384) in Service Quotas, 1,000 is the default.',
+    ];
+  } catch (error) {
+    return [couldNotRead(`the Lambda account settings in ${region}`, error)];
+  } finally {
+    client.destroy();
+  }
+}
+
+async function bootstrap(account: string, region: string): Promise<string[]> {
+  const client = new CloudFormationClient({ region: region });
+  const bootstrapCommand = `npx cdk bootstrap aws://${account}/${region}`;
+  try {
+    const stack = (await client.send(new DescribeStacksCommand({ StackName: TOOLKIT_STACK }))).Stacks?.[0];
+    const stackAccount = stack?.StackId?.split(':')[4];
+    if (stackAccount !== account)
+      return [
+        `${TOOLKIT_STACK} in ${region} belongs to account ${stackAccount ?? 'unknown'}, but cdk.json ` +
+          `pins this stage to ${account}: use credentials for ${account}.`,
+      ];
+    const version = Number(stack?.Outputs?.find((o) => o.OutputKey === 'BootstrapVersion')?.OutputValue);
+    if (Number.isInteger(version) && version >= MINIMUM_BOOTSTRAP_VERSION) return [];
+    return [
+      `CDK bootstrap in ${region} is version ${Number.isNaN(version) ? 'unknown' : version}, ` +
+        `older than ${MINIMUM_BOOTSTRAP_VERSION}: run ${bootstrapCommand}.`,
+    ];
+  } catch (error) {
+    if ((error as Error).name === 'ValidationError')
+      return [`No CDK bootstrap in ${region}: run ${bootstrapCommand}.`];
+    return [couldNotRead(`${TOOLKIT_STACK} in ${region}`, error)];
+  } finally {
+    client.destroy();
+  }
+}
+
+async function certificate(arn: string): Promise<string[]> {
+  const region = arn.split(':')[3];
+  if (region !== EDGE_REGION)
+    return [
+      `Certificate ${arn} is in ${region || 'no region'}: CloudFront takes certificates from ${EDGE_REGION} ` +
+        `only (aws acm request-certificate --region ${EDGE_REGION} …).`,
+    ];
+  const client = new ACMClient({ region });
+  try {
+    const { Certificate } = await client.send(new DescribeCertificateCommand({ CertificateArn: arn }));
+    if (Certificate?.Status === 'ISSUED') return [];
+    return [
+      `Certificate ${arn} is ${Certificate?.Status ?? 'in no status'}, not ISSUED: add the validation ` +
+        `record that aws acm describe-certificate --region ${region} shows and wait for ISSUED.`,
+    ];
+  } catch (error) {
+    if ((error as Error).name === 'ResourceNotFoundException')
+      return [`No certificate ${arn} in ${region} for these credentials.`];
+    return [couldNotRead(`certificate ${arn}`, error)];
+  } finally {
+    client.destroy();
+  }
+}
+
+/** An AWS answer no check expected (access denied, throttling): its own words, or, for missing credentials, the whole run stops. */
+function couldNotRead(what: string, error: unknown): string {
+  const { name, message } = error as Error;
+  if (name === 'CredentialsProviderError')
+    throw new StageUnavailableError(
+      "No AWS credentials: sign in to the stage's account (AWS_PROFILE, aws sso login, or " +
+        'AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY) and run again.',
+    );
+  return `Could not read ${what}: ${name}: ${message}`;
+}
