@@ -1,5 +1,7 @@
 import { accepted, operation } from '../http/api-function.ts';
+import { payOfframp } from '../payments/offramp.ts';
 import {
+  offrampBody,
   p2pBeneficiaryBody,
   p2pOwnBody,
   p2pOwnMultiBody,
@@ -31,6 +33,10 @@ export const paymentsOperations = {
   paySwapOwn: operation({
     body: swapOwnBody,
     handle: async ({ tenant, body, now }) => accepted(await paySwapOwn(tenant, body, now)),
+  }),
+  payOfframp: operation({
+    body: offrampBody,
+    handle: async ({ tenant, body, now }) => accepted(await payOfframp(tenant, body, now)),
   }),
   paySwapBeneficiary: operation({
     body: swapBeneficiaryBody,

@@ -177,7 +177,7 @@ export interface RequestSpec {
   path: string;
   body?: unknown;
   /** 'apiKey': x-service-auth only (the token route); 'token': the key and the caller's bearer token. */
-  auth: 'apiKey' | 'token';
+  auth: 'apiKey' | 'token' | 'providerSignature';
 }
 
 /** The query members a route's valid request carries (beside which the tests add theirs). */

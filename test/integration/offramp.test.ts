@@ -1,0 +1,298 @@
+// Off-ramps end to end against the local stack: the local ledger and the provider simulator (a real HTTP
+// service on loopback that calls the gateway's provider-notification route back, signed). A new business
+// pays a South African bank account through za-bank-offramp-usdc-zar: completed by the provider; failed
+// and returned by the sandbox helpers, each refunded on the ledger exactly once; and the acceptance rules.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import BigNumber from 'bignumber.js';
+import { beforeAll, describe, it } from 'vitest';
+import { exists } from '../../lib/db/conditions.ts';
+import { updateIf } from '../../lib/db/items.ts';
+import { quoteKeys } from '../../lib/db/keys.ts';
+import { findPlatformAccount } from '../../lib/ledger/platform-accounts.ts';
+import { findProviderSecret } from '../../lib/providers/repo.ts';
+import { SIGNATURE_HEADER, signNotification } from '../../lib/providers/signature.ts';
+import { as, assertFieldError, baseUrl, type Caller, newCaller } from '../support/api.ts';
+import { bankDestination } from '../support/fixtures.ts';
+import { balancesOf, type OwnWallet, ownWallet, submit } from '../support/payments.ts';
+
+const CONNECTOR = 'za-bank-offramp-usdc-zar';
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sum = (...amounts: (string | number)[]) =>
+  amounts.reduce<BigNumber>((t, a) => t.plus(a), new BigNumber(0)).toFixed(7);
+
+const compliantPerson = {
+  firstName: 'Thandi',
+  lastName: 'Nkosi',
+  dateOfBirth: '1990-04-12',
+  idType: 'NATIONAL_ID',
+  idNumber: '9004120000000',
+};
+const address = { line1: '1 Long Street', city: 'Cape Town', countryIsoCode2: 'ZA' };
+const zaBank = bankDestination;
+
+async function newPayee(caller: Caller, individual = compliantPerson, addresses = [address]) {
+  const beneficiary = await as(caller, '/beneficiaries', { method: 'POST', body: { individual, addresses } });
+  assert.equal(beneficiary.status, 201, JSON.stringify(beneficiary.body));
+  const destination = await as(caller, `/beneficiaries/${beneficiary.body.id}/payment-destinations`, {
+    method: 'POST',
+    body: zaBank,
+  });
+  assert.equal(destination.status, 201, JSON.stringify(destination.body));
+  return {
+    beneficiaryId: beneficiary.body.id as string,
+    paymentDestinationId: destination.body.id as string,
+  };
+}
+
+async function newQuote(
+  caller: Caller,
+  payee: { beneficiaryId: string; paymentDestinationId: string },
+  amount = 100,
+) {
+  const quote = await as(caller, '/quotes', {
+    method: 'POST',
+    body: { amount, connectorId: CONNECTOR, ...payee },
+  });
+  assert.equal(quote.status, 201, JSON.stringify(quote.body));
+  return quote.body;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: records are asserted on member by member.
+type Json = any;
+
+/** Polls the record until `done` holds of it. */
+async function until(
+  caller: Caller,
+  id: string,
+  done: (record: Json) => boolean,
+  timeoutMs = 40_000,
+): Promise<Json> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const read = await as(caller, `/transactions/${id}`);
+    assert.equal(read.status, 200, JSON.stringify(read.body));
+    if (done(read.body)) return read.body;
+    if (Date.now() > deadline) throw new Error(`Record ${id} stayed ${JSON.stringify(read.body)}`);
+    await pause(200);
+  }
+}
+
+describe('off-ramp', () => {
+  let alice: Caller;
+  let wallet: OwnWallet;
+  let payee: { beneficiaryId: string; paymentDestinationId: string };
+  let settlement: string;
+
+  const body = (quoteId: string, extra: Record<string, unknown> = {}) => ({
+    transactionId: randomUUID(),
+    walletId: wallet.id,
+    ...payee,
+    quoteId,
+    sendingAssetCode: 'USDC',
+    purpose: 'FAMILY_SUPPORT',
+    sourceOfFunds: 'SALARY',
+    ...extra,
+  });
+
+  beforeAll(async () => {
+    alice = await newCaller();
+    wallet = await ownWallet(alice, 'USDC', 1000);
+    payee = await newPayee(alice);
+    settlement = (await findPlatformAccount('sandbox', `settlement:${CONNECTOR}`))?.publicKey ?? '';
+    assert.ok(settlement, 'the connector has its settlement account');
+  });
+
+  it('pays total to the settlement account, instructs the provider, and completes on its notification', async () => {
+    const quote = await newQuote(alice, payee);
+    const before = { wallet: await balancesOf(wallet.publicKey), settlement: await balancesOf(settlement) };
+    const request = body(quote.quoteId, { toRef: 'INV-77' });
+    const answer = await submit(alice, 'offramp', request);
+    assert.equal(answer.status, 202, JSON.stringify(answer.body));
+    const record = await until(alice, answer.body.transactionRecordId, (r) => r.status === 'completed');
+    assert.equal(record.type, 'offramp');
+    assert.equal(record.connectorId, CONNECTOR);
+    assert.equal(record.connectorName, 'South Africa bank payout');
+    assert.equal(record.method, 'BANK');
+    assert.equal(record.destinationCountryIso, 'ZA');
+    assert.equal(record.quoteId, quote.quoteId);
+    assert.equal(record.sendAmount, quote.sendAmount);
+    assert.equal(record.originalSendAmount, quote.total);
+    assert.equal(record.fee, quote.fee);
+    assert.equal(record.receiveAmount, quote.receiveAmount);
+    assert.equal(record.receiveCurrency, 'ZAR');
+    assert.equal(record.exchangeRate, quote.rate);
+    assert.equal(record.beneficiaryFirstName, 'Thandi');
+    assert.equal(record.isP2pTransfer, false);
+    assert.match(record.externalReference, /^SIM-/);
+    assert.match(record.stellarTxHash, /^[0-9a-f]{64}$/);
+    assert.ok(record.completedAt);
+    assert.equal((await balancesOf(wallet.publicKey)).USDC, sum(before.wallet.USDC ?? 0, -quote.total));
+    assert.equal((await balancesOf(settlement)).USDC, sum(before.settlement.USDC ?? 0, quote.total));
+
+    // The same submission again is a replay; the quote on another transactionId is a second payment: 409.
+    const replay = await submit(alice, 'offramp', request);
+    assert.equal(replay.status, 202);
+    assert.equal(replay.body.isIdempotent, true);
+    const second = await submit(alice, 'offramp', { ...request, transactionId: randomUUID() });
+    assertFieldError(second, 409, 'quoteId');
+  });
+
+  for (const [outcome, from] of [
+    ['fail', 'processing'],
+    ['return', 'completed'],
+  ] as const)
+    it(`a payout the provider ${outcome}s after the ledger leg is refunded exactly once`, async () => {
+      const quote = await newQuote(alice, payee, 40);
+      const before = await balancesOf(wallet.publicKey);
+      const answer = await submit(alice, 'offramp', body(quote.quoteId, { toRef: 'HOLD-1' }));
+      assert.equal(answer.status, 202, JSON.stringify(answer.body));
+      const id = answer.body.transactionRecordId;
+      await until(alice, id, (r) => r.status === 'processing' && r.externalReference !== null);
+      if (from === 'completed') {
+        const completed = await as(alice, `/sandbox/transactions/${id}/complete`, { method: 'POST' });
+        assert.equal(completed.status, 202, JSON.stringify(completed.body));
+        await until(alice, id, (r) => r.status === 'completed');
+      }
+      const moved = await as(alice, `/sandbox/transactions/${id}/${outcome}`, { method: 'POST' });
+      assert.equal(moved.status, 202, JSON.stringify(moved.body));
+      const record = await until(alice, id, (r) => r.status === 'refund_completed');
+      assert.equal(record.errorCode, outcome === 'fail' ? 'PROVIDER_FAILED' : 'PAYOUT_RETURNED');
+      assert.match(record.refundTxHash, /^[0-9a-f]{64}$/);
+      assert.notEqual(record.refundTxHash, record.stellarTxHash);
+      // Back where it started, to the stroop: paid once, refunded once.
+      assert.equal((await balancesOf(wallet.publicKey)).USDC, sum(before.USDC ?? 0));
+      // Moving it again is refused; nothing changes.
+      const again = await as(alice, `/sandbox/transactions/${id}/${outcome}`, { method: 'POST' });
+      assert.equal(again.status, 409, JSON.stringify(again.body));
+    });
+
+  it('provider notifications: a forged, stale or replayed signature is a 401 and changes nothing', async () => {
+    const quote = await newQuote(alice, payee, 10);
+    const answer = await submit(alice, 'offramp', body(quote.quoteId, { toRef: 'HOLD-2' }));
+    const id = answer.body.transactionRecordId;
+    const held = await until(alice, id, (r) => r.status === 'processing' && r.externalReference !== null);
+    const url = `${baseUrl()}/provider-notifications/sandbox/${CONNECTOR}`;
+    const secret = (await findProviderSecret('sandbox', CONNECTOR)) as Buffer;
+    const notification = JSON.stringify({
+      notificationId: randomUUID(),
+      kind: 'payout',
+      reference: id,
+      providerReference: held.externalReference,
+      status: 'completed',
+      reason: null,
+    });
+    const post = (signature: string, text = notification) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signature },
+        body: text,
+      });
+    const forged = await post(signNotification('not-the-secret', notification, new Date()));
+    const stale = await post(signNotification(secret, notification, new Date(Date.now() - 10 * 60_000)));
+    const unsigned = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: notification,
+    });
+    assert.deepEqual([forged.status, stale.status, unsigned.status], [401, 401, 401]);
+    assert.equal((await as(alice, `/transactions/${id}`)).body.status, 'processing');
+
+    const genuine = await post(signNotification(secret, notification, new Date()));
+    assert.equal(genuine.status, 200, await genuine.text());
+    assert.equal((await as(alice, `/transactions/${id}`)).body.status, 'completed');
+    // The same notification again, even freshly signed, is a replay.
+    const replayed = await post(signNotification(secret, notification, new Date()));
+    assert.equal(replayed.status, 401);
+  });
+
+  it('refuses what the rules refuse, naming the member', async () => {
+    const quote = await newQuote(alice, payee, 20);
+    const bob = await newCaller();
+    // Another association's quote is not found.
+    const foreign = await submit(bob, 'offramp', {
+      ...body(quote.quoteId),
+      walletId: (await ownWallet(bob, 'USDC')).id,
+    });
+    assert.equal(foreign.status, 404, JSON.stringify(foreign.body));
+    // Pricing members are not accepted.
+    assertFieldError(await submit(alice, 'offramp', body(quote.quoteId, { amount: 20 })), 400, 'amount');
+    // The body must match the quote.
+    assertFieldError(
+      await submit(alice, 'offramp', body(quote.quoteId, { sendingAssetCode: 'EURC' })),
+      422,
+      'sendingAssetCode',
+    );
+    const other = await newPayee(alice);
+    assertFieldError(
+      await submit(
+        alice,
+        'offramp',
+        body(quote.quoteId, {
+          paymentDestinationId: other.paymentDestinationId,
+          beneficiaryId: other.beneficiaryId,
+        }),
+      ),
+      422,
+      'beneficiaryId',
+    );
+    // Compliance: one error per missing field, on the body and on the beneficiary.
+    const bare = await newPayee(
+      alice,
+      { firstName: 'Sipho', lastName: 'Dlamini' } as typeof compliantPerson,
+      [],
+    );
+    const bareQuote = await newQuote(alice, bare, 20);
+    const missing = await submit(alice, 'offramp', {
+      ...body(bareQuote.quoteId),
+      ...bare,
+      sourceOfFunds: undefined,
+    });
+    assert.equal(missing.status, 422, JSON.stringify(missing.body));
+    const fields = missing.body.errors.map((e: { field: string }) => e.field).sort();
+    assert.deepEqual(fields, [
+      'beneficiary.addresses',
+      'beneficiary.individual.dateOfBirth',
+      'beneficiary.individual.idNumber',
+      'beneficiary.individual.idType',
+      'sourceOfFunds',
+    ]);
+    assertFieldError(
+      await submit(alice, 'offramp', body(quote.quoteId, { purpose: 'NOT_A_PURPOSE' })),
+      422,
+      'purpose',
+    );
+    // Limits: the connector's per-transaction 10000 USDC.
+    const big = await newQuote(alice, payee, 10000);
+    assert.equal(big.sendAmount, 10000);
+    const overQuote = await as(alice, '/quotes', {
+      method: 'POST',
+      body: { amount: 10001, connectorId: CONNECTOR, ...payee },
+    });
+    assertFieldError(overQuote, 422, 'amount');
+    // The destination PENDING caps one payment at 1000 USDC.
+    const pendingDestination = await as(alice, `/beneficiaries/${payee.beneficiaryId}/payment-destinations`, {
+      method: 'POST',
+      body: { ...zaBank, accountNumber: '987654321' },
+    });
+    const status = pendingDestination.body.verificationStatus;
+    if (status === 'PENDING') {
+      const pendingPayee = {
+        beneficiaryId: payee.beneficiaryId,
+        paymentDestinationId: pendingDestination.body.id,
+      };
+      const q = await newQuote(alice, pendingPayee, 1500);
+      const over = await submit(alice, 'offramp', { ...body(q.quoteId), ...pendingPayee });
+      assertFieldError(over, 422, 'amount', /TRANSACTION AMOUNT limit \(destination PENDING/);
+    }
+    // An expired quote (its expiry moved into the past, rather than waiting two minutes).
+    const stale = await newQuote(alice, payee, 5);
+    const tenant = { environment: 'sandbox' as const, associationId: alice.tenant.associationId };
+    await updateIf(
+      quoteKeys.quote(tenant, stale.quoteId),
+      { set: { expiry: new Date(Date.now() - 1000).toISOString() } },
+      exists,
+    );
+    assertFieldError(await submit(alice, 'offramp', body(stale.quoteId)), 422, 'quoteId', /expired/);
+  });
+});
