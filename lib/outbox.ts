@@ -106,7 +106,7 @@ const paymentMessageOf = ({ newImage }: Change<TransactionRecord>): PaymentMessa
     environment: record.environment,
     associationId: record.associationId,
     transactionRecordId: record.transactionRecordId,
-    requestedAt: record.updatedAt,
+    requestedAt: record.createdAt,
   };
 };
 
@@ -148,10 +148,7 @@ export const outboxRows: readonly OutboxRow<never>[] = [
   // asks for the refund (lib/payments/ramps.ts), on the same queue as the ledger work.
   row<TransactionRecord>({
     itemType: 'transaction',
-    when: (change) =>
-      changedTo(change, 'status') === 'failed' &&
-      change.newImage?.ramp !== undefined &&
-      Boolean(change.newImage?.stellarTxHash),
+    when: (change) => changedTo(change, 'status') === 'failed' && change.newImage?.refundDue === true,
     queue: 'ledger-submissions',
     message: paymentMessageOf,
   }),

@@ -9,7 +9,9 @@
 // - Every change is notified to the gateway's provider-notification route, signed with the connector's
 //   secret, and retried (a few times, backing off) until the gateway answers 2xx.
 // - Test control: POST /{environment}/connectors/{id}/instructions/{ref}/{complete|fail|return}, and
-//   POST /faults {mode: 'unavailable' | 'slow' | 'reject', count} for the next instructions.
+//   POST /faults {mode: 'unavailable' | 'slow' | 'reject', count, statementReference?} for the next
+//   instructions (only those with that statement reference, when given, so tests running side by side
+//   do not meet each other's faults); an empty body clears them.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Environment } from '../http/types.ts';
@@ -37,7 +39,7 @@ export interface ProviderSimulator {
   stop(): Promise<void>;
 }
 
-type Fault = { mode: 'unavailable' | 'slow' | 'reject'; count: number };
+type Fault = { mode: 'unavailable' | 'slow' | 'reject'; count: number; statementReference?: string };
 
 interface Instruction extends InstructionState {
   environment: Environment;
@@ -45,6 +47,8 @@ interface Instruction extends InstructionState {
   kind: 'payout' | 'collection';
   hold: boolean;
   body: Record<string, unknown>;
+  /** How many times it was sent to us: one payout however many (the tests read it from GET). */
+  submissions: number;
   timers: NodeJS.Timeout[];
 }
 
@@ -132,7 +136,10 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions):
     if (!/^[0-9a-f-]{36}$/.test(reference)) return { status: 400, body: { detail: 'reference is required' } };
     const key = `${environment}/${connectorId}/${reference}`;
     const held = instructions.get(key);
-    if (held) return { status: 200, body: stateOf(held) };
+    if (held) {
+      held.submissions += 1;
+      return { status: 200, body: stateOf(held) };
+    }
     const instruction: Instruction = {
       environment,
       connectorId,
@@ -143,6 +150,7 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions):
       reason: null,
       hold: String(body.statementReference ?? '').startsWith('HOLD'),
       body,
+      submissions: 1,
       timers: [],
     };
     instructions.set(key, instruction);
@@ -166,7 +174,12 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions):
     const text = await readText(req);
     if (req.method === 'POST' && url.pathname === '/faults') {
       const fault = JSON.parse(text || '{}') as Partial<Fault>;
-      if (fault.mode) faults.push({ mode: fault.mode, count: fault.count ?? 1 });
+      if (fault.mode)
+        faults.push({
+          mode: fault.mode,
+          count: fault.count ?? 1,
+          ...(fault.statementReference ? { statementReference: fault.statementReference } : {}),
+        });
       else faults.splice(0);
       send(res, 200, { faults });
       return;
@@ -202,10 +215,15 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions):
       }
       const action = m[5] as keyof typeof MOVES | undefined;
       if (req.method === 'GET' && !action) {
-        send(res, 200, stateOf(instruction));
+        send(res, 200, { ...stateOf(instruction), submissions: instruction.submissions });
         return;
       }
       const legal = action && req.method === 'POST' ? MOVES[action] : undefined;
+      // Asked for where it already is: answered as it stands, nothing is notified again.
+      if (legal && instruction.status === legal.to) {
+        send(res, 200, stateOf(instruction));
+        return;
+      }
       if (!legal?.from.includes(instruction.status)) {
         send(res, 409, {
           detail: `A ${instruction.status} instruction cannot be moved that way.`,
@@ -227,10 +245,15 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions):
       send(res, 405, { detail: 'POST only.' });
       return;
     }
-    const fault = faults[0];
+    const instructionBody = JSON.parse(text || '{}') as Record<string, unknown>;
+    const at = faults.findIndex(
+      (f) =>
+        f.statementReference === undefined || f.statementReference === instructionBody.statementReference,
+    );
+    const fault = faults[at];
     if (fault) {
       fault.count -= 1;
-      if (fault.count <= 0) faults.shift();
+      if (fault.count <= 0) faults.splice(at, 1);
       if (fault.mode === 'unavailable') {
         send(res, 503, { detail: 'The provider is unavailable (simulated).' });
         return;
@@ -245,7 +268,7 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions):
       environment,
       connectorId,
       m[3] === 'payouts' ? 'payout' : 'collection',
-      JSON.parse(text || '{}'),
+      instructionBody,
     );
     send(res, answer.status, answer.body);
   }

@@ -175,6 +175,35 @@ export const requestExamples: Partial<Record<OperationName, Record<string, Examp
       },
     },
   },
+  payOfframp: {
+    bank: {
+      summary: 'A payout to a South African bank account, against an off-ramp quote',
+      value: {
+        transactionId: '4d3c2b1a-0f9e-4d8c-b7a6-958473625140',
+        walletId,
+        beneficiaryId,
+        paymentDestinationId: '5e4d3c2b-1a0f-4e9d-8c7b-a69584736251',
+        quoteId: '6f5e4d3c-2b1a-4f0e-9d8c-7ba695847362',
+        sendingAssetCode: 'USDC',
+        purpose: 'FAMILY_SUPPORT',
+        sourceOfFunds: 'SALARY',
+        toRef: 'INV-2041',
+      },
+    },
+  },
+  receiveProviderNotification: {
+    completed: {
+      summary: 'The provider paid the payout out',
+      value: {
+        notificationId: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+        kind: 'payout',
+        reference: '6f1c2a4e-3b1d-5c8e-9f20-7a3b4c5d6e7f',
+        providerReference: 'SIM-3F2A91C0-7B4',
+        status: 'completed',
+        reason: null,
+      },
+    },
+  },
   payP2pBeneficiary: {
     payout: {
       summary: 'USDC to a beneficiary’s CRYPTO destination, telling them by email',

@@ -22,8 +22,7 @@ import {
   ProviderRejectedError,
   ProviderUnavailableError,
 } from '../providers/contract.ts';
-import { recordInstruction } from '../providers/repo.ts';
-import { providerFor } from '../providers/service.ts';
+import { providerFor, recordInstruction } from '../providers/service.ts';
 import { findWalletRecord } from '../wallets/lookups.ts';
 import { moveTransaction, type TransactionRecord } from './repo.ts';
 
@@ -51,6 +50,7 @@ function offrampMove(
       from: 'processing',
       set: {
         status: 'failed',
+        refundDue: true,
         errorCode: 'PROVIDER_FAILED',
         failureReason: state.reason ?? 'The provider failed the payout.',
       },
@@ -60,6 +60,7 @@ function offrampMove(
       from: 'completed',
       set: {
         status: 'failed',
+        refundDue: true,
         errorCode: 'PAYOUT_RETURNED',
         failureReason: state.reason ?? 'The payout was returned.',
         completedAt: null,
@@ -181,7 +182,7 @@ async function instructPayout(tenant: Tenant, record: TransactionRecord, now: Da
       tenant,
       record.transactionRecordId,
       'processing',
-      { status: 'failed', errorCode: 'PROVIDER_REJECTED', failureReason: error.message },
+      { status: 'failed', refundDue: true, errorCode: 'PROVIDER_REJECTED', failureReason: error.message },
       now,
     );
     return { done: true };
@@ -234,7 +235,7 @@ export async function advanceOfframp(
 ): Promise<RampStep> {
   if (record.status === 'initiated') return payLedgerLeg(tenant, record, now);
   if (record.status === 'processing' && !record.externalReference) return instructPayout(tenant, record, now);
-  if (record.status === 'failed' && record.stellarTxHash && !record.refundTxHash)
+  if (record.status === 'failed' && record.refundDue && !record.refundTxHash)
     return refund(tenant, record, now);
   return { done: true };
 }

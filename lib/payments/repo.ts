@@ -92,6 +92,11 @@ export interface TransactionRecord {
   externalReference?: string | null;
   /** Ramps: the provider's last reported state of the instruction. */
   providerStatus?: string | null;
+  /**
+   * Off-ramps failed after their ledger leg landed (the provider failed, refused or returned the payout):
+   * the wallet is owed `originalSendAmount` back. A ledger leg that itself failed owes nothing.
+   */
+  refundDue?: boolean;
   /** Off-ramp refunds: the ledger transaction that paid the wallet back. */
   refundTxHash?: string | null;
   errorCode: string | null;

@@ -1,8 +1,9 @@
 // Sandbox test helpers for ramps (Stripe's test helpers for outbound payments): POST
 // /v1/sandbox/transactions/{transactionRecordId}/{complete|fail|return} asks the sandbox provider to
 // move the record's instruction; the outcome reaches the record as every provider outcome does, by a
-// signed notification, within a moment. 404 for production applications and for a record not the
-// caller's; 409 when the instruction cannot move that way (not instructed yet, or already final).
+// signed notification, within a moment. Asking for the state it is already in answers it again. 404 for
+// production applications and for a record not the caller's; 409 when the instruction cannot move that
+// way (not instructed yet, or final otherwise: a failed payout cannot complete).
 import { notFound, Problem, serviceUnavailable } from '../http/problem.ts';
 import type { Tenant } from '../http/types.ts';
 import { ProviderUnavailableError, type TestOutcome } from '../providers/contract.ts';

@@ -5,6 +5,8 @@ import { type ProviderAdapter, ProviderNotConfiguredError } from './contract.ts'
 import { httpProvider } from './http-provider.ts';
 import { findProviderSecret } from './repo.ts';
 
+export { recordInstruction } from './repo.ts';
+
 const urlOf = (environment: Environment) =>
   environment === 'sandbox' ? config().PROVIDER_URL_SANDBOX : config().PROVIDER_URL_PRODUCTION;
 

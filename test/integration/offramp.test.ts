@@ -6,29 +6,30 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import BigNumber from 'bignumber.js';
 import { beforeAll, describe, it } from 'vitest';
+import { config } from '../../lib/config.ts';
 import { exists } from '../../lib/db/conditions.ts';
 import { updateIf } from '../../lib/db/items.ts';
 import { quoteKeys } from '../../lib/db/keys.ts';
 import { findPlatformAccount } from '../../lib/ledger/platform-accounts.ts';
+import { executeTransaction } from '../../lib/payments/execution.ts';
 import { findProviderSecret } from '../../lib/providers/repo.ts';
 import { SIGNATURE_HEADER, signNotification } from '../../lib/providers/signature.ts';
 import { as, assertFieldError, baseUrl, type Caller, newCaller } from '../support/api.ts';
-import { bankDestination } from '../support/fixtures.ts';
-import { balancesOf, type OwnWallet, ownWallet, submit } from '../support/payments.ts';
+import {
+  bankDestination,
+  beneficiaryAddress,
+  compliantIndividual,
+  RAMP_CONNECTOR_ID,
+} from '../support/fixtures.ts';
+import { balancesOf, type OwnWallet, operationsOf, ownWallet, submit } from '../support/payments.ts';
 
-const CONNECTOR = 'za-bank-offramp-usdc-zar';
+const CONNECTOR = RAMP_CONNECTOR_ID;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const sum = (...amounts: (string | number)[]) =>
   amounts.reduce<BigNumber>((t, a) => t.plus(a), new BigNumber(0)).toFixed(7);
 
-const compliantPerson = {
-  firstName: 'Thandi',
-  lastName: 'Nkosi',
-  dateOfBirth: '1990-04-12',
-  idType: 'NATIONAL_ID',
-  idNumber: '9004120000000',
-};
-const address = { line1: '1 Long Street', city: 'Cape Town', countryIsoCode2: 'ZA' };
+const compliantPerson = compliantIndividual;
+const address = beneficiaryAddress;
 const zaBank = bankDestination;
 
 async function newPayee(caller: Caller, individual = compliantPerson, addresses = [address]) {
@@ -78,6 +79,31 @@ async function until(
   }
 }
 
+/** The simulator's view of an instruction (its GET, signed as the gateway signs). */
+async function instructionAtProvider(reference: string) {
+  const secret = (await findProviderSecret('sandbox', CONNECTOR)) as Buffer;
+  const response = await fetch(
+    `${providerBase()}/sandbox/connectors/${CONNECTOR}/instructions/${reference}`,
+    {
+      headers: { [SIGNATURE_HEADER]: signNotification(secret, '', new Date()) },
+    },
+  );
+  return { status: response.status, body: (await response.json()) as Json };
+}
+
+/** Makes the simulator misbehave for its next instructions (null: behave again). */
+async function providerFault(
+  fault: { mode: 'unavailable' | 'reject' | 'slow'; count: number; statementReference: string } | null,
+) {
+  const response = await fetch(`${providerBase()}/faults`, {
+    method: 'POST',
+    body: JSON.stringify(fault ?? {}),
+  });
+  assert.equal(response.status, 200);
+}
+
+const providerBase = () => new URL(config().PROVIDER_URL_SANDBOX as string).origin;
+
 describe('off-ramp', () => {
   let alice: Caller;
   let wallet: OwnWallet;
@@ -105,7 +131,7 @@ describe('off-ramp', () => {
 
   it('pays total to the settlement account, instructs the provider, and completes on its notification', async () => {
     const quote = await newQuote(alice, payee);
-    const before = { wallet: await balancesOf(wallet.publicKey), settlement: await balancesOf(settlement) };
+    const before = { wallet: await balancesOf(wallet.publicKey) };
     const request = body(quote.quoteId, { toRef: 'INV-77' });
     const answer = await submit(alice, 'offramp', request);
     assert.equal(answer.status, 202, JSON.stringify(answer.body));
@@ -128,7 +154,13 @@ describe('off-ramp', () => {
     assert.match(record.stellarTxHash, /^[0-9a-f]{64}$/);
     assert.ok(record.completedAt);
     assert.equal((await balancesOf(wallet.publicKey)).USDC, sum(before.wallet.USDC ?? 0, -quote.total));
-    assert.equal((await balancesOf(settlement)).USDC, sum(before.settlement.USDC ?? 0, quote.total));
+    // The ledger leg: one payment of the total from the wallet to the settlement account (whose balance
+    // other files' off-ramps move at the same time, so it is read from the transaction).
+    const [payment] = (await operationsOf(record.stellarTxHash)).filter((op) => op.type === 'payment');
+    assert.deepEqual(
+      [payment?.from, payment?.to, (payment as { amount?: string })?.amount],
+      [wallet.publicKey, settlement, new BigNumber(quote.total).toFixed(7)],
+    );
 
     // The same submission again is a replay; the quote on another transactionId is a second payment: 409.
     const replay = await submit(alice, 'offramp', request);
@@ -162,10 +194,128 @@ describe('off-ramp', () => {
       assert.notEqual(record.refundTxHash, record.stellarTxHash);
       // Back where it started, to the stroop: paid once, refunded once.
       assert.equal((await balancesOf(wallet.publicKey)).USDC, sum(before.USDC ?? 0));
-      // Moving it again is refused; nothing changes.
+      // Asking again answers as it stands; completing it now is refused; nothing changes.
       const again = await as(alice, `/sandbox/transactions/${id}/${outcome}`, { method: 'POST' });
-      assert.equal(again.status, 409, JSON.stringify(again.body));
+      assert.equal(again.status, 202, JSON.stringify(again.body));
+      const complete = await as(alice, `/sandbox/transactions/${id}/complete`, { method: 'POST' });
+      assert.equal(complete.status, 409, JSON.stringify(complete.body));
+      const after = await as(alice, `/transactions/${id}`);
+      assert.equal(after.body.status, 'refund_completed');
+      assert.equal((await balancesOf(wallet.publicKey)).USDC, sum(before.USDC ?? 0));
     });
+
+  it('a ledger leg the wallet cannot pay fails and moves nothing: no instruction, no refund', async () => {
+    const poor = await ownWallet(alice, 'USDC', 5);
+    const quote = await newQuote(alice, payee, 20);
+    const before = await balancesOf(poor.publicKey);
+    const answer = await submit(alice, 'offramp', body(quote.quoteId, { walletId: poor.id }));
+    assert.equal(answer.status, 202, JSON.stringify(answer.body));
+    const record = await until(alice, answer.body.transactionRecordId, (r) => r.status !== 'initiated');
+    assert.equal(record.status, 'failed', JSON.stringify(record));
+    assert.match(record.errorCode, /UNDERFUNDED/);
+    assert.equal(record.externalReference, null);
+    assert.equal(record.refundTxHash, null);
+    assert.equal((await balancesOf(poor.publicKey)).USDC, sum(before.USDC ?? 0));
+    const atProvider = await instructionAtProvider(answer.body.transactionRecordId);
+    assert.equal(atProvider.status, 404);
+  });
+
+  it('a payout the provider refuses outright is failed and refunded; an unavailable provider is waited for', async () => {
+    const before = await balancesOf(wallet.publicKey);
+    await providerFault({ mode: 'reject', count: 1, statementReference: 'REJECT-1' });
+    const refused = await submit(
+      alice,
+      'offramp',
+      body((await newQuote(alice, payee, 12)).quoteId, { toRef: 'REJECT-1' }),
+    );
+    const record = await until(
+      alice,
+      refused.body.transactionRecordId,
+      (r) => r.status === 'refund_completed',
+    );
+    assert.equal(record.errorCode, 'PROVIDER_REJECTED');
+    assert.equal((await balancesOf(wallet.publicKey)).USDC, sum(before.USDC ?? 0));
+
+    // Unavailable twice: the record waits in processing (re-queued), then the payout is instructed once.
+    await providerFault({ mode: 'unavailable', count: 2, statementReference: 'DOWN-1' });
+    const waited = await submit(
+      alice,
+      'offramp',
+      body((await newQuote(alice, payee, 3)).quoteId, { toRef: 'DOWN-1' }),
+    );
+    const done = await until(alice, waited.body.transactionRecordId, (r) => r.status === 'completed');
+    assert.match(done.externalReference, /^SIM-/);
+    const atProvider = await instructionAtProvider(waited.body.transactionRecordId);
+    assert.equal(atProvider.body.submissions, 1);
+  });
+
+  it('a worker that dies between the ledger leg and the instruction: redelivered, the payout is instructed once', async () => {
+    // Every instruction refused as unavailable: the record stays processing without an instruction,
+    // as a worker that died after the ledger leg leaves it.
+    await providerFault({ mode: 'unavailable', count: 1000, statementReference: 'HOLD-CRASH' });
+    const answer = await submit(
+      alice,
+      'offramp',
+      body((await newQuote(alice, payee, 2)).quoteId, { toRef: 'HOLD-CRASH' }),
+    );
+    const id = answer.body.transactionRecordId;
+    await until(alice, id, (r) => r.status === 'processing');
+    await providerFault(null);
+    // The message delivered twice at once (SQS at-least-once), beside the worker's own re-queued one.
+    const message = {
+      kind: 'payment' as const,
+      environment: 'sandbox' as const,
+      associationId: alice.tenant.associationId,
+      transactionRecordId: id,
+      requestedAt: new Date().toISOString(),
+    };
+    await Promise.all([executeTransaction(message), executeTransaction(message)]);
+    const record = await until(alice, id, (r) => r.externalReference !== null);
+    assert.equal(record.status, 'processing');
+    const atProvider = await instructionAtProvider(id);
+    assert.equal(atProvider.status, 200);
+    assert.equal(atProvider.body.providerReference, record.externalReference);
+    // However many times it was sent, the provider holds one payout under our reference.
+    assert.ok(atProvider.body.submissions >= 1);
+  });
+
+  it('accepts a destination in any verification state, checked against that state’s limits', async () => {
+    const bob = await newCaller();
+    const bobWallet = await ownWallet(bob, 'USDC', 500);
+    for (const decision of ['APPROVED', 'REJECTED'] as const) {
+      const p = await newPayee(bob);
+      const decided = await as(bob, `/sandbox/payment-destinations/${p.paymentDestinationId}/verification`, {
+        method: 'POST',
+        body: { decision },
+      });
+      assert.equal(decided.status, 200, JSON.stringify(decided.body));
+      const ok = await submit(bob, 'offramp', {
+        ...body((await newQuote(bob, p, 50)).quoteId),
+        ...p,
+        walletId: bobWallet.id,
+      });
+      assert.equal(ok.status, 202, `${decision}: ${JSON.stringify(ok.body)}`);
+    }
+    // REJECTED: 100 USDC a payment and a day, whatever the connector allows.
+    const rejected = await newPayee(bob);
+    await as(bob, `/sandbox/payment-destinations/${rejected.paymentDestinationId}/verification`, {
+      method: 'POST',
+      body: { decision: 'REJECTED' },
+    });
+    const over = await submit(bob, 'offramp', {
+      ...body((await newQuote(bob, rejected, 150)).quoteId),
+      ...rejected,
+      walletId: bobWallet.id,
+    });
+    assertFieldError(over, 422, 'amount', /TRANSACTION AMOUNT limit \(destination REJECTED/);
+    // The rolling day counts bob's earlier payments through the connector (50 + 50): 60 more is over 100.
+    const daily = await submit(bob, 'offramp', {
+      ...body((await newQuote(bob, rejected, 60)).quoteId),
+      ...rejected,
+      walletId: bobWallet.id,
+    });
+    assertFieldError(daily, 422, 'amount', /DAILY AMOUNT limit/);
+  });
 
   it('provider notifications: a forged, stale or replayed signature is a 401 and changes nothing', async () => {
     const quote = await newQuote(alice, payee, 10);
