@@ -152,6 +152,18 @@ export const outboxRows: readonly OutboxRow<never>[] = [
     queue: 'ledger-submissions',
     message: paymentMessageOf,
   }),
+  // An on-ramp whose collection the provider reports completed: the change asks for the payout into the
+  // wallet (whichever of the record's move to processing and the provider's report came last).
+  row<TransactionRecord>({
+    itemType: 'transaction',
+    when: (change) =>
+      (changedTo(change, 'status') === 'processing' || changedTo(change, 'providerStatus') === 'completed') &&
+      change.newImage?.transactionType === 'onramp' &&
+      change.newImage.status === 'processing' &&
+      change.newImage.providerStatus === 'completed',
+    queue: 'ledger-submissions',
+    message: paymentMessageOf,
+  }),
   // Webhook events: a transaction record's creation and every status change; KYC decisions; destination
   // verification decisions.
   eventRow<TransactionRecord>({

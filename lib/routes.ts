@@ -112,6 +112,7 @@ export const routes = [
     auth: 'token',
   },
   { method: 'POST', path: '/payments/offramp', fn: 'payments', operation: 'payOfframp', auth: 'token' },
+  { method: 'POST', path: '/payments/onramp', fn: 'payments', operation: 'payOnramp', auth: 'token' },
   { method: 'POST', path: '/payments/swap/own', fn: 'payments', operation: 'paySwapOwn', auth: 'token' },
   {
     method: 'POST',

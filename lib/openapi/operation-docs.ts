@@ -425,6 +425,18 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
       503: 'No provider is configured for the environment; nothing was accepted.',
     },
   },
+  payOnramp: {
+    tag: 'Payments',
+    summary: 'Collect from a counterparty’s mobile money into an own wallet, against an on-ramp quote',
+    description: `Executes an on-ramp quote (\`POST /quotes?type=onramp\`) once. \`walletId\` is the caller’s own Verified wallet that receives; \`senderId\` the paying counterparty (a beneficiary of the caller) and \`paymentDestinationId\` its MOBILE_MONEY destination, in the connector’s country and currency. The quote must be the caller’s, an on-ramp quote, unexpired, and priced for the corridor the counterparty’s classification gives (and for that counterparty and destination when it named them). The connector’s required fields (\`GET /payments/requirements\`) must be present: on the body (\`senderSourceOfFunds\`, \`senderIdCountryIsoCode\` — or the counterparty’s \`individual.idCountryIsoCode2\` —, \`receiverSourceOfFunds\`, \`purpose\`), on the counterparty (\`sender.individual.…\`) and on its destination (\`paymentDestination.…\`), one error each. \`notifyEmail\`/\`notifyWhatsApp\` need a contact on the association’s profile, which it does not hold yet: true is a 422. Execution: the provider is asked to collect \`sendAmount\` (\`processing\`, \`externalReference\`); when it reports the collection completed, the connector’s settlement account pays \`receiveAmount\` into the wallet on the ledger (\`completed\`, \`stellarTxHash\`); a declined or expired collection is \`failed\` and nothing moved. ${PAYMENT_RULES}`,
+    success: acceptedPayment('Accepted: the record is `initiated`.'),
+    problems: {
+      ...PAYMENT_PROBLEMS,
+      404: 'A wallet, counterparty, destination or quote that is not the caller’s (`errors` names it).',
+      409: 'The `transactionId` was used with another route or body, or the quote was already executed by another payment (`quoteId`).',
+      422: 'A destination that is not MOBILE_MONEY or not the connector’s; a quote of another type, expired, or priced for another counterparty, destination or corridor; a missing required field (one error each); a code not in the enums; a notify flag.',
+    },
+  },
   receiveProviderNotification: {
     tag: 'Providers',
     summary: 'A provider’s status notification (not for integrators)',

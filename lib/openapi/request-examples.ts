@@ -191,6 +191,21 @@ export const requestExamples: Partial<Record<OperationName, Record<string, Examp
       },
     },
   },
+  payOnramp: {
+    mpesa: {
+      summary: 'Collect KES from a Kenyan M-Pesa counterparty into a USDC wallet',
+      value: {
+        transactionId: '7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d',
+        walletId,
+        senderId: '8b7c6d5e-4f3a-4b2c-8d9e-0f1a2b3c4d5e',
+        paymentDestinationId: '9c8d7e6f-5a4b-4c3d-9e0f-1a2b3c4d5e6f',
+        quoteId: 'ad9e8f7a-6b5c-4d4e-8f1a-2b3c4d5e6f7a',
+        senderSourceOfFunds: 'SALARY',
+        senderIdCountryIsoCode: 'KE',
+        fromRef: 'TOPUP-17',
+      },
+    },
+  },
   receiveProviderNotification: {
     completed: {
       summary: 'The provider paid the payout out',

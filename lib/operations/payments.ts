@@ -1,7 +1,9 @@
 import { accepted, operation } from '../http/api-function.ts';
 import { payOfframp } from '../payments/offramp.ts';
+import { payOnramp } from '../payments/onramp.ts';
 import {
   offrampBody,
+  onrampBody,
   p2pBeneficiaryBody,
   p2pOwnBody,
   p2pOwnMultiBody,
@@ -37,6 +39,10 @@ export const paymentsOperations = {
   payOfframp: operation({
     body: offrampBody,
     handle: async ({ tenant, body, now }) => accepted(await payOfframp(tenant, body, now)),
+  }),
+  payOnramp: operation({
+    body: onrampBody,
+    handle: async ({ tenant, body, now }) => accepted(await payOnramp(tenant, body, now)),
   }),
   paySwapBeneficiary: operation({
     body: swapBeneficiaryBody,

@@ -18,7 +18,7 @@ import { logger } from '../log.ts';
 import { findWalletRecord, type WalletRecord } from '../wallets/lookups.ts';
 import type { PaymentMessage } from './message.ts';
 import { notifierFor } from './notifier.ts';
-import { advanceOfframp } from './ramps.ts';
+import { advanceRamp as advanceRampStep } from './ramps.ts';
 import {
   type AssetOnRecord,
   findTransaction,
@@ -203,9 +203,9 @@ async function advanceRamp(
 ): Promise<void> {
   let record: TransactionRecord | undefined = first;
   for (let step = 0; record && step < 3; step++) {
-    let result: Awaited<ReturnType<typeof advanceOfframp>>;
+    let result: Awaited<ReturnType<typeof advanceRampStep>>;
     try {
-      result = await advanceOfframp(tenant, record, now());
+      result = await advanceRampStep(tenant, record, now());
     } catch (error) {
       if (!(error instanceof LedgerUnavailableError)) throw error;
       result = { pending: error.message };
@@ -215,9 +215,9 @@ async function advanceRamp(
     const after: TransactionRecord | undefined = await findTransaction(tenant, record.transactionRecordId, {
       consistent: true,
     });
-    // Another step is due only when this one moved the record (a payout after the ledger leg).
-    if (!after || (after.status === before && (after.status !== 'processing' || after.externalReference)))
-      return;
+    // Another step is due only when this one moved the record (a payout after the ledger leg, a
+    // collection that completed before its answer was recorded).
+    if (!after || after.status === before) return;
     record = after;
   }
 }

@@ -12,95 +12,17 @@ import type { BeneficiaryRecord, PaymentDestinationRecord } from '../beneficiari
 import type { ConnectorRecord } from '../connectors/repo.ts';
 import { connectorOrNotFound } from '../connectors/service.ts';
 import { shortForm, transactionTypeOf } from '../connectors/transaction-types.ts';
-import { type VocabularyName, vocabularies } from '../connectors/vocabularies.ts';
-import { type FieldError, notFound, Problem, unprocessable } from '../http/problem.ts';
+import { type FieldError, notFound, unprocessable } from '../http/problem.ts';
 import type { Tenant } from '../http/types.ts';
 import { platformAccount } from '../ledger/platform-accounts.ts';
-import {
-  claimQuote,
-  destinationErrors,
-  findQuote,
-  isQuoteExpired,
-  type QuoteRecord,
-} from '../quotes/service.ts';
+import { destinationErrors, type QuoteRecord } from '../quotes/service.ts';
+import { claimOrConflict, complianceErrors, rampOf, usableQuote, vocabularyErrors } from './ramp-checks.ts';
 import { limitErrors, limitsFor, type Standing, type WindowUse } from './ramp-limits.ts';
-import { transactionRecordIdOf } from './record-ids.ts';
 import { listRampsSince } from './repo.ts';
 import type { Offramp } from './schema.ts';
 import { accept, type Draft, notifyTarget, onRecord, registryAsset, usableWallet } from './service.ts';
 
 const LONGEST_WINDOW_SECONDS = 2_592_000;
-
-/** The value at a member path (`individual.idNumber`) of an object, or undefined. */
-function valueAt(source: unknown, path: string): unknown {
-  return path
-    .split('.')
-    .reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], source);
-}
-
-const isGiven = (value: unknown) =>
-  value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
-
-function vocabularyErrors(
-  body: Record<string, unknown>,
-  members: Record<string, VocabularyName>,
-): FieldError[] {
-  return Object.entries(members).flatMap(([field, vocabulary]) => {
-    const value = body[field];
-    if (value === undefined) return [];
-    return vocabularies[vocabulary].some((entry) => entry.code === value)
-      ? []
-      : [{ field, message: `${String(value)} is not a ${vocabulary} code of GET /payments/enums` }];
-  });
-}
-
-/** Every compliance field the connector requires for this type that is missing, one error each. */
-export function complianceErrors(
-  connector: ConnectorRecord,
-  quote: QuoteRecord,
-  parties: { sender: Record<string, unknown>; beneficiary: unknown; destination: unknown },
-  prefixes: { sender: string; beneficiary: string; destination: string },
-): FieldError[] {
-  const set = connector.compliance[quote.transactionType];
-  if (!set) return [];
-  const missing = (party: 'sender' | 'beneficiary' | 'destination') =>
-    set[party]
-      .filter((r) => r.required && !isGiven(valueAt(parties[party], r.field)))
-      .map((r) => ({
-        field: `${prefixes[party]}${r.field}`,
-        message: `is required by connector ${connector.id} for ${shortForm(quote.transactionType)}`,
-      }));
-  return [...missing('sender'), ...missing('beneficiary'), ...missing('destination')];
-}
-
-/** The caller's unexpired quote of `type`: 404 not ours, 422 another type or expired. */
-export async function usableQuote(
-  tenant: Tenant,
-  quoteId: string,
-  type: QuoteRecord['quoteType'],
-  now: Date,
-) {
-  const quote = await findQuote(tenant, quoteId);
-  if (!quote)
-    throw notFound(`No quote ${quoteId}.`, [{ field: 'quoteId', message: 'is not a quote of yours' }]);
-  if (quote.quoteType !== type)
-    throw unprocessable('The quote is of another kind.', [
-      { field: 'quoteId', message: `is an ${quote.quoteType} quote; this route executes ${type} quotes` },
-    ]);
-  if (isQuoteExpired(quote, now))
-    throw unprocessable('The quote has expired.', [
-      { field: 'quoteId', message: `quote expired at ${quote.expiry}; create a new one` },
-    ]);
-  return quote;
-}
-
-/** Claims the quote for the record: 409 when another payment executed it. */
-export async function claimOrConflict(tenant: Tenant, quoteId: string, transactionId: string): Promise<void> {
-  if (!(await claimQuote(tenant, quoteId, transactionRecordIdOf(tenant, transactionId))))
-    throw new Problem(409, 'This quote was already executed by another payment.', {
-      errors: [{ field: 'quoteId', message: 'executes at most once; create a new quote' }],
-    });
-}
 
 function consistencyErrors(
   quote: QuoteRecord,
@@ -144,37 +66,6 @@ async function windowUse(tenant: Tenant, connectorId: string, now: Date) {
       amount: inWindow.reduce((sum, r) => sum.plus(r.sendAmount), new BigNumber(0)),
       count: inWindow.length,
     };
-  };
-}
-
-/** What the provider is told about the beneficiary and where to pay: the connector's fields, as held. */
-function instructionParties(beneficiary: BeneficiaryRecord, destination: PaymentDestinationRecord) {
-  const person = beneficiary.individual;
-  return {
-    beneficiary: {
-      kind: beneficiary.kind,
-      ...(person ? { individual: person } : { business: beneficiary.business }),
-    },
-    destination: {
-      method: destination.method,
-      countryIsoCode2: destination.countryIsoCode2,
-      currencyCode: destination.currencyCode,
-      ...Object.fromEntries(
-        (
-          [
-            'accountNumber',
-            'bankCode',
-            'accountHolderName',
-            'bankName',
-            'accountType',
-            'mobileNumber',
-            'provider',
-          ] as const
-        )
-          .filter((k) => destination[k] !== undefined)
-          .map((k) => [k, destination[k]]),
-      ),
-    },
   };
 }
 
@@ -264,8 +155,6 @@ async function offrampDraft(tenant: Tenant, body: Offramp, now: Date): Promise<D
     destinationWalletId: null,
     destinationStellarAddress: settlement.publicKey,
     beneficiaryId: beneficiary.beneficiaryId,
-    beneficiaryFirstName: person ? person.firstName : (beneficiary.business?.registeredName ?? null),
-    beneficiaryLastName: person ? person.lastName : null,
     paymentDestinationId: destination.destinationId,
     fromRef: body.fromRef ?? null,
     toRef: body.toRef ?? null,
@@ -273,20 +162,13 @@ async function offrampDraft(tenant: Tenant, body: Offramp, now: Date): Promise<D
     notify,
     legs: null,
     walletIds: [wallet.walletId],
-    ramp: {
-      connectorId: connector.id,
-      connectorName: connector.name,
-      method: connector.method,
-      destinationCountryIso: connector.region.iso,
-      quoteId: quote.quoteId,
-      rate: quote.rate,
-      fiatAmount: quote.receiveAmount,
-      fiatCurrency: quote.receiveCurrency,
-      ...instructionParties(beneficiary, destination),
-    },
-    externalReference: null,
-    providerStatus: null,
-    refundTxHash: null,
+    ...rampOf(
+      connector,
+      quote,
+      { amount: quote.receiveAmount, currency: quote.receiveCurrency },
+      beneficiary,
+      destination,
+    ),
   };
 }
 

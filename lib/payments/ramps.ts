@@ -38,11 +38,23 @@ const ledgerAsset = (record: TransactionRecord) =>
     ? ('native' as const)
     : { code: record.sendingAsset.code, issuer: record.sendingAsset.issuer };
 
-/** Where the provider's report takes an off-ramp record, from the status it is in; null: nowhere. */
-function offrampMove(
+/** Where the provider's report takes a ramp record, from the status it is in; null: nowhere. */
+function rampMove(
   record: TransactionRecord,
   state: InstructionState,
 ): { from: TransactionRecord['status']; set: Record<string, unknown> } | null {
+  if (record.transactionType === 'onramp')
+    // A collection that completed is paid out by the worker (the change asks for it, lib/outbox.ts).
+    return record.status === 'processing' && state.status === 'failed'
+      ? {
+          from: 'processing',
+          set: {
+            status: 'failed',
+            errorCode: 'COLLECTION_FAILED',
+            failureReason: state.reason ?? 'The counterparty’s payment was declined or expired.',
+          },
+        }
+      : null;
   if (record.status === 'processing' && state.status === 'completed')
     return { from: 'processing', set: { status: 'completed' } };
   if (record.status === 'processing' && state.status === 'failed')
@@ -76,7 +88,7 @@ export async function applyProviderState(
   state: InstructionState,
   now: Date,
 ): Promise<void> {
-  const move = offrampMove(record, state);
+  const move = rampMove(record, state);
   const common = { externalReference: state.providerReference, providerStatus: state.status };
   if (!move) {
     if (record.externalReference !== state.providerReference || record.providerStatus !== state.status)
@@ -148,46 +160,72 @@ async function payLedgerLeg(tenant: Tenant, record: TransactionRecord, now: Date
   return { done: true };
 }
 
-/** The payout instruction, idempotent by the record id at the provider. */
-async function instructPayout(tenant: Tenant, record: TransactionRecord, now: Date): Promise<RampStep> {
+/**
+ * Sends the record's instruction to its provider, idempotent by the record id (recorded first, so a
+ * notification that beats the answer finds its record): the provider's answer, a step to wait
+ * (unavailable, not configured: re-queued), or its refusal (what `refused` makes of it).
+ */
+async function instruct(
+  tenant: Tenant,
+  record: TransactionRecord,
+  now: Date,
+  kind: 'payout' | 'collection',
+  refused: { from: TransactionRecord['status']; set: Record<string, unknown> },
+): Promise<InstructionState | RampStep> {
   const ramp = record.ramp;
-  if (!ramp) throw new Error(`Off-ramp ${record.transactionRecordId} has no connector`);
+  if (!ramp) throw new Error(`Ramp ${record.transactionRecordId} has no connector`);
+  const reference = record.transactionRecordId;
   await recordInstruction({
     environment: record.environment,
     connectorId: ramp.connectorId,
-    reference: record.transactionRecordId,
-    kind: 'payout',
+    reference,
+    kind,
     associationId: record.associationId,
-    transactionRecordId: record.transactionRecordId,
+    transactionRecordId: reference,
     createdAt: now.toISOString(),
   });
-  let state: InstructionState;
+  const common = {
+    reference,
+    connectorId: ramp.connectorId,
+    amount: ramp.fiatAmount,
+    currency: ramp.fiatCurrency,
+    statementReference: record.toRef,
+  };
   try {
     const provider = await providerFor(record.environment, ramp.connectorId);
-    state = await provider.submitPayout({
-      reference: record.transactionRecordId,
-      connectorId: ramp.connectorId,
-      amount: ramp.fiatAmount,
-      currency: ramp.fiatCurrency,
-      beneficiary: ramp.beneficiary,
-      destination: ramp.destination,
-      statementReference: record.toRef,
-    });
+    return kind === 'payout'
+      ? await provider.submitPayout({
+          ...common,
+          beneficiary: ramp.beneficiary,
+          destination: ramp.destination,
+        })
+      : await provider.startCollection({ ...common, payer: ramp.beneficiary, source: ramp.destination });
   } catch (error) {
     if (error instanceof ProviderUnavailableError || error instanceof ProviderNotConfiguredError)
       return { pending: error.message };
     if (!(error instanceof ProviderRejectedError)) throw error;
-    // The ledger leg has landed: a refused payout is refunded (the failed record's change asks for it).
     await moveTransaction(
       tenant,
-      record.transactionRecordId,
-      'processing',
-      { status: 'failed', refundDue: true, errorCode: 'PROVIDER_REJECTED', failureReason: error.message },
+      reference,
+      refused.from,
+      { ...refused.set, failureReason: error.message },
       now,
     );
     return { done: true };
   }
-  await applyProviderState(tenant, record, state, now);
+}
+
+const isStep = (answer: InstructionState | RampStep): answer is RampStep =>
+  'done' in answer || 'pending' in answer;
+
+/** The payout instruction; a refusal fails the record, which is then refunded (its ledger leg landed). */
+async function instructPayout(tenant: Tenant, record: TransactionRecord, now: Date): Promise<RampStep> {
+  const answer = await instruct(tenant, record, now, 'payout', {
+    from: 'processing',
+    set: { status: 'failed', refundDue: true, errorCode: 'PROVIDER_REJECTED' },
+  });
+  if (isStep(answer)) return answer;
+  await applyProviderState(tenant, record, answer, now);
   return { done: true };
 }
 
@@ -227,12 +265,92 @@ async function refund(tenant: Tenant, record: TransactionRecord, now: Date): Pro
   return { done: true };
 }
 
+/** Asks the provider to collect from the counterparty; a refusal fails the record, nothing moved. */
+async function startCollection(tenant: Tenant, record: TransactionRecord, now: Date): Promise<RampStep> {
+  const answer = await instruct(tenant, record, now, 'collection', {
+    from: 'initiated',
+    set: { status: 'failed', errorCode: 'COLLECTION_REJECTED' },
+  });
+  if (isStep(answer)) return answer;
+  // The provider's state itself (providerStatus) is what its notifications write: a notification that
+  // beat this answer must not be overwritten by it.
+  await moveTransaction(
+    tenant,
+    record.transactionRecordId,
+    'initiated',
+    { status: 'processing', externalReference: answer.providerReference },
+    now,
+  );
+  return { done: true };
+}
+
+/** The collection arrived: the settlement account pays the wallet `receiveAmount`, once (the intent). */
+async function payWallet(tenant: Tenant, record: TransactionRecord, now: Date): Promise<RampStep> {
+  const ramp = record.ramp;
+  const wallet = record.walletId ? await findWalletRecord(tenant, record.walletId) : undefined;
+  if (!ramp || !wallet) throw new Error(`On-ramp ${record.transactionRecordId} cannot be paid out`);
+  if (wallet.activationStatus !== 'active') return { pending: `wallet ${wallet.walletId} is not open yet` };
+  const settlement = await platformAccount(record.environment, `settlement:${ramp.connectorId}`);
+  const asset = record.receivingAsset;
+  const outcome = await executePayment({
+    environment: record.environment,
+    intentId: record.intentId,
+    purpose: record.requestFingerprint,
+    legs: [
+      {
+        from: { publicKey: settlement.publicKey, sealedSecret: settlement.sealedSecret },
+        to: wallet.publicKey,
+        custodialDestination: { publicKey: wallet.publicKey, sealedSecret: wallet.sealedSecret },
+        sendAsset: asset.issuer === null ? 'native' : { code: asset.code, issuer: asset.issuer },
+        amount: record.receiveAmount ?? '0',
+      },
+    ],
+    recordId: record.transactionRecordId,
+    slippage: '0',
+    budgetMs: RAMP_BUDGET_MS,
+  });
+  // The counterparty has paid: a payout the ledger refuses is retried until the redrive policy alarms.
+  if (outcome.status !== 'succeeded')
+    return { pending: `payout ${outcome.status}: ${outcome.failureReason}` };
+  await moveTransaction(
+    tenant,
+    record.transactionRecordId,
+    'processing',
+    { status: 'completed', stellarTxHash: outcome.hash, completedAt: now.toISOString() },
+    now,
+  );
+  return { done: true };
+}
+
+/** The next step of an on-ramp, from where its record stands. */
+async function advanceOnramp(tenant: Tenant, record: TransactionRecord, now: Date): Promise<RampStep> {
+  if (record.status === 'initiated') return startCollection(tenant, record, now);
+  if (record.status !== 'processing') return { done: true };
+  if (record.providerStatus === 'completed' && !record.stellarTxHash) return payWallet(tenant, record, now);
+  if (record.providerStatus === 'failed') {
+    await applyProviderState(
+      tenant,
+      record,
+      {
+        reference: record.transactionRecordId,
+        providerReference: record.externalReference ?? '',
+        status: 'failed',
+        reason: null,
+      },
+      now,
+    );
+  }
+  return { done: true };
+}
+
+/** The next step of a ramp, from where its record stands. */
+export const advanceRamp = (tenant: Tenant, record: TransactionRecord, now: Date): Promise<RampStep> =>
+  record.transactionType === 'onramp'
+    ? advanceOnramp(tenant, record, now)
+    : advanceOfframp(tenant, record, now);
+
 /** The next step of an off-ramp, from where its record stands. */
-export async function advanceOfframp(
-  tenant: Tenant,
-  record: TransactionRecord,
-  now: Date,
-): Promise<RampStep> {
+async function advanceOfframp(tenant: Tenant, record: TransactionRecord, now: Date): Promise<RampStep> {
   if (record.status === 'initiated') return payLedgerLeg(tenant, record, now);
   if (record.status === 'processing' && !record.externalReference) return instructPayout(tenant, record, now);
   if (record.status === 'failed' && record.refundDue && !record.refundTxHash)

@@ -127,6 +127,29 @@ export const offrampBody = z.strictObject({
 });
 
 export type Offramp = z.infer<typeof offrampBody>;
+
+/** On-ramp (§4.7's table): the caller's wallet receives; `senderId` is the paying counterparty. */
+export const onrampBody = z.strictObject({
+  transactionId: uuidField,
+  walletId: uuidField,
+  senderId: uuidField,
+  paymentDestinationId: uuidField,
+  quoteId: uuidField,
+  purpose: complianceCode,
+  senderSourceOfFunds: complianceCode,
+  senderIdCountryIsoCode: z.optional(
+    z.pipe(
+      z.string().check(z.regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 code (two letters)')),
+      z.transform((v: string) => v.toUpperCase()),
+    ),
+  ),
+  receiverSourceOfFunds: complianceCode,
+  ...references,
+  notifyEmail: notifyFlag,
+  notifyWhatsApp: notifyFlag,
+});
+
+export type Onramp = z.infer<typeof onrampBody>;
 export type P2pOwn = z.infer<typeof p2pOwnBody>;
 export type SwapOwn = z.infer<typeof swapOwnBody>;
 export type P2pBeneficiary = z.infer<typeof p2pBeneficiaryBody>;

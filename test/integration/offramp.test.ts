@@ -21,10 +21,16 @@ import {
   compliantIndividual,
   RAMP_CONNECTOR_ID,
 } from '../support/fixtures.ts';
-import { balancesOf, type OwnWallet, operationsOf, ownWallet, submit } from '../support/payments.ts';
+import {
+  balancesOf,
+  type OwnWallet,
+  operationsOf,
+  ownWallet,
+  recordWhen,
+  submit,
+} from '../support/payments.ts';
 
 const CONNECTOR = RAMP_CONNECTOR_ID;
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const sum = (...amounts: (string | number)[]) =>
   amounts.reduce<BigNumber>((t, a) => t.plus(a), new BigNumber(0)).toFixed(7);
 
@@ -61,23 +67,6 @@ async function newQuote(
 
 // biome-ignore lint/suspicious/noExplicitAny: records are asserted on member by member.
 type Json = any;
-
-/** Polls the record until `done` holds of it. */
-async function until(
-  caller: Caller,
-  id: string,
-  done: (record: Json) => boolean,
-  timeoutMs = 40_000,
-): Promise<Json> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const read = await as(caller, `/transactions/${id}`);
-    assert.equal(read.status, 200, JSON.stringify(read.body));
-    if (done(read.body)) return read.body;
-    if (Date.now() > deadline) throw new Error(`Record ${id} stayed ${JSON.stringify(read.body)}`);
-    await pause(200);
-  }
-}
 
 /** The simulator's view of an instruction (its GET, signed as the gateway signs). */
 async function instructionAtProvider(reference: string) {
@@ -135,7 +124,7 @@ describe('off-ramp', () => {
     const request = body(quote.quoteId, { toRef: 'INV-77' });
     const answer = await submit(alice, 'offramp', request);
     assert.equal(answer.status, 202, JSON.stringify(answer.body));
-    const record = await until(alice, answer.body.transactionRecordId, (r) => r.status === 'completed');
+    const record = await recordWhen(alice, answer.body.transactionRecordId, (r) => r.status === 'completed');
     assert.equal(record.type, 'offramp');
     assert.equal(record.connectorId, CONNECTOR);
     assert.equal(record.connectorName, 'South Africa bank payout');
@@ -180,15 +169,15 @@ describe('off-ramp', () => {
       const answer = await submit(alice, 'offramp', body(quote.quoteId, { toRef: 'HOLD-1' }));
       assert.equal(answer.status, 202, JSON.stringify(answer.body));
       const id = answer.body.transactionRecordId;
-      await until(alice, id, (r) => r.status === 'processing' && r.externalReference !== null);
+      await recordWhen(alice, id, (r) => r.status === 'processing' && r.externalReference !== null);
       if (from === 'completed') {
         const completed = await as(alice, `/sandbox/transactions/${id}/complete`, { method: 'POST' });
         assert.equal(completed.status, 202, JSON.stringify(completed.body));
-        await until(alice, id, (r) => r.status === 'completed');
+        await recordWhen(alice, id, (r) => r.status === 'completed');
       }
       const moved = await as(alice, `/sandbox/transactions/${id}/${outcome}`, { method: 'POST' });
       assert.equal(moved.status, 202, JSON.stringify(moved.body));
-      const record = await until(alice, id, (r) => r.status === 'refund_completed');
+      const record = await recordWhen(alice, id, (r) => r.status === 'refund_completed');
       assert.equal(record.errorCode, outcome === 'fail' ? 'PROVIDER_FAILED' : 'PAYOUT_RETURNED');
       assert.match(record.refundTxHash, /^[0-9a-f]{64}$/);
       assert.notEqual(record.refundTxHash, record.stellarTxHash);
@@ -210,7 +199,7 @@ describe('off-ramp', () => {
     const before = await balancesOf(poor.publicKey);
     const answer = await submit(alice, 'offramp', body(quote.quoteId, { walletId: poor.id }));
     assert.equal(answer.status, 202, JSON.stringify(answer.body));
-    const record = await until(alice, answer.body.transactionRecordId, (r) => r.status !== 'initiated');
+    const record = await recordWhen(alice, answer.body.transactionRecordId, (r) => r.status !== 'initiated');
     assert.equal(record.status, 'failed', JSON.stringify(record));
     assert.match(record.errorCode, /UNDERFUNDED/);
     assert.equal(record.externalReference, null);
@@ -228,7 +217,7 @@ describe('off-ramp', () => {
       'offramp',
       body((await newQuote(alice, payee, 12)).quoteId, { toRef: 'REJECT-1' }),
     );
-    const record = await until(
+    const record = await recordWhen(
       alice,
       refused.body.transactionRecordId,
       (r) => r.status === 'refund_completed',
@@ -243,7 +232,7 @@ describe('off-ramp', () => {
       'offramp',
       body((await newQuote(alice, payee, 3)).quoteId, { toRef: 'DOWN-1' }),
     );
-    const done = await until(alice, waited.body.transactionRecordId, (r) => r.status === 'completed');
+    const done = await recordWhen(alice, waited.body.transactionRecordId, (r) => r.status === 'completed');
     assert.match(done.externalReference, /^SIM-/);
     const atProvider = await instructionAtProvider(waited.body.transactionRecordId);
     assert.equal(atProvider.body.submissions, 1);
@@ -259,7 +248,7 @@ describe('off-ramp', () => {
       body((await newQuote(alice, payee, 2)).quoteId, { toRef: 'HOLD-CRASH' }),
     );
     const id = answer.body.transactionRecordId;
-    await until(alice, id, (r) => r.status === 'processing');
+    await recordWhen(alice, id, (r) => r.status === 'processing');
     await providerFault(null);
     // The message delivered twice at once (SQS at-least-once), beside the worker's own re-queued one.
     const message = {
@@ -270,7 +259,7 @@ describe('off-ramp', () => {
       requestedAt: new Date().toISOString(),
     };
     await Promise.all([executeTransaction(message), executeTransaction(message)]);
-    const record = await until(alice, id, (r) => r.externalReference !== null);
+    const record = await recordWhen(alice, id, (r) => r.externalReference !== null);
     assert.equal(record.status, 'processing');
     const atProvider = await instructionAtProvider(id);
     assert.equal(atProvider.status, 200);
@@ -321,7 +310,11 @@ describe('off-ramp', () => {
     const quote = await newQuote(alice, payee, 10);
     const answer = await submit(alice, 'offramp', body(quote.quoteId, { toRef: 'HOLD-2' }));
     const id = answer.body.transactionRecordId;
-    const held = await until(alice, id, (r) => r.status === 'processing' && r.externalReference !== null);
+    const held = await recordWhen(
+      alice,
+      id,
+      (r) => r.status === 'processing' && r.externalReference !== null,
+    );
     const url = `${baseUrl()}/provider-notifications/sandbox/${CONNECTOR}`;
     const secret = (await findProviderSecret('sandbox', CONNECTOR)) as Buffer;
     const notification = JSON.stringify({

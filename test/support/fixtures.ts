@@ -41,6 +41,8 @@ export interface Fixture {
   providerSecret: Buffer;
   /** An off-ramp submitted once (its quote executes once): the valid request replays it. */
   offramp: Record<string, unknown>;
+  /** An on-ramp submitted once, completed: the valid request replays it. */
+  onramp: Record<string, unknown>;
   /** Its record, completed: the sandbox ramp helper's valid request completes it again. */
   rampTransaction: string;
 }
@@ -66,6 +68,16 @@ export const compliantIndividual = {
   idNumber: '9004120000000',
 };
 export const beneficiaryAddress = { line1: '1 Long Street', city: 'Cape Town', countryIsoCode2: 'ZA' };
+
+/** The on-ramp connector, and a Kenyan M-Pesa account a counterparty pays from. */
+export const ONRAMP_CONNECTOR_ID = 'ke-momo-onramp-kes-usdc';
+export const keMobileMoney = {
+  method: 'MOBILE_MONEY',
+  countryIsoCode2: 'KE',
+  currencyIsoCode3: 'KES',
+  mobileNumber: '+254712345678',
+  provider: 'MPESA',
+};
 
 /** The KYC metadata of a third-party wallet (created Pending, until its review is decided). */
 export const person = {
@@ -179,6 +191,28 @@ export async function newFixture(): Promise<Fixture> {
   };
   const ramp = await post('/payments/offramp', offramp);
   assert.equal(ramp.status, 202, JSON.stringify(ramp.body));
+  // And an on-ramp from a Kenyan counterparty into the same wallet (its valid request replays it).
+  const counterparty = await created(
+    post('/beneficiaries', { individual: { ...compliantIndividual, idCountryIsoCode2: 'KE' } }),
+  );
+  const momo = await created(post(`/beneficiaries/${counterparty}/payment-destinations`, keMobileMoney));
+  const collection = { senderId: counterparty, paymentDestinationId: momo };
+  const onrampQuote = await post('/quotes?type=onramp', {
+    amount: 1000,
+    connectorId: ONRAMP_CONNECTOR_ID,
+    beneficiaryId: counterparty,
+    paymentDestinationId: momo,
+  });
+  assert.equal(onrampQuote.status, 201, JSON.stringify(onrampQuote.body));
+  const onramp = {
+    transactionId: randomUUID(),
+    walletId: rampWallet,
+    ...collection,
+    quoteId: onrampQuote.body.quoteId,
+    senderSourceOfFunds: 'SALARY',
+  };
+  const collected = await post('/payments/onramp', onramp);
+  assert.equal(collected.status, 202, JSON.stringify(collected.body));
   const payment = await post('/payments/p2p/own', {
     transactionId: randomUUID(),
     walletId: wallet,
@@ -194,8 +228,9 @@ export async function newFixture(): Promise<Fixture> {
     paymentSettled(caller, payment.body.transactionRecordId),
     // Completed by the sandbox provider a few seconds after its instruction: nothing follows.
     paymentSettled(caller, ramp.body.transactionRecordId, 'completed'),
+    paymentSettled(caller, collected.body.transactionRecordId, 'completed'),
   ]);
-  const delivery = await deliveredOnce(caller, deliveryWebhook, 2);
+  const delivery = await deliveredOnce(caller, deliveryWebhook, 3);
   return {
     caller,
     tokenClient: { clientId, clientSecret },
@@ -212,6 +247,7 @@ export async function newFixture(): Promise<Fixture> {
     delivery,
     providerSecret: (await findProviderSecret('sandbox', RAMP_CONNECTOR_ID)) as Buffer,
     offramp,
+    onramp,
     rampTransaction: ramp.body.transactionRecordId,
   };
 }
@@ -307,6 +343,8 @@ function validBody(key: string, f: Fixture): unknown {
     case 'POST /v1/payments/offramp':
       // A quote executes once: the valid request is the fixture's off-ramp again (an idempotent replay).
       return { ...f.offramp };
+    case 'POST /v1/payments/onramp':
+      return { ...f.onramp };
     case 'POST /v1/provider-notifications/{environment}/{connectorId}':
       // For an instruction that is no one's: acknowledged, nothing moves (credentials() signs it).
       return {
