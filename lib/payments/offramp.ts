@@ -14,9 +14,15 @@ import { connectorOrNotFound } from '../connectors/service.ts';
 import { shortForm, transactionTypeOf } from '../connectors/transaction-types.ts';
 import { type FieldError, notFound, unprocessable } from '../http/problem.ts';
 import type { Tenant } from '../http/types.ts';
-import { platformAccount } from '../ledger/platform-accounts.ts';
 import { destinationErrors, type QuoteRecord } from '../quotes/service.ts';
-import { claimOrConflict, complianceErrors, rampOf, usableQuote, vocabularyErrors } from './ramp-checks.ts';
+import {
+  claimOrConflict,
+  complianceErrors,
+  rampOf,
+  settlementOf,
+  usableQuote,
+  vocabularyErrors,
+} from './ramp-checks.ts';
 import { limitErrors, limitsFor, type Standing, type WindowUse } from './ramp-limits.ts';
 import { listRampsSince } from './repo.ts';
 import type { Offramp } from './schema.ts';
@@ -136,7 +142,7 @@ async function offrampDraft(tenant: Tenant, body: Offramp, now: Date): Promise<D
   const contact = person ?? beneficiary.business;
   const notify = notifyTarget({ email: contact?.email ?? null, mobile: contact?.mobile ?? null }, body);
   const sending = await registryAsset(tenant, body.sendingAssetCode, 'sendingAssetCode');
-  const settlement = await platformAccount(tenant.environment, `settlement:${connector.id}`);
+  const settlement = await settlementOf(tenant, connector);
   await claimOrConflict(tenant, quote.quoteId, body.transactionId);
   return {
     transactionType: 'offramp',

@@ -12,9 +12,15 @@ import { connectorOrNotFound } from '../connectors/service.ts';
 import { shortForm, transactionTypeOf } from '../connectors/transaction-types.ts';
 import { type FieldError, notFound, unprocessable } from '../http/problem.ts';
 import type { Tenant } from '../http/types.ts';
-import { platformAccount } from '../ledger/platform-accounts.ts';
 import { destinationErrors } from '../quotes/service.ts';
-import { claimOrConflict, complianceErrors, rampOf, usableQuote, vocabularyErrors } from './ramp-checks.ts';
+import {
+  claimOrConflict,
+  complianceErrors,
+  rampOf,
+  settlementOf,
+  usableQuote,
+  vocabularyErrors,
+} from './ramp-checks.ts';
 import type { Onramp } from './schema.ts';
 import { accept, type Draft, notifyTarget, onRecord, registryAsset, usableWallet } from './service.ts';
 
@@ -99,7 +105,7 @@ async function onrampDraft(tenant: Tenant, body: Onramp, now: Date): Promise<Dra
   // The association has no registered contact yet: a notify flag has nowhere to go (422).
   const notify = notifyTarget({ email: null, mobile: null }, body);
   const receiving = await registryAsset(tenant, quote.receiveCurrency, 'quoteId');
-  const settlement = await platformAccount(tenant.environment, `settlement:${connector.id}`);
+  const settlement = await settlementOf(tenant, connector);
   await claimOrConflict(tenant, quote.quoteId, body.transactionId);
   return {
     transactionType: 'onramp',

@@ -5,8 +5,10 @@ import type { BeneficiaryRecord, PaymentDestinationRecord } from '../beneficiari
 import type { ConnectorRecord } from '../connectors/repo.ts';
 import { shortForm } from '../connectors/transaction-types.ts';
 import { type VocabularyName, vocabularies } from '../connectors/vocabularies.ts';
-import { type FieldError, notFound, Problem, unprocessable } from '../http/problem.ts';
+import { type FieldError, notFound, Problem, serviceUnavailable, unprocessable } from '../http/problem.ts';
 import type { Tenant } from '../http/types.ts';
+import { findPlatformAccount } from '../ledger/platform-accounts.ts';
+import { providerConfigured } from '../providers/service.ts';
 import { claimQuote, findQuote, isQuoteExpired, type QuoteRecord } from '../quotes/service.ts';
 import { transactionRecordIdOf } from './record-ids.ts';
 import type { RampOnRecord, TransactionRecord } from './repo.ts';
@@ -149,4 +151,21 @@ export function rampOf(
     beneficiaryFirstName: person ? person.firstName : (party.business?.registeredName ?? null),
     beneficiaryLastName: person ? person.lastName : null,
   };
+}
+
+/**
+ * The connector's ledger settlement account, with its provider configured: without either, nothing
+ * could execute, so nothing is accepted (503). The only way a ramp submission meets the provider: it
+ * is never called at acceptance, so its trouble never answers a submission (README: Off-ramps).
+ */
+export async function settlementOf(tenant: Tenant, connector: ConnectorRecord) {
+  const [account, configured] = await Promise.all([
+    findPlatformAccount(tenant.environment, `settlement:${connector.id}`),
+    providerConfigured(tenant.environment, connector.id),
+  ]);
+  if (!account || !configured)
+    throw serviceUnavailable(
+      `Connector ${connector.id} is not set up to execute in ${tenant.environment} yet (settlement account or provider); nothing was accepted.`,
+    );
+  return account;
 }

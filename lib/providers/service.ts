@@ -16,3 +16,8 @@ export async function providerFor(environment: Environment, connectorId: string)
   if (!url || !secret) throw new ProviderNotConfiguredError(environment, connectorId);
   return httpProvider(url, connectorId, secret);
 }
+
+/** Whether the connector's provider can be reached at all: a URL and a secret for it. */
+export async function providerConfigured(environment: Environment, connectorId: string): Promise<boolean> {
+  return Boolean(urlOf(environment) && (await findProviderSecret(environment, connectorId)));
+}
