@@ -5,9 +5,6 @@
 // 3 s by default) shown apart. Each request executes a quote of its own (a quote executes once), made
 // before the case and not timed.
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   beneficiaryKeys,
@@ -22,6 +19,7 @@ import {
 } from '../lib/db/keys.ts';
 import type { Tenant } from '../lib/http/types.ts';
 import type { LocalStack } from '../lib/local/stack.ts';
+import { isMain, runAlone } from './alone.ts';
 import { tableAccess } from './floor.ts';
 import {
   expectStatus,
@@ -351,28 +349,7 @@ export async function measureOfframps(stack: LocalStack, accessToken: string): P
 }
 
 // Alone: `node scripts/toolchain.mjs node bench/offramp.ts` (a stack of its own, about a minute).
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const root = fileURLToPath(new URL('..', import.meta.url));
-  const workDir = join(root, '.local', `bench-offramp-${process.pid}`);
-  const { startStack } = await import('../lib/local/stack.ts');
-  const stack = await startStack({
-    port: 0,
-    dataDir: workDir,
-    dynamoDbDir: join(root, '.local', 'dynamodb'),
-  });
-  const stop = async (code: number) => {
-    await stack.stop();
-    rmSync(workDir, { recursive: true, force: true });
-    process.exit(code);
-  };
-  process.on('SIGINT', () => void stop(130));
-  process.on('SIGTERM', () => void stop(143));
-  setTimeout(() => void stop(1), OFFRAMP_SECTION_CAP_MS + 60_000).unref();
-  await measureOfframps(stack, await issueAccessToken(stack)).then(
-    () => stop(0),
-    (error: Error) => {
-      console.error(error);
-      return stop(1);
-    },
+if (isMain(import.meta.url))
+  await runAlone('offramp', OFFRAMP_SECTION_CAP_MS, async (stack) =>
+    measureOfframps(stack, await issueAccessToken(stack)),
   );
-}

@@ -306,6 +306,23 @@ describe('off-ramp', () => {
     assertFieldError(daily, 422, 'amount', /DAILY AMOUNT limit/);
   });
 
+  it('the sandbox helpers answer 404 for another tenant’s record and for production applications', async () => {
+    const quote = await newQuote(alice, payee, 4);
+    const answer = await submit(alice, 'offramp', body(quote.quoteId, { toRef: 'HOLD-404' }));
+    const id = answer.body.transactionRecordId;
+    await recordWhen(alice, id, (r) => r.externalReference !== null);
+    const [other, production] = await Promise.all([newCaller(), newCaller({ environment: 'production' })]);
+    for (const caller of [other, production]) {
+      const refused = await as(caller, `/sandbox/transactions/${id}/fail`, { method: 'POST' });
+      assert.equal(refused.status, 404, JSON.stringify(refused.body));
+    }
+    assert.equal((await as(alice, `/transactions/${id}`)).body.status, 'processing');
+    // Its own tenant can.
+    const complete = await as(alice, `/sandbox/transactions/${id}/complete`, { method: 'POST' });
+    assert.equal(complete.status, 202, JSON.stringify(complete.body));
+    await recordWhen(alice, id, (r) => r.status === 'completed');
+  });
+
   it('provider notifications: a forged, stale or replayed signature is a 401 and changes nothing', async () => {
     const quote = await newQuote(alice, payee, 10);
     const answer = await submit(alice, 'offramp', body(quote.quoteId, { toRef: 'HOLD-2' }));
