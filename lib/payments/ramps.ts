@@ -24,6 +24,7 @@ import {
 } from '../providers/contract.ts';
 import { providerFor, recordInstruction } from '../providers/service.ts';
 import { findWalletRecord } from '../wallets/lookups.ts';
+import { notifierFor } from './notifier.ts';
 import { moveTransaction, type TransactionRecord } from './repo.ts';
 
 /** The ledger budget of one step, as for every payment (execution.ts). */
@@ -81,6 +82,20 @@ function rampMove(
   return null;
 }
 
+/** An off-ramp that completes tells its beneficiary, as a P2P does (notifyEmail / notifyWhatsApp). */
+async function notified(record: TransactionRecord, at: string) {
+  if (!record.notify || !record.ramp) return {};
+  const notifier = notifierFor(record.environment);
+  await notifier.send({
+    ...record.notify,
+    transactionRecordId: record.transactionRecordId,
+    amount: record.ramp.fiatAmount,
+    assetCode: record.ramp.fiatCurrency,
+    toRef: record.toRef,
+  });
+  return { notification: { ...record.notify, sentAt: at, via: notifier.via } };
+}
+
 /** Applies what the provider says of a record's instruction (a notification, or its answer to one). */
 export async function applyProviderState(
   tenant: Tenant,
@@ -96,11 +111,16 @@ export async function applyProviderState(
     return;
   }
   const at = now.toISOString();
+  const completes = move.set.status === 'completed';
   const written = await moveTransaction(
     tenant,
     record.transactionRecordId,
     move.from,
-    { ...common, ...move.set, ...(move.set.status === 'completed' ? { completedAt: at } : {}) },
+    {
+      ...common,
+      ...move.set,
+      ...(completes ? { completedAt: at, ...(await notified(record, at)) } : {}),
+    },
     now,
   );
   logger.info('Ramp moved by its provider', { to: move.set.status, moved: written.outcome === 'written' });

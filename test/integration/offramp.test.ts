@@ -306,6 +306,59 @@ describe('off-ramp', () => {
     assertFieldError(daily, 422, 'amount', /DAILY AMOUNT limit/);
   });
 
+  it('pays out to a Kenyan mobile-money account (telling the beneficiary by email) and a cash pickup', async () => {
+    const mobile = { ...compliantPerson, mobile: '+254712345678', email: 'wanjiru@example.com' };
+    const kenyan = await as(alice, '/beneficiaries', { method: 'POST', body: { individual: mobile } });
+    const momo = await as(alice, `/beneficiaries/${kenyan.body.id}/payment-destinations`, {
+      method: 'POST',
+      body: {
+        method: 'MOBILE_MONEY',
+        countryIsoCode2: 'KE',
+        currencyIsoCode3: 'KES',
+        mobileNumber: '+254712345678',
+        provider: 'MPESA',
+      },
+    });
+    const toMomo = { beneficiaryId: kenyan.body.id, paymentDestinationId: momo.body.id };
+    const momoQuote = await as(alice, '/quotes', {
+      method: 'POST',
+      body: { amount: 15, connectorId: 'ke-momo-offramp-usdc-kes', ...toMomo },
+    });
+    assert.equal(momoQuote.status, 201, JSON.stringify(momoQuote.body));
+    const paid = await submit(alice, 'offramp', {
+      ...body(momoQuote.body.quoteId),
+      ...toMomo,
+      notifyEmail: true,
+    });
+    assert.equal(paid.status, 202, JSON.stringify(paid.body));
+    const momoRecord = await recordWhen(
+      alice,
+      paid.body.transactionRecordId,
+      (r) => r.status === 'completed',
+    );
+    assert.equal(momoRecord.method, 'MOMO');
+    assert.equal(momoRecord.receiveCurrency, 'KES');
+    assert.equal(momoRecord.notification.channel, 'email');
+    assert.ok(momoRecord.notification.sentAt);
+
+    // Cash: quoted without a destination; paid to the beneficiary in person (any non-CRYPTO destination
+    // of theirs names whom to pay).
+    const cashQuote = await as(alice, '/quotes', {
+      method: 'POST',
+      body: { amount: 20, connectorId: 'cm-cash-offramp-usdc-xaf', beneficiaryId: kenyan.body.id },
+    });
+    assert.equal(cashQuote.status, 201, JSON.stringify(cashQuote.body));
+    const cash = await submit(alice, 'offramp', { ...body(cashQuote.body.quoteId), ...toMomo });
+    assert.equal(cash.status, 202, JSON.stringify(cash.body));
+    const cashRecord = await recordWhen(
+      alice,
+      cash.body.transactionRecordId,
+      (r) => r.status === 'completed',
+    );
+    assert.equal(cashRecord.method, 'CASH');
+    assert.equal(cashRecord.receiveCurrency, 'XAF');
+  });
+
   it('the sandbox helpers answer 404 for another tenant’s record and for production applications', async () => {
     const quote = await newQuote(alice, payee, 4);
     const answer = await submit(alice, 'offramp', body(quote.quoteId, { toRef: 'HOLD-404' }));
