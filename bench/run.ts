@@ -25,6 +25,7 @@ import {
   tokenRoute,
   walletRoute,
 } from './latency.ts';
+import { measureOfframps, OFFRAMP_SECTION_CAP_MS } from './offramp.ts';
 import { measurePaymentBurst, PAYMENT_BURST_CAP_MS } from './payment-burst.ts';
 import { measurePayments, PAYMENTS_SECTION_CAP_MS } from './payments.ts';
 import { fixed, ROUTE_VS_FLOOR_COLUMNS, routeVsFloorRow, table } from './stats.ts';
@@ -68,6 +69,7 @@ const HARD_CAP_MS =
   240_000 +
   BURST_SECTION_CAP_MS +
   PAYMENTS_SECTION_CAP_MS +
+  OFFRAMP_SECTION_CAP_MS +
   PAYMENT_BURST_CAP_MS +
   WEBHOOK_SECTION_CAP_MS +
   FUNCTION_MEMORY_CAP_MS;
@@ -348,6 +350,7 @@ try {
   // Its records go to the stack's DynamoDB Local; its ledgers are its own (bench/burst-run.ts).
   await timed('4', () => measureSubmissionBurst(env));
   await timed('5+6', () => measurePayments(running, accessToken));
+  await timed('10', () => measureOfframps(running, accessToken));
   // Stopped before the payment burst, whose runs start stacks of their own (one stack at a time), and
   // before the cold loads, so DynamoDB Local's JVM does not compete with them.
   stack = undefined;

@@ -15,12 +15,10 @@
 // A section of `npm run bench` (bench/run.ts); run alone with `node scripts/toolchain.mjs node
 // bench/webhooks.ts` (it starts a stack of its own), or only (c) with `... bench/webhooks.ts fairness`.
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { LocalStack } from '../lib/local/stack.ts';
+import { isMain, runAlone } from './alone.ts';
 import { type HttpClient, httpClient } from './latency.ts';
 import { fixed, percentile, table } from './stats.ts';
 
@@ -532,38 +530,15 @@ export async function measureWebhooks(stack: LocalStack): Promise<void> {
   console.log(lines.join('\n'));
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const root = fileURLToPath(new URL('..', import.meta.url));
-  const workDir = join(root, '.local', `bench-webhooks-${process.pid}`);
-  const { startStack } = await import('../lib/local/stack.ts');
-  const stack = await startStack({
-    port: 0,
-    dataDir: workDir,
-    dynamoDbDir: join(root, '.local', 'dynamodb'),
-  });
-  const stop = async (code: number) => {
-    await stack.stop();
-    rmSync(workDir, { recursive: true, force: true });
-    process.exit(code);
-  };
-  process.on('SIGINT', () => void stop(130));
-  process.on('SIGTERM', () => void stop(143));
-  setTimeout(() => void stop(1), WEBHOOK_SECTION_CAP_MS + 60_000).unref();
+if (isMain(import.meta.url)) {
   // `fairness`: part (c) alone.
-  const only = process.argv[2];
-  const run =
-    only === 'fairness'
-      ? async () => {
+  const measure =
+    process.argv[2] === 'fairness'
+      ? async (stack: LocalStack) => {
           const client = httpClient(DECISION_CONCURRENCY + 4);
           console.log((await measureFairness(stack, client)).join('\n'));
           client.close();
         }
-      : () => measureWebhooks(stack);
-  await run().then(
-    () => stop(0),
-    (error: Error) => {
-      console.error(error);
-      return stop(1);
-    },
-  );
+      : measureWebhooks;
+  await runAlone('webhooks', WEBHOOK_SECTION_CAP_MS, measure);
 }

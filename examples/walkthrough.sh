@@ -91,4 +91,24 @@ curl "${A[@]}" "$B/transactions/$PAY" | json .status
 curl "${A[@]}" "$B/transactions/$SWAP" | json .receiveAmount
 curl "${A[@]}" "$B/transactions?walletId=$OWN&limit=5" | json ".data[0].type"
 
+step 'Off-ramp: 100 USDC to the ZA bank account, paid out by the sandbox provider (about 3 s); then one failed and refunded'
+curl "${A[@]}" -X PATCH "$B/beneficiaries/$THANDI" \
+  -d '{"individual":{"dateOfBirth":"1990-04-12","idType":"NATIONAL_ID","idNumber":"9004120000000"},"addresses":[{"line1":"1 Long Street","city":"Cape Town","countryIsoCode2":"ZA"}]}' | json .classification
+offramp() {
+  QUOTE=$(curl "${A[@]}" -X POST "$B/quotes" -d "{\"amount\":$1,\"connectorId\":\"za-bank-offramp-usdc-zar\",\"beneficiaryId\":\"$THANDI\",\"paymentDestinationId\":\"$BANK\"}" | json .quoteId)
+  curl "${A[@]}" -X POST "$B/payments/offramp" \
+    -d "{\"transactionId\":\"$(node -e 'console.log(crypto.randomUUID())')\",\"walletId\":\"$OWN\",\"beneficiaryId\":\"$THANDI\",\"paymentDestinationId\":\"$BANK\",\"quoteId\":\"$QUOTE\",\"sendingAssetCode\":\"USDC\",\"purpose\":\"FAMILY_SUPPORT\",\"sourceOfFunds\":\"SALARY\",\"toRef\":\"$2\"}" | json .transactionRecordId
+}
+# Waits until the record's member $2 is $3 (or, with $3 = !null, until it is set).
+until_true() { for _ in $(seq 200); do v=$(curl "${A[@]}" "$B/transactions/$1" | json "$2"); [[ $v == "$3" || ( $3 == '!null' && $v != null ) ]] && break; sleep 0.2; done; }
+OUT=$(offramp 100 INV-2041)
+until_true "$OUT" .status completed
+curl "${A[@]}" "$B/transactions/$OUT" | json .status
+# A toRef starting with HOLD waits for the sandbox helper: failed after the ledger leg, it is refunded.
+HELD=$(offramp 10 HOLD-1)
+until_true "$HELD" .externalReference '!null'
+curl "${A[@]}" -X POST "$B/sandbox/transactions/$HELD/fail" | json .providerStatus
+until_true "$HELD" .status refund_completed
+curl "${A[@]}" "$B/transactions/$HELD" | json .status
+
 step 'Done'

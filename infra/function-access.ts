@@ -59,6 +59,9 @@ export const functionAccess: Readonly<Record<string, FunctionAccess>> = {
   // Payment acceptance: reads wallets, beneficiaries and the registry, writes the transaction record (its
   // insert asks for the ledger work through the outbox, so no queue); reads swap paths from Horizon.
   'api/payments': { table: 'readWrite', secrets: ['token-jwks'] },
+  // Providers' signed notifications: opens the connector's secret to verify them, moves ramp records
+  // (their changes ask for refunds through the outbox, so no queue).
+  'api/providers': { table: 'readWrite', secrets: [...BOTH_KEKS] },
   // Transaction records: read-only, paged.
   'api/transactions': { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
   // Sandbox helpers: KYC decisions and funding payments signed by platform accounts; a payment still
@@ -66,6 +69,7 @@ export const functionAccess: Readonly<Record<string, FunctionAccess>> = {
   // production KEK.
   'api/sandbox': {
     table: 'readWrite',
+    // The sandbox KEK also opens the connectors' provider secrets, to move simulated instructions.
     secrets: ['token-jwks', 'kek-sandbox'],
     sends: ['ledger-submissions'],
   },

@@ -89,6 +89,15 @@ const schema = z.object({
   /** Rate source per environment (lib/quotes/rates.ts): the configured sandbox table or the provider. */
   QUOTE_RATE_SOURCE_SANDBOX: z._default(z.enum(['configured', 'provider']), 'configured'),
   QUOTE_RATE_SOURCE_PRODUCTION: z._default(z.enum(['configured', 'provider']), 'provider'),
+  /**
+   * The providers behind the connectors, per environment (lib/providers): the base URL of a service that
+   * speaks the provider contract (the local stack's simulator, or a production provider's adapter).
+   * Unset: off-ramps and on-ramps of that environment answer 503 and nothing is accepted.
+   */
+  PROVIDER_URL_SANDBOX: z.optional(z.url()),
+  PROVIDER_URL_PRODUCTION: z.optional(z.url()),
+  /** Time allowed for one provider request: longer, a submission answers 504 (nothing was accepted). */
+  PROVIDER_TIMEOUT_MS: positiveInt(5000),
 });
 
 export type Config = z.infer<typeof schema>;

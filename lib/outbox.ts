@@ -98,6 +98,18 @@ function changedTo<I, K extends keyof I>(change: Change<I>, member: K): I[K] | n
   return value === change.oldImage[member] ? null : value;
 }
 
+/** The record's ledger work (lib/payments/execution.ts): which record; the record says what is next. */
+const paymentMessageOf = ({ newImage }: Change<TransactionRecord>): PaymentMessage => {
+  const record = newImage as TransactionRecord;
+  return {
+    kind: 'payment',
+    environment: record.environment,
+    associationId: record.associationId,
+    transactionRecordId: record.transactionRecordId,
+    requestedAt: record.createdAt,
+  };
+};
+
 /** A delivery asks for an attempt when it is written pending, and again when a redelivery makes it pending. */
 const deliveryMessageOf = ({ newImage }: Change<DeliveryRecord>): DeliveryMessage => {
   const delivery = newImage as DeliveryRecord;
@@ -130,16 +142,27 @@ export const outboxRows: readonly OutboxRow<never>[] = [
     itemType: 'transaction',
     when: ({ kind, newImage }) => kind === 'INSERT' && newImage?.status === 'initiated',
     queue: 'ledger-submissions',
-    message: ({ newImage }): PaymentMessage => {
-      const record = newImage as TransactionRecord;
-      return {
-        kind: 'payment',
-        environment: record.environment,
-        associationId: record.associationId,
-        transactionRecordId: record.transactionRecordId,
-        requestedAt: record.createdAt,
-      };
-    },
+    message: paymentMessageOf,
+  }),
+  // A ramp whose provider failed or returned the payout after its ledger leg: the change to `failed`
+  // asks for the refund (lib/payments/ramps.ts), on the same queue as the ledger work.
+  row<TransactionRecord>({
+    itemType: 'transaction',
+    when: (change) => changedTo(change, 'status') === 'failed' && change.newImage?.refundDue === true,
+    queue: 'ledger-submissions',
+    message: paymentMessageOf,
+  }),
+  // An on-ramp whose collection the provider reports completed: the change asks for the payout into the
+  // wallet (whichever of the record's move to processing and the provider's report came last).
+  row<TransactionRecord>({
+    itemType: 'transaction',
+    when: (change) =>
+      (changedTo(change, 'status') === 'processing' || changedTo(change, 'providerStatus') === 'completed') &&
+      change.newImage?.transactionType === 'onramp' &&
+      change.newImage.status === 'processing' &&
+      change.newImage.providerStatus === 'completed',
+    queue: 'ledger-submissions',
+    message: paymentMessageOf,
   }),
   // Webhook events: a transaction record's creation and every status change; KYC decisions; destination
   // verification decisions.

@@ -3,8 +3,12 @@
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** `apiKey`: only the application's x-service-auth; `token`: x-service-auth plus a bearer JWT. */
-export type RouteAuth = 'apiKey' | 'token';
+/**
+ * `apiKey`: only the application's x-service-auth; `token`: x-service-auth plus a bearer JWT;
+ * `providerSignature`: outside the integrator surface, a provider's notification signed with its
+ * connector's secret (lib/providers/signature.ts), and nothing else.
+ */
+export type RouteAuth = 'apiKey' | 'token' | 'providerSignature';
 
 export interface Route {
   method: HttpMethod;
@@ -107,6 +111,8 @@ export const routes = [
     operation: 'payP2pBeneficiary',
     auth: 'token',
   },
+  { method: 'POST', path: '/payments/offramp', fn: 'payments', operation: 'payOfframp', auth: 'token' },
+  { method: 'POST', path: '/payments/onramp', fn: 'payments', operation: 'payOnramp', auth: 'token' },
   { method: 'POST', path: '/payments/swap/own', fn: 'payments', operation: 'paySwapOwn', auth: 'token' },
   {
     method: 'POST',
@@ -147,6 +153,14 @@ export const routes = [
     operation: 'redeliverWebhook',
     auth: 'token',
   },
+  // Providers' status notifications (lib/providers/notifications.ts): not an integrator route.
+  {
+    method: 'POST',
+    path: '/provider-notifications/{environment}/{connectorId}',
+    fn: 'providers',
+    operation: 'receiveProviderNotification',
+    auth: 'providerSignature',
+  },
   // Stripe-style test helpers: sandbox applications only (404 for production ones).
   {
     method: 'POST',
@@ -167,6 +181,13 @@ export const routes = [
     path: '/sandbox/payment-destinations/{destinationId}/verification',
     fn: 'sandbox',
     operation: 'verifyPaymentDestination',
+    auth: 'token',
+  },
+  {
+    method: 'POST',
+    path: '/sandbox/transactions/{transactionRecordId}/{outcome}',
+    fn: 'sandbox',
+    operation: 'settleRampInstruction',
     auth: 'token',
   },
 ] as const satisfies readonly Route[];

@@ -40,6 +40,15 @@ export function absentOrBelow(attribute: string, limit: number): Condition {
   };
 }
 
+/** The item exists and `attribute` is unset or already `value` (a claim that its holder may repeat). */
+export function unclaimedOr(attribute: string, value: unknown): Condition {
+  return {
+    expression: 'attribute_exists(pk) AND (attribute_not_exists(#cA) OR #cA = :cV)',
+    names: { '#cA': attribute },
+    values: { ':cV': value },
+  };
+}
+
 /** The condition's parts as the SDK's command input takes them. */
 export const conditionInput = (condition: Condition) => ({
   ConditionExpression: condition.expression,

@@ -27,6 +27,9 @@
 // | tokenRateWindow    | RATE#token#<subject>     | WINDOW#<epochSeconds>           |                                         | /auth/token (TTL)                  |
 // | asset              | ASSETS#<env>             | ASSET#<code>                    |                                         | /assets, wallets, destinations     |
 // | connector          | CONNECTORS#<env>         | CONNECTOR#<connectorId>         |                                         | /connectors, /payments/…, /quotes  |
+// | providerCredential | PROVIDER#<env>#<connId>  | CREDENTIAL                      |                                         | provider notifications, ramps      |
+// | providerInstruction| PROVIDER#<env>#<connId>  | INSTRUCTION#<reference>         |                                         | provider notifications, ramps      |
+// | providerNotification| PROVIDER#<env>#<connId> | NOTIFICATION#<notificationId>   |                                         | provider notifications (TTL)       |
 // | platformAccount    | PLATFORM#<env>           | ACCOUNT#<role>                  |                                         | ledger                             |
 // | ledgerChannel      | PLATFORM#<env>           | CHANNEL#<nnnn>                  |                                         | ledger (channel leases, submitOnce)|
 // | ledgerSubmission   | SUBMISSION#<env>#<intent>| SUBMISSION                      |                                         | ledger (submitOnce)                |
@@ -151,6 +154,26 @@ export const connectorKeys = {
   connector: (environment: Environment, connectorId: string): ItemKey => ({
     pk: `CONNECTORS#${environment}`,
     sk: `CONNECTOR#${connectorId}`,
+  }),
+};
+
+/**
+ * The provider behind each connector (platform data, one partition per environment and connector): its
+ * signing secret, the instructions sent to it (by our reference: which tenant's record each one is), and
+ * the notification ids it has sent (each taken once).
+ */
+export const providerKeys = {
+  credential: (environment: Environment, connectorId: string): ItemKey => ({
+    pk: `PROVIDER#${environment}#${connectorId}`,
+    sk: 'CREDENTIAL',
+  }),
+  instruction: (environment: Environment, connectorId: string, reference: string): ItemKey => ({
+    pk: `PROVIDER#${environment}#${connectorId}`,
+    sk: `INSTRUCTION#${reference}`,
+  }),
+  notification: (environment: Environment, connectorId: string, notificationId: string): ItemKey => ({
+    pk: `PROVIDER#${environment}#${connectorId}`,
+    sk: `NOTIFICATION#${notificationId}`,
   }),
 };
 

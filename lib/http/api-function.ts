@@ -43,6 +43,10 @@ export interface ApiRequest<B, Q, P> {
   idempotencyKey: string | undefined;
   /** The address the request came from, as API Gateway saw it (the token route counts failures by it). */
   sourceIp: string;
+  /** The body's text as it arrived: what a provider's signature covers. */
+  rawBody: string;
+  /** Request headers, lower-cased by the gateway. */
+  headers: Record<string, string | undefined>;
   now: Date;
 }
 
@@ -121,6 +125,8 @@ export const apiFunctionWith =
         // Read only where it is honoured: elsewhere it would promise a safety that is not there.
         idempotencyKey: op.idempotencyKey ? idempotencyKeyOf(event) : undefined,
         sourceIp: event.requestContext.http.sourceIp,
+        rawBody: context.rawBody ?? '',
+        headers: event.headers ?? {},
         now: new Date(),
       };
       return toResult(await op.handle(request));

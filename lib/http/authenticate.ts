@@ -1,4 +1,5 @@
-// Middleware: x-service-auth on every route, plus a bearer token on every route whose auth is 'token'.
+// Middleware: x-service-auth on every route, plus a bearer token on every route whose auth is 'token';
+// none on a provider-notification route (its operation checks the provider's signature).
 // The chain does not know how credentials are checked: the authenticator is handed to it from above
 // (lib/api.ts), so lib/http depends on no domain.
 import type { MiddlewareObj } from '@middy/core';
@@ -16,6 +17,12 @@ export function authenticate(
 ): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
   const resolveCaller: MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>['before'] = async (request) => {
     const { headers } = request.event;
+    // A provider's notification carries no application key: its operation verifies the provider's
+    // signature, and it has no tenant until its reference names one.
+    if (request.context.route.auth === 'providerSignature') {
+      request.context.caller = { applicationId: 'provider', environment: 'sandbox' };
+      return;
+    }
     const application = await authenticator.application(headers['x-service-auth']);
     request.context.caller = application;
     if (request.context.route.auth === 'token') {

@@ -64,6 +64,7 @@ export function jsonBody(): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext
     }
     event.body = text;
     event.isBase64Encoded = false;
+    request.context.rawBody = text;
     const { tooDeepAt, inexactNumbers } = scanJsonText(text);
     if (tooDeepAt !== null) {
       throw badRequest(`The request body nests deeper than ${MAX_JSON_DEPTH} levels.`, [

@@ -25,4 +25,6 @@ export interface ApiContext extends Context {
   requestId: string;
   route: Route;
   caller: Caller;
+  /** The request body's text as it arrived (json-body.ts), for routes that verify a signature over it. */
+  rawBody?: string;
 }

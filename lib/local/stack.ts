@@ -1,4 +1,5 @@
-// The local stack: DynamoDB Local, fauxqs, a Secrets Manager stand-in, the gateway, one SQS poller per
+// The local stack: DynamoDB Local, fauxqs, a Secrets Manager stand-in, the ledgers, the provider
+// simulator, the gateway, one SQS poller per
 // worker and the table stream's poller (the outbox router), wired through the AWS SDK's standard endpoint variables. `npm start` and the test setup
 // both start it from here.
 import { randomUUID } from 'node:crypto';
@@ -50,6 +51,8 @@ export interface LocalStack {
   horizonUrl: string;
   /** The sandbox ledger's friendbot (GET ?addr=G… opens an account with 10000 XLM). */
   friendbotUrl: string;
+  /** The provider simulator's base (its POST /faults injects provider faults). */
+  providerUrl: string;
   /** Environment the functions run with; tests and the admin CLI reuse it to reach the same services. */
   env: Record<string, string>;
   seededTenant: NewTenant;
@@ -74,6 +77,14 @@ function ledgerCloseIntervalMs(): number {
     throw new Error(
       `LOCAL_LEDGER_CLOSE_MS must be whole milliseconds (0 = close at once), not ${JSON.stringify(text)}`,
     );
+  return ms;
+}
+
+/** LOCAL_PROVIDER_COMPLETE_MS: how long the provider simulator takes to complete an instruction left alone. */
+function providerCompleteAfterMs(): number {
+  const ms = Number(process.env.LOCAL_PROVIDER_COMPLETE_MS ?? '3000');
+  if (!Number.isSafeInteger(ms) || ms < 0)
+    throw new Error('LOCAL_PROVIDER_COMPLETE_MS must be whole milliseconds');
   return ms;
 }
 
@@ -175,6 +186,8 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
   // The ledgers start after seeding (their genesis holds the platform accounts), but the functions
   // read their Horizon URLs once, at first use: so the ports are chosen now.
   const ledgerPorts = { sandbox: await freePort(), production: await freePort() };
+  // The provider simulator likewise (PROVIDER_URL_<ENV>); it learns the gateway's address once it listens.
+  const providerPort = await freePort();
   const env: Record<string, string> = {
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local',
@@ -193,6 +206,8 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
     KEK_SECRET_ID_PRODUCTION: names.kek.production,
     HORIZON_URL_SANDBOX: `http://127.0.0.1:${ledgerPorts.sandbox}`,
     HORIZON_URL_PRODUCTION: `http://127.0.0.1:${ledgerPorts.production}`,
+    PROVIDER_URL_SANDBOX: `http://127.0.0.1:${providerPort}/sandbox`,
+    PROVIDER_URL_PRODUCTION: `http://127.0.0.1:${providerPort}/production`,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
     POWERTOOLS_SERVICE_NAME: 'payments-gateway',
   };
@@ -209,7 +224,7 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
 
   // Imported only now: these modules read their configuration at load time.
   const { seedLocalData } = await import('./seed.ts');
-  const { tenant: seededTenant, genesis } = await seedLocalData();
+  const { tenant: seededTenant, genesis, simulated } = await seedLocalData();
   const { startLocalLedger } = await import('./ledger/index.ts');
   const { Networks } = await import('@stellar/stellar-sdk');
   const closeIntervalMs = ledgerCloseIntervalMs();
@@ -273,6 +288,16 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
   const address = gateway.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
 
+  const { startProviderSimulator } = await import('./provider-simulator.ts');
+  const { providerNotificationPath } = await import('../providers/notification-path.ts');
+  const providers = await startProviderSimulator({
+    port: providerPort,
+    connectors: simulated,
+    notificationUrl: (environment, connectorId) =>
+      `http://127.0.0.1:${port}${providerNotificationPath(environment, connectorId)}`,
+    completeAfterMs: providerCompleteAfterMs(),
+  });
+
   // Functions invoked by name: the admin CLI's ledger admin function.
   const { startLocalLambda } = await import('./lambda-service.ts');
   const lambda = await startLocalLambda(
@@ -293,6 +318,7 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     horizonUrl: env.HORIZON_URL_SANDBOX as string,
     friendbotUrl: `${env.HORIZON_URL_SANDBOX}/friendbot`,
+    providerUrl: `http://127.0.0.1:${providerPort}`,
     env,
     seededTenant,
     stop: async () => {
@@ -305,6 +331,7 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
       streams.destroy();
       await Promise.all([
         ...ledgers.map((l) => l.stop()),
+        providers.stop(),
         lambda.stop(),
         secrets.stop(),
         sqs.stop(),

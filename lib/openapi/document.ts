@@ -79,11 +79,18 @@ function operationObject(route: Route, components: SchemaComponents): OpenApiOpe
     tags: [doc.tag],
     summary: doc.summary,
     ...(doc.description ? { description: doc.description } : {}),
-    security: route.auth === 'token' ? [{ serviceAuth: [], bearerAuth: [] }] : [{ serviceAuth: [] }],
+    security: securityOf(route.auth),
     parameters: parametersOf(op, doc.query),
     ...(op.body ? { requestBody } : {}),
     responses,
   };
+}
+
+/** What a route's `auth` asks for; a provider's notification carries its own signature, no scheme of ours. */
+function securityOf(auth: Route['auth']): OpenApiOperation['security'] {
+  if (auth === 'token') return [{ serviceAuth: [], bearerAuth: [] }];
+  if (auth === 'apiKey') return [{ serviceAuth: [] }];
+  return [];
 }
 
 export function openApiDocument(options: DocumentOptions = {}): OpenApiDocument {

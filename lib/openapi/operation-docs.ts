@@ -27,10 +27,13 @@ import type { ProblemStatus } from '../http/problem.ts';
 import {
   acceptanceExample,
   paymentAcceptance,
+  rampOutcomeExample,
+  rampOutcomeResource,
   transactionExample,
   transactionPage,
   transactionResource,
 } from '../payments/responses.ts';
+import { providerNotificationReceipt } from '../providers/responses.ts';
 import { quoteExample, quoteResource } from '../quotes/responses.ts';
 import type { RouteEntry } from '../routes.ts';
 import {
@@ -409,6 +412,56 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
       404: 'No such webhook or delivery for the caller.',
       409: 'The webhook is deactivated, or the delivery changed while the request was made.',
       429: 'The webhook’s 5 redeliveries of this minute are used: `Retry-After` says when the next may be asked.',
+    },
+  },
+  payOfframp: {
+    tag: 'Payments',
+    summary: 'Pay out to a BANK, MOBILE_MONEY or cash-pickup destination against a quote',
+    description: `Executes an off-ramp quote (\`POST /quotes\`) once: amount, fee, receiveAmount, receiveCurrency and rate come from the quote. The quote must be the caller’s, an off-ramp quote, unexpired, for this beneficiary and destination (or, exploratory, for the transaction type the beneficiary gives) and for \`sendingAssetCode\`. \`purpose\`, \`sourceOfFunds\` and \`beneficiarySourceOfFunds\` take codes of \`GET /payments/enums\`; the connector’s requirements (\`GET /payments/requirements\`) say which body members and which beneficiary (\`beneficiary.…\`) and destination (\`paymentDestination.…\`) fields must be present. The destination may be in any verification state; its state and the beneficiary’s classification and tier select the limits (README: Off-ramps), with the connector’s own. Execution: the wallet pays \`total\` (amount + fee) to the connector’s settlement account on the ledger → \`processing\` (\`stellarTxHash\`); the provider is instructed (its reference becomes \`externalReference\`; \`toRef\` is the statement reference) and its notification completes the record (\`completedAt\`). A payout the provider fails, refuses or returns after the ledger leg is \`failed\` and then refunded on the ledger exactly once → \`refund_completed\`; a ledger leg that fails moves nothing (\`failed\`). Provider trouble never answers the submission with 502 or 504: acceptance does not call the provider, so an unavailable or slow provider holds the record in \`processing\` (re-queued, 2 s … 15 min, about 2.8 hours, then the alarmed DLQ) and a refusal fails and refunds it (\`PROVIDER_REJECTED\`). ${PAYMENT_RULES}`,
+    success: acceptedPayment('Accepted: the record is `initiated`.'),
+    problems: {
+      ...PAYMENT_PROBLEMS,
+      404: 'A wallet, beneficiary, destination or quote that is not the caller’s (`errors` names it).',
+      409: 'The `transactionId` was used with another route or body, or the quote was already executed by another payment (`quoteId`).',
+      422: 'A CRYPTO destination; a quote of another type, expired, or priced for another beneficiary, destination, transaction type or asset (`errors` names the member); a missing compliance field (one error each); a code not in the enums; an amount over a limit (`amount`, naming the limit).',
+      503: 'The connector has no settlement account or no provider configured in this environment; nothing was accepted.',
+    },
+  },
+  payOnramp: {
+    tag: 'Payments',
+    summary: 'Collect from a counterparty’s mobile money into an own wallet, against an on-ramp quote',
+    description: `Executes an on-ramp quote (\`POST /quotes?type=onramp\`) once. \`walletId\` is the caller’s own Verified wallet that receives; \`senderId\` the paying counterparty (a beneficiary of the caller) and \`paymentDestinationId\` its MOBILE_MONEY destination, in the connector’s country and currency. The quote must be the caller’s, an on-ramp quote, unexpired, and priced for the corridor the counterparty’s classification gives (and for that counterparty and destination when it named them). The connector’s required fields (\`GET /payments/requirements\`) must be present: on the body (\`senderSourceOfFunds\`, \`senderIdCountryIsoCode\` — or the counterparty’s \`individual.idCountryIsoCode2\` —, \`receiverSourceOfFunds\`, \`purpose\`), on the counterparty (\`sender.individual.…\`) and on its destination (\`paymentDestination.…\`), one error each. \`notifyEmail\`/\`notifyWhatsApp\` need a contact on the association’s profile, which it does not hold yet: true is a 422. Execution: the provider is asked to collect \`sendAmount\` (\`processing\`, \`externalReference\`); when it reports the collection completed, the connector’s settlement account pays \`receiveAmount\` into the wallet on the ledger (\`completed\`, \`stellarTxHash\`); a declined or expired collection is \`failed\` and nothing moved. ${PAYMENT_RULES}`,
+    success: acceptedPayment('Accepted: the record is `initiated`.'),
+    problems: {
+      ...PAYMENT_PROBLEMS,
+      404: 'A wallet, counterparty, destination or quote that is not the caller’s (`errors` names it).',
+      409: 'The `transactionId` was used with another route or body, or the quote was already executed by another payment (`quoteId`).',
+      422: 'A destination that is not MOBILE_MONEY or not the connector’s; a quote of another type, expired, or priced for another counterparty, destination or corridor; a missing required field (one error each); a code not in the enums; a notify flag.',
+      503: 'The connector has no settlement account or no provider configured in this environment; nothing was accepted.',
+    },
+  },
+  receiveProviderNotification: {
+    tag: 'Providers',
+    summary: 'A provider’s status notification (not for integrators)',
+    description:
+      'Where the provider behind a connector reports an instruction’s state. Authenticated only by `X-Provider-Signature: t=<unix ms>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with the connector’s secret; a missing, forged or stale (over 5 minutes) signature, or a `notificationId` received before, is a 401 and changes nothing.',
+    success: ok('Received.', providerNotificationReceipt, { received: true }),
+    problems: { 401: 'Bad, stale or replayed signature.' },
+  },
+  settleRampInstruction: {
+    tag: 'Sandbox',
+    summary: 'Complete, fail or return a ramp’s provider instruction',
+    description: `${SANDBOX_ONLY} Asks the sandbox provider to move the record’s instruction (\`complete\` or \`fail\` while it is processing, \`return\` once completed); the provider’s signed notification then moves the record, within a moment. Left alone, the sandbox provider completes an instruction about 3 seconds after receiving it, unless its \`toRef\` starts with \`HOLD\`: such an instruction waits for this helper.`,
+    success: {
+      status: 202,
+      description: 'Asked of the provider.',
+      schema: rampOutcomeResource,
+      example: rampOutcomeExample,
+    },
+    problems: {
+      404: 'No such record for the caller, or a production application.',
+      409: 'Not a ramp, not instructed yet, or an instruction that cannot move that way.',
+      503: 'The sandbox provider is unavailable.',
     },
   },
   decideKyc: {

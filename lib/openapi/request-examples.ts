@@ -175,6 +175,50 @@ export const requestExamples: Partial<Record<OperationName, Record<string, Examp
       },
     },
   },
+  payOfframp: {
+    bank: {
+      summary: 'A payout to a South African bank account, against an off-ramp quote',
+      value: {
+        transactionId: '4d3c2b1a-0f9e-4d8c-b7a6-958473625140',
+        walletId,
+        beneficiaryId,
+        paymentDestinationId: '5e4d3c2b-1a0f-4e9d-8c7b-a69584736251',
+        quoteId: '6f5e4d3c-2b1a-4f0e-9d8c-7ba695847362',
+        sendingAssetCode: 'USDC',
+        purpose: 'FAMILY_SUPPORT',
+        sourceOfFunds: 'SALARY',
+        toRef: 'INV-2041',
+      },
+    },
+  },
+  payOnramp: {
+    mpesa: {
+      summary: 'Collect KES from a Kenyan M-Pesa counterparty into a USDC wallet',
+      value: {
+        transactionId: '7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d',
+        walletId,
+        senderId: '8b7c6d5e-4f3a-4b2c-8d9e-0f1a2b3c4d5e',
+        paymentDestinationId: '9c8d7e6f-5a4b-4c3d-9e0f-1a2b3c4d5e6f',
+        quoteId: 'ad9e8f7a-6b5c-4d4e-8f1a-2b3c4d5e6f7a',
+        senderSourceOfFunds: 'SALARY',
+        senderIdCountryIsoCode: 'KE',
+        fromRef: 'TOPUP-17',
+      },
+    },
+  },
+  receiveProviderNotification: {
+    completed: {
+      summary: 'The provider paid the payout out',
+      value: {
+        notificationId: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+        kind: 'payout',
+        reference: '6f1c2a4e-3b1d-5c8e-9f20-7a3b4c5d6e7f',
+        providerReference: 'SIM-3F2A91C0-7B4',
+        status: 'completed',
+        reason: null,
+      },
+    },
+  },
   payP2pBeneficiary: {
     payout: {
       summary: 'USDC to a beneficiary’s CRYPTO destination, telling them by email',

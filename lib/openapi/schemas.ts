@@ -19,7 +19,13 @@ import {
   requirementsResource,
 } from '../connectors/responses.ts';
 import { fieldError, problemBody } from '../http/responses.ts';
-import { paymentAcceptance, transactionPage, transactionResource } from '../payments/responses.ts';
+import {
+  paymentAcceptance,
+  rampOutcomeResource,
+  transactionPage,
+  transactionResource,
+} from '../payments/responses.ts';
+import { providerNotificationReceipt } from '../providers/responses.ts';
 import { quoteResource } from '../quotes/responses.ts';
 import {
   balanceResource,
@@ -61,6 +67,8 @@ const responseSchemas: Record<string, z.core.$ZodType> = {
   Enums: enumsResource,
   Quote: quoteResource,
   PaymentAcceptance: paymentAcceptance,
+  RampOutcome: rampOutcomeResource,
+  ProviderNotificationReceipt: providerNotificationReceipt,
   Transaction: transactionResource,
   TransactionPage: transactionPage,
   Webhook: webhookResource,

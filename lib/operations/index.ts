@@ -8,6 +8,7 @@ import { authOperations } from './auth.ts';
 import { beneficiariesOperations } from './beneficiaries.ts';
 import { connectorsOperations } from './connectors.ts';
 import { paymentsOperations } from './payments.ts';
+import { providersOperations } from './providers.ts';
 import { quotesOperations } from './quotes.ts';
 import { sandboxOperations } from './sandbox.ts';
 import { transactionsOperations } from './transactions.ts';
@@ -28,6 +29,7 @@ export const operationsByFunction = {
   transactions: transactionsOperations,
   webhooks: webhooksOperations,
   sandbox: sandboxOperations,
+  providers: providersOperations,
 } satisfies { [F in FunctionName]: Record<OperationOf<F>, AnyOperation> };
 
 /** The operation that serves a route of lib/routes.ts. */

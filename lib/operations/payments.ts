@@ -1,5 +1,9 @@
 import { accepted, operation } from '../http/api-function.ts';
+import { payOfframp } from '../payments/offramp.ts';
+import { payOnramp } from '../payments/onramp.ts';
 import {
+  offrampBody,
+  onrampBody,
   p2pBeneficiaryBody,
   p2pOwnBody,
   p2pOwnMultiBody,
@@ -31,6 +35,14 @@ export const paymentsOperations = {
   paySwapOwn: operation({
     body: swapOwnBody,
     handle: async ({ tenant, body, now }) => accepted(await paySwapOwn(tenant, body, now)),
+  }),
+  payOfframp: operation({
+    body: offrampBody,
+    handle: async ({ tenant, body, now }) => accepted(await payOfframp(tenant, body, now)),
+  }),
+  payOnramp: operation({
+    body: onrampBody,
+    handle: async ({ tenant, body, now }) => accepted(await payOnramp(tenant, body, now)),
   }),
   paySwapBeneficiary: operation({
     body: swapBeneficiaryBody,

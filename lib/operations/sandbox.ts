@@ -1,7 +1,15 @@
 import { sandboxDestinationParams, verificationDecisionBody } from '../beneficiaries/verification-schema.ts';
 import { accepted, ok, operation } from '../http/api-function.ts';
+import { uuidField } from '../http/uuid-field.ts';
+import { settleRampInstruction } from '../payments/sandbox-ramps.ts';
 import { fundWallet, settleDestinationVerification, settleKyc } from '../wallets/sandbox.ts';
 import { fundWalletBody, kycDecisionBody, walletIdParams } from '../wallets/schema.ts';
+import * as z from '../zod.ts';
+
+const rampOutcomeParams = z.strictObject({
+  transactionRecordId: uuidField,
+  outcome: z.enum(['complete', 'fail', 'return'], { message: 'must be complete, fail or return' }),
+});
 
 /** The operations of functions/api/sandbox.ts, by the operation names of lib/routes.ts. */
 export const sandboxOperations = {
@@ -19,6 +27,11 @@ export const sandboxOperations = {
       const funding = await fundWallet(tenant, params.walletId, body, idempotencyKey);
       return funding.status === 'pending' ? accepted(funding) : ok(funding);
     },
+  }),
+  settleRampInstruction: operation({
+    params: rampOutcomeParams,
+    handle: async ({ tenant, params }) =>
+      accepted(await settleRampInstruction(tenant, params.transactionRecordId, params.outcome)),
   }),
   verifyPaymentDestination: operation({
     params: sandboxDestinationParams,

@@ -18,6 +18,7 @@ import { logger } from '../log.ts';
 import { findWalletRecord, type WalletRecord } from '../wallets/lookups.ts';
 import type { PaymentMessage } from './message.ts';
 import { notifierFor } from './notifier.ts';
+import { advanceRamp as advanceRampStep } from './ramps.ts';
 import {
   type AssetOnRecord,
   findTransaction,
@@ -190,6 +191,37 @@ async function requeue(message: PaymentMessage, reason: string): Promise<void> {
   await sendToQueue(LEDGER_SUBMISSION_QUEUE, { ...message, attempt: attempt + 1 }, delay);
 }
 
+/**
+ * A ramp moves in steps (ramps.ts): each delivery takes the steps its record is ready for, and is put
+ * back while one waits on the ledger or the provider.
+ */
+async function advanceRamp(
+  tenant: Tenant,
+  first: TransactionRecord,
+  message: PaymentMessage,
+  now: () => Date,
+): Promise<void> {
+  let record: TransactionRecord | undefined = first;
+  for (let step = 0; record && step < 3; step++) {
+    let result: Awaited<ReturnType<typeof advanceRampStep>>;
+    try {
+      result = await advanceRampStep(tenant, record, now());
+    } catch (error) {
+      if (!(error instanceof LedgerUnavailableError)) throw error;
+      result = { pending: error.message };
+    }
+    if ('pending' in result) return requeue(message, result.pending);
+    const before: TransactionRecord['status'] = record.status;
+    const after: TransactionRecord | undefined = await findTransaction(tenant, record.transactionRecordId, {
+      consistent: true,
+    });
+    // Another step is due only when this one moved the record (a payout after the ledger leg, a
+    // collection that completed before its answer was recorded).
+    if (!after || after.status === before) return;
+    record = after;
+  }
+}
+
 /** Executes the record the message names, once, whatever the message has been through. */
 export async function executeTransaction(
   message: PaymentMessage,
@@ -204,6 +236,7 @@ export async function executeTransaction(
     logger.warn('Payment dropped: no such transaction record');
     return;
   }
+  if (record.ramp) return advanceRamp(tenant, record, message, now);
   if (record.status !== 'initiated') return;
   let result: Settlement | { pending: string };
   try {

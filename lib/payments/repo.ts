@@ -4,13 +4,18 @@
 // moves backwards and never completes twice.
 import { holds } from '../db/conditions.ts';
 import { entity, recordOf } from '../db/entity.ts';
-import { createIfAbsent, getRecord, updateIf, type Written } from '../db/items.ts';
+import { createIfAbsent, getRecord, readAllPages, updateIf, type Written } from '../db/items.ts';
 import { tenantOf, tenantScope, transactionKeys } from '../db/keys.ts';
 import { type PageRequest, queryPage } from '../db/paginate.ts';
 import type { Environment, Tenant } from '../http/types.ts';
 
-export type TransactionStatus = 'initiated' | 'completed' | 'failed';
-export type TransactionType = 'p2p' | 'swap' | 'p2p_multi';
+/**
+ * P2P and swaps go initiated → completed | failed. Ramps pass through `processing` (the ledger leg has
+ * landed, the provider has the instruction), and an off-ramp that fails or is returned after its
+ * ledger leg is refunded: failed → refund_completed (lib/payments/ramps.ts).
+ */
+export type TransactionStatus = 'initiated' | 'processing' | 'completed' | 'failed' | 'refund_completed';
+export type TransactionType = 'p2p' | 'swap' | 'p2p_multi' | 'offramp' | 'onramp';
 export type NotifyChannel = 'email' | 'whatsapp';
 
 /** An asset as the registry had it at acceptance: the issuer is resolved once and kept. */
@@ -81,11 +86,42 @@ export interface TransactionRecord {
   /** Every wallet the record touches (sources and own destinations): the `walletId` filter. */
   walletIds: string[];
   stellarTxHash: string | null;
+  /** Ramps only (absent on every other record): the connector, its quote and the provider's side. */
+  ramp?: RampOnRecord;
+  /** Ramps: the provider's reference, once it has the instruction (top-level: set apart from status moves). */
+  externalReference?: string | null;
+  /** Ramps: the provider's last reported state of the instruction. */
+  providerStatus?: string | null;
+  /**
+   * Off-ramps failed after their ledger leg landed (the provider failed, refused or returned the payout):
+   * the wallet is owed `originalSendAmount` back. A ledger leg that itself failed owes nothing.
+   */
+  refundDue?: boolean;
+  /** Off-ramp refunds: the ledger transaction that paid the wallet back. */
+  refundTxHash?: string | null;
   errorCode: string | null;
   failureReason: string | null;
   createdAt: string;
   updatedAt: string;
   completedAt: string | null;
+}
+
+/** What an off-ramp or on-ramp record carries beyond a payment's members. */
+export interface RampOnRecord {
+  connectorId: string;
+  connectorName: string;
+  /** The connector's method: BANK, MOMO, CASH. */
+  method: string;
+  destinationCountryIso: string;
+  quoteId: string;
+  /** The quote's rate: fiat per asset unit. */
+  rate: string;
+  /** Fiat: what the beneficiary receives (off-ramp) or the counterparty pays (on-ramp). */
+  fiatAmount: string;
+  fiatCurrency: string;
+  /** The instruction's details as the provider needs them (names, destination). */
+  beneficiary: Record<string, unknown>;
+  destination: Record<string, unknown>;
 }
 
 export const transactionEntity = entity<TransactionRecord>({
@@ -104,6 +140,21 @@ export const findTransaction = (
   transactionRecordId: string,
   options: { consistent?: boolean } = {},
 ) => getRecord<TransactionRecord>(transactionKeys.record(tenant, transactionRecordId), options);
+
+/** Moves a record from one status to another, setting `set` with it; anything else is left as it is. */
+export function moveTransaction(
+  tenant: Tenant,
+  transactionRecordId: string,
+  from: TransactionStatus,
+  set: Record<string, unknown>,
+  now: Date,
+): Promise<Written<TransactionRecord>> {
+  return updateIf<TransactionRecord>(
+    transactionKeys.record(tenant, transactionRecordId),
+    { set: { ...set, updatedAt: now.toISOString() } },
+    holds({ status: from }),
+  );
+}
 
 export type Settlement =
   | {
@@ -177,3 +228,23 @@ export function listTransactionPage(
 }
 
 export { tenantOf };
+
+/**
+ * The association's ramp records through a connector created since `since` (the limits' windows):
+ * a key range on the creation index, filtered to the connector.
+ */
+export function listRampsSince(tenant: Tenant, connectorId: string, since: Date) {
+  const prefix = transactionKeys.creationPrefix;
+  return readAllPages<TransactionRecord>({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
+    FilterExpression: '#ramp.#connectorId = :connectorId',
+    ExpressionAttributeNames: { '#ramp': 'ramp', '#connectorId': 'connectorId' },
+    ExpressionAttributeValues: {
+      ':pk': tenantScope(tenant),
+      ':from': `${prefix}${since.toISOString()}`,
+      ':to': `${prefix}~`,
+      ':connectorId': connectorId,
+    },
+  });
+}

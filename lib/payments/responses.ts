@@ -93,12 +93,19 @@ export const transactionResource = z.strictObject({
   beneficiaryFirstName: z.nullable(z.string()),
   beneficiaryLastName: z.nullable(z.string()),
   paymentDestinationId: z.nullable(z.uuid()),
-  connectorId: z.null(),
-  connectorName: z.null(),
-  method: z.null(),
-  destinationCountryIso: z.null(),
-  quoteId: z.null(),
-  externalReference: z.null(),
+  connectorId: z.nullable(z.string()).check(z.describe('Ramps: the connector; null on P2P and swaps.')),
+  connectorName: z.nullable(z.string()),
+  method: z.nullable(z.string()).check(z.describe('Ramps: the connector’s method (BANK, MOMO, CASH).')),
+  destinationCountryIso: z.nullable(z.string()),
+  quoteId: z.nullable(z.uuid()),
+  externalReference: z
+    .nullable(z.string())
+    .check(z.describe('Ramps: the provider’s reference for the instruction, once it has it.')),
+  refundTxHash: z.optional(
+    z
+      .nullable(z.string())
+      .check(z.describe('Off-ramps: the ledger transaction that paid the wallet back (refund_completed).')),
+  ),
   fromRef: z.nullable(z.string()),
   toRef: z.nullable(z.string()),
   memo: z.nullable(z.string()),
@@ -140,7 +147,7 @@ export function toTransactionResource(record: TransactionRecord): z.infer<typeof
     type: record.transactionType,
     idempotencyKey: record.idempotencyKey,
     intentId: record.intentId,
-    isP2pTransfer: true,
+    isP2pTransfer: !record.ramp,
     sendAmount: Number(record.sendAmount),
     sendCurrency: record.sendingAsset.code,
     originalSendAmount: Number(record.originalSendAmount),
@@ -160,12 +167,13 @@ export function toTransactionResource(record: TransactionRecord): z.infer<typeof
     beneficiaryFirstName: record.beneficiaryFirstName,
     beneficiaryLastName: record.beneficiaryLastName,
     paymentDestinationId: record.paymentDestinationId,
-    connectorId: null,
-    connectorName: null,
-    method: null,
-    destinationCountryIso: null,
-    quoteId: null,
-    externalReference: null,
+    connectorId: record.ramp?.connectorId ?? null,
+    connectorName: record.ramp?.connectorName ?? null,
+    method: record.ramp?.method ?? null,
+    destinationCountryIso: record.ramp?.destinationCountryIso ?? null,
+    quoteId: record.ramp?.quoteId ?? null,
+    externalReference: record.externalReference ?? null,
+    ...(record.ramp ? { refundTxHash: record.refundTxHash ?? null } : {}),
     fromRef: record.fromRef,
     toRef: record.toRef,
     memo: record.memo,
@@ -247,4 +255,19 @@ export const transactionExample: z.infer<typeof transactionResource> = {
   createdAt: '2026-11-23T09:30:00.000Z',
   updatedAt: '2026-11-23T09:30:04.512Z',
   completedAt: '2026-11-23T09:30:04.512Z',
+};
+
+/** What the sandbox ramp helpers answer (sandbox-ramps.ts). */
+export const rampOutcomeResource = z.strictObject({
+  transactionRecordId: z.uuid(),
+  outcome: z.enum(['complete', 'fail', 'return']),
+  providerStatus: z.string().check(z.describe('The instruction’s state at the provider now.')),
+  message: z.string(),
+});
+
+export const rampOutcomeExample = {
+  transactionRecordId: '6f1c2a4e-3b1d-5c8e-9f20-7a3b4c5d6e7f',
+  outcome: 'fail',
+  providerStatus: 'failed',
+  message: 'Asked of the provider; its notification moves the record within moments.',
 };

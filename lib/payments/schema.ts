@@ -98,6 +98,58 @@ export const p2pOwnMultiBody = z.strictObject({
   ...references,
 });
 
+/** A compliance code (purpose, source of funds): checked against the enums route's vocabulary by the service. */
+const complianceCode = z.optional(
+  z.string().check(z.regex(/^[A-Z0-9_]{1,64}$/, 'must be a code of GET /payments/enums (upper case)')),
+);
+
+/**
+ * Off-ramp (§4.7): amounts, fee and rate come from the quote, so a pricing member (amount, fee, rate,
+ * receiveAmount…) is an unknown member, 400. `beneficiarySourceOfFunds` and `senderPhoneNumber` are
+ * this service's names for the beneficiary's source of funds and the sender's phone number.
+ */
+export const offrampBody = z.strictObject({
+  transactionId: uuidField,
+  walletId: uuidField,
+  beneficiaryId: uuidField,
+  paymentDestinationId: uuidField,
+  quoteId: uuidField,
+  sendingAssetCode: assetCodeParam,
+  purpose: complianceCode,
+  sourceOfFunds: complianceCode,
+  beneficiarySourceOfFunds: complianceCode,
+  senderPhoneNumber: z.optional(
+    z.string().check(z.regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number, e.g. +27821234567')),
+  ),
+  ...references,
+  notifyEmail: notifyFlag,
+  notifyWhatsApp: notifyFlag,
+});
+
+export type Offramp = z.infer<typeof offrampBody>;
+
+/** On-ramp (§4.7's table): the caller's wallet receives; `senderId` is the paying counterparty. */
+export const onrampBody = z.strictObject({
+  transactionId: uuidField,
+  walletId: uuidField,
+  senderId: uuidField,
+  paymentDestinationId: uuidField,
+  quoteId: uuidField,
+  purpose: complianceCode,
+  senderSourceOfFunds: complianceCode,
+  senderIdCountryIsoCode: z.optional(
+    z.pipe(
+      z.string().check(z.regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 code (two letters)')),
+      z.transform((v: string) => v.toUpperCase()),
+    ),
+  ),
+  receiverSourceOfFunds: complianceCode,
+  ...references,
+  notifyEmail: notifyFlag,
+  notifyWhatsApp: notifyFlag,
+});
+
+export type Onramp = z.infer<typeof onrampBody>;
 export type P2pOwn = z.infer<typeof p2pOwnBody>;
 export type SwapOwn = z.infer<typeof swapOwnBody>;
 export type P2pBeneficiary = z.infer<typeof p2pBeneficiaryBody>;
@@ -110,7 +162,13 @@ export const transactionIdParams = z.strictObject({ transactionId: uuidField });
  * Every status and type the contract names (§2.8, §3.2) and every one this service records (`p2p_multi`):
  * the list filters on each, and one that no record holds yet (a refund, an off-ramp) is an empty page.
  */
-export const transactionStatuses = ['initiated', 'completed', 'failed', 'refund_completed'] as const;
+export const transactionStatuses = [
+  'initiated',
+  'processing',
+  'completed',
+  'failed',
+  'refund_completed',
+] as const;
 export const transactionTypes = ['p2p', 'swap', 'p2p_multi', 'offramp', 'onramp'] as const;
 
 const createdBound = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' });

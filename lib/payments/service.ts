@@ -38,6 +38,8 @@ import {
 import type { P2pBeneficiary, P2pOwn, P2pOwnMulti, SwapBeneficiary, SwapOwn } from './schema.ts';
 
 export type PaymentOperation =
+  | 'payOfframp'
+  | 'payOnramp'
   | 'payP2pOwn'
   | 'payP2pOwnMulti'
   | 'payP2pBeneficiary'
@@ -58,7 +60,10 @@ const REPLAYED =
   'This transactionId was accepted before: the original payment is answered, nothing new was made.';
 
 const decimal = (amount: number) => new BigNumber(String(amount)).toFixed();
-const onRecord = (asset: Asset): AssetOnRecord => ({ code: asset.assetCode, issuer: asset.assetIssuer });
+export const onRecord = (asset: Asset): AssetOnRecord => ({
+  code: asset.assetCode,
+  issuer: asset.assetIssuer,
+});
 
 /** A member sent with the value its absence means: `notifyEmail: false` asks for what omitting it does. */
 const defaults: Record<string, unknown> = { notifyEmail: false, notifyWhatsApp: false };
@@ -102,27 +107,28 @@ function replayOf(existing: TransactionRecord, operation: PaymentOperation, fing
   });
 }
 
-/** What a route's checks produce: the record without the members every record shares. */
-type Draft = Omit<
-  TransactionRecord,
-  | 'transactionRecordId'
-  | 'environment'
-  | 'associationId'
-  | 'status'
-  | 'operation'
-  | 'requestFingerprint'
-  | 'idempotencyKey'
-  | 'intentId'
-  | 'fee'
-  | 'stellarTxHash'
-  | 'errorCode'
-  | 'failureReason'
-  | 'createdAt'
-  | 'updatedAt'
-  | 'completedAt'
->;
+/** What a route's checks produce: the record without the members every record shares (fee: 0 unless set). */
+export type Draft = Partial<Pick<TransactionRecord, 'fee'>> &
+  Omit<
+    TransactionRecord,
+    | 'transactionRecordId'
+    | 'environment'
+    | 'associationId'
+    | 'status'
+    | 'operation'
+    | 'requestFingerprint'
+    | 'idempotencyKey'
+    | 'intentId'
+    | 'fee'
+    | 'stellarTxHash'
+    | 'errorCode'
+    | 'failureReason'
+    | 'createdAt'
+    | 'updatedAt'
+    | 'completedAt'
+  >;
 
-async function accept(
+export async function accept(
   tenant: Tenant,
   operation: PaymentOperation,
   body: { transactionId: string } & Record<string, unknown>,
@@ -136,6 +142,7 @@ async function accept(
   if (existing) return replayOf(existing, operation, fingerprint);
   const draft = await check();
   const record: TransactionRecord = {
+    fee: '0',
     ...draft,
     transactionRecordId,
     environment: tenant.environment,
@@ -145,7 +152,6 @@ async function accept(
     requestFingerprint: fingerprint,
     idempotencyKey: body.transactionId,
     intentId: intentIdOf(transactionRecordId),
-    fee: '0',
     stellarTxHash: null,
     errorCode: null,
     failureReason: null,
@@ -161,7 +167,7 @@ async function accept(
 // ── checks ───────────────────────────────────────────────────────────────────────────────────────
 
 /** A wallet of the caller that may take part in a payment: 404 unknown, 403 not Verified, 409 unopenable. */
-async function usableWallet(tenant: Tenant, walletId: string, field: string): Promise<WalletRecord> {
+export async function usableWallet(tenant: Tenant, walletId: string, field: string): Promise<WalletRecord> {
   const wallet = await findWalletRecord(tenant, walletId);
   if (!wallet) throw notFound(`No wallet ${walletId}.`, [{ field, message: 'is not a wallet of yours' }]);
   if (wallet.status !== 'Verified') {
@@ -179,7 +185,7 @@ async function usableWallet(tenant: Tenant, walletId: string, field: string): Pr
   return wallet;
 }
 
-async function registryAsset(tenant: Tenant, assetCode: string, field: string): Promise<Asset> {
+export async function registryAsset(tenant: Tenant, assetCode: string, field: string): Promise<Asset> {
   const asset = await findRegistryAsset(tenant.environment, assetCode);
   if (!asset)
     throw unprocessable('Unknown asset.', [{ field, message: `${assetCode} is not in the asset registry` }]);
@@ -324,7 +330,10 @@ async function cryptoPayee(tenant: Tenant, body: P2pBeneficiary): Promise<Payee>
   return lookup.found;
 }
 
-function notifyTarget(payee: Payee, body: P2pBeneficiary): Draft['notify'] {
+export function notifyTarget(
+  payee: Pick<Payee, 'email' | 'mobile'>,
+  body: Pick<P2pBeneficiary, 'notifyEmail' | 'notifyWhatsApp'>,
+): Draft['notify'] {
   const errors: FieldError[] = [];
   if (body.notifyEmail && body.notifyWhatsApp) {
     throw unprocessable('Choose one way to notify the beneficiary.', [

@@ -2,8 +2,9 @@
 // so a quote or fee row of another association is not found by construction.
 
 import type { TransactionType } from '../connectors/transaction-types.ts';
+import { unclaimedOr } from '../db/conditions.ts';
 import { entity } from '../db/entity.ts';
-import { createIfAbsent, deleteItem, getRecord, putIf, readAllPages } from '../db/items.ts';
+import { createIfAbsent, deleteItem, getRecord, putIf, readAllPages, updateIf } from '../db/items.ts';
 import { quoteKeys, tenantOf, tenantScope } from '../db/keys.ts';
 import type { Environment, Tenant } from '../http/types.ts';
 
@@ -36,6 +37,8 @@ export interface QuoteRecord {
   expiry: string;
   /** The table's TTL attribute (epoch seconds, = expiry): DynamoDB deletes the item some time after. */
   expiresAt: number;
+  /** The transaction record that executes it: a quote executes at most once. */
+  usedBy?: string;
 }
 
 export interface FeeRowRecord {
@@ -74,6 +77,20 @@ export async function putQuote(record: QuoteRecord): Promise<void> {
  */
 export async function findQuote(tenant: Tenant, quoteId: string): Promise<QuoteRecord | undefined> {
   return getRecord<QuoteRecord>(quoteKeys.quote(tenant, quoteId));
+}
+
+/**
+ * Marks the quote as executed by `transactionRecordId`: true if it is now (or was already) that
+ * record's, false if another record holds it. Repeatable by its holder, so a replay or a retry after a
+ * crash between this and the record's insert finds its own claim.
+ */
+export async function claimQuote(tenant: Tenant, quoteId: string, transactionRecordId: string) {
+  const written = await updateIf<QuoteRecord>(
+    quoteKeys.quote(tenant, quoteId),
+    { set: { usedBy: transactionRecordId } },
+    unclaimedOr('usedBy', transactionRecordId),
+  );
+  return written.outcome === 'written';
 }
 
 export const isQuoteExpired = (quote: Pick<QuoteRecord, 'expiry'>, now: Date): boolean =>

@@ -19,6 +19,9 @@ import { assetDecimals, fiatDecimals } from './currencies.ts';
 import { type FeeSchedule, priceOffRamp, priceOnRamp } from './pricing.ts';
 import { rateSourceFor } from './rates.ts';
 import { findFeeRow, putQuote, type QuoteRecord, type QuoteType } from './repo.ts';
+
+export { claimQuote, findQuote, isQuoteExpired, type QuoteRecord } from './repo.ts';
+
 import type { CreateQuote } from './schema.ts';
 
 const DIRECTION_OF: Record<QuoteType, ConnectorRecord['direction']> = {
@@ -93,7 +96,7 @@ function typeErrors(connector: ConnectorRecord, type: TransactionType, field: st
   return [];
 }
 
-function destinationErrors(
+export function destinationErrors(
   connector: ConnectorRecord,
   fiat: string,
   destination: { method: string; countryIsoCode2: string; currencyCode: string },

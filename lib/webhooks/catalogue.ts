@@ -18,9 +18,19 @@ export const eventCatalogue = {
     source: 'payments',
     trigger: 'A transaction record moved to completed: the payment is in a closed ledger.',
   },
+  'payment.processing': {
+    source: 'payments',
+    trigger:
+      'An off-ramp’s ledger leg landed (stellarTxHash) and its payout is with the provider; the provider’s reference follows as externalReference.',
+  },
   'payment.failed': {
     source: 'payments',
     trigger: 'A transaction record moved to failed (errorCode and failureReason say why).',
+  },
+  'payment.refund_completed': {
+    source: 'payments',
+    trigger:
+      'An off-ramp failed or returned after its ledger leg was paid back to the wallet on the ledger (refundTxHash).',
   },
   'wallet.verified': { source: 'wallets', trigger: 'A wallet’s KYC review ended Verified.' },
   'wallet.rejected': { source: 'wallets', trigger: 'A wallet’s KYC review ended Rejected.' },

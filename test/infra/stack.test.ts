@@ -233,7 +233,10 @@ describe('functions', () => {
 });
 
 // What each function needs, stated here independently of infra/function-access.ts.
-const TOKEN_ROUTE_FUNCTIONS = new Set<string>(routes.map((route) => route.fn));
+// A provider's notification route authenticates by the provider's signature, not a token.
+const TOKEN_ROUTE_FUNCTIONS = new Set<string>(
+  routes.filter((route) => route.auth !== 'providerSignature').map((route) => route.fn),
+);
 interface ExpectedAccess {
   table: 'none' | 'read' | 'readWrite';
   /** Removes items (DeleteItem): only the functions whose code does. */
@@ -260,6 +263,7 @@ const expectedAccess: Record<string, ExpectedAccess> = {
   quotes: { table: 'readWrite', secrets: ['token-jwks'] },
   // No queue: an accepted payment's insert asks for its execution through the outbox.
   payments: { table: 'readWrite', secrets: ['token-jwks'] },
+  providers: { table: 'readWrite', secrets: ['kek-sandbox', 'kek-production'] },
   transactions: { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
   // Seals each new webhook's signing secret; a redelivery asks for its attempt through the outbox.
   // Deleting a webhook deletes its URL's claim.
@@ -467,7 +471,7 @@ describe('least privilege', () => {
     assert.deepEqual(new Set(Object.keys(expectedAccess)), new Set(apiFunctionNames));
   });
 
-  test('the JWKS is readable by exactly the functions that serve routes (all routes authenticate)', () => {
+  test('the JWKS is readable by exactly the functions that serve token routes', () => {
     for (const name of apiFunctionNames) {
       assert.equal(
         expectedAccess[name]?.secrets.includes('token-jwks'),

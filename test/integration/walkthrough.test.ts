@@ -42,6 +42,11 @@ describe.skipIf(!hasCurl)('examples/walkthrough.sh', () => {
       /Payments:[^\n]*\ntrue\ncompleted\n\d+(\.\d+)?\nswap\n/,
       'replayed, settled, swapped, listed',
     );
+    assert.match(
+      stdout,
+      /Off-ramp:[^\n]*\n(Me|Unverified)\ncompleted\nfailed\nrefund_completed\n/,
+      'paid out, failed, refunded',
+    );
     assert.match(stdout, /\n== Done\n$/);
   });
 

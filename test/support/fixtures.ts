@@ -8,6 +8,8 @@ import { addClient } from '../../lib/admin/tenants.ts';
 import { db, tableName } from '../../lib/db/client.ts';
 import { tenantScope } from '../../lib/db/keys.ts';
 import { operationFor } from '../../lib/operations/index.ts';
+import { findProviderSecret } from '../../lib/providers/repo.ts';
+import { SIGNATURE_HEADER, signNotification } from '../../lib/providers/signature.ts';
 import { type Route, routeKeyOf, routes } from '../../lib/routes.ts';
 import { as, type Caller, newCaller } from './api.ts';
 import { startReceiver } from './webhook-receiver.ts';
@@ -35,6 +37,14 @@ export interface Fixture {
   /** A webhook that received the payment's payment.initiated event: `delivery`, delivered. */
   deliveryWebhook: string;
   delivery: string;
+  /** The connector's provider secret: what signs the provider-notification route's valid request. */
+  providerSecret: Buffer;
+  /** An off-ramp submitted once (its quote executes once): the valid request replays it. */
+  offramp: Record<string, unknown>;
+  /** An on-ramp submitted once, completed: the valid request replays it. */
+  onramp: Record<string, unknown>;
+  /** Its record, completed: the sandbox ramp helper's valid request completes it again. */
+  rampTransaction: string;
 }
 
 export const CONNECTOR_ID = 'ke-momo-offramp-usdc-kes';
@@ -46,6 +56,27 @@ export const bankDestination = {
   accountNumber: '123456789',
   bankCode: '250655',
   accountHolderName: 'Thandi Nkosi',
+};
+
+/** The off-ramp connector the fixture pays through, and a beneficiary with every field it requires. */
+export const RAMP_CONNECTOR_ID = 'za-bank-offramp-usdc-zar';
+export const compliantIndividual = {
+  firstName: 'Thandi',
+  lastName: 'Nkosi',
+  dateOfBirth: '1990-04-12',
+  idType: 'NATIONAL_ID',
+  idNumber: '9004120000000',
+};
+export const beneficiaryAddress = { line1: '1 Long Street', city: 'Cape Town', countryIsoCode2: 'ZA' };
+
+/** The on-ramp connector, and a Kenyan M-Pesa account a counterparty pays from. */
+export const ONRAMP_CONNECTOR_ID = 'ke-momo-onramp-kes-usdc';
+export const keMobileMoney = {
+  method: 'MOBILE_MONEY',
+  countryIsoCode2: 'KE',
+  currencyIsoCode3: 'KES',
+  mobileNumber: '+254712345678',
+  provider: 'MPESA',
 };
 
 /** The KYC metadata of a third-party wallet (created Pending, until its review is decided). */
@@ -79,9 +110,10 @@ export async function activationDone(caller: Caller, walletId: string): Promise<
 }
 
 /** Waits until the worker has finished with a payment (the wallet holds no USDC, so it fails). */
-async function paymentSettled(caller: Caller, transactionRecordId: string): Promise<void> {
+async function paymentSettled(caller: Caller, transactionRecordId: string, until?: string): Promise<void> {
   const deadline = Date.now() + 30_000;
-  while ((await as(caller, `/transactions/${transactionRecordId}`)).body?.status === 'initiated') {
+  const waiting = (status: string | undefined) => (until ? status !== until : status === 'initiated');
+  while (waiting((await as(caller, `/transactions/${transactionRecordId}`)).body?.status)) {
     assert.ok(Date.now() < deadline, `transaction ${transactionRecordId} did not settle in time`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -128,6 +160,60 @@ export async function newFixture(): Promise<Fixture> {
     created(post('/webhooks', { url: `${receiver.url}?for=wallets`, events: ['wallet.verified'] })),
     created(post('/webhooks', { url: `${receiver.url}?for=payments`, events: ['payment.initiated'] })),
   ]);
+  const rampPayee = await created(
+    post('/beneficiaries', { individual: compliantIndividual, addresses: [beneficiaryAddress] }),
+  );
+  const rampDestination = await created(
+    post(`/beneficiaries/${rampPayee}/payment-destinations`, bankDestination),
+  );
+  const payee = { beneficiaryId: rampPayee, paymentDestinationId: rampDestination };
+  const quote = await post('/quotes', { amount: 1, connectorId: RAMP_CONNECTOR_ID, ...payee });
+  assert.equal(quote.status, 201, JSON.stringify(quote.body));
+  // A wallet holding exactly the quote's total: the off-ramp completes, and its instruction can be
+  // completed again by the sandbox helper (an idempotent answer).
+  const rampWallet = await created(
+    post('/wallets', { walletName: 'Fixture ramp', assetCode: 'USDC', ownAccount: true }),
+  );
+  await activationDone(caller, rampWallet);
+  const funded = await as(caller, `/sandbox/wallets/${rampWallet}/fund`, {
+    method: 'POST',
+    headers: { 'Idempotency-Key': randomUUID() },
+    body: { assetCode: 'USDC', amount: quote.body.total },
+  });
+  assert.equal(funded.status, 200, JSON.stringify(funded.body));
+  const offramp = {
+    transactionId: randomUUID(),
+    walletId: rampWallet,
+    ...payee,
+    quoteId: quote.body.quoteId,
+    sendingAssetCode: 'USDC',
+    purpose: 'FAMILY_SUPPORT',
+    sourceOfFunds: 'SALARY',
+  };
+  const ramp = await post('/payments/offramp', offramp);
+  assert.equal(ramp.status, 202, JSON.stringify(ramp.body));
+  // And an on-ramp from a Kenyan counterparty into the same wallet (its valid request replays it).
+  const counterparty = await created(
+    post('/beneficiaries', { individual: { ...compliantIndividual, idCountryIsoCode2: 'KE' } }),
+  );
+  const momo = await created(post(`/beneficiaries/${counterparty}/payment-destinations`, keMobileMoney));
+  const collection = { senderId: counterparty, paymentDestinationId: momo };
+  const onrampQuote = await post('/quotes?type=onramp', {
+    amount: 1000,
+    connectorId: ONRAMP_CONNECTOR_ID,
+    beneficiaryId: counterparty,
+    paymentDestinationId: momo,
+  });
+  assert.equal(onrampQuote.status, 201, JSON.stringify(onrampQuote.body));
+  const onramp = {
+    transactionId: randomUUID(),
+    walletId: rampWallet,
+    ...collection,
+    quoteId: onrampQuote.body.quoteId,
+    senderSourceOfFunds: 'SALARY',
+  };
+  const collected = await post('/payments/onramp', onramp);
+  assert.equal(collected.status, 202, JSON.stringify(collected.body));
   const payment = await post('/payments/p2p/own', {
     transactionId: randomUUID(),
     walletId: wallet,
@@ -141,8 +227,11 @@ export async function newFixture(): Promise<Fixture> {
     activationDone(caller, otherWallet.body.id),
     activationDone(caller, pendingWallet),
     paymentSettled(caller, payment.body.transactionRecordId),
+    // Completed by the sandbox provider a few seconds after its instruction: nothing follows.
+    paymentSettled(caller, ramp.body.transactionRecordId, 'completed'),
+    paymentSettled(caller, collected.body.transactionRecordId, 'completed'),
   ]);
-  const delivery = await deliveredOnce(caller, deliveryWebhook);
+  const delivery = await deliveredOnce(caller, deliveryWebhook, 3);
   return {
     caller,
     tokenClient: { clientId, clientSecret },
@@ -157,16 +246,21 @@ export async function newFixture(): Promise<Fixture> {
     webhook,
     deliveryWebhook,
     delivery,
+    providerSecret: (await findProviderSecret('sandbox', RAMP_CONNECTOR_ID)) as Buffer,
+    offramp,
+    onramp,
+    rampTransaction: ramp.body.transactionRecordId,
   };
 }
 
-/** Waits until the webhook's one delivery is delivered, and returns its id. */
-async function deliveredOnce(caller: Caller, webhookId: string): Promise<string> {
+/** Waits until the webhook's `count` deliveries are all delivered, and returns the first one's id. */
+async function deliveredOnce(caller: Caller, webhookId: string, count: number): Promise<string> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     const { body } = await as(caller, `/webhooks/${webhookId}/deliveries`);
-    const [delivery] = body?.data ?? [];
-    if (delivery?.status === 'delivered') return delivery.id;
+    const deliveries: { id: string; status: string }[] = body?.data ?? [];
+    if (deliveries.length === count && deliveries.every((d) => d.status === 'delivered'))
+      return (deliveries[0] as { id: string }).id;
     assert.ok(Date.now() < deadline, `webhook ${webhookId}: no delivery delivered in time`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -178,7 +272,7 @@ export interface RequestSpec {
   path: string;
   body?: unknown;
   /** 'apiKey': x-service-auth only (the token route); 'token': the key and the caller's bearer token. */
-  auth: 'apiKey' | 'token';
+  auth: 'apiKey' | 'token' | 'providerSignature';
 }
 
 /** The query members a route's valid request carries (beside which the tests add theirs). */
@@ -247,6 +341,20 @@ function validBody(key: string, f: Fixture): unknown {
         sendingAssetCode: 'USDC',
         receivingAssetCode: 'EURC',
       };
+    case 'POST /v1/payments/offramp':
+      // A quote executes once: the valid request is the fixture's off-ramp again (an idempotent replay).
+      return { ...f.offramp };
+    case 'POST /v1/payments/onramp':
+      return { ...f.onramp };
+    case 'POST /v1/provider-notifications/{environment}/{connectorId}':
+      // For an instruction that is no one's: acknowledged, nothing moves (credentials() signs it).
+      return {
+        notificationId: randomUUID(),
+        kind: 'payout',
+        reference: randomUUID(),
+        providerReference: 'SIM-FIXTURE',
+        status: 'completed',
+      };
     case 'POST /v1/webhooks':
       // Loopback (sandbox, local stack), for an event no producer makes yet: nothing is ever sent to it.
       return { url: 'http://127.0.0.1:9/fuzz', events: ['Customer_Verified'] };
@@ -275,13 +383,19 @@ function paramValue(key: string, param: string, f: Fixture): string {
     case 'destinationId':
       return f.destination;
     case 'connectorId':
-      return CONNECTOR_ID;
+      return key.startsWith('POST /v1/provider-notifications/') ? RAMP_CONNECTOR_ID : CONNECTOR_ID;
     case 'transactionId':
       return f.transaction;
     case 'webhookId':
       return key.includes('/deliveries') ? f.deliveryWebhook : f.webhook;
     case 'deliveryId':
       return f.delivery;
+    case 'environment':
+      return 'sandbox';
+    case 'transactionRecordId':
+      return f.rampTransaction;
+    case 'outcome':
+      return 'complete';
     default:
       throw new Error(`No fixture value for {${param}} of ${key}: add one to test/support/fixtures.ts`);
   }
@@ -318,8 +432,20 @@ export const withQuery = (path: string, query: string): string =>
 export const allRoutes = (): { key: string; route: Route }[] =>
   routes.map((route) => ({ key: routeKeyOf(route), route }));
 
-/** Headers that authenticate `spec` as the fixture's caller. */
-export function credentials(spec: Pick<RequestSpec, 'auth'>, f: Fixture): { apiKey: string; token?: string } {
+/**
+ * Headers that authenticate `spec` as the fixture's caller; a provider's notification is signed over
+ * the spec's body as JSON.stringify writes it (the tests send it so).
+ */
+export function credentials(
+  spec: Pick<RequestSpec, 'auth' | 'body'>,
+  f: Fixture,
+): { apiKey?: string; token?: string; headers?: Record<string, string> } {
+  if (spec.auth === 'providerSignature')
+    return {
+      headers: {
+        [SIGNATURE_HEADER]: signNotification(f.providerSecret, JSON.stringify(spec.body), new Date()),
+      },
+    };
   return spec.auth === 'token'
     ? { apiKey: f.caller.tenant.apiKey, token: f.caller.token }
     : { apiKey: f.caller.tenant.apiKey };

@@ -110,3 +110,23 @@ export const pagesOf = (caller: Caller, query = 'limit=100') => pagesAt(caller, 
 // biome-ignore lint/suspicious/noExplicitAny: records are asserted on member by member.
 export const listed = async (caller: Caller, query?: string): Promise<any[]> =>
   (await pagesOf(caller, query)).flat();
+
+/** Polls a record until `done` holds of it (a ramp's record moves with its provider). */
+export async function recordWhen(
+  caller: Caller,
+  transactionRecordId: string,
+  // biome-ignore lint/suspicious/noExplicitAny: records are asserted on member by member.
+  done: (record: any) => boolean,
+  timeoutMs = 40_000,
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
+): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const read = await as(caller, `/transactions/${transactionRecordId}`);
+    assert.equal(read.status, 200, JSON.stringify(read.body));
+    if (done(read.body)) return read.body;
+    if (Date.now() > deadline)
+      throw new Error(`Record ${transactionRecordId} stayed ${JSON.stringify(read.body)}`);
+    await pause(200);
+  }
+}

@@ -34,7 +34,16 @@ describe('layers', () => {
   });
 
   it("a domain reads another domain's data through its service, never its repo", () => {
-    for (const domain of ['assets', 'auth', 'beneficiaries', 'connectors', 'payments', 'quotes', 'wallets']) {
+    for (const domain of [
+      'assets',
+      'auth',
+      'beneficiaries',
+      'connectors',
+      'payments',
+      'providers',
+      'quotes',
+      'wallets',
+    ]) {
       for (const file of readdirSync(join(lib, domain))) {
         for (const path of importsOf(join(lib, domain, file))) {
           const other = /^\.\.\/(\w+)\/repo\.ts$/.exec(path)?.[1];

@@ -56,8 +56,11 @@ describe('the OpenAPI document', () => {
       bearerFormat: 'JWT',
     });
     for (const route of routes) {
-      const expected =
-        route.auth === 'apiKey' ? [{ serviceAuth: [] }] : [{ serviceAuth: [], bearerAuth: [] }];
+      const expected = {
+        apiKey: [{ serviceAuth: [] }],
+        token: [{ serviceAuth: [], bearerAuth: [] }],
+        providerSignature: [],
+      }[route.auth];
       assert.deepEqual(
         operationOf(route.path, route.method)?.security,
         expected,

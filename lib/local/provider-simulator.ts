@@ -1,0 +1,292 @@
+// The provider simulator: a real HTTP service on loopback that speaks the provider contract
+// (lib/providers/http-provider.ts) for every seed connector of both environments, as a bank, mobile-money
+// or cash-pickup provider would. The local stack starts it beside the ledgers.
+//
+// - Instructions are idempotent by our reference: the same reference again answers the instruction held.
+// - Each moves asynchronously: `pending` on receipt, `processing` a moment later, `completed` after
+//   `completeAfterMs` (the documented default, 3 s). One whose statement reference (toRef) starts with
+//   HOLD stays `processing` until a test helper moves it (POST /v1/sandbox/transactions/{id}/…).
+// - Every change is notified to the gateway's provider-notification route, signed with the connector's
+//   secret, and retried (a few times, backing off) until the gateway answers 2xx.
+// - Test control: POST /{environment}/connectors/{id}/instructions/{ref}/{complete|fail|return}, and
+//   POST /faults {mode: 'unavailable' | 'slow' | 'reject', count, statementReference?} for the next
+//   instructions (only those with that statement reference, when given, so tests running side by side
+//   do not meet each other's faults); an empty body clears them.
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Environment } from '../http/types.ts';
+import type { InstructionState, InstructionStatus } from '../providers/contract.ts';
+import { SIGNATURE_HEADER, signNotification, verifyNotificationSignature } from '../providers/signature.ts';
+
+export interface SimulatedConnector {
+  environment: Environment;
+  connectorId: string;
+  secret: Buffer;
+}
+
+export interface ProviderSimulatorOptions {
+  port: number;
+  connectors: SimulatedConnector[];
+  /** Where notifications go: the gateway's route for this environment and connector. */
+  notificationUrl: (environment: Environment, connectorId: string) => string;
+  /** How long after receipt an instruction left alone completes; default 3000. */
+  completeAfterMs?: number;
+}
+
+export interface ProviderSimulator {
+  /** The base URL of one environment's provider (PROVIDER_URL_<ENV>). */
+  urlOf(environment: Environment): string;
+  stop(): Promise<void>;
+}
+
+type Fault = { mode: 'unavailable' | 'slow' | 'reject'; count: number; statementReference?: string };
+
+interface Instruction extends InstructionState {
+  environment: Environment;
+  connectorId: string;
+  kind: 'payout' | 'collection';
+  hold: boolean;
+  body: Record<string, unknown>;
+  /** How many times it was sent to us: one payout however many (the tests read it from GET). */
+  submissions: number;
+  timers: NodeJS.Timeout[];
+}
+
+const PROCESSING_AFTER_MS = 100;
+const NOTIFY_ATTEMPTS = 6;
+const NOTIFY_BACKOFF_MS = 250;
+/** Legal moves by test control; `processing` is also where receipt leads. */
+const MOVES: Record<'complete' | 'fail' | 'return', { from: InstructionStatus[]; to: InstructionStatus }> = {
+  complete: { from: ['pending', 'processing'], to: 'completed' },
+  fail: { from: ['pending', 'processing'], to: 'failed' },
+  return: { from: ['completed'], to: 'returned' },
+};
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+async function readText(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const stateOf = (i: Instruction): InstructionState => ({
+  reference: i.reference,
+  providerReference: i.providerReference,
+  status: i.status,
+  reason: i.reason,
+});
+
+export async function startProviderSimulator(options: ProviderSimulatorOptions): Promise<ProviderSimulator> {
+  const completeAfterMs = options.completeAfterMs ?? 3000;
+  const secrets = new Map(options.connectors.map((c) => [`${c.environment}/${c.connectorId}`, c.secret]));
+  const instructions = new Map<string, Instruction>();
+  const faults: Fault[] = [];
+  let stopped = false;
+
+  async function notify(instruction: Instruction): Promise<void> {
+    const secret = secrets.get(`${instruction.environment}/${instruction.connectorId}`) as Buffer;
+    const body = JSON.stringify({
+      notificationId: randomUUID(),
+      kind: instruction.kind,
+      ...stateOf(instruction),
+    });
+    for (let attempt = 1; attempt <= NOTIFY_ATTEMPTS && !stopped; attempt++) {
+      try {
+        const response = await fetch(
+          options.notificationUrl(instruction.environment, instruction.connectorId),
+          {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              [SIGNATURE_HEADER]: signNotification(secret, body, new Date()),
+            },
+            body,
+            signal: AbortSignal.timeout(10_000),
+          },
+        );
+        await response.arrayBuffer();
+        if (response.ok) return;
+      } catch {
+        // the gateway is not there (yet, or any more): try again
+      }
+      await pause(NOTIFY_BACKOFF_MS * 2 ** (attempt - 1));
+    }
+  }
+
+  function move(instruction: Instruction, to: InstructionStatus, reason: string | null = null): void {
+    instruction.status = to;
+    instruction.reason = reason;
+    if (to !== 'processing') for (const timer of instruction.timers.splice(0)) clearTimeout(timer);
+    void notify({ ...instruction });
+  }
+
+  function receive(
+    environment: Environment,
+    connectorId: string,
+    kind: Instruction['kind'],
+    body: Record<string, unknown>,
+  ): { status: number; body: unknown } {
+    const reference = typeof body.reference === 'string' ? body.reference : '';
+    if (!/^[0-9a-f-]{36}$/.test(reference)) return { status: 400, body: { detail: 'reference is required' } };
+    const key = `${environment}/${connectorId}/${reference}`;
+    const held = instructions.get(key);
+    if (held) {
+      held.submissions += 1;
+      return { status: 200, body: stateOf(held) };
+    }
+    const instruction: Instruction = {
+      environment,
+      connectorId,
+      kind,
+      reference,
+      providerReference: `SIM-${randomUUID().slice(0, 13).toUpperCase()}`,
+      status: 'pending',
+      reason: null,
+      hold: String(body.statementReference ?? '').startsWith('HOLD'),
+      body,
+      submissions: 1,
+      timers: [],
+    };
+    instructions.set(key, instruction);
+    instruction.timers.push(
+      setTimeout(() => {
+        if (instruction.status === 'pending') move(instruction, 'processing');
+      }, PROCESSING_AFTER_MS),
+    );
+    if (!instruction.hold)
+      instruction.timers.push(
+        setTimeout(() => {
+          if (instruction.status === 'pending' || instruction.status === 'processing')
+            move(instruction, 'completed');
+        }, completeAfterMs),
+      );
+    return { status: 201, body: stateOf(instruction) };
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://simulator');
+    const text = await readText(req);
+    if (req.method === 'POST' && url.pathname === '/faults') {
+      const fault = JSON.parse(text || '{}') as Partial<Fault>;
+      if (fault.mode)
+        faults.push({
+          mode: fault.mode,
+          count: fault.count ?? 1,
+          ...(fault.statementReference ? { statementReference: fault.statementReference } : {}),
+        });
+      else faults.splice(0);
+      send(res, 200, { faults });
+      return;
+    }
+    const m =
+      /^\/(sandbox|production)\/connectors\/([a-z0-9-]+)\/(payouts|collections|instructions\/([0-9a-f-]{36})(?:\/(complete|fail|return))?)$/.exec(
+        url.pathname,
+      );
+    const environment = m?.[1] as Environment | undefined;
+    const connectorId = m?.[2] ?? '';
+    const secret = environment && secrets.get(`${environment}/${connectorId}`);
+    if (!m || !environment || !secret) {
+      send(res, 404, { detail: 'No such connector or route.' });
+      return;
+    }
+    if (
+      !verifyNotificationSignature(
+        secret,
+        req.headers[SIGNATURE_HEADER] as string | undefined,
+        text,
+        new Date(),
+      )
+    ) {
+      send(res, 401, { detail: 'Bad signature.' });
+      return;
+    }
+    const reference = m[4];
+    if (reference) {
+      const instruction = instructions.get(`${environment}/${connectorId}/${reference}`);
+      if (!instruction) {
+        send(res, 404, { detail: 'No such instruction.' });
+        return;
+      }
+      const action = m[5] as keyof typeof MOVES | undefined;
+      if (req.method === 'GET' && !action) {
+        send(res, 200, { ...stateOf(instruction), submissions: instruction.submissions });
+        return;
+      }
+      const legal = action && req.method === 'POST' ? MOVES[action] : undefined;
+      // Asked for where it already is: answered as it stands, nothing is notified again.
+      if (legal && instruction.status === legal.to) {
+        send(res, 200, stateOf(instruction));
+        return;
+      }
+      if (!legal?.from.includes(instruction.status)) {
+        send(res, 409, {
+          detail: `A ${instruction.status} instruction cannot be moved that way.`,
+          ...stateOf(instruction),
+        });
+        return;
+      }
+      const reason =
+        action === 'fail'
+          ? 'Declined by the provider (simulated).'
+          : action === 'return'
+            ? 'Returned by the receiving institution (simulated).'
+            : null;
+      move(instruction, legal.to, reason);
+      send(res, 200, stateOf(instruction));
+      return;
+    }
+    if (req.method !== 'POST') {
+      send(res, 405, { detail: 'POST only.' });
+      return;
+    }
+    const instructionBody = JSON.parse(text || '{}') as Record<string, unknown>;
+    const at = faults.findIndex(
+      (f) =>
+        f.statementReference === undefined || f.statementReference === instructionBody.statementReference,
+    );
+    const fault = faults[at];
+    if (fault) {
+      fault.count -= 1;
+      if (fault.count <= 0) faults.splice(at, 1);
+      if (fault.mode === 'unavailable') {
+        send(res, 503, { detail: 'The provider is unavailable (simulated).' });
+        return;
+      }
+      if (fault.mode === 'reject') {
+        send(res, 422, { detail: 'The provider refused the instruction (simulated).' });
+        return;
+      }
+      await pause(60_000);
+    }
+    const answer = receive(
+      environment,
+      connectorId,
+      m[3] === 'payouts' ? 'payout' : 'collection',
+      instructionBody,
+    );
+    send(res, answer.status, answer.body);
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: Error) => send(res, 500, { detail: error.message }));
+  });
+  await new Promise<void>((resolve) => server.listen(options.port, '127.0.0.1', resolve));
+  return {
+    urlOf: (environment) => `http://127.0.0.1:${options.port}/${environment}`,
+    stop: async () => {
+      stopped = true;
+      for (const instruction of instructions.values())
+        for (const timer of instruction.timers) clearTimeout(timer);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,182 @@
+// Off-ramp acceptance (spec §4.7, issue #19 §2): a wallet pays a beneficiary's BANK, MOBILE_MONEY or
+// cash-pickup destination through a connector, against a quote. Everything priced comes from the quote;
+// the body names who pays whom and the compliance answers. The checks, in order, each a 4xx naming the
+// member: the wallet (404/403), the beneficiary and destination (404, CRYPTO 422), the quote (404 not
+// ours, 422 wrong type, expired or inconsistent with the body), the connector's compliance fields (422,
+// one error per missing field), the limits (422 on `amount`), notify flags; then the quote is claimed
+// for this record (409 when another record executed it) and the record written (service.ts accept()).
+import BigNumber from 'bignumber.js';
+import { findAssociationKind } from '../auth/associations.ts';
+import { findBeneficiary, findPaymentDestination } from '../beneficiaries/directory.ts';
+import type { BeneficiaryRecord, PaymentDestinationRecord } from '../beneficiaries/repo.ts';
+import type { ConnectorRecord } from '../connectors/repo.ts';
+import { connectorOrNotFound } from '../connectors/service.ts';
+import { shortForm, transactionTypeOf } from '../connectors/transaction-types.ts';
+import { type FieldError, notFound, unprocessable } from '../http/problem.ts';
+import type { Tenant } from '../http/types.ts';
+import { destinationErrors, type QuoteRecord } from '../quotes/service.ts';
+import {
+  claimOrConflict,
+  complianceErrors,
+  rampOf,
+  settlementOf,
+  usableQuote,
+  vocabularyErrors,
+} from './ramp-checks.ts';
+import { limitErrors, limitsFor, type Standing, type WindowUse } from './ramp-limits.ts';
+import { listRampsSince } from './repo.ts';
+import type { Offramp } from './schema.ts';
+import { accept, type Draft, notifyTarget, onRecord, registryAsset, usableWallet } from './service.ts';
+
+const LONGEST_WINDOW_SECONDS = 2_592_000;
+
+function consistencyErrors(
+  quote: QuoteRecord,
+  body: Offramp,
+  derivedType: QuoteRecord['transactionType'],
+): FieldError[] {
+  const errors: FieldError[] = [];
+  if (quote.beneficiaryId !== null && quote.beneficiaryId !== body.beneficiaryId)
+    errors.push({ field: 'beneficiaryId', message: 'is not the beneficiary the quote was priced for' });
+  if (quote.beneficiaryId === null && quote.transactionType !== derivedType)
+    errors.push({
+      field: 'beneficiaryId',
+      message: `makes this a ${shortForm(derivedType)} payment; the quote was priced for ${shortForm(quote.transactionType)}`,
+    });
+  if (quote.paymentDestinationId !== null && quote.paymentDestinationId !== body.paymentDestinationId)
+    errors.push({
+      field: 'paymentDestinationId',
+      message: 'is not the destination the quote was priced for',
+    });
+  if (quote.sendCurrency !== body.sendingAssetCode)
+    errors.push({ field: 'sendingAssetCode', message: `must be ${quote.sendCurrency}, the quote’s asset` });
+  return errors;
+}
+
+/** A destination the connector can pay (quotes' rule); a cash pickup is paid to the beneficiary in person. */
+const payableErrors = (connector: ConnectorRecord, destination: PaymentDestinationRecord): FieldError[] =>
+  connector.method === 'CASH' ? [] : destinationErrors(connector, connector.destinationAsset, destination);
+
+const standingOf = (beneficiary: BeneficiaryRecord): Standing =>
+  beneficiary.classification === 'Me' ? 'Me' : (beneficiary.unverifiedTier ?? 'TIER_0');
+
+async function windowUse(tenant: Tenant, connectorId: string, now: Date) {
+  const since = new Date(now.getTime() - LONGEST_WINDOW_SECONDS * 1000);
+  const records = (await listRampsSince(tenant, connectorId, since)).filter(
+    (r) => r.status !== 'failed' && r.status !== 'refund_completed',
+  );
+  return (durationSeconds: number): WindowUse => {
+    const from = now.getTime() - durationSeconds * 1000;
+    const inWindow = records.filter((r) => Date.parse(r.createdAt) >= from);
+    return {
+      amount: inWindow.reduce((sum, r) => sum.plus(r.sendAmount), new BigNumber(0)),
+      count: inWindow.length,
+    };
+  };
+}
+
+async function offrampDraft(tenant: Tenant, body: Offramp, now: Date): Promise<Draft> {
+  const [wallet, beneficiary, destination] = await Promise.all([
+    usableWallet(tenant, body.walletId, 'walletId'),
+    findBeneficiary(tenant, body.beneficiaryId),
+    findPaymentDestination(tenant, body.beneficiaryId, body.paymentDestinationId),
+  ]);
+  if (!beneficiary)
+    throw notFound(`No beneficiary ${body.beneficiaryId}.`, [
+      { field: 'beneficiaryId', message: 'is not a beneficiary of yours' },
+    ]);
+  if (!destination)
+    throw notFound(`No payment destination ${body.paymentDestinationId} for this beneficiary.`, [
+      { field: 'paymentDestinationId', message: 'is not a destination of this beneficiary' },
+    ]);
+  if (destination.method === 'CRYPTO')
+    throw unprocessable('Off-ramps pay fiat destinations.', [
+      {
+        field: 'paymentDestinationId',
+        message: 'is a CRYPTO destination: pay it with POST /payments/p2p/beneficiary or a swap',
+      },
+    ]);
+  const quote = await usableQuote(tenant, body.quoteId, 'offramp', now);
+  const connector = await connectorOrNotFound(tenant.environment, quote.connectorId);
+  const association = await findAssociationKind(tenant);
+  if (!association) throw new Error(`No association record for ${tenant.associationId}`);
+  const derivedType = transactionTypeOf(association, beneficiary.kind);
+  const mismatched = [
+    ...consistencyErrors(quote, body, derivedType),
+    ...payableErrors(connector, destination),
+  ];
+  if (mismatched.length) throw unprocessable('The payment does not match its quote.', mismatched);
+
+  const compliance = [
+    ...vocabularyErrors(body, {
+      purpose: 'purposeOfRemittance',
+      sourceOfFunds: 'sourceOfFunds',
+      beneficiarySourceOfFunds: 'sourceOfFunds',
+    }),
+    ...complianceErrors(
+      connector,
+      quote,
+      { sender: body, beneficiary, destination },
+      { sender: '', beneficiary: 'beneficiary.', destination: 'paymentDestination.' },
+    ),
+  ];
+  if (compliance.length)
+    throw unprocessable('Compliance fields the connector requires are missing.', compliance);
+
+  const amount = new BigNumber(quote.sendAmount);
+  const limits = limitsFor(
+    connector.limits,
+    connector.acceptedAsset,
+    destination.verificationStatus,
+    standingOf(beneficiary),
+  );
+  const overLimit = limitErrors(
+    limits,
+    amount,
+    connector.acceptedAsset,
+    await windowUse(tenant, connector.id, now),
+  );
+  if (overLimit.length) throw unprocessable('The payment is over a limit.', overLimit);
+
+  const person = beneficiary.individual;
+  const contact = person ?? beneficiary.business;
+  const notify = notifyTarget({ email: contact?.email ?? null, mobile: contact?.mobile ?? null }, body);
+  const sending = await registryAsset(tenant, body.sendingAssetCode, 'sendingAssetCode');
+  const settlement = await settlementOf(tenant, connector);
+  await claimOrConflict(tenant, quote.quoteId, body.transactionId);
+  return {
+    transactionType: 'offramp',
+    sendAmount: quote.sendAmount,
+    // What leaves the wallet: the amount and the fee on top (the quote's total).
+    originalSendAmount: quote.total,
+    fee: quote.fee,
+    receiveAmount: quote.receiveAmount,
+    exchangeRate: quote.rate,
+    sendingAsset: onRecord(sending),
+    receivingAsset: { code: quote.receiveCurrency, issuer: null },
+    slippage: null,
+    minReceiveAmount: null,
+    walletId: wallet.walletId,
+    walletPublicKey: wallet.publicKey,
+    destinationWalletId: null,
+    destinationStellarAddress: settlement.publicKey,
+    beneficiaryId: beneficiary.beneficiaryId,
+    paymentDestinationId: destination.destinationId,
+    fromRef: body.fromRef ?? null,
+    toRef: body.toRef ?? null,
+    memo: null,
+    notify,
+    legs: null,
+    walletIds: [wallet.walletId],
+    ...rampOf(
+      connector,
+      quote,
+      { amount: quote.receiveAmount, currency: quote.receiveCurrency },
+      beneficiary,
+      destination,
+    ),
+  };
+}
+
+export const payOfframp = (tenant: Tenant, body: Offramp, now: Date) =>
+  accept(tenant, 'payOfframp', body, now, () => offrampDraft(tenant, body, now));

@@ -1,0 +1,379 @@
+// Executing an off-ramp (the ledger-submissions worker, as every payment), one step per delivery of its
+// message, each step safe to repeat and to crash in:
+//   initiated  → the wallet pays `originalSendAmount` (amount + fee) to the connector's settlement
+//                account: one submitOnce on a channel keyed by the record's intent → processing (with
+//                stellarTxHash), or failed (nothing moved);
+//   processing → the payout is instructed, idempotent at the provider by the record id (recorded first,
+//                so a notification finds its record): a crash before or after it instructs it again,
+//                and the provider answers with the instruction it holds; externalReference is set;
+//   failed with a ledger leg (the provider failed or returned the payout) → the settlement account pays
+//                the wallet back, under an intent of its own (`refund:<id>`), → refund_completed.
+// The provider's notifications (applyProviderState) move processing → completed | failed and
+// completed → failed (returned); the record's change asks for the refund through the outbox.
+import type { Tenant } from '../http/types.ts';
+import { LedgerInputError } from '../ledger/errors.ts';
+import { executePayment } from '../ledger/payments.ts';
+import { platformAccount } from '../ledger/platform-accounts.ts';
+import type { SubmissionOutcome } from '../ledger/submit.ts';
+import { logger } from '../log.ts';
+import {
+  type InstructionState,
+  ProviderNotConfiguredError,
+  ProviderRejectedError,
+  ProviderUnavailableError,
+} from '../providers/contract.ts';
+import { providerFor, recordInstruction } from '../providers/service.ts';
+import { findWalletRecord } from '../wallets/lookups.ts';
+import { notifierFor } from './notifier.ts';
+import { moveTransaction, type TransactionRecord } from './repo.ts';
+
+/** The ledger budget of one step, as for every payment (execution.ts). */
+const RAMP_BUDGET_MS = 6_000;
+
+export const refundIntentIdOf = (transactionRecordId: string) => `refund:${transactionRecordId}`;
+
+export type RampStep = { done: true } | { pending: string };
+
+const ledgerAsset = (record: TransactionRecord) =>
+  record.sendingAsset.issuer === null
+    ? ('native' as const)
+    : { code: record.sendingAsset.code, issuer: record.sendingAsset.issuer };
+
+/** Where the provider's report takes a ramp record, from the status it is in; null: nowhere. */
+function rampMove(
+  record: TransactionRecord,
+  state: InstructionState,
+): { from: TransactionRecord['status']; set: Record<string, unknown> } | null {
+  if (record.transactionType === 'onramp')
+    // A collection that completed is paid out by the worker (the change asks for it, lib/outbox.ts).
+    return record.status === 'processing' && state.status === 'failed'
+      ? {
+          from: 'processing',
+          set: {
+            status: 'failed',
+            errorCode: 'COLLECTION_FAILED',
+            failureReason: state.reason ?? 'The counterparty’s payment was declined or expired.',
+          },
+        }
+      : null;
+  if (record.status === 'processing' && state.status === 'completed')
+    return { from: 'processing', set: { status: 'completed' } };
+  if (record.status === 'processing' && state.status === 'failed')
+    return {
+      from: 'processing',
+      set: {
+        status: 'failed',
+        refundDue: true,
+        errorCode: 'PROVIDER_FAILED',
+        failureReason: state.reason ?? 'The provider failed the payout.',
+      },
+    };
+  if (record.status === 'completed' && state.status === 'returned')
+    return {
+      from: 'completed',
+      set: {
+        status: 'failed',
+        refundDue: true,
+        errorCode: 'PAYOUT_RETURNED',
+        failureReason: state.reason ?? 'The payout was returned.',
+        completedAt: null,
+      },
+    };
+  return null;
+}
+
+/** An off-ramp that completes tells its beneficiary, as a P2P does (notifyEmail / notifyWhatsApp). */
+async function notified(record: TransactionRecord, at: string) {
+  if (!record.notify || !record.ramp) return {};
+  const notifier = notifierFor(record.environment);
+  await notifier.send({
+    ...record.notify,
+    transactionRecordId: record.transactionRecordId,
+    amount: record.ramp.fiatAmount,
+    assetCode: record.ramp.fiatCurrency,
+    toRef: record.toRef,
+  });
+  return { notification: { ...record.notify, sentAt: at, via: notifier.via } };
+}
+
+/** Applies what the provider says of a record's instruction (a notification, or its answer to one). */
+export async function applyProviderState(
+  tenant: Tenant,
+  record: TransactionRecord,
+  state: InstructionState,
+  now: Date,
+): Promise<void> {
+  const move = rampMove(record, state);
+  const common = { externalReference: state.providerReference, providerStatus: state.status };
+  if (!move) {
+    if (record.externalReference !== state.providerReference || record.providerStatus !== state.status)
+      await moveTransaction(tenant, record.transactionRecordId, record.status, common, now);
+    return;
+  }
+  const at = now.toISOString();
+  const completes = move.set.status === 'completed';
+  const written = await moveTransaction(
+    tenant,
+    record.transactionRecordId,
+    move.from,
+    {
+      ...common,
+      ...move.set,
+      ...(completes ? { completedAt: at, ...(await notified(record, at)) } : {}),
+    },
+    now,
+  );
+  logger.info('Ramp moved by its provider', { to: move.set.status, moved: written.outcome === 'written' });
+}
+
+/** The ledger leg: the wallet pays the settlement account. */
+async function payLedgerLeg(tenant: Tenant, record: TransactionRecord, now: Date): Promise<RampStep> {
+  const wallet = record.walletId ? await findWalletRecord(tenant, record.walletId) : undefined;
+  if (!wallet) throw new Error(`Off-ramp ${record.transactionRecordId} names a missing wallet`);
+  if (wallet.activationStatus !== 'active') return { pending: `wallet ${wallet.walletId} is not open yet` };
+  let outcome: SubmissionOutcome | { status: 'failed'; hash: null; errorCode: string; failureReason: string };
+  try {
+    outcome = await executePayment({
+      environment: record.environment,
+      intentId: record.intentId,
+      purpose: record.requestFingerprint,
+      legs: [
+        {
+          from: { publicKey: wallet.publicKey, sealedSecret: wallet.sealedSecret },
+          to: record.destinationStellarAddress ?? '',
+          sendAsset: ledgerAsset(record),
+          amount: record.originalSendAmount,
+        },
+      ],
+      recordId: record.transactionRecordId,
+      slippage: '0',
+      budgetMs: RAMP_BUDGET_MS,
+    });
+  } catch (error) {
+    if (!(error instanceof LedgerInputError)) throw error;
+    // Acceptance checked what the ledger checks here: a record that can never execute.
+    outcome = { status: 'failed', hash: null, errorCode: 'PAYMENT_INVALID', failureReason: error.message };
+  }
+  if (outcome.status === 'pending') return { pending: `${outcome.errorCode}: ${outcome.failureReason}` };
+  if (outcome.status === 'failed') {
+    await moveTransaction(
+      tenant,
+      record.transactionRecordId,
+      'initiated',
+      {
+        status: 'failed',
+        stellarTxHash: outcome.hash,
+        errorCode: outcome.errorCode,
+        failureReason: outcome.failureReason,
+      },
+      now,
+    );
+    return { done: true };
+  }
+  await moveTransaction(
+    tenant,
+    record.transactionRecordId,
+    'initiated',
+    { status: 'processing', stellarTxHash: outcome.hash },
+    now,
+  );
+  return { done: true };
+}
+
+/**
+ * Sends the record's instruction to its provider, idempotent by the record id (recorded first, so a
+ * notification that beats the answer finds its record): the provider's answer, a step to wait
+ * (unavailable, not configured: re-queued), or its refusal (what `refused` makes of it).
+ */
+async function instruct(
+  tenant: Tenant,
+  record: TransactionRecord,
+  now: Date,
+  kind: 'payout' | 'collection',
+  refused: { from: TransactionRecord['status']; set: Record<string, unknown> },
+): Promise<InstructionState | RampStep> {
+  const ramp = record.ramp;
+  if (!ramp) throw new Error(`Ramp ${record.transactionRecordId} has no connector`);
+  const reference = record.transactionRecordId;
+  await recordInstruction({
+    environment: record.environment,
+    connectorId: ramp.connectorId,
+    reference,
+    kind,
+    associationId: record.associationId,
+    transactionRecordId: reference,
+    createdAt: now.toISOString(),
+  });
+  const common = {
+    reference,
+    connectorId: ramp.connectorId,
+    amount: ramp.fiatAmount,
+    currency: ramp.fiatCurrency,
+    statementReference: record.toRef,
+  };
+  try {
+    const provider = await providerFor(record.environment, ramp.connectorId);
+    return kind === 'payout'
+      ? await provider.submitPayout({
+          ...common,
+          beneficiary: ramp.beneficiary,
+          destination: ramp.destination,
+        })
+      : await provider.startCollection({ ...common, payer: ramp.beneficiary, source: ramp.destination });
+  } catch (error) {
+    if (error instanceof ProviderUnavailableError || error instanceof ProviderNotConfiguredError)
+      return { pending: error.message };
+    if (!(error instanceof ProviderRejectedError)) throw error;
+    await moveTransaction(
+      tenant,
+      reference,
+      refused.from,
+      { ...refused.set, failureReason: error.message },
+      now,
+    );
+    return { done: true };
+  }
+}
+
+const isStep = (answer: InstructionState | RampStep): answer is RampStep =>
+  'done' in answer || 'pending' in answer;
+
+/** The payout instruction; a refusal fails the record, which is then refunded (its ledger leg landed). */
+async function instructPayout(tenant: Tenant, record: TransactionRecord, now: Date): Promise<RampStep> {
+  const answer = await instruct(tenant, record, now, 'payout', {
+    from: 'processing',
+    set: { status: 'failed', refundDue: true, errorCode: 'PROVIDER_REJECTED' },
+  });
+  if (isStep(answer)) return answer;
+  await applyProviderState(tenant, record, answer, now);
+  return { done: true };
+}
+
+/** Pays the wallet back from the settlement account, once (its own intent), → refund_completed. */
+async function refund(tenant: Tenant, record: TransactionRecord, now: Date): Promise<RampStep> {
+  const ramp = record.ramp;
+  const wallet = record.walletId ? await findWalletRecord(tenant, record.walletId) : undefined;
+  if (!ramp || !wallet) throw new Error(`Off-ramp ${record.transactionRecordId} cannot be refunded`);
+  const settlement = await platformAccount(record.environment, `settlement:${ramp.connectorId}`);
+  const outcome = await executePayment({
+    environment: record.environment,
+    intentId: refundIntentIdOf(record.transactionRecordId),
+    purpose: `refund:${record.requestFingerprint}`,
+    legs: [
+      {
+        from: { publicKey: settlement.publicKey, sealedSecret: settlement.sealedSecret },
+        to: wallet.publicKey,
+        custodialDestination: { publicKey: wallet.publicKey, sealedSecret: wallet.sealedSecret },
+        sendAsset: ledgerAsset(record),
+        amount: record.originalSendAmount,
+      },
+    ],
+    recordId: record.transactionRecordId,
+    slippage: '0',
+    budgetMs: RAMP_BUDGET_MS,
+  });
+  // A refund the ledger refuses is retried until the queue's redrive policy alarms: the money is owed.
+  if (outcome.status !== 'succeeded')
+    return { pending: `refund ${outcome.status}: ${outcome.failureReason}` };
+  await moveTransaction(
+    tenant,
+    record.transactionRecordId,
+    'failed',
+    { status: 'refund_completed', refundTxHash: outcome.hash },
+    now,
+  );
+  return { done: true };
+}
+
+/** Asks the provider to collect from the counterparty; a refusal fails the record, nothing moved. */
+async function startCollection(tenant: Tenant, record: TransactionRecord, now: Date): Promise<RampStep> {
+  const answer = await instruct(tenant, record, now, 'collection', {
+    from: 'initiated',
+    set: { status: 'failed', errorCode: 'COLLECTION_REJECTED' },
+  });
+  if (isStep(answer)) return answer;
+  // The provider's state itself (providerStatus) is what its notifications write: a notification that
+  // beat this answer must not be overwritten by it.
+  await moveTransaction(
+    tenant,
+    record.transactionRecordId,
+    'initiated',
+    { status: 'processing', externalReference: answer.providerReference },
+    now,
+  );
+  return { done: true };
+}
+
+/** The collection arrived: the settlement account pays the wallet `receiveAmount`, once (the intent). */
+async function payWallet(tenant: Tenant, record: TransactionRecord, now: Date): Promise<RampStep> {
+  const ramp = record.ramp;
+  const wallet = record.walletId ? await findWalletRecord(tenant, record.walletId) : undefined;
+  if (!ramp || !wallet) throw new Error(`On-ramp ${record.transactionRecordId} cannot be paid out`);
+  if (wallet.activationStatus !== 'active') return { pending: `wallet ${wallet.walletId} is not open yet` };
+  const settlement = await platformAccount(record.environment, `settlement:${ramp.connectorId}`);
+  const asset = record.receivingAsset;
+  const outcome = await executePayment({
+    environment: record.environment,
+    intentId: record.intentId,
+    purpose: record.requestFingerprint,
+    legs: [
+      {
+        from: { publicKey: settlement.publicKey, sealedSecret: settlement.sealedSecret },
+        to: wallet.publicKey,
+        custodialDestination: { publicKey: wallet.publicKey, sealedSecret: wallet.sealedSecret },
+        sendAsset: asset.issuer === null ? 'native' : { code: asset.code, issuer: asset.issuer },
+        amount: record.receiveAmount ?? '0',
+      },
+    ],
+    recordId: record.transactionRecordId,
+    slippage: '0',
+    budgetMs: RAMP_BUDGET_MS,
+  });
+  // The counterparty has paid: a payout the ledger refuses is retried until the redrive policy alarms.
+  if (outcome.status !== 'succeeded')
+    return { pending: `payout ${outcome.status}: ${outcome.failureReason}` };
+  await moveTransaction(
+    tenant,
+    record.transactionRecordId,
+    'processing',
+    { status: 'completed', stellarTxHash: outcome.hash, completedAt: now.toISOString() },
+    now,
+  );
+  return { done: true };
+}
+
+/** The next step of an on-ramp, from where its record stands. */
+async function advanceOnramp(tenant: Tenant, record: TransactionRecord, now: Date): Promise<RampStep> {
+  if (record.status === 'initiated') return startCollection(tenant, record, now);
+  if (record.status !== 'processing') return { done: true };
+  if (record.providerStatus === 'completed' && !record.stellarTxHash) return payWallet(tenant, record, now);
+  if (record.providerStatus === 'failed') {
+    await applyProviderState(
+      tenant,
+      record,
+      {
+        reference: record.transactionRecordId,
+        providerReference: record.externalReference ?? '',
+        status: 'failed',
+        reason: null,
+      },
+      now,
+    );
+  }
+  return { done: true };
+}
+
+/** The next step of a ramp, from where its record stands. */
+export const advanceRamp = (tenant: Tenant, record: TransactionRecord, now: Date): Promise<RampStep> =>
+  record.transactionType === 'onramp'
+    ? advanceOnramp(tenant, record, now)
+    : advanceOfframp(tenant, record, now);
+
+/** The next step of an off-ramp, from where its record stands. */
+async function advanceOfframp(tenant: Tenant, record: TransactionRecord, now: Date): Promise<RampStep> {
+  if (record.status === 'initiated') return payLedgerLeg(tenant, record, now);
+  if (record.status === 'processing' && !record.externalReference) return instructPayout(tenant, record, now);
+  if (record.status === 'failed' && record.refundDue && !record.refundTxHash)
+    return refund(tenant, record, now);
+  return { done: true };
+}

@@ -1,0 +1,70 @@
+// The provider-notification route (lib/routes.ts receiveProviderNotification): outside the integrator
+// surface, authenticated by the connector secret's signature alone (signature.ts). A missing, forged or
+// stale signature, or a notification id already taken (a replay), answers 401 and changes nothing. A
+// verified notification moves the record its reference names (lib/payments/ramps.ts); one whose
+// reference names no instruction of ours is acknowledged and ignored, so the provider stops retrying.
+import { getRecord } from '../db/items.ts';
+import { providerKeys } from '../db/keys.ts';
+import { unauthorized } from '../http/problem.ts';
+import type { Environment } from '../http/types.ts';
+import { logger } from '../log.ts';
+import { applyRampNotification } from '../payments/ramp-notifications.ts';
+import * as z from '../zod.ts';
+import { INSTRUCTION_STATUSES, type InstructionStatus } from './contract.ts';
+import { findInstruction, findProviderSecret, takeNotificationId } from './repo.ts';
+import { verifyNotificationSignature } from './signature.ts';
+
+export const providerNotificationParams = z.strictObject({
+  environment: z.enum(['sandbox', 'production']),
+  connectorId: z.string().check(z.regex(/^[a-z0-9-]{1,64}$/, 'must be a connector id')),
+});
+
+export const providerNotificationBody = z.object({
+  notificationId: z.string().check(z.minLength(1), z.maxLength(128)),
+  kind: z.enum(['payout', 'collection']),
+  reference: z.string().check(z.minLength(1), z.maxLength(128)),
+  providerReference: z.string().check(z.minLength(1), z.maxLength(128)),
+  status: z.enum(INSTRUCTION_STATUSES as [InstructionStatus, ...InstructionStatus[]]),
+  reason: z.optional(z.nullable(z.string().check(z.maxLength(500)))),
+});
+
+const BAD_SIGNATURE =
+  'The notification is not signed with this connector’s secret, or its signature is stale.';
+
+export async function receiveProviderNotification(
+  environment: Environment,
+  connectorId: string,
+  rawBody: string,
+  signature: string | undefined,
+  now: Date,
+) {
+  // A connector with no secret (or no connector at all) has nothing a signature could be checked with.
+  const secret = await findProviderSecret(environment, connectorId);
+  if (!secret || !verifyNotificationSignature(secret, signature, rawBody, now))
+    throw unauthorized(BAD_SIGNATURE);
+  const parsed = providerNotificationBody.safeParse(JSON.parse(rawBody));
+  if (!parsed.success) throw unauthorized('The notification is not one of the provider contract.');
+  const notification = parsed.data;
+  const seen = await getRecord(
+    providerKeys.notification(environment, connectorId, notification.notificationId),
+    {
+      consistent: true,
+    },
+  );
+  if (seen) throw unauthorized('This notification was received before: a replay changes nothing.');
+  const instruction = await findInstruction(environment, connectorId, notification.reference);
+  if (instruction)
+    await applyRampNotification(
+      { environment, associationId: instruction.associationId },
+      instruction.transactionRecordId,
+      { ...notification, reason: notification.reason ?? null },
+      now,
+    );
+  else
+    logger.warn('Provider notification for no instruction of ours', {
+      connectorId,
+      reference: notification.reference,
+    });
+  await takeNotificationId(environment, connectorId, notification.notificationId, now);
+  return { received: true as const };
+}

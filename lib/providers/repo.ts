@@ -1,0 +1,112 @@
+// The provider items (lib/db/keys.ts providerKeys): platform data per environment and connector.
+// - credential: the connector's signing secret, sealed under the environment's KEK;
+// - instruction: which tenant's record an instruction (our reference) belongs to, so a notification,
+//   which names only the reference, reaches its record;
+// - notification: each notification id the provider sent, taken once (a replay finds it), kept a day.
+import { randomBytes } from 'node:crypto';
+import { entity } from '../db/entity.ts';
+import { createIfAbsent, getRecord } from '../db/items.ts';
+import { providerKeys } from '../db/keys.ts';
+import type { Environment } from '../http/types.ts';
+import { open, type SealedSecret, seal } from '../secret-box.ts';
+
+interface CredentialRecord {
+  environment: Environment;
+  connectorId: string;
+  sealedSecret: SealedSecret;
+  createdAt: string;
+}
+
+export interface InstructionRecord {
+  environment: Environment;
+  connectorId: string;
+  reference: string;
+  kind: 'payout' | 'collection';
+  associationId: string;
+  transactionRecordId: string;
+  createdAt: string;
+}
+
+interface NotificationRecord {
+  environment: Environment;
+  connectorId: string;
+  notificationId: string;
+  receivedAt: string;
+  expiresAt: number;
+}
+
+const credentialEntity = entity<CredentialRecord>({
+  type: 'providerCredential',
+  keyOf: (r) => providerKeys.credential(r.environment, r.connectorId),
+});
+const instructionEntity = entity<InstructionRecord>({
+  type: 'providerInstruction',
+  keyOf: (r) => providerKeys.instruction(r.environment, r.connectorId, r.reference),
+});
+const notificationEntity = entity<NotificationRecord>({
+  type: 'providerNotification',
+  keyOf: (r) => providerKeys.notification(r.environment, r.connectorId, r.notificationId),
+});
+
+const ownerOf = (environment: Environment, connectorId: string) => `provider:${environment}:${connectorId}`;
+
+/**
+ * The connector's signing secret, made on first use (the local seed; in production the platform team
+ * sets the secret the provider gave it, `admin` style). Returned in the clear for the one who set it up.
+ */
+export async function ensureProviderSecret(
+  environment: Environment,
+  connectorId: string,
+  now = new Date(),
+): Promise<Buffer> {
+  const existing = await getRecord<CredentialRecord>(providerKeys.credential(environment, connectorId), {
+    consistent: true,
+  });
+  if (existing) return open(environment, ownerOf(environment, connectorId), existing.sealedSecret);
+  const secret = randomBytes(32);
+  const record: CredentialRecord = {
+    environment,
+    connectorId,
+    sealedSecret: await seal(environment, ownerOf(environment, connectorId), secret),
+    createdAt: now.toISOString(),
+  };
+  const written = await createIfAbsent(credentialEntity, record);
+  if (written.outcome !== 'conditionFailed') return secret;
+  return open(environment, ownerOf(environment, connectorId), written.current.sealedSecret);
+}
+
+/** The connector's signing secret, or undefined when none is set up. */
+export async function findProviderSecret(
+  environment: Environment,
+  connectorId: string,
+): Promise<Buffer | undefined> {
+  const record = await getRecord<CredentialRecord>(providerKeys.credential(environment, connectorId));
+  return record && open(environment, ownerOf(environment, connectorId), record.sealedSecret);
+}
+
+/** Records whose record an instruction is (before it is sent: a notification may beat the answer). */
+export async function recordInstruction(record: InstructionRecord): Promise<void> {
+  await createIfAbsent(instructionEntity, record);
+}
+
+export const findInstruction = (environment: Environment, connectorId: string, reference: string) =>
+  getRecord<InstructionRecord>(providerKeys.instruction(environment, connectorId, reference), {
+    consistent: true,
+  });
+
+/** Takes a notification id: false when it was taken before (a replay). */
+export async function takeNotificationId(
+  environment: Environment,
+  connectorId: string,
+  notificationId: string,
+  now: Date,
+): Promise<boolean> {
+  const written = await createIfAbsent(notificationEntity, {
+    environment,
+    connectorId,
+    notificationId,
+    receivedAt: now.toISOString(),
+    expiresAt: Math.ceil(now.getTime() / 1000) + 86_400,
+  });
+  return written.outcome === 'written';
+}

@@ -1,0 +1,511 @@
+// Off-ramps end to end against the local stack: the local ledger and the provider simulator (a real HTTP
+// service on loopback that calls the gateway's provider-notification route back, signed). A new business
+// pays a South African bank account through za-bank-offramp-usdc-zar: completed by the provider; failed
+// and returned by the sandbox helpers, each refunded on the ledger exactly once; and the acceptance rules.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import BigNumber from 'bignumber.js';
+import { beforeAll, describe, it } from 'vitest';
+import { config } from '../../lib/config.ts';
+import { exists } from '../../lib/db/conditions.ts';
+import { updateIf } from '../../lib/db/items.ts';
+import { quoteKeys } from '../../lib/db/keys.ts';
+import { findPlatformAccount } from '../../lib/ledger/platform-accounts.ts';
+import { executeTransaction } from '../../lib/payments/execution.ts';
+import { findProviderSecret } from '../../lib/providers/repo.ts';
+import { SIGNATURE_HEADER, signNotification } from '../../lib/providers/signature.ts';
+import { as, assertFieldError, baseUrl, type Caller, newCaller } from '../support/api.ts';
+import {
+  bankDestination,
+  beneficiaryAddress,
+  compliantIndividual,
+  RAMP_CONNECTOR_ID,
+} from '../support/fixtures.ts';
+import {
+  balancesOf,
+  type OwnWallet,
+  operationsOf,
+  ownWallet,
+  recordWhen,
+  submit,
+} from '../support/payments.ts';
+
+const CONNECTOR = RAMP_CONNECTOR_ID;
+const sum = (...amounts: (string | number)[]) =>
+  amounts.reduce<BigNumber>((t, a) => t.plus(a), new BigNumber(0)).toFixed(7);
+
+const compliantPerson = compliantIndividual;
+const address = beneficiaryAddress;
+const zaBank = bankDestination;
+
+async function newPayee(caller: Caller, individual = compliantPerson, addresses = [address]) {
+  const beneficiary = await as(caller, '/beneficiaries', { method: 'POST', body: { individual, addresses } });
+  assert.equal(beneficiary.status, 201, JSON.stringify(beneficiary.body));
+  const destination = await as(caller, `/beneficiaries/${beneficiary.body.id}/payment-destinations`, {
+    method: 'POST',
+    body: zaBank,
+  });
+  assert.equal(destination.status, 201, JSON.stringify(destination.body));
+  return {
+    beneficiaryId: beneficiary.body.id as string,
+    paymentDestinationId: destination.body.id as string,
+  };
+}
+
+async function newQuote(
+  caller: Caller,
+  payee: { beneficiaryId: string; paymentDestinationId: string },
+  amount = 100,
+) {
+  const quote = await as(caller, '/quotes', {
+    method: 'POST',
+    body: { amount, connectorId: CONNECTOR, ...payee },
+  });
+  assert.equal(quote.status, 201, JSON.stringify(quote.body));
+  return quote.body;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: records are asserted on member by member.
+type Json = any;
+
+/** The simulator's view of an instruction (its GET, signed as the gateway signs). */
+async function instructionAtProvider(reference: string) {
+  const secret = (await findProviderSecret('sandbox', CONNECTOR)) as Buffer;
+  const response = await fetch(
+    `${providerBase()}/sandbox/connectors/${CONNECTOR}/instructions/${reference}`,
+    {
+      headers: { [SIGNATURE_HEADER]: signNotification(secret, '', new Date()) },
+    },
+  );
+  return { status: response.status, body: (await response.json()) as Json };
+}
+
+/** Makes the simulator misbehave for its next instructions (null: behave again). */
+async function providerFault(
+  fault: { mode: 'unavailable' | 'reject' | 'slow'; count: number; statementReference: string } | null,
+) {
+  const response = await fetch(`${providerBase()}/faults`, {
+    method: 'POST',
+    body: JSON.stringify(fault ?? {}),
+  });
+  assert.equal(response.status, 200);
+}
+
+const providerBase = () => new URL(config().PROVIDER_URL_SANDBOX as string).origin;
+
+describe('off-ramp', () => {
+  let alice: Caller;
+  let wallet: OwnWallet;
+  let payee: { beneficiaryId: string; paymentDestinationId: string };
+  let settlement: string;
+
+  const body = (quoteId: string, extra: Record<string, unknown> = {}) => ({
+    transactionId: randomUUID(),
+    walletId: wallet.id,
+    ...payee,
+    quoteId,
+    sendingAssetCode: 'USDC',
+    purpose: 'FAMILY_SUPPORT',
+    sourceOfFunds: 'SALARY',
+    ...extra,
+  });
+
+  beforeAll(async () => {
+    alice = await newCaller();
+    wallet = await ownWallet(alice, 'USDC', 1000);
+    payee = await newPayee(alice);
+    settlement = (await findPlatformAccount('sandbox', `settlement:${CONNECTOR}`))?.publicKey ?? '';
+    assert.ok(settlement, 'the connector has its settlement account');
+  });
+
+  it('pays total to the settlement account, instructs the provider, and completes on its notification', async () => {
+    const quote = await newQuote(alice, payee);
+    const before = { wallet: await balancesOf(wallet.publicKey) };
+    const request = body(quote.quoteId, { toRef: 'INV-77' });
+    const answer = await submit(alice, 'offramp', request);
+    assert.equal(answer.status, 202, JSON.stringify(answer.body));
+    const record = await recordWhen(alice, answer.body.transactionRecordId, (r) => r.status === 'completed');
+    assert.equal(record.type, 'offramp');
+    assert.equal(record.connectorId, CONNECTOR);
+    assert.equal(record.connectorName, 'South Africa bank payout');
+    assert.equal(record.method, 'BANK');
+    assert.equal(record.destinationCountryIso, 'ZA');
+    assert.equal(record.quoteId, quote.quoteId);
+    assert.equal(record.sendAmount, quote.sendAmount);
+    assert.equal(record.originalSendAmount, quote.total);
+    assert.equal(record.fee, quote.fee);
+    assert.equal(record.receiveAmount, quote.receiveAmount);
+    assert.equal(record.receiveCurrency, 'ZAR');
+    assert.equal(record.exchangeRate, quote.rate);
+    assert.equal(record.beneficiaryFirstName, 'Thandi');
+    assert.equal(record.isP2pTransfer, false);
+    assert.match(record.externalReference, /^SIM-/);
+    assert.match(record.stellarTxHash, /^[0-9a-f]{64}$/);
+    assert.ok(record.completedAt);
+    assert.equal((await balancesOf(wallet.publicKey)).USDC, sum(before.wallet.USDC ?? 0, -quote.total));
+    // The ledger leg: one payment of the total from the wallet to the settlement account (whose balance
+    // other files' off-ramps move at the same time, so it is read from the transaction).
+    const [payment] = (await operationsOf(record.stellarTxHash)).filter((op) => op.type === 'payment');
+    assert.deepEqual(
+      [payment?.from, payment?.to, (payment as { amount?: string })?.amount],
+      [wallet.publicKey, settlement, new BigNumber(quote.total).toFixed(7)],
+    );
+
+    // The same submission again is a replay; the quote on another transactionId is a second payment: 409.
+    const replay = await submit(alice, 'offramp', request);
+    assert.equal(replay.status, 202);
+    assert.equal(replay.body.isIdempotent, true);
+    const second = await submit(alice, 'offramp', { ...request, transactionId: randomUUID() });
+    assertFieldError(second, 409, 'quoteId');
+  });
+
+  for (const [outcome, from] of [
+    ['fail', 'processing'],
+    ['return', 'completed'],
+  ] as const)
+    it(`a payout the provider ${outcome}s after the ledger leg is refunded exactly once`, async () => {
+      const quote = await newQuote(alice, payee, 40);
+      const before = await balancesOf(wallet.publicKey);
+      const answer = await submit(alice, 'offramp', body(quote.quoteId, { toRef: 'HOLD-1' }));
+      assert.equal(answer.status, 202, JSON.stringify(answer.body));
+      const id = answer.body.transactionRecordId;
+      await recordWhen(alice, id, (r) => r.status === 'processing' && r.externalReference !== null);
+      if (from === 'completed') {
+        const completed = await as(alice, `/sandbox/transactions/${id}/complete`, { method: 'POST' });
+        assert.equal(completed.status, 202, JSON.stringify(completed.body));
+        await recordWhen(alice, id, (r) => r.status === 'completed');
+      }
+      const moved = await as(alice, `/sandbox/transactions/${id}/${outcome}`, { method: 'POST' });
+      assert.equal(moved.status, 202, JSON.stringify(moved.body));
+      const record = await recordWhen(alice, id, (r) => r.status === 'refund_completed');
+      assert.equal(record.errorCode, outcome === 'fail' ? 'PROVIDER_FAILED' : 'PAYOUT_RETURNED');
+      assert.match(record.refundTxHash, /^[0-9a-f]{64}$/);
+      assert.notEqual(record.refundTxHash, record.stellarTxHash);
+      // Back where it started, to the stroop: paid once, refunded once.
+      assert.equal((await balancesOf(wallet.publicKey)).USDC, sum(before.USDC ?? 0));
+      // Asking again answers as it stands; completing it now is refused; nothing changes.
+      const again = await as(alice, `/sandbox/transactions/${id}/${outcome}`, { method: 'POST' });
+      assert.equal(again.status, 202, JSON.stringify(again.body));
+      const complete = await as(alice, `/sandbox/transactions/${id}/complete`, { method: 'POST' });
+      assert.equal(complete.status, 409, JSON.stringify(complete.body));
+      const after = await as(alice, `/transactions/${id}`);
+      assert.equal(after.body.status, 'refund_completed');
+      assert.equal((await balancesOf(wallet.publicKey)).USDC, sum(before.USDC ?? 0));
+    });
+
+  it('a ledger leg the wallet cannot pay fails and moves nothing: no instruction, no refund', async () => {
+    const poor = await ownWallet(alice, 'USDC', 5);
+    const quote = await newQuote(alice, payee, 20);
+    const before = await balancesOf(poor.publicKey);
+    const answer = await submit(alice, 'offramp', body(quote.quoteId, { walletId: poor.id }));
+    assert.equal(answer.status, 202, JSON.stringify(answer.body));
+    const record = await recordWhen(alice, answer.body.transactionRecordId, (r) => r.status !== 'initiated');
+    assert.equal(record.status, 'failed', JSON.stringify(record));
+    assert.match(record.errorCode, /UNDERFUNDED/);
+    assert.equal(record.externalReference, null);
+    assert.equal(record.refundTxHash, null);
+    assert.equal((await balancesOf(poor.publicKey)).USDC, sum(before.USDC ?? 0));
+    const atProvider = await instructionAtProvider(answer.body.transactionRecordId);
+    assert.equal(atProvider.status, 404);
+  });
+
+  it('a payout the provider refuses outright is failed and refunded; an unavailable provider is waited for', async () => {
+    const before = await balancesOf(wallet.publicKey);
+    await providerFault({ mode: 'reject', count: 1, statementReference: 'REJECT-1' });
+    const refused = await submit(
+      alice,
+      'offramp',
+      body((await newQuote(alice, payee, 12)).quoteId, { toRef: 'REJECT-1' }),
+    );
+    const record = await recordWhen(
+      alice,
+      refused.body.transactionRecordId,
+      (r) => r.status === 'refund_completed',
+    );
+    assert.equal(record.errorCode, 'PROVIDER_REJECTED');
+    assert.equal((await balancesOf(wallet.publicKey)).USDC, sum(before.USDC ?? 0));
+
+    // Unavailable twice: the record waits in processing (re-queued), then the payout is instructed once.
+    await providerFault({ mode: 'unavailable', count: 2, statementReference: 'DOWN-1' });
+    const waited = await submit(
+      alice,
+      'offramp',
+      body((await newQuote(alice, payee, 3)).quoteId, { toRef: 'DOWN-1' }),
+    );
+    const done = await recordWhen(alice, waited.body.transactionRecordId, (r) => r.status === 'completed');
+    assert.match(done.externalReference, /^SIM-/);
+    const atProvider = await instructionAtProvider(waited.body.transactionRecordId);
+    assert.equal(atProvider.body.submissions, 1);
+  });
+
+  it('a worker that dies between the ledger leg and the instruction: redelivered, the payout is instructed once', async () => {
+    // Every instruction refused as unavailable: the record stays processing without an instruction,
+    // as a worker that died after the ledger leg leaves it.
+    await providerFault({ mode: 'unavailable', count: 1000, statementReference: 'HOLD-CRASH' });
+    const answer = await submit(
+      alice,
+      'offramp',
+      body((await newQuote(alice, payee, 2)).quoteId, { toRef: 'HOLD-CRASH' }),
+    );
+    const id = answer.body.transactionRecordId;
+    await recordWhen(alice, id, (r) => r.status === 'processing');
+    await providerFault(null);
+    // The message delivered twice at once (SQS at-least-once), beside the worker's own re-queued one.
+    const message = {
+      kind: 'payment' as const,
+      environment: 'sandbox' as const,
+      associationId: alice.tenant.associationId,
+      transactionRecordId: id,
+      requestedAt: new Date().toISOString(),
+    };
+    await Promise.all([executeTransaction(message), executeTransaction(message)]);
+    const record = await recordWhen(alice, id, (r) => r.externalReference !== null);
+    assert.equal(record.status, 'processing');
+    const atProvider = await instructionAtProvider(id);
+    assert.equal(atProvider.status, 200);
+    assert.equal(atProvider.body.providerReference, record.externalReference);
+    // However many times it was sent, the provider holds one payout under our reference.
+    assert.ok(atProvider.body.submissions >= 1);
+  });
+
+  it('accepts a destination in any verification state, checked against that state’s limits', async () => {
+    const bob = await newCaller();
+    const bobWallet = await ownWallet(bob, 'USDC', 500);
+    for (const decision of ['APPROVED', 'REJECTED'] as const) {
+      const p = await newPayee(bob);
+      const decided = await as(bob, `/sandbox/payment-destinations/${p.paymentDestinationId}/verification`, {
+        method: 'POST',
+        body: { decision },
+      });
+      assert.equal(decided.status, 200, JSON.stringify(decided.body));
+      const ok = await submit(bob, 'offramp', {
+        ...body((await newQuote(bob, p, 50)).quoteId),
+        ...p,
+        walletId: bobWallet.id,
+      });
+      assert.equal(ok.status, 202, `${decision}: ${JSON.stringify(ok.body)}`);
+    }
+    // REJECTED: 100 USDC a payment and a day, whatever the connector allows.
+    const rejected = await newPayee(bob);
+    await as(bob, `/sandbox/payment-destinations/${rejected.paymentDestinationId}/verification`, {
+      method: 'POST',
+      body: { decision: 'REJECTED' },
+    });
+    const over = await submit(bob, 'offramp', {
+      ...body((await newQuote(bob, rejected, 150)).quoteId),
+      ...rejected,
+      walletId: bobWallet.id,
+    });
+    assertFieldError(over, 422, 'amount', /TRANSACTION AMOUNT limit \(destination REJECTED/);
+    // The rolling day counts bob's earlier payments through the connector (50 + 50): 60 more is over 100.
+    const daily = await submit(bob, 'offramp', {
+      ...body((await newQuote(bob, rejected, 60)).quoteId),
+      ...rejected,
+      walletId: bobWallet.id,
+    });
+    assertFieldError(daily, 422, 'amount', /DAILY AMOUNT limit/);
+  });
+
+  it('pays out to a Kenyan mobile-money account (telling the beneficiary by email) and a cash pickup', async () => {
+    const mobile = { ...compliantPerson, mobile: '+254712345678', email: 'wanjiru@example.com' };
+    const kenyan = await as(alice, '/beneficiaries', { method: 'POST', body: { individual: mobile } });
+    const momo = await as(alice, `/beneficiaries/${kenyan.body.id}/payment-destinations`, {
+      method: 'POST',
+      body: {
+        method: 'MOBILE_MONEY',
+        countryIsoCode2: 'KE',
+        currencyIsoCode3: 'KES',
+        mobileNumber: '+254712345678',
+        provider: 'MPESA',
+      },
+    });
+    const toMomo = { beneficiaryId: kenyan.body.id, paymentDestinationId: momo.body.id };
+    const momoQuote = await as(alice, '/quotes', {
+      method: 'POST',
+      body: { amount: 15, connectorId: 'ke-momo-offramp-usdc-kes', ...toMomo },
+    });
+    assert.equal(momoQuote.status, 201, JSON.stringify(momoQuote.body));
+    const paid = await submit(alice, 'offramp', {
+      ...body(momoQuote.body.quoteId),
+      ...toMomo,
+      notifyEmail: true,
+    });
+    assert.equal(paid.status, 202, JSON.stringify(paid.body));
+    const momoRecord = await recordWhen(
+      alice,
+      paid.body.transactionRecordId,
+      (r) => r.status === 'completed',
+    );
+    assert.equal(momoRecord.method, 'MOMO');
+    assert.equal(momoRecord.receiveCurrency, 'KES');
+    assert.equal(momoRecord.notification.channel, 'email');
+    assert.ok(momoRecord.notification.sentAt);
+
+    // Cash: quoted without a destination; paid to the beneficiary in person (any non-CRYPTO destination
+    // of theirs names whom to pay).
+    const cashQuote = await as(alice, '/quotes', {
+      method: 'POST',
+      body: { amount: 20, connectorId: 'cm-cash-offramp-usdc-xaf', beneficiaryId: kenyan.body.id },
+    });
+    assert.equal(cashQuote.status, 201, JSON.stringify(cashQuote.body));
+    const cash = await submit(alice, 'offramp', { ...body(cashQuote.body.quoteId), ...toMomo });
+    assert.equal(cash.status, 202, JSON.stringify(cash.body));
+    const cashRecord = await recordWhen(
+      alice,
+      cash.body.transactionRecordId,
+      (r) => r.status === 'completed',
+    );
+    assert.equal(cashRecord.method, 'CASH');
+    assert.equal(cashRecord.receiveCurrency, 'XAF');
+  });
+
+  it('the sandbox helpers answer 404 for another tenant’s record and for production applications', async () => {
+    const quote = await newQuote(alice, payee, 4);
+    const answer = await submit(alice, 'offramp', body(quote.quoteId, { toRef: 'HOLD-404' }));
+    const id = answer.body.transactionRecordId;
+    await recordWhen(alice, id, (r) => r.externalReference !== null);
+    const [other, production] = await Promise.all([newCaller(), newCaller({ environment: 'production' })]);
+    for (const caller of [other, production]) {
+      const refused = await as(caller, `/sandbox/transactions/${id}/fail`, { method: 'POST' });
+      assert.equal(refused.status, 404, JSON.stringify(refused.body));
+    }
+    assert.equal((await as(alice, `/transactions/${id}`)).body.status, 'processing');
+    // Its own tenant can.
+    const complete = await as(alice, `/sandbox/transactions/${id}/complete`, { method: 'POST' });
+    assert.equal(complete.status, 202, JSON.stringify(complete.body));
+    await recordWhen(alice, id, (r) => r.status === 'completed');
+  });
+
+  it('provider notifications: a forged, stale or replayed signature is a 401 and changes nothing', async () => {
+    const quote = await newQuote(alice, payee, 10);
+    const answer = await submit(alice, 'offramp', body(quote.quoteId, { toRef: 'HOLD-2' }));
+    const id = answer.body.transactionRecordId;
+    const held = await recordWhen(
+      alice,
+      id,
+      (r) => r.status === 'processing' && r.externalReference !== null,
+    );
+    const url = `${baseUrl()}/provider-notifications/sandbox/${CONNECTOR}`;
+    const secret = (await findProviderSecret('sandbox', CONNECTOR)) as Buffer;
+    const notification = JSON.stringify({
+      notificationId: randomUUID(),
+      kind: 'payout',
+      reference: id,
+      providerReference: held.externalReference,
+      status: 'completed',
+      reason: null,
+    });
+    const post = (signature: string, text = notification) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signature },
+        body: text,
+      });
+    const forged = await post(signNotification('not-the-secret', notification, new Date()));
+    const stale = await post(signNotification(secret, notification, new Date(Date.now() - 10 * 60_000)));
+    const unsigned = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: notification,
+    });
+    assert.deepEqual([forged.status, stale.status, unsigned.status], [401, 401, 401]);
+    assert.equal((await as(alice, `/transactions/${id}`)).body.status, 'processing');
+
+    const genuine = await post(signNotification(secret, notification, new Date()));
+    assert.equal(genuine.status, 200, await genuine.text());
+    assert.equal((await as(alice, `/transactions/${id}`)).body.status, 'completed');
+    // The same notification again, even freshly signed, is a replay.
+    const replayed = await post(signNotification(secret, notification, new Date()));
+    assert.equal(replayed.status, 401);
+  });
+
+  it('refuses what the rules refuse, naming the member', async () => {
+    const quote = await newQuote(alice, payee, 20);
+    const bob = await newCaller();
+    // Another association's quote is not found.
+    const foreign = await submit(bob, 'offramp', {
+      ...body(quote.quoteId),
+      walletId: (await ownWallet(bob, 'USDC')).id,
+    });
+    assert.equal(foreign.status, 404, JSON.stringify(foreign.body));
+    // Pricing members are not accepted.
+    assertFieldError(await submit(alice, 'offramp', body(quote.quoteId, { amount: 20 })), 400, 'amount');
+    // The body must match the quote.
+    assertFieldError(
+      await submit(alice, 'offramp', body(quote.quoteId, { sendingAssetCode: 'EURC' })),
+      422,
+      'sendingAssetCode',
+    );
+    const other = await newPayee(alice);
+    assertFieldError(
+      await submit(
+        alice,
+        'offramp',
+        body(quote.quoteId, {
+          paymentDestinationId: other.paymentDestinationId,
+          beneficiaryId: other.beneficiaryId,
+        }),
+      ),
+      422,
+      'beneficiaryId',
+    );
+    // Compliance: one error per missing field, on the body and on the beneficiary.
+    const bare = await newPayee(
+      alice,
+      { firstName: 'Sipho', lastName: 'Dlamini' } as typeof compliantPerson,
+      [],
+    );
+    const bareQuote = await newQuote(alice, bare, 20);
+    const missing = await submit(alice, 'offramp', {
+      ...body(bareQuote.quoteId),
+      ...bare,
+      sourceOfFunds: undefined,
+    });
+    assert.equal(missing.status, 422, JSON.stringify(missing.body));
+    const fields = missing.body.errors.map((e: { field: string }) => e.field).sort();
+    assert.deepEqual(fields, [
+      'beneficiary.addresses',
+      'beneficiary.individual.dateOfBirth',
+      'beneficiary.individual.idNumber',
+      'beneficiary.individual.idType',
+      'sourceOfFunds',
+    ]);
+    assertFieldError(
+      await submit(alice, 'offramp', body(quote.quoteId, { purpose: 'NOT_A_PURPOSE' })),
+      422,
+      'purpose',
+    );
+    // Limits: the connector's per-transaction 10000 USDC.
+    const big = await newQuote(alice, payee, 10000);
+    assert.equal(big.sendAmount, 10000);
+    const overQuote = await as(alice, '/quotes', {
+      method: 'POST',
+      body: { amount: 10001, connectorId: CONNECTOR, ...payee },
+    });
+    assertFieldError(overQuote, 422, 'amount');
+    // The destination PENDING caps one payment at 1000 USDC.
+    const pendingDestination = await as(alice, `/beneficiaries/${payee.beneficiaryId}/payment-destinations`, {
+      method: 'POST',
+      body: { ...zaBank, accountNumber: '987654321' },
+    });
+    const status = pendingDestination.body.verificationStatus;
+    if (status === 'PENDING') {
+      const pendingPayee = {
+        beneficiaryId: payee.beneficiaryId,
+        paymentDestinationId: pendingDestination.body.id,
+      };
+      const q = await newQuote(alice, pendingPayee, 1500);
+      const over = await submit(alice, 'offramp', { ...body(q.quoteId), ...pendingPayee });
+      assertFieldError(over, 422, 'amount', /TRANSACTION AMOUNT limit \(destination PENDING/);
+    }
+    // An expired quote (its expiry moved into the past, rather than waiting two minutes).
+    const stale = await newQuote(alice, payee, 5);
+    const tenant = { environment: 'sandbox' as const, associationId: alice.tenant.associationId };
+    await updateIf(
+      quoteKeys.quote(tenant, stale.quoteId),
+      { set: { expiry: new Date(Date.now() - 1000).toISOString() } },
+      exists,
+    );
+    assertFieldError(await submit(alice, 'offramp', body(stale.quoteId)), 422, 'quoteId', /expired/);
+  });
+});
