@@ -8,16 +8,29 @@ import { serviceUnavailable } from './http/problem.ts';
 
 export { accepted, ok, operation } from './http/api-function.ts';
 
-/** The token CloudFront sends (`{token}` in ORIGIN_VERIFY_SECRET_ID), cached like all key material. */
-async function originToken(): Promise<string | undefined> {
+/** A request with a token the function does not hold re-reads them at most this often: a flood of wrong
+ * tokens costs Secrets Manager two reads a second per instance, a rotation a second of 403s at most. */
+const ORIGIN_TOKEN_REREAD_MS = 1000;
+let originTokensRereadAt = 0;
+
+/** The token CloudFront sends (`{token}` in ORIGIN_VERIFY_SECRET_ID) and, during a rotation, the one before. */
+async function originTokens({ reread = false } = {}): Promise<readonly string[] | undefined> {
   const secretId = config().ORIGIN_VERIFY_SECRET_ID;
   if (secretId === undefined) return undefined;
-  const { token } = ((await readSecretJson(secretId)) ?? {}) as { token?: unknown };
+  const forceFetch = reread && Date.now() - originTokensRereadAt >= ORIGIN_TOKEN_REREAD_MS;
+  if (forceFetch) originTokensRereadAt = Date.now();
+  const [current, previous] = await Promise.all([
+    readSecretJson(secretId, { forceFetch }),
+    readSecretJson(secretId, { forceFetch, previous: true }),
+  ]);
+  const tokenOf = (version: unknown) => ((version ?? {}) as { token?: unknown }).token;
+  const token = tokenOf(current);
   if (typeof token !== 'string' || token === '') throw serviceUnavailable('The origin token is unreadable.');
-  return token;
+  const before = tokenOf(previous);
+  return typeof before === 'string' && before !== '' ? [token, before] : [token];
 }
 
 export const apiFunction = apiFunctionWith({
   authenticator: { application: authenticateApplication, bearer: authenticateBearer },
-  originToken,
+  originTokens,
 });

@@ -145,12 +145,14 @@ export class KeySecrets extends Construct {
    * keys during its first deploy.
    */
   rotateWith(rotation: BundledFunction): void {
-    const permission = new iam.ServicePrincipal('secretsmanager.amazonaws.com');
-    rotation.function.addPermission('InvokedBySecretsManager', {
-      principal: permission,
-      sourceAccount: Stack.of(this).account,
-    });
+    const principal = new iam.ServicePrincipal('secretsmanager.amazonaws.com');
     for (const [name, days] of Object.entries(ROTATION_DAYS) as [SecretName, number][]) {
+      // Secrets Manager may invoke it for these secrets only, not for any secret of the account.
+      rotation.function.addPermission(`InvokedBySecretsManager-${name}`, {
+        principal,
+        sourceAccount: Stack.of(this).account,
+        sourceArn: this.resources[name].ref,
+      });
       const schedule = new secretsmanager.CfnRotationSchedule(this, `${name}-rotation`, {
         secretId: this.resources[name].ref,
         rotationLambdaArn: rotation.function.functionArn,

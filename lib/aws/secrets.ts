@@ -24,9 +24,24 @@ class DeadlineSecretsProvider extends SecretsProvider {
   }
 }
 
-const secrets = new DeadlineSecretsProvider({
-  awsSdkV3Client: new SecretsManagerClient({ maxAttempts: 2 }),
-});
+/**
+ * The AWSPREVIOUS versions, in a cache of their own (Powertools keys its cache by name, not by stage). A
+ * secret that was never replaced has none: that is kept as null like a value, not asked for again.
+ */
+class PreviousSecretsProvider extends DeadlineSecretsProvider {
+  protected override async _get(name: string, options?: NonNullable<SecretsGetOptions>) {
+    try {
+      return await super._get(name, { ...options, sdkOptions: { VersionStage: 'AWSPREVIOUS' } });
+    } catch (error) {
+      if ((error as Error).name === 'ResourceNotFoundException') return 'null';
+      throw error;
+    }
+  }
+}
+
+const awsSdkV3Client = new SecretsManagerClient({ maxAttempts: 2 });
+const secrets = new DeadlineSecretsProvider({ awsSdkV3Client });
+const previousSecrets = new PreviousSecretsProvider({ awsSdkV3Client });
 
 export interface SecretReadOptions {
   /**
@@ -34,12 +49,14 @@ export interface SecretReadOptions {
    * as the JWKS cache of aws-jwt-verify, which refetches only for a key id it has not seen.
    */
   forceFetch?: boolean;
+  /** The version the secret held before its current one (null when it has none), instead of the current. */
+  previous?: boolean;
 }
 
 /** A JSON secret, from the cache while it is younger than SECRET_MAX_AGE_SECONDS. */
 export async function readSecretJson(secretId: string, options: SecretReadOptions = {}): Promise<unknown> {
   try {
-    return await secrets.get(secretId, {
+    return await (options.previous ? previousSecrets : secrets).get(secretId, {
       maxAge: config().SECRET_MAX_AGE_SECONDS,
       transform: 'json',
       forceFetch: options.forceFetch ?? false,

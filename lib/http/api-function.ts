@@ -12,7 +12,7 @@ import { type Authenticator, authenticate } from './authenticate.ts';
 import { idempotencyKeyOf } from './idempotency-key.ts';
 import { jsonBody } from './json-body.ts';
 import { logCaller, logRequestId } from './log-keys.ts';
-import { type OriginToken, originVerify } from './origin-verify.ts';
+import { type OriginTokens, originVerify } from './origin-verify.ts';
 import { plainJson } from './plain-json.ts';
 import { badRequest, notFound } from './problem.ts';
 import { problemMapper } from './problem-response.ts';
@@ -86,8 +86,8 @@ function resolveRoute(fn: string): MiddlewareObj<ApiEvent, ApiResult, Error, Api
 /** What the chain needs from the service it runs in (lib/api.ts hands it over). */
 export interface ChainServices {
   authenticator: Authenticator;
-  /** The X-Origin-Verify token requests must carry (origin-verify.ts); none required when absent. */
-  originToken?: OriginToken;
+  /** The X-Origin-Verify tokens a request may carry (origin-verify.ts); none required when absent. */
+  originTokens?: OriginTokens;
 }
 
 /** The chain for one API function: `apiFunctionWith(services)(fn, operations)` is its handler. */
@@ -138,7 +138,7 @@ export const apiFunctionWith =
       .use(requestId() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
       .use(logRequestId() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
       .use(problemMapper() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
-      .use(originVerify(services.originToken) as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
+      .use(originVerify(services.originTokens) as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
       .use(resolveRoute(fn) as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
       .use(authenticate(services.authenticator) as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
       .use(logCaller() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)

@@ -2,7 +2,9 @@
 // key material through the same SDK calls as in AWS (only AWS_ENDPOINT_URL_SECRETS_MANAGER differs):
 // GetSecretValue, PutSecretValue, DescribeSecret, UpdateSecretVersionStage and RotateSecret.
 // A secret's AWSCURRENT value is its file (tests and `npm start` users may read or write it directly);
-// an AWSPENDING version lives in memory for the length of a rotation. Declared secrets exist before
+// an AWSPENDING version lives in memory for the length of a rotation, and as in AWS the version that
+// AWSCURRENT leaves (by PutSecretValue, UpdateSecretVersionStage or a rewritten file) becomes AWSPREVIOUS,
+// kept in memory until AWSCURRENT moves again. Declared secrets exist before
 // they have a value, as CloudFormation creates them in AWS (empty); RotateSecret runs the rotation
 // function's four steps in process, one after the other, and answers once they are done (AWS answers
 // first and rotates in the background), with the failure of a step as its error.
@@ -64,10 +66,14 @@ export function startLocalSecretsManager(
 ): Promise<LocalSecretsManager> {
   const declared = new Set(options.declared ?? []);
   const rotated = new Set(options.rotation?.secrets ?? []);
-  /** Per secret: the version id of its current file content, and a pending version during a rotation. */
+  /** Per secret: its current file content and version id, the version before it, a pending one during a rotation. */
   const versions = new Map<
     string,
-    { current?: { hash: string; id: string }; pending?: { id: string; value?: string } }
+    {
+      current?: { hash: string; id: string; text: string };
+      previous?: { id: string; text: string };
+      pending?: { id: string; value?: string };
+    }
   >();
   const stateOf = (name: string) => {
     const state = versions.get(name) ?? {};
@@ -76,17 +82,25 @@ export function startLocalSecretsManager(
   };
   const fileOf = (name: string) => join(secretsDir, secretFileName(name));
   const hashOf = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
+  /** The version AWSCURRENT leaves becomes AWSPREVIOUS (AWS moves that label itself). */
+  const moveCurrent = (name: string, to: { hash: string; id: string; text: string }) => {
+    const state = stateOf(name);
+    if (state.current && state.current.id !== to.id) state.previous = state.current;
+    state.current = to;
+  };
   /** The AWSCURRENT version: the file, under the id it was written with (its hash if written by hand). */
   const current = (name: string) => {
     if (!existsSync(fileOf(name))) return undefined;
     const text = readFileSync(fileOf(name), 'utf8');
     const hash = hashOf(text);
     const known = versions.get(name)?.current;
+    if (known?.hash !== hash) moveCurrent(name, { hash, id: hash, text });
     return { text, id: known?.hash === hash ? known.id : hash };
   };
   const writeCurrent = (name: string, text: string, id: string) => {
+    current(name);
     writeFileSync(fileOf(name), text, { mode: 0o600 });
-    stateOf(name).current = { hash: hashOf(text), id };
+    moveCurrent(name, { hash: hashOf(text), id, text });
   };
 
   const handle = async (target: string, input: Request): Promise<Reply> => {
@@ -108,6 +122,13 @@ export function startLocalSecretsManager(
           (stage ?? 'AWSPENDING') === 'AWSPENDING'
         )
           return { status: 200, body: { ...ids, SecretString: pending.value, VersionId: pending.id } };
+        const previous = state.previous;
+        if (
+          previous &&
+          (input.VersionId ?? previous.id) === previous.id &&
+          (stage ?? 'AWSPREVIOUS') === 'AWSPREVIOUS'
+        )
+          return { status: 200, body: { ...ids, SecretString: previous.text, VersionId: previous.id } };
         throw new AwsError(
           'ResourceNotFoundException',
           `Secrets Manager can't find the specified secret value for ${input.VersionId ? `VersionId: ${input.VersionId}` : `staging label: ${stage}`}`,
@@ -127,6 +148,7 @@ export function startLocalSecretsManager(
         const VersionIdsToStages: Record<string, string[]> = {};
         const now = current(name);
         if (now) VersionIdsToStages[now.id] = ['AWSCURRENT'];
+        if (state.previous) VersionIdsToStages[state.previous.id] = ['AWSPREVIOUS'];
         if (state.pending) VersionIdsToStages[state.pending.id] = ['AWSPENDING'];
         return { status: 200, body: { ...ids, RotationEnabled: rotated.has(name), VersionIdsToStages } };
       }

@@ -179,10 +179,16 @@ describe('key secrets in the template', () => {
       // The function knows what each rotated secret is (by its name), so the rotation cannot fail on it.
       assert.ok(rotatedKindOf(SECRET_NAMES[name]('dev'), 'dev'), `${name} is a kind the function rotates`);
     }
-    const permission = ofType(resources, 'AWS::Lambda::Permission').find(
-      ([, r]) => r.Properties?.Principal === 'secretsmanager.amazonaws.com',
+    // Secrets Manager may invoke the function for exactly the rotated secrets of this stack.
+    const permissions = ofType(resources, 'AWS::Lambda::Permission')
+      .filter(([, r]) => r.Properties?.Principal === 'secretsmanager.amazonaws.com')
+      .map(([, r]) => r.Properties ?? {});
+    for (const p of permissions) assert.equal(referencedId(p.FunctionName), rotationId);
+    assert.deepEqual(
+      new Set(permissions.map((p) => referencedId(p.SourceArn))),
+      new Set([...rotated.keys()]),
     );
-    assert.equal(referencedId(permission?.[1].Properties?.FunctionName), rotationId);
+    assert.equal(permissions.length, rotated.size);
     // The signing keys' rotation publishes the JWKS: it is told where, and may write there.
     const env = (props(rotationId).Environment as { Variables: Record<string, unknown> }).Variables;
     assert.deepEqual(env.TOKEN_JWKS_SECRET_ID, { Ref: secretIdOf('token-jwks') });

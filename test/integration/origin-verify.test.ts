@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { ORIGIN_VERIFY_HEADER } from '../../lib/http/origin-verify.ts';
@@ -75,6 +76,43 @@ describe('the origin check (X-Origin-Verify)', () => {
       authorization: `Bearer ${bearer}`,
     });
     assert.equal(served.statusCode, 200, served.body);
+  });
+
+  it('during a rotation, passes the new and the previous token, and refuses the one before those', async () => {
+    const withToken = async (presented: string) =>
+      (await invoke('assets', '/v1/assets', 'GET /v1/assets', { [ORIGIN_VERIFY_HEADER]: presented }))
+        .statusCode;
+    // Replaced as CloudFormation replaces a generated value: a new AWSCURRENT, the old one AWSPREVIOUS.
+    const client = new SecretsManagerClient({});
+    const rotate = async (generation: number) => {
+      const next = randomBytes(32).toString('hex');
+      await client.send(
+        new PutSecretValueCommand({
+          SecretId: secretId,
+          SecretString: JSON.stringify({ generation, token: next }),
+        }),
+      );
+      return next;
+    };
+    // A function re-reads the tokens on an unknown one at most once a second (lib/api.ts): let that pass,
+    // as it has by the time CloudFront sends a new token after a deploy.
+    const rereadAllowed = () => new Promise((resolve) => setTimeout(resolve, 1100));
+    try {
+      assert.equal(await withToken(token), 401, 'the first token, held by the warm function');
+      const second = await rotate(2);
+      await rereadAllowed();
+      assert.equal(await withToken(second), 401, 'the new token, from edges that have switched');
+      assert.equal(await withToken(token), 401, 'the previous token, from edges that have not');
+
+      const third = await rotate(3);
+      await rereadAllowed();
+      assert.equal(await withToken(third), 401);
+      assert.equal(await withToken(second), 401);
+      await rereadAllowed();
+      assert.equal(await withToken(token), 403, 'two generations old: refused, even after a re-read');
+    } finally {
+      client.destroy();
+    }
   });
 
   it('leaves the fallback alone: it answers 404/405 from the route table whoever asks', async () => {
