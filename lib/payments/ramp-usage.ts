@@ -1,6 +1,6 @@
 // What an association has sent through an off-ramp connector, for its limits (ramp-limits.ts), kept so
 // that concurrency cannot exceed a limit: one item per accepted off-ramp (its `sendAmount` and creation
-// time) beside a head item whose version each new one moves. A submission reads the head and the uses
+// time) beside a head item whose version each new one moves. A submission reads the head, then the uses
 // (one consistent query of one partition), checks the limits against them, and writes its use in one
 // transaction with the head's version as it read it: of two concurrent submissions one commits, the
 // other reads again, sees the first one's use, and is checked against it. A payment that fails before
@@ -37,19 +37,23 @@ const useEntity = entity<RampUse>({
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The head's version and the uses of the longest window, read consistently. */
+/**
+ * The head's version and the uses of the longest window, read consistently: the head first, so every
+ * use written up to that version is in the query (read the other way round, a use written between the
+ * two reads would be missed and its version taken as seen).
+ */
 async function readUses(tenant: Tenant, connectorId: string, now: Date) {
-  const [head, uses] = await Promise.all([
-    getRecord<{ version: number }>(rampUseKeys.head(tenant, connectorId), { consistent: true }),
-    readAllPages<RampUse>({
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: {
-        ':pk': tenantScope(tenant),
-        ':prefix': rampUseKeys.usePrefix(connectorId),
-      },
-      ConsistentRead: true,
-    }),
-  ]);
+  const head = await getRecord<{ version: number }>(rampUseKeys.head(tenant, connectorId), {
+    consistent: true,
+  });
+  const uses = await readAllPages<RampUse>({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: {
+      ':pk': tenantScope(tenant),
+      ':prefix': rampUseKeys.usePrefix(connectorId),
+    },
+    ConsistentRead: true,
+  });
   const since = now.getTime() - LONGEST_WINDOW_SECONDS * 1000;
   return { version: head?.version ?? 0, uses: uses.filter((u) => Date.parse(u.createdAt) >= since) };
 }
