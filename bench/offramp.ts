@@ -150,7 +150,7 @@ async function offrampFloor(
       get(providerKeys.credential(tenant.environment, CONNECTOR)),
     ]);
     // The limits (lib/payments/ramp-usage.ts): the head, then the uses, read consistently; the use
-    // written with the head's version moved, in one transaction (the floor never loses the race).
+    // written with the head's version moved, in one transaction.
     const head = await get(rampUseKeys.head(benchTenant, CONNECTOR), true);
     await db.send(
       new QueryCommand({
@@ -163,7 +163,6 @@ async function offrampFloor(
         ConsistentRead: true,
       }),
     );
-    const version = (head.Item?.version as number | undefined) ?? 0;
     await db.send(
       new TransactWriteCommand({
         TransactItems: [
@@ -172,9 +171,14 @@ async function offrampFloor(
               TableName,
               Key: rampUseKeys.head(benchTenant, CONNECTOR),
               UpdateExpression: 'ADD #v :one',
-              ConditionExpression: version === 0 ? 'attribute_not_exists(pk)' : '#v = :v',
+              // The route's condition is on the version it read; the floor's always holds, so that
+              // concurrent floor calls never lose a round (the route's lost rounds are its own cost).
+              ConditionExpression: 'attribute_not_exists(pk) OR #v >= :read',
               ExpressionAttributeNames: { '#v': 'version' },
-              ExpressionAttributeValues: { ':one': 1, ...(version === 0 ? {} : { ':v': version }) },
+              ExpressionAttributeValues: {
+                ':one': 1,
+                ':read': (head.Item?.version as number | undefined) ?? 0,
+              },
             },
           },
           {

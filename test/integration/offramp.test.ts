@@ -328,32 +328,38 @@ describe('off-ramp', () => {
   });
 
   it('concurrent submissions cannot exceed a limit together: exactly the ones that fit are accepted', async () => {
-    const carol = await newCaller();
-    const carolWallet = await ownWallet(carol, 'USDC', 1000);
-    const rejected = await newPayee(carol);
-    const decided = await as(
-      carol,
-      `/sandbox/payment-destinations/${rejected.paymentDestinationId}/verification`,
-      {
-        method: 'POST',
-        body: { decision: 'REJECTED' },
-      },
-    );
-    assert.equal(decided.status, 200, JSON.stringify(decided.body));
-    // A REJECTED destination: 100 USDC a day. Eight payments of 30 at once: three fit, five do not.
-    const quotes = await Promise.all(Array.from({ length: 8 }, () => newQuote(carol, rejected, 30)));
-    const answers = await Promise.all(
-      quotes.map((quote) =>
-        submit(carol, 'offramp', { ...body(quote.quoteId), ...rejected, walletId: carolWallet.id }),
-      ),
-    );
-    const refused = answers.filter((a) => a.status === 422);
-    assert.deepEqual(
-      [answers.filter((a) => a.status === 202).length, refused.length],
-      [3, 5],
-      JSON.stringify(answers.map((a) => [a.status, a.body.errors ?? a.body.transactionRecordId])),
-    );
-    for (const answer of refused) assertFieldError(answer, 422, 'amount', /DAILY AMOUNT limit/);
+    /** A new business paying a REJECTED destination (100 USDC a day) eight times 30 at once. */
+    const burst = async () => {
+      const caller = await newCaller();
+      const funded = await ownWallet(caller, 'USDC', 1000);
+      const payee = await newPayee(caller);
+      const decided = await as(
+        caller,
+        `/sandbox/payment-destinations/${payee.paymentDestinationId}/verification`,
+        { method: 'POST', body: { decision: 'REJECTED' } },
+      );
+      assert.equal(decided.status, 200, JSON.stringify(decided.body));
+      const quotes = await Promise.all(Array.from({ length: 8 }, () => newQuote(caller, payee, 30)));
+      const answers = await Promise.all(
+        quotes.map((quote) =>
+          submit(caller, 'offramp', { ...body(quote.quoteId), ...payee, walletId: funded.id }),
+        ),
+      );
+      return { caller, funded, payee, answers };
+    };
+    // Three bursts at once (three businesses), so the submissions interleave in many ways: in each, three
+    // fit and five do not.
+    const bursts = await Promise.all([burst(), burst(), burst()]);
+    for (const { answers } of bursts) {
+      const refused = answers.filter((a) => a.status === 422);
+      assert.deepEqual(
+        [answers.filter((a) => a.status === 202).length, refused.length],
+        [3, 5],
+        JSON.stringify(answers.map((a) => [a.status, a.body.errors ?? a.body.transactionRecordId])),
+      );
+      for (const answer of refused) assertFieldError(answer, 422, 'amount', /DAILY AMOUNT limit/);
+    }
+    const [{ caller: carol, funded: carolWallet, payee: rejected }] = bursts;
     // A payment that fails before its ledger leg gives its share back (nothing left the wallet): 90 + 10
     // fit once it has failed, not while it counted.
     const poor = await ownWallet(carol, 'USDC', 1);
