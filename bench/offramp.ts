@@ -5,7 +5,13 @@
 // 3 s by default) shown apart. Each request executes a quote of its own (a quote executes once), made
 // before the case and not timed.
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import {
   beneficiaryKeys,
   connectorKeys,
@@ -14,6 +20,7 @@ import {
   ledgerKeys,
   providerKeys,
   quoteKeys,
+  rampUseKeys,
   transactionKeys,
   walletKeys,
 } from '../lib/db/keys.ts';
@@ -105,9 +112,9 @@ async function compliantPayee(post: ReturnType<typeof poster>) {
 /**
  * The floor of one acceptance (lib/payments/offramp.ts, in order): API key and client; a consistent
  * GetItem of the new record's key (a miss); the wallet, beneficiary and destination at once; the quote;
- * the connector; the association; the Query of the association's records of the last 30 days (limits);
- * the registry asset; the settlement account and provider credential at once; the quote's conditional
- * claim; and the conditional put of a copy of a real record under a tenant no caller has, written
+ * the connector; the association; the registry asset; the settlement account and provider credential
+ * at once; the limits' head and uses read consistently (one GetItem, then one Query of one partition) and the
+ * use written with the head in one TransactWriteItems; the quote's conditional claim; and the conditional put of a copy of a real record under a tenant no caller has, written
  * 'completed' so its insert asks the outbox for nothing.
  */
 async function offrampFloor(
@@ -137,32 +144,58 @@ async function offrampFloor(
     await get(quoteKeys.quote(tenant, quoteId));
     await get(connectorKeys.connector(tenant.environment, CONNECTOR));
     await get(keys.association(tenant));
-    const since = new Date(Date.now() - 30 * 86_400_000).toISOString();
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await db.send(
-        new QueryCommand({
-          TableName,
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
-          FilterExpression: '#ramp.#connectorId = :connectorId',
-          ExpressionAttributeNames: { '#ramp': 'ramp', '#connectorId': 'connectorId' },
-          ExpressionAttributeValues: {
-            ':pk': `T#${tenant.environment}#${tenant.associationId}`,
-            ':from': `${transactionKeys.creationPrefix}${since}`,
-            ':to': `${transactionKeys.creationPrefix}~`,
-            ':connectorId': CONNECTOR,
-          },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
     await get(keys.asset(tenant.environment, 'USDC'));
     await Promise.all([
       get(ledgerKeys.platformAccount(tenant.environment, `settlement:${CONNECTOR}`), true),
       get(providerKeys.credential(tenant.environment, CONNECTOR)),
     ]);
+    // The limits (lib/payments/ramp-usage.ts): the head, then the uses, read consistently; the use
+    // written with the head's version moved, in one transaction.
+    const head = await get(rampUseKeys.head(benchTenant, CONNECTOR), true);
+    await db.send(
+      new QueryCommand({
+        TableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: {
+          ':pk': `T#${benchTenant.environment}#${benchTenant.associationId}`,
+          ':prefix': rampUseKeys.usePrefix(CONNECTOR),
+        },
+        ConsistentRead: true,
+      }),
+    );
+    await db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName,
+              Key: rampUseKeys.head(benchTenant, CONNECTOR),
+              UpdateExpression: 'ADD #v :one',
+              // The route's condition is on the version it read; the floor's always holds, so that
+              // concurrent floor calls never lose a round (the route's lost rounds are its own cost).
+              ConditionExpression: 'attribute_not_exists(pk) OR #v >= :read',
+              ExpressionAttributeNames: { '#v': 'version' },
+              ExpressionAttributeValues: {
+                ':one': 1,
+                ':read': (head.Item?.version as number | undefined) ?? 0,
+              },
+            },
+          },
+          {
+            Put: {
+              TableName,
+              Item: {
+                ...rampUseKeys.use(benchTenant, CONNECTOR, transactionRecordId),
+                type: 'rampUse',
+                amount: String(AMOUNT),
+                createdAt: new Date().toISOString(),
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
     await db.send(
       new UpdateCommand({
         TableName,

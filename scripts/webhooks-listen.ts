@@ -241,6 +241,13 @@ function summary(event: { source?: string; data?: unknown; metaData?: unknown })
       ];
       if (data.receiveCurrency && data.receiveCurrency !== data.sendCurrency)
         parts.splice(2, 0, `receives ${show(data.receiveAmount)} ${show(data.receiveCurrency)}`);
+      // Ramps: the connector, the provider's reference and, once paid back, the refund's ledger hash.
+      if (data.connectorId)
+        parts.push(
+          `connector ${show(data.connectorId)}`,
+          `externalReference ${show(data.externalReference)}`,
+        );
+      if (data.refundTxHash) parts.push(`refundTxHash ${show(data.refundTxHash)}`);
       if (data.errorCode) parts.push(`errorCode ${show(data.errorCode)}: ${show(data.failureReason)}`);
       return parts.join(' · ');
     }

@@ -14,6 +14,8 @@
 // | quote              | T#<env>#<assoc>          | QUOTE#<quoteId>                 |                                         | /quotes (TTL)                      |
 // | feeRow             | T#<env>#<assoc>          | FEE#<connectorId>#<type>        |                                         | /quotes, admin fees                |
 // | transaction        | T#<env>#<assoc>          | TXN#<transactionRecordId>       | gsi1: T#<env>#<assoc> / TXN#<createdAt>#<id> | /payments/…, /transactions     |
+// | rampUseHead        | T#<env>#<assoc>          | RAMPUSE#<connectorId>#HEAD      |                                         | /payments/offramp (limits)         |
+// | rampUse            | T#<env>#<assoc>          | RAMPUSE#<connectorId>#USE#<id>  |                                         | /payments/offramp, ramps (TTL)     |
 // | webhook            | T#<env>#<assoc>          | WEBHOOK#<webhookId>             |                                         | /webhooks, delivery workers        |
 // | webhookCount       | T#<env>#<assoc>          | WEBHOOKS                        |                                         | /webhooks (active registrations)   |
 // | webhookDelivery    | T#<env>#<assoc>          | WHDELIVERY#<webhookId>#<id>     |                                         | /webhooks/{id}/deliveries, workers |
@@ -202,6 +204,23 @@ export const transactionKeys = {
   }),
   /** Bounds of gsi1sk for records created in [from, to): ISO timestamps sort as text. */
   creationPrefix: 'TXN#',
+};
+
+/**
+ * What an association's off-ramps use of a connector's limits (lib/payments/ramp-usage.ts): one item
+ * per accepted payment, and a head whose version every new one moves, so that two submissions cannot
+ * both be checked against the same uses.
+ */
+export const rampUseKeys = {
+  head: (tenant: Tenant, connectorId: string): ItemKey => ({
+    pk: tenantScope(tenant),
+    sk: `RAMPUSE#${connectorId}#HEAD`,
+  }),
+  use: (tenant: Tenant, connectorId: string, transactionRecordId: string): ItemKey => ({
+    pk: tenantScope(tenant),
+    sk: `RAMPUSE#${connectorId}#USE#${transactionRecordId}`,
+  }),
+  usePrefix: (connectorId: string) => `RAMPUSE#${connectorId}#USE#`,
 };
 
 /**

@@ -3,8 +3,9 @@
 // the body names who pays whom and the compliance answers. The checks, in order, each a 4xx naming the
 // member: the wallet (404/403), the beneficiary and destination (404, CRYPTO 422), the quote (404 not
 // ours, 422 wrong type, expired or inconsistent with the body), the connector's compliance fields (422,
-// one error per missing field), the limits (422 on `amount`), notify flags; then the quote is claimed
-// for this record (409 when another record executed it) and the record written (service.ts accept()).
+// one error per missing field), notify flags, the connector set up to execute (503); then the limits
+// (422 on `amount`), checked and reserved at once (ramp-usage.ts), the quote claimed for this record
+// (409 when another record executed it) and the record written (service.ts accept()).
 import BigNumber from 'bignumber.js';
 import { findAssociationKind } from '../auth/associations.ts';
 import { findBeneficiary, findPaymentDestination } from '../beneficiaries/directory.ts';
@@ -23,12 +24,11 @@ import {
   usableQuote,
   vocabularyErrors,
 } from './ramp-checks.ts';
-import { limitErrors, limitsFor, type Standing, type WindowUse } from './ramp-limits.ts';
-import { listRampsSince } from './repo.ts';
+import { limitErrors, limitsFor, type Standing } from './ramp-limits.ts';
+import { releaseRampUse, reserveRampUse } from './ramp-usage.ts';
+import { transactionRecordIdOf } from './record-ids.ts';
 import type { Offramp } from './schema.ts';
 import { accept, type Draft, notifyTarget, onRecord, registryAsset, usableWallet } from './service.ts';
-
-const LONGEST_WINDOW_SECONDS = 2_592_000;
 
 function consistencyErrors(
   quote: QuoteRecord,
@@ -59,21 +59,6 @@ const payableErrors = (connector: ConnectorRecord, destination: PaymentDestinati
 
 const standingOf = (beneficiary: BeneficiaryRecord): Standing =>
   beneficiary.classification === 'Me' ? 'Me' : (beneficiary.unverifiedTier ?? 'TIER_0');
-
-async function windowUse(tenant: Tenant, connectorId: string, now: Date) {
-  const since = new Date(now.getTime() - LONGEST_WINDOW_SECONDS * 1000);
-  const records = (await listRampsSince(tenant, connectorId, since)).filter(
-    (r) => r.status !== 'failed' && r.status !== 'refund_completed',
-  );
-  return (durationSeconds: number): WindowUse => {
-    const from = now.getTime() - durationSeconds * 1000;
-    const inWindow = records.filter((r) => Date.parse(r.createdAt) >= from);
-    return {
-      amount: inWindow.reduce((sum, r) => sum.plus(r.sendAmount), new BigNumber(0)),
-      count: inWindow.length,
-    };
-  };
-}
 
 async function offrampDraft(tenant: Tenant, body: Offramp, now: Date): Promise<Draft> {
   const [wallet, beneficiary, destination] = await Promise.all([
@@ -123,27 +108,30 @@ async function offrampDraft(tenant: Tenant, body: Offramp, now: Date): Promise<D
   if (compliance.length)
     throw unprocessable('Compliance fields the connector requires are missing.', compliance);
 
-  const amount = new BigNumber(quote.sendAmount);
+  const person = beneficiary.individual;
+  const contact = person ?? beneficiary.business;
+  const notify = notifyTarget({ email: contact?.email ?? null, mobile: contact?.mobile ?? null }, body);
+  const sending = await registryAsset(tenant, body.sendingAssetCode, 'sendingAssetCode');
+  const settlement = await settlementOf(tenant, connector);
+  // The limits, checked against this association's uses and reserved in the same write (ramp-usage.ts):
+  // concurrent submissions are checked one after another. A quote another record executed gives the
+  // use back.
   const limits = limitsFor(
     connector.limits,
     connector.acceptedAsset,
     destination.verificationStatus,
     standingOf(beneficiary),
   );
-  const overLimit = limitErrors(
-    limits,
-    amount,
-    connector.acceptedAsset,
-    await windowUse(tenant, connector.id, now),
+  const transactionRecordId = transactionRecordIdOf(tenant, body.transactionId);
+  await reserveRampUse(tenant, connector.id, transactionRecordId, quote.sendAmount, now, (used) =>
+    limitErrors(limits, new BigNumber(quote.sendAmount), connector.acceptedAsset, used),
   );
-  if (overLimit.length) throw unprocessable('The payment is over a limit.', overLimit);
-
-  const person = beneficiary.individual;
-  const contact = person ?? beneficiary.business;
-  const notify = notifyTarget({ email: contact?.email ?? null, mobile: contact?.mobile ?? null }, body);
-  const sending = await registryAsset(tenant, body.sendingAssetCode, 'sendingAssetCode');
-  const settlement = await settlementOf(tenant, connector);
-  await claimOrConflict(tenant, quote.quoteId, body.transactionId);
+  try {
+    await claimOrConflict(tenant, quote.quoteId, body.transactionId);
+  } catch (error) {
+    await releaseRampUse(tenant, connector.id, transactionRecordId);
+    throw error;
+  }
   return {
     transactionType: 'offramp',
     sendAmount: quote.sendAmount,

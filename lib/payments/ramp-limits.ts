@@ -1,8 +1,8 @@
 // The limits an off-ramp is checked against (spec §3.3, §8.5): the connector's own (TRANSACTION,
 // DAILY, WEEKLY, MONTHLY; AMOUNT in its accepted asset, or COUNT), and this service's caps by the
 // destination's verification state and the beneficiary's classification and tier, whichever is lower.
-// Rolling windows sum this association's non-failed payments through the connector created within
-// the window (a refunded one counts as failed: nothing left). Amounts are in the connector's accepted
+// Rolling windows sum this association's uses of the connector (ramp-usage.ts: each accepted
+// off-ramp's, given back when it fails before its ledger leg or is refunded) within the window. Amounts are in the connector's accepted
 // asset (USDC for every seed off-ramp), compared with `sendAmount` (fee excluded).
 import BigNumber from 'bignumber.js';
 import type { ConnectorLimit } from '../connectors/catalogue-schema.ts';

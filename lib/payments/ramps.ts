@@ -25,6 +25,7 @@ import {
 import { providerFor, recordInstruction } from '../providers/service.ts';
 import { findWalletRecord } from '../wallets/lookups.ts';
 import { notifierFor } from './notifier.ts';
+import { releaseRampUse } from './ramp-usage.ts';
 import { moveTransaction, type TransactionRecord } from './repo.ts';
 
 /** The ledger budget of one step, as for every payment (execution.ts). */
@@ -168,6 +169,8 @@ async function payLedgerLeg(tenant: Tenant, record: TransactionRecord, now: Date
       },
       now,
     );
+    // Nothing moved: the payment no longer counts toward its limits.
+    if (record.ramp) await releaseRampUse(tenant, record.ramp.connectorId, record.transactionRecordId);
     return { done: true };
   }
   await moveTransaction(
@@ -282,6 +285,7 @@ async function refund(tenant: Tenant, record: TransactionRecord, now: Date): Pro
     { status: 'refund_completed', refundTxHash: outcome.hash },
     now,
   );
+  await releaseRampUse(tenant, ramp.connectorId, record.transactionRecordId);
   return { done: true };
 }
 

@@ -4,7 +4,7 @@
 // moves backwards and never completes twice.
 import { holds } from '../db/conditions.ts';
 import { entity, recordOf } from '../db/entity.ts';
-import { createIfAbsent, getRecord, readAllPages, updateIf, type Written } from '../db/items.ts';
+import { createIfAbsent, getRecord, updateIf, type Written } from '../db/items.ts';
 import { tenantOf, tenantScope, transactionKeys } from '../db/keys.ts';
 import { type PageRequest, queryPage } from '../db/paginate.ts';
 import type { Environment, Tenant } from '../http/types.ts';
@@ -228,23 +228,3 @@ export function listTransactionPage(
 }
 
 export { tenantOf };
-
-/**
- * The association's ramp records through a connector created since `since` (the limits' windows):
- * a key range on the creation index, filtered to the connector.
- */
-export function listRampsSince(tenant: Tenant, connectorId: string, since: Date) {
-  const prefix = transactionKeys.creationPrefix;
-  return readAllPages<TransactionRecord>({
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
-    FilterExpression: '#ramp.#connectorId = :connectorId',
-    ExpressionAttributeNames: { '#ramp': 'ramp', '#connectorId': 'connectorId' },
-    ExpressionAttributeValues: {
-      ':pk': tenantScope(tenant),
-      ':from': `${prefix}${since.toISOString()}`,
-      ':to': `${prefix}~`,
-      ':connectorId': connectorId,
-    },
-  });
-}

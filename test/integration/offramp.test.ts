@@ -4,14 +4,17 @@
 // and returned by the sandbox helpers, each refunded on the ledger exactly once; and the acceptance rules.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import BigNumber from 'bignumber.js';
 import { beforeAll, describe, it } from 'vitest';
 import { config } from '../../lib/config.ts';
+import { db, tableName } from '../../lib/db/client.ts';
 import { exists } from '../../lib/db/conditions.ts';
 import { updateIf } from '../../lib/db/items.ts';
-import { quoteKeys } from '../../lib/db/keys.ts';
+import { type ItemKey, ledgerKeys, providerKeys, quoteKeys } from '../../lib/db/keys.ts';
 import { findPlatformAccount } from '../../lib/ledger/platform-accounts.ts';
 import { executeTransaction } from '../../lib/payments/execution.ts';
+import { transactionRecordIdOf } from '../../lib/payments/record-ids.ts';
 import { findProviderSecret } from '../../lib/providers/repo.ts';
 import { SIGNATURE_HEADER, signNotification } from '../../lib/providers/signature.ts';
 import { as, assertFieldError, baseUrl, type Caller, newCaller } from '../support/api.ts';
@@ -50,6 +53,24 @@ async function newPayee(caller: Caller, individual = compliantPerson, addresses 
     beneficiaryId: beneficiary.body.id as string,
     paymentDestinationId: destination.body.id as string,
   };
+}
+
+/** A Kenyan beneficiary paid on M-Pesa at the person's own `mobile`. */
+async function kenyanPayee(caller: Caller, individual: typeof compliantPerson & { mobile: string }) {
+  const kenyan = await as(caller, '/beneficiaries', { method: 'POST', body: { individual } });
+  assert.equal(kenyan.status, 201, JSON.stringify(kenyan.body));
+  const momo = await as(caller, `/beneficiaries/${kenyan.body.id}/payment-destinations`, {
+    method: 'POST',
+    body: {
+      method: 'MOBILE_MONEY',
+      countryIsoCode2: 'KE',
+      currencyIsoCode3: 'KES',
+      mobileNumber: individual.mobile,
+      provider: 'MPESA',
+    },
+  });
+  assert.equal(momo.status, 201, JSON.stringify(momo.body));
+  return { beneficiaryId: kenyan.body.id as string, paymentDestinationId: momo.body.id as string };
 }
 
 async function newQuote(
@@ -306,20 +327,60 @@ describe('off-ramp', () => {
     assertFieldError(daily, 422, 'amount', /DAILY AMOUNT limit/);
   });
 
+  it('concurrent submissions cannot exceed a limit together: exactly the ones that fit are accepted', async () => {
+    /** A new business paying a REJECTED destination (100 USDC a day) eight times 30 at once. */
+    const burst = async () => {
+      const caller = await newCaller();
+      const funded = await ownWallet(caller, 'USDC', 1000);
+      const payee = await newPayee(caller);
+      const decided = await as(
+        caller,
+        `/sandbox/payment-destinations/${payee.paymentDestinationId}/verification`,
+        { method: 'POST', body: { decision: 'REJECTED' } },
+      );
+      assert.equal(decided.status, 200, JSON.stringify(decided.body));
+      const quotes = await Promise.all(Array.from({ length: 8 }, () => newQuote(caller, payee, 30)));
+      const answers = await Promise.all(
+        quotes.map((quote) =>
+          submit(caller, 'offramp', { ...body(quote.quoteId), ...payee, walletId: funded.id }),
+        ),
+      );
+      return { caller, funded, payee, answers };
+    };
+    // Three bursts at once (three businesses), so the submissions interleave in many ways: in each, three
+    // fit and five do not.
+    const bursts = await Promise.all([burst(), burst(), burst()]);
+    for (const { answers } of bursts) {
+      const refused = answers.filter((a) => a.status === 422);
+      assert.deepEqual(
+        [answers.filter((a) => a.status === 202).length, refused.length],
+        [3, 5],
+        JSON.stringify(answers.map((a) => [a.status, a.body.errors ?? a.body.transactionRecordId])),
+      );
+      for (const answer of refused) assertFieldError(answer, 422, 'amount', /DAILY AMOUNT limit/);
+    }
+    const [{ caller: carol, funded: carolWallet, payee: rejected }] = bursts;
+    // A payment that fails before its ledger leg gives its share back (nothing left the wallet): 90 + 10
+    // fit once it has failed, not while it counted.
+    const poor = await ownWallet(carol, 'USDC', 1);
+    const failing = await submit(carol, 'offramp', {
+      ...body((await newQuote(carol, rejected, 10)).quoteId),
+      ...rejected,
+      walletId: poor.id,
+    });
+    assert.equal(failing.status, 202, JSON.stringify(failing.body));
+    await recordWhen(carol, failing.body.transactionRecordId, (r) => r.status === 'failed');
+    const fits = await submit(carol, 'offramp', {
+      ...body((await newQuote(carol, rejected, 10)).quoteId),
+      ...rejected,
+      walletId: carolWallet.id,
+    });
+    assert.equal(fits.status, 202, JSON.stringify(fits.body));
+  });
+
   it('pays out to a Kenyan mobile-money account (telling the beneficiary by email) and a cash pickup', async () => {
     const mobile = { ...compliantPerson, mobile: '+254712345678', email: 'wanjiru@example.com' };
-    const kenyan = await as(alice, '/beneficiaries', { method: 'POST', body: { individual: mobile } });
-    const momo = await as(alice, `/beneficiaries/${kenyan.body.id}/payment-destinations`, {
-      method: 'POST',
-      body: {
-        method: 'MOBILE_MONEY',
-        countryIsoCode2: 'KE',
-        currencyIsoCode3: 'KES',
-        mobileNumber: '+254712345678',
-        provider: 'MPESA',
-      },
-    });
-    const toMomo = { beneficiaryId: kenyan.body.id, paymentDestinationId: momo.body.id };
+    const toMomo = await kenyanPayee(alice, mobile);
     const momoQuote = await as(alice, '/quotes', {
       method: 'POST',
       body: { amount: 15, connectorId: 'ke-momo-offramp-usdc-kes', ...toMomo },
@@ -345,7 +406,7 @@ describe('off-ramp', () => {
     // of theirs names whom to pay).
     const cashQuote = await as(alice, '/quotes', {
       method: 'POST',
-      body: { amount: 20, connectorId: 'cm-cash-offramp-usdc-xaf', beneficiaryId: kenyan.body.id },
+      body: { amount: 20, connectorId: 'cm-cash-offramp-usdc-xaf', beneficiaryId: toMomo.beneficiaryId },
     });
     assert.equal(cashQuote.status, 201, JSON.stringify(cashQuote.body));
     const cash = await submit(alice, 'offramp', { ...body(cashQuote.body.quoteId), ...toMomo });
@@ -357,6 +418,44 @@ describe('off-ramp', () => {
     );
     assert.equal(cashRecord.method, 'CASH');
     assert.equal(cashRecord.receiveCurrency, 'XAF');
+  });
+
+  it('a connector without its settlement account or provider in the environment: 503, nothing written', async () => {
+    const connectorId = 'ke-momo-offramp-usdc-kes';
+    const toMomo = await kenyanPayee(alice, { ...compliantPerson, mobile: '+254712345679' });
+    /** Submits with the item at `key` gone (put back after): the answer. */
+    const without = async (key: ItemKey) => {
+      const quote = await as(alice, '/quotes', {
+        method: 'POST',
+        body: { amount: 15, connectorId, ...toMomo },
+      });
+      assert.equal(quote.status, 201, JSON.stringify(quote.body));
+      const request = { ...body(quote.body.quoteId), ...toMomo };
+      const removed = await db.send(
+        new DeleteCommand({ TableName: tableName(), Key: key, ReturnValues: 'ALL_OLD' }),
+      );
+      assert.ok(removed.Attributes, `${key.pk} ${key.sk} exists`);
+      let answer: Awaited<ReturnType<typeof submit>>;
+      try {
+        answer = await submit(alice, 'offramp', request);
+      } finally {
+        await db.send(new PutCommand({ TableName: tableName(), Item: removed.Attributes }));
+      }
+      assert.equal(answer.status, 503, JSON.stringify(answer.body));
+      assert.match(answer.headers.get('content-type') ?? '', /^application\/problem\+json/);
+      assert.match(
+        answer.body.detail,
+        new RegExp(`Connector ${connectorId} is not set up to execute in sandbox`),
+      );
+      // Nothing written: no record, and the quote is still free (the same request is accepted now).
+      const id = transactionRecordIdOf(alice.tenant, request.transactionId);
+      assert.equal((await as(alice, `/transactions/${id}`)).status, 404);
+      const retried = await submit(alice, 'offramp', request);
+      assert.equal(retried.status, 202, JSON.stringify(retried.body));
+      assert.equal(retried.body.transactionRecordId, id);
+    };
+    await without(providerKeys.credential('sandbox', connectorId));
+    await without(ledgerKeys.platformAccount('sandbox', `settlement:${connectorId}`));
   });
 
   it('the sandbox helpers answer 404 for another tenant’s record and for production applications', async () => {

@@ -124,6 +124,32 @@ describe('on-ramp', () => {
     assert.equal((await balancesOf(wallet.publicKey)).USDC, sum(before.USDC ?? 0));
   });
 
+  it('a held collection (toRef HOLD…) waits in processing until the sandbox helper completes it, then pays the wallet', async () => {
+    const quote = await onrampQuote(alice, wanjiru, 400);
+    const before = await balancesOf(wallet.publicKey);
+    const answer = await submit(alice, 'onramp', body(quote.quoteId, { toRef: 'HOLD-COLLECT' }));
+    assert.equal(answer.status, 202, JSON.stringify(answer.body));
+    const id = answer.body.transactionRecordId;
+    const held = await recordWhen(
+      alice,
+      id,
+      (r) => r.status === 'processing' && r.externalReference !== null,
+    );
+    assert.equal(held.stellarTxHash, null);
+    assert.equal((await balancesOf(wallet.publicKey)).USDC, before.USDC);
+    const completed = await as(alice, `/sandbox/transactions/${id}/complete`, { method: 'POST' });
+    assert.equal(completed.status, 202, JSON.stringify(completed.body));
+    assert.equal(completed.body.providerStatus, 'completed');
+    const record = await recordWhen(alice, id, (r) => r.status === 'completed');
+    assert.ok(record.completedAt);
+    const [payment] = (await operationsOf(record.stellarTxHash)).filter((op) => op.type === 'payment');
+    assert.deepEqual(
+      [payment?.to, (payment as { amount?: string })?.amount],
+      [wallet.publicKey, new BigNumber(quote.receiveAmount).toFixed(7)],
+    );
+    assert.equal((await balancesOf(wallet.publicKey)).USDC, sum(before.USDC ?? 0, quote.receiveAmount));
+  });
+
   it('refuses what the rules refuse, naming the member', async () => {
     const quote = await onrampQuote(alice, wanjiru, 200);
     // The wallet must be the caller's own and Verified.

@@ -2,7 +2,8 @@
 // with a credentials file as `npm start` writes it for the seeded sandbox tenant. A P2P payment of that
 // tenant prints its payment.initiated and payment.completed events, both signatures verified; a delivery
 // that is not signed right, names another webhook id (a forgery keyed on it) or is too old is answered
-// 400; SIGINT deactivates the registration and exits 0.
+// 400; SIGINT deactivates the registration and exits 0. Every transition of the tenant's off-ramps and
+// on-ramps reaches it too: completed, failed after the ledger leg and refunded, collected.
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
@@ -14,7 +15,15 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { NewTenant } from '../../lib/admin/tenants.ts';
 import { freePort } from '../../lib/local/ports.ts';
 import { as, baseUrl, type Caller, tokenFor } from '../support/api.ts';
-import { accepted, ownWallet, settled } from '../support/payments.ts';
+import {
+  bankDestination,
+  beneficiaryAddress,
+  compliantIndividual,
+  keMobileMoney,
+  ONRAMP_CONNECTOR_ID,
+  RAMP_CONNECTOR_ID,
+} from '../support/fixtures.ts';
+import { accepted, ownWallet, recordWhen, settled, submit } from '../support/payments.ts';
 
 const run = promisify(execFile);
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -161,6 +170,117 @@ describe('npm run webhooks:listen', () => {
     assert.match(listener.output(), new RegExp(`SIGINT: webhook ${webhookId} is deactivated`));
     const after = await as(seeded, `/webhooks/${webhookId}`);
     assert.equal(after.body.status, 'deactivated');
+  });
+
+  it('prints every transition of an off-ramp, a failed and refunded one, and an on-ramp, verified', async () => {
+    const [wallet, payee, counterparty] = await Promise.all([
+      ownWallet(seeded, 'USDC', 300),
+      as(seeded, '/beneficiaries', {
+        method: 'POST',
+        body: { individual: compliantIndividual, addresses: [beneficiaryAddress] },
+      }),
+      as(seeded, '/beneficiaries', {
+        method: 'POST',
+        body: { individual: { ...compliantIndividual, firstName: 'Wanjiru', idCountryIsoCode2: 'KE' } },
+      }),
+    ]);
+    const destinationOf = async (beneficiary: { body: { id: string } }, destination: object) => {
+      const created = await as(seeded, `/beneficiaries/${beneficiary.body.id}/payment-destinations`, {
+        method: 'POST',
+        body: destination,
+      });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      return created.body.id as string;
+    };
+    const bank = {
+      beneficiaryId: payee.body.id,
+      paymentDestinationId: await destinationOf(payee, bankDestination),
+    };
+    const momo = {
+      senderId: counterparty.body.id,
+      paymentDestinationId: await destinationOf(counterparty, keMobileMoney),
+    };
+    const quote = async (path: string, body: object) => {
+      const answer = await as(seeded, path, { method: 'POST', body });
+      assert.equal(answer.status, 201, JSON.stringify(answer.body));
+      return answer.body.quoteId as string;
+    };
+    const offramp = async (toRef: string) => {
+      const answer = await submit(seeded, 'offramp', {
+        transactionId: randomUUID(),
+        walletId: wallet.id,
+        ...bank,
+        quoteId: await quote('/quotes', { amount: 50, connectorId: RAMP_CONNECTOR_ID, ...bank }),
+        sendingAssetCode: 'USDC',
+        purpose: 'FAMILY_SUPPORT',
+        sourceOfFunds: 'SALARY',
+        toRef,
+      });
+      assert.equal(answer.status, 202, JSON.stringify(answer.body));
+      return answer.body.transactionRecordId as string;
+    };
+
+    listener = startListener(credentials);
+    await printed(listener, /Registered webhook [0-9a-f-]{36} for \*\n/);
+    const paid = await offramp('INV-LISTEN');
+    const held = await offramp('HOLD-LISTEN');
+    const collected = await submit(seeded, 'onramp', {
+      transactionId: randomUUID(),
+      walletId: wallet.id,
+      ...momo,
+      quoteId: await quote('/quotes?type=onramp', {
+        amount: 500,
+        connectorId: ONRAMP_CONNECTOR_ID,
+        beneficiaryId: momo.senderId,
+        paymentDestinationId: momo.paymentDestinationId,
+      }),
+      senderSourceOfFunds: 'SALARY',
+    });
+    assert.equal(collected.status, 202, JSON.stringify(collected.body));
+    const onramp = collected.body.transactionRecordId as string;
+
+    await recordWhen(seeded, held, (r) => r.status === 'processing' && r.externalReference !== null);
+    const failed = await as(seeded, `/sandbox/transactions/${held}/fail`, { method: 'POST' });
+    assert.equal(failed.status, 202, JSON.stringify(failed.body));
+    const [completed, refunded, onrampDone] = await Promise.all([
+      recordWhen(seeded, paid, (r) => r.status === 'completed'),
+      recordWhen(seeded, held, (r) => r.status === 'refund_completed'),
+      recordWhen(seeded, onramp, (r) => r.status === 'completed'),
+    ]);
+
+    // One verified line per transition, its summary naming the record, the connector and the provider's
+    // reference (the refund's ledger hash once paid back).
+    const transition = (type: string, id: string, tail: string) =>
+      new RegExp(
+        `Z  payment\\.${type}  id [0-9a-f-]{36}  source payments  verified \\(X-Service-Signature, webhook-signature\\)\\n` +
+          `    status ${type} · .*transactionRecordId ${id} .*${tail}`,
+      );
+    const offrampConnector = `connector ${RAMP_CONNECTOR_ID}`;
+    await printed(listener, transition('initiated', paid, `${offrampConnector} · externalReference -`));
+    await printed(listener, transition('processing', paid, offrampConnector));
+    await printed(
+      listener,
+      transition('completed', paid, `${offrampConnector} · externalReference ${completed.externalReference}`),
+    );
+    await printed(listener, transition('failed', held, `${offrampConnector} .*errorCode PROVIDER_FAILED`));
+    await printed(
+      listener,
+      transition('refund_completed', held, `${offrampConnector} .*refundTxHash ${refunded.refundTxHash}`),
+    );
+    const onrampConnector = `connector ${ONRAMP_CONNECTOR_ID}`;
+    await printed(listener, transition('initiated', onramp, onrampConnector));
+    await printed(listener, transition('processing', onramp, onrampConnector));
+    await printed(
+      listener,
+      transition(
+        'completed',
+        onramp,
+        `stellarTxHash ${onrampDone.stellarTxHash} · ${onrampConnector} · externalReference ${onrampDone.externalReference}`,
+      ),
+    );
+    assert.doesNotMatch(listener.output(), /REJECTED/);
+    listener.child.kill('SIGINT');
+    assert.deepEqual(await listener.exited, { code: 0, signal: null });
   });
 
   it('says when the stack is not running, and lists its options with --help', async () => {

@@ -1,0 +1,125 @@
+// What an association has sent through an off-ramp connector, for its limits (ramp-limits.ts), kept so
+// that concurrency cannot exceed a limit: one item per accepted off-ramp (its `sendAmount` and creation
+// time) beside a head item whose version each new one moves. A submission reads the head, then the uses
+// (one consistent query of one partition), checks the limits against them, and writes its use in one
+// transaction with the head's version as it read it: of two concurrent submissions one commits, the
+// other reads again, sees the first one's use, and is checked against it. A payment that fails before
+// its ledger leg or is refunded releases its use (the item is deleted); one lost between the use and the
+// record (a crash) keeps counting until it leaves the window: the error is on the safe side.
+import BigNumber from 'bignumber.js';
+import { absent, holds } from '../db/conditions.ts';
+import { entity } from '../db/entity.ts';
+import { deleteItem, getRecord, readAllPages, transact } from '../db/items.ts';
+import { rampUseKeys, tenantOf, tenantScope } from '../db/keys.ts';
+import { type FieldError, serviceUnavailable, unprocessable } from '../http/problem.ts';
+import type { Environment, Tenant } from '../http/types.ts';
+import type { WindowUse } from './ramp-limits.ts';
+
+/** The longest window a limit has (MONTHLY); older uses are no longer read, and expire by TTL. */
+const LONGEST_WINDOW_SECONDS = 2_592_000;
+/** Rounds of read, check, write before the submission gives up (each lost round: another one won). */
+const ATTEMPTS = 40;
+
+interface RampUse {
+  environment: Environment;
+  associationId: string;
+  connectorId: string;
+  transactionRecordId: string;
+  amount: string;
+  createdAt: string;
+  expiresAt: number;
+}
+
+const useEntity = entity<RampUse>({
+  type: 'rampUse',
+  keyOf: (r) => rampUseKeys.use(tenantOf(r), r.connectorId, r.transactionRecordId),
+});
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The head's version and the uses of the longest window, read consistently: the head first, so every
+ * use written up to that version is in the query (read the other way round, a use written between the
+ * two reads would be missed and its version taken as seen).
+ */
+async function readUses(tenant: Tenant, connectorId: string, now: Date) {
+  const head = await getRecord<{ version: number }>(rampUseKeys.head(tenant, connectorId), {
+    consistent: true,
+  });
+  const uses = await readAllPages<RampUse>({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: {
+      ':pk': tenantScope(tenant),
+      ':prefix': rampUseKeys.usePrefix(connectorId),
+    },
+    ConsistentRead: true,
+  });
+  const since = now.getTime() - LONGEST_WINDOW_SECONDS * 1000;
+  return { version: head?.version ?? 0, uses: uses.filter((u) => Date.parse(u.createdAt) >= since) };
+}
+
+/** The uses within the `durationSeconds` before `now`: amount and count. */
+const usedWithin =
+  (uses: RampUse[], now: Date) =>
+  (durationSeconds: number): WindowUse => {
+    const from = now.getTime() - durationSeconds * 1000;
+    const inWindow = uses.filter((u) => Date.parse(u.createdAt) >= from);
+    return {
+      amount: inWindow.reduce((sum, u) => sum.plus(u.amount), new BigNumber(0)),
+      count: inWindow.length,
+    };
+  };
+
+/**
+ * Reserves `amount` of the connector's limits for the record, or throws 422 with `limitErrors`' errors
+ * (on `amount`) when the uses in the windows leave no room. A record that reserved already (the same
+ * `transactionId` submitted twice at once) keeps its one use.
+ */
+export async function reserveRampUse(
+  tenant: Tenant,
+  connectorId: string,
+  transactionRecordId: string,
+  amount: string,
+  now: Date,
+  limitErrors: (used: (durationSeconds: number) => WindowUse) => FieldError[],
+): Promise<void> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
+    const { version, uses } = await readUses(tenant, connectorId, now);
+    if (uses.some((u) => u.transactionRecordId === transactionRecordId)) return;
+    const errors = limitErrors(usedWithin(uses, now));
+    if (errors.length) throw unprocessable('The payment is over a limit.', errors);
+    const written = await transact([
+      {
+        update: {
+          key: rampUseKeys.head(tenant, connectorId),
+          changes: { add: { version: 1 } },
+          condition: version === 0 ? absent : holds({ version }),
+        },
+      },
+      {
+        put: {
+          entity: useEntity as never,
+          record: {
+            environment: tenant.environment,
+            associationId: tenant.associationId,
+            connectorId,
+            transactionRecordId,
+            amount,
+            createdAt: now.toISOString(),
+            expiresAt: Math.floor(now.getTime() / 1000) + LONGEST_WINDOW_SECONDS + 86_400,
+          } satisfies RampUse,
+          condition: absent,
+        },
+      },
+    ]);
+    if (written.outcome === 'written') return;
+    // Another submission moved the head first: read again, its use included.
+    await pause(5 + Math.random() * 20 * Math.min(attempt + 1, 5));
+  }
+  throw serviceUnavailable('Too many payments through this connector at once; try again in a moment.');
+}
+
+/** Gives the record's use back (failed before its ledger leg, or refunded); repeating it is harmless. */
+export async function releaseRampUse(tenant: Tenant, connectorId: string, transactionRecordId: string) {
+  await deleteItem(rampUseKeys.use(tenant, connectorId, transactionRecordId));
+}
