@@ -21,6 +21,7 @@ import {
   complianceErrors,
   rampOf,
   settlementOf,
+  unclaimedOrConflict,
   usableQuote,
   vocabularyErrors,
 } from './ramp-checks.ts';
@@ -122,6 +123,7 @@ async function offrampDraft(tenant: Tenant, body: Offramp, now: Date): Promise<D
     destination.verificationStatus,
     standingOf(beneficiary),
   );
+  unclaimedOrConflict(tenant, quote, body.transactionId);
   const transactionRecordId = transactionRecordIdOf(tenant, body.transactionId);
   await reserveRampUse(tenant, connector.id, transactionRecordId, quote.sendAmount, now, (used) =>
     limitErrors(limits, new BigNumber(quote.sendAmount), connector.acceptedAsset, used),

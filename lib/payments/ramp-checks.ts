@@ -76,12 +76,24 @@ export async function usableQuote(
   return quote;
 }
 
+const executedElsewhere = () =>
+  new Problem(409, 'This quote was already executed by another payment.', {
+    errors: [{ field: 'quoteId', message: 'executes at most once; create a new quote' }],
+  });
+
+/**
+ * 409 when the quote as read was executed by another record: asked before anything is written for
+ * the payment (an off-ramp's limits), so such a request writes nothing. claimOrConflict decides races.
+ */
+export function unclaimedOrConflict(tenant: Tenant, quote: QuoteRecord, transactionId: string): void {
+  if (quote.usedBy && quote.usedBy !== transactionRecordIdOf(tenant, transactionId))
+    throw executedElsewhere();
+}
+
 /** Claims the quote for the record: 409 when another payment executed it. */
 export async function claimOrConflict(tenant: Tenant, quoteId: string, transactionId: string): Promise<void> {
   if (!(await claimQuote(tenant, quoteId, transactionRecordIdOf(tenant, transactionId))))
-    throw new Problem(409, 'This quote was already executed by another payment.', {
-      errors: [{ field: 'quoteId', message: 'executes at most once; create a new quote' }],
-    });
+    throw executedElsewhere();
 }
 
 /** What the provider is told about the beneficiary and where to pay: the connector's fields, as held. */

@@ -376,6 +376,37 @@ describe('off-ramp', () => {
       walletId: carolWallet.id,
     });
     assert.equal(fits.status, 202, JSON.stringify(fits.body));
+    // The day is full (100): a refunded payment gives its share back too, once refund_completed.
+    await recordWhen(
+      carol,
+      fits.body.transactionRecordId,
+      (r) => r.status === 'processing' || r.status === 'completed',
+    );
+    const over = await newQuote(carol, rejected, 10);
+    assertFieldError(
+      await submit(carol, 'offramp', { ...body(over.quoteId), ...rejected, walletId: carolWallet.id }),
+      422,
+      'amount',
+      /DAILY AMOUNT limit/,
+    );
+    const failed = await as(carol, `/sandbox/transactions/${fits.body.transactionRecordId}/fail`, {
+      method: 'POST',
+    });
+    if (failed.status === 409)
+      // Completed already (the simulator's default): returned instead.
+      assert.equal(
+        (await as(carol, `/sandbox/transactions/${fits.body.transactionRecordId}/return`, { method: 'POST' }))
+          .status,
+        202,
+      );
+    else assert.equal(failed.status, 202, JSON.stringify(failed.body));
+    await recordWhen(carol, fits.body.transactionRecordId, (r) => r.status === 'refund_completed');
+    const after = await submit(carol, 'offramp', {
+      ...body(over.quoteId),
+      ...rejected,
+      walletId: carolWallet.id,
+    });
+    assert.equal(after.status, 202, JSON.stringify(after.body));
   });
 
   it('pays out to a Kenyan mobile-money account (telling the beneficiary by email) and a cash pickup', async () => {
