@@ -144,19 +144,12 @@ async function offrampDraft(tenant: Tenant, body: Offramp, now: Date): Promise<D
     exchangeRate: quote.rate,
     sendingAsset: onRecord(sending),
     receivingAsset: { code: quote.receiveCurrency, issuer: null },
-    slippage: null,
-    minReceiveAmount: null,
     walletId: wallet.walletId,
     walletPublicKey: wallet.publicKey,
     destinationWalletId: null,
     destinationStellarAddress: settlement.publicKey,
     beneficiaryId: beneficiary.beneficiaryId,
-    paymentDestinationId: destination.destinationId,
-    fromRef: body.fromRef ?? null,
-    toRef: body.toRef ?? null,
-    memo: null,
     notify,
-    legs: null,
     walletIds: [wallet.walletId],
     ...rampOf(
       connector,
@@ -164,6 +157,7 @@ async function offrampDraft(tenant: Tenant, body: Offramp, now: Date): Promise<D
       { amount: quote.receiveAmount, currency: quote.receiveCurrency },
       beneficiary,
       destination,
+      body,
     ),
   };
 }

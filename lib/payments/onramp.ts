@@ -117,19 +117,12 @@ async function onrampDraft(tenant: Tenant, body: Onramp, now: Date): Promise<Dra
     exchangeRate: quote.rate,
     sendingAsset: { code: quote.sendCurrency, issuer: null },
     receivingAsset: onRecord(receiving),
-    slippage: null,
-    minReceiveAmount: null,
     walletId: wallet.walletId,
     walletPublicKey: settlement.publicKey,
     destinationWalletId: wallet.walletId,
     destinationStellarAddress: wallet.publicKey,
     beneficiaryId: sender.beneficiaryId,
-    paymentDestinationId: destination.destinationId,
-    fromRef: body.fromRef ?? null,
-    toRef: body.toRef ?? null,
-    memo: null,
     notify,
-    legs: null,
     walletIds: [wallet.walletId],
     ...rampOf(
       connector,
@@ -137,6 +130,7 @@ async function onrampDraft(tenant: Tenant, body: Onramp, now: Date): Promise<Dra
       { amount: quote.sendAmount, currency: quote.sendCurrency },
       sender,
       destination,
+      body,
     ),
   };
 }

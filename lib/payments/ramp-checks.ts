@@ -127,15 +127,26 @@ export function instructionParties(beneficiary: BeneficiaryRecord, destination: 
   };
 }
 
-/** The ramp members of a record: the connector, its quote, the fiat side and the counterparty. */
+/**
+ * The ramp members of a record: the connector, its quote, the fiat side and the counterparty, the
+ * caller's references, and the members no ramp has (a swap's bound, a memo, legs).
+ */
 export function rampOf(
   connector: ConnectorRecord,
   quote: QuoteRecord,
   fiat: { amount: string; currency: string },
   party: BeneficiaryRecord,
   destination: PaymentDestinationRecord,
+  refs: { fromRef?: string | null; toRef?: string | null },
 ): Pick<
   TransactionRecord,
+  | 'slippage'
+  | 'minReceiveAmount'
+  | 'paymentDestinationId'
+  | 'fromRef'
+  | 'toRef'
+  | 'memo'
+  | 'legs'
   | 'ramp'
   | 'externalReference'
   | 'providerStatus'
@@ -156,6 +167,13 @@ export function rampOf(
     ...instructionParties(party, destination),
   };
   return {
+    slippage: null,
+    minReceiveAmount: null,
+    paymentDestinationId: destination.destinationId,
+    fromRef: refs.fromRef ?? null,
+    toRef: refs.toRef ?? null,
+    memo: null,
+    legs: null,
     ramp,
     externalReference: null,
     providerStatus: null,
