@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's walkthrough as one script: what a new integrator does first, as the sandbox tenant
+# The walkthrough (docs/walkthrough.md) as one script: what a new integrator does first, as the sandbox tenant
 # `npm start` seeds (a business, so its off-ramp quotes are B2x). The tests run it too, so it stays
 # true. It stops at the first unexpected HTTP status: curl --fail-with-body prints the problem body
 # and exits non-zero.

@@ -45,7 +45,7 @@ export interface StageSettings {
  * cap on the stage as a whole (HTTP APIs have none; the only aggregate is the account's regional quota,
  * 10,000 rps with a 5,000 burst by default, shared by every API of the account). So the stage default
  * is a per-route limit, tighter routes get their own, and one client's total is capped at the edge by
- * the web ACL's per-IP rate rules (infra/constructs/edge-firewall.ts). README "Deploying" lists them.
+ * the web ACL's per-IP rate rules (infra/constructs/edge-firewall.ts). docs/production.md lists them.
  */
 export interface Throttles {
   /** Every route without a limit of its own (the stage's DefaultRouteSettings). */

@@ -24,7 +24,7 @@ export function stageTargetOf(stages: unknown, stage: string): StageTarget {
   if (!target) {
     throw new StageTargetError(
       `Stage "${stage}" is not declared: add "${stage}": {"account": "<12 digits>", "region": "<region>"} ` +
-        'to "stages" in cdk.json\'s context (README: Deploying).',
+        'to "stages" in cdk.json\'s context (docs/production.md).',
     );
   }
   const { account, region } = target;

@@ -196,7 +196,7 @@ async function main(): Promise<void> {
       const { keyStatus, keysWithoutCurrentVersion } = await import('../lib/admin/keys.ts');
       const statuses = await keyStatus();
       print(statuses);
-      // The post-deploy check (README "Deploying"): a key without a current version fails the step.
+      // The post-deploy check (docs/production.md): a key without a current version fails the step.
       const missing = keysWithoutCurrentVersion(statuses);
       if (missing.length > 0) {
         console.error(missing.join('\n'));

@@ -31,7 +31,7 @@ Options:
   --print-json          Also print each event's whole body.
   --help                This text.`;
 
-/** Deliveries older (or later) than this are refused, as the README tells receivers to. */
+/** Deliveries older (or later) than this are refused, as the API notes tell receivers to. */
 const TOLERANCE_MS = 5 * 60_000;
 /** Larger bodies are refused: no event comes near it. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -161,7 +161,7 @@ function api(credentials: Credentials) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Verification, as a receiver does it (README: Webhooks): both schemes, constant-time comparisons.
+// Verification, as a receiver does it (docs/api.md: Webhooks): both schemes, constant-time comparisons.
 
 const header = (req: IncomingMessage, name: string): string | undefined => {
   const value = req.headers[name];

@@ -72,7 +72,7 @@ export class AlarmTopic extends Construct {
     if (props.production && emails.length + httpsEndpoints.length === 0) {
       throw new SynthRefusal(
         `Stage ${props.stage} needs an alarm subscriber: pass -c alarmEmail=<on-call address> ` +
-          'and/or -c alarmHttpsEndpoint=<pager URL> (README "Deploying").',
+          'and/or -c alarmHttpsEndpoint=<pager URL> (docs/production.md).',
       );
     }
     this.alarmNamePrefix = `${SERVICE_NAME}-${props.stage}-`;

@@ -103,7 +103,7 @@ export class GatewayEdge extends Construct {
     if (props.production && !props.domain) {
       throw new SynthRefusal(
         `Stage ${stage} needs a custom domain: pass -c domainName=<name> -c certificateArn=<ACM ` +
-          'certificate in us-east-1> (README "Deploying").',
+          'certificate in us-east-1> (docs/production.md).',
       );
     }
     this.#domain = props.domain;
@@ -197,8 +197,8 @@ export class GatewayEdge extends Construct {
         id: 'AwsSolutions-CFR4',
         reason:
           'No custom domain is configured for this stage: CloudFront serves *.cloudfront.net with its ' +
-          'default certificate, whose security policy it fixes at TLSv1. A custom domain (README ' +
-          '"Deploying") uses TLSv1.2_2021; the origin leg is TLS 1.2 either way.',
+          'default certificate, whose security policy it fixes at TLSv1. A custom domain ' +
+          '(docs/production.md) uses TLSv1.2_2021; the origin leg is TLS 1.2 either way.',
       });
     }
   }

@@ -6,7 +6,7 @@ export interface FieldError {
   message: string;
 }
 
-/** Each status's slug (the last segment of `type`) and title; README "Errors" documents them. */
+/** Each status's slug (the last segment of `type`) and title; docs/api.md "Errors" documents them. */
 export const problemKinds = {
   400: { slug: 'bad-request', title: 'Bad Request' },
   401: { slug: 'unauthorized', title: 'Unauthorized' },

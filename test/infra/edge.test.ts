@@ -454,8 +454,8 @@ describe('throttling', () => {
     }
   });
 
-  test('the README states every limit of both stages', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  test('docs/production.md states every limit of both stages', () => {
+    const readme = readFileSync(new URL('../../docs/production.md', import.meta.url), 'utf8');
     const rps = (limits: { rateLimit?: number; burstLimit?: number }) =>
       `${limits.rateLimit} rps, burst ${limits.burstLimit}`;
     const per5 = (n: number) => `${n.toLocaleString('en-US')} / 5 min`;
@@ -468,7 +468,7 @@ describe('throttling', () => {
       `| Per client IP, all paths (web ACL) | ${per5(d.perIpPer5Minutes)} | ${per5(p.perIpPer5Minutes)} |`,
       `| Per client IP, \`POST /v1/auth/token\` (web ACL) | ${per5(d.tokenPerIpPer5Minutes)} | ${per5(p.tokenPerIpPer5Minutes)} |`,
     ]) {
-      assert.ok(readme.includes(row), `README row: ${row}`);
+      assert.ok(readme.includes(row), `docs/production.md row: ${row}`);
     }
   });
 });

@@ -1,5 +1,5 @@
-// examples/walkthrough.sh (the README's walkthrough) run with bash and curl against the test stack, as
-// the seeded sandbox tenant: the README's curl lines cannot rot without this failing.
+// examples/walkthrough.sh (docs/walkthrough.md) run with bash and curl against the test stack, as
+// the seeded sandbox tenant: its curl lines cannot rot without this failing.
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ const hasCurl = spawnSync('curl', ['--version'], { stdio: 'ignore' }).status ===
 
 // Skipped only where curl is not installed.
 describe.skipIf(!hasCurl)('examples/walkthrough.sh', () => {
-  it('runs every step against the stack, the way the README shows', { timeout: 60_000 }, async () => {
+  it('runs every step against the stack, as docs/walkthrough.md shows', { timeout: 60_000 }, async () => {
     // The members `npm start` writes to .local/credentials.json, for the test stack.
     const credentials = join(mkdtempSync(join(tmpdir(), 'walkthrough-')), 'credentials.json');
     writeFileSync(
@@ -50,14 +50,14 @@ describe.skipIf(!hasCurl)('examples/walkthrough.sh', () => {
     assert.match(stdout, /\n== Done\n$/);
   });
 
-  it('is where the README’s walkthrough lines come from', () => {
-    const block = /### Walkthrough\n[\s\S]*?```sh\n([\s\S]*?)```/.exec(read('README.md'))?.[1];
-    assert.ok(block, 'README has a Walkthrough section with a sh block');
+  it('is where docs/walkthrough.md’s lines come from', () => {
+    const block = /## Walkthrough\n[\s\S]*?```sh\n([\s\S]*?)```/.exec(read('docs/walkthrough.md'))?.[1];
+    assert.ok(block, 'docs/walkthrough.md has a Walkthrough section with a sh block');
     const script = new Set(read('examples/walkthrough.sh').split('\n'));
     // The script's own set-up differs (it finds json.mjs beside itself and takes overrides).
     const setUp = /^(json\(\)|C=|B=)/;
     for (const line of block.split('\n').filter((l) => l && !setUp.test(l))) {
-      assert.ok(script.has(line), `README line not in examples/walkthrough.sh: ${line}`);
+      assert.ok(script.has(line), `docs/walkthrough.md line not in examples/walkthrough.sh: ${line}`);
     }
   });
 });

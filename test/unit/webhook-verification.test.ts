@@ -1,4 +1,4 @@
-// The README's webhook verification snippets (Node and Python), run as a receiver would run them on
+// The API notes' webhook verification snippets (docs/api.md) (Node and Python), run as a receiver would run them on
 // deliveries the gateway's own signing code makes (lib/webhooks/signing.ts): a genuine one is accepted;
 // one naming another registration's id, a forgery keyed on a made-up X-Webhook-Id, a tampered body and
 // timestamps more than 5 minutes off on either signature are refused, each for its reason.
@@ -11,15 +11,15 @@ import { join } from 'node:path';
 import { describe, it } from 'vitest';
 import { deliveryHeaders, newWebhookSecret, serviceSignature } from '../../lib/webhooks/signing.ts';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const readme = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
 const hasPython = spawnSync('python3', ['--version'], { stdio: 'ignore' }).status === 0;
 
-/** The one fenced block of `language` in the README's Webhooks notes. */
+/** The one fenced block of `language` in the Webhooks notes. */
 function snippet(language: 'js' | 'python'): string {
   const section = /\*\*Webhooks\*\* \(`POST\/GET \/webhooks`[\s\S]*?(?=\n\*\*Unknown routes\*\*)/.exec(
     readme,
   )?.[0];
-  assert.ok(section, 'README has its Webhooks notes');
+  assert.ok(section, 'docs/api.md has its Webhooks notes');
   const blocks = [...section.matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, 'g'))];
   assert.equal(blocks.length, 1, `one ${language} block in the Webhooks notes`);
   return blocks[0]?.[1] as string;
@@ -112,7 +112,7 @@ async function assertVerdicts(command: string, args: string[]) {
   assert.deepEqual(answers[0], { event: JSON.parse(body) });
 }
 
-describe("the README's webhook verification snippets", () => {
+describe("the API notes' webhook verification snippets", () => {
   it('Node: accepts a genuine delivery and refuses forged, tampered and stale ones', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'verify-node-'));
     writeFileSync(join(dir, 'verify.mjs'), snippet('js'));
