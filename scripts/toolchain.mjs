@@ -52,6 +52,8 @@ const DYNAMODB_PACKAGE = {
   marker: 'DynamoDBLocal.jar',
 };
 const MIN_JAVA_MAJOR = 17;
+/** Where `npm run build` writes the client's generated types (git-ignored). */
+const CLIENT_TYPES = 'clients/typescript/src/generated/api.ts';
 
 const COMMANDS = ['start', 'test', 'build', 'bench', 'admin', 'node'];
 /** Commands that talk to DynamoDB Local and therefore need the emulator and Java. */
@@ -406,6 +408,9 @@ function commandSteps(command, args, nodeBin) {
       return [
         [nodeBin, ['esbuild.config.ts', ...args]],
         [nodeBin, ['lib/openapi/write.ts']], // dist/openapi.json and the dist/docs/ site
+        // The typed client (clients/typescript): its types from that document, then compiled to its dist/.
+        ['npx', ['openapi-typescript', 'dist/openapi.json', '-o', CLIENT_TYPES, '--silent']],
+        ['npx', ['tsc', '-p', 'clients/typescript']],
       ];
     case 'bench':
       return [[nodeBin, ['bench/run.ts', ...args]]];

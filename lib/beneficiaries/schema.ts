@@ -205,12 +205,16 @@ const destinationCommon = {
 
 export const ACCOUNT_TYPES = ['CURRENT', 'SAVINGS', 'CHEQUE', 'TRANSMISSION'] as const;
 
+/** Checked against the country's rule (lib/beneficiaries/bank-rules.ts) once the body is whole. */
+export const bankAccountNumber = compact(50);
+export const bankCodeField = compact(30);
+
 const bankDestination = z
   .strictObject({
     method: z.literal('BANK'),
     ...destinationCommon,
-    accountNumber: compact(50),
-    bankCode: compact(30),
+    accountNumber: bankAccountNumber,
+    bankCode: bankCodeField,
     accountHolderName: text(140),
     bankName: z.optional(text(140)),
     accountType: z.optional(z.enum(ACCOUNT_TYPES)),

@@ -4,6 +4,8 @@ import * as z from '../zod.ts';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
+/** The largest `limit` taken (and read as MAX_LIMIT): nine digits. */
+export const LARGEST_LIMIT = 999_999_999;
 
 export const limitParam = z.pipe(
   z.optional(z.string()),

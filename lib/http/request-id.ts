@@ -4,7 +4,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { ApiContext, ApiEvent, ApiResult } from './types.ts';
 
 /** A caller's id is echoed only when it cannot smuggle anything into logs or headers. */
-const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+export const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
 export function requestIdOf(event: ApiEvent): string {
   const incoming = event.headers?.['x-request-id'];

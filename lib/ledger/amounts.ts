@@ -6,6 +6,8 @@ import { LedgerInputError } from './errors.ts';
 export const LEDGER_DECIMALS = 7;
 /** The largest amount the ledger can hold: int64 stroops. */
 export const MAX_AMOUNT = new BigNumber('922337203685.4775807');
+/** What a ledger text memo holds, in bytes of UTF-8. */
+export const MEMO_BYTES = 28;
 
 /**
  * Validates a positive decimal string with at most 7 decimal places and returns it in the plain form

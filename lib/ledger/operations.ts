@@ -19,7 +19,7 @@ import {
 } from '@stellar/stellar-sdk';
 import BigNumber from 'bignumber.js';
 import type { Environment } from '../http/types.ts';
-import { ledgerAmount } from './amounts.ts';
+import { ledgerAmount, MEMO_BYTES } from './amounts.ts';
 import { openSecret, type SealedSecret } from './custody.ts';
 import { LedgerInputError, LedgerRefusal } from './errors.ts';
 import { findLedgerAccount, openedAccount, platformLedgerAccount } from './load-account.ts';
@@ -138,7 +138,7 @@ export function feeBumped(inner: Transaction, fundingKeys: Keypair, ctx: BuildCo
 
 /** A text memo fits the ledger's 28 bytes. */
 export function assertMemo(memo: string | undefined): void {
-  if (memo !== undefined && Buffer.byteLength(memo, 'utf8') > 28) {
+  if (memo !== undefined && Buffer.byteLength(memo, 'utf8') > MEMO_BYTES) {
     throw new LedgerInputError('The memo is longer than 28 bytes', 'memo');
   }
 }

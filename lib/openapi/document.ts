@@ -9,7 +9,13 @@ import { apiDescription } from './description.ts';
 import { headers, securitySchemes } from './fixed-components.ts';
 import { type OperationName, operationDocs } from './operation-docs.ts';
 import { parametersOf, sharedParameters } from './parameters.ts';
-import { problemRef, problemResponses, problemStatusesOf, UNMATCHED_REQUEST_STATUSES } from './problems.ts';
+import {
+  problemRef,
+  problemResponses,
+  problemResponsesByStatus,
+  problemStatusesOf,
+  UNMATCHED_REQUEST_STATUSES,
+} from './problems.ts';
 import { requestExamples } from './request-examples.ts';
 import { type JsonSchema, type SchemaComponents, schemaComponents } from './schemas.ts';
 import { tagDescriptions } from './tag-docs.ts';
@@ -22,7 +28,7 @@ export type OpenApiDocument = JsonSchema & {
     headers: Record<string, unknown>;
     [key: string]: unknown;
   };
-  'x-unmatched-requests': { description: string; responses: Record<string, { $ref: string }> };
+  'x-unmatched-requests': { description: string; responses: Record<string, OpenApiResponse> };
 };
 export interface OpenApiOperation {
   operationId: string;
@@ -113,17 +119,19 @@ export function openApiDocument(options: DocumentOptions = {}): OpenApiDocument 
       title: 'Payments gateway API',
       version: packageJson.version,
       description: apiDescription(),
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: options.serverUrl ?? '/v1' }],
     security: [{ serviceAuth: [], bearerAuth: [] }],
     tags: [...new Set(Object.values(operationDocs).map((d) => d.tag))].map((name) => {
       const description = tagDescriptions[name];
-      return description ? { name, description } : { name };
+      if (!description) throw new Error(`Tag ${name} has no description in lib/openapi/tag-docs.ts`);
+      return { name, description };
     }),
     paths,
     components: {
       schemas: components.schemas,
-      responses: problemResponses([...UNMATCHED_REQUEST_STATUSES, ...routes.flatMap(problemStatusesOf)]),
+      responses: problemResponses(routes.flatMap(problemStatusesOf)),
       parameters: sharedParameters,
       headers,
       securitySchemes,
@@ -131,7 +139,8 @@ export function openApiDocument(options: DocumentOptions = {}): OpenApiDocument 
     'x-unmatched-requests': {
       description:
         'Requests no route matches are answered by the fallback function (API Gateway’s $default route), without authentication: 404, 405 with `Allow` for a known path with another method, 400 for a path that is not valid percent-encoded UTF-8. Removed routes answer exactly like unknown ones.',
-      responses: Object.fromEntries(UNMATCHED_REQUEST_STATUSES.map((status) => [status, problemRef(status)])),
+      // Written out, not referenced: a $ref only an extension holds would leave an unused component.
+      responses: problemResponsesByStatus(UNMATCHED_REQUEST_STATUSES),
     },
   };
 }

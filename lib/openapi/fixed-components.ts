@@ -1,5 +1,5 @@
 // The parts of components that no schema generates: the two security schemes and the headers the
-// chain sets (lib/http/request-id.ts, lib/http/problem.ts, the fallback's Allow).
+// chain sets (lib/http/request-id.ts, lib/http/problem.ts) and the fallback's Allow.
 
 export const securitySchemes = {
   serviceAuth: {
@@ -28,5 +28,11 @@ export const headers = {
     description: 'Seconds until the next window.',
     schema: { type: 'integer', minimum: 0 },
   },
-  Allow: { required: true, description: 'The methods the path takes.', schema: { type: 'string' } },
+};
+
+/** Only the fallback's 405 sets it, and that response is written out in x-unmatched-requests. */
+export const allowHeader = {
+  required: true,
+  description: 'The methods the path takes.',
+  schema: { type: 'string' },
 };

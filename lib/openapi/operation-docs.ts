@@ -354,14 +354,14 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
     tag: 'Webhooks',
     summary: 'Register a webhook',
     description:
-      'Events of the listed types (or `["*"]` for all, present and future) are POSTed to `url`, signed twice: the Standard Webhooks headers with the returned `secret`, which is shown only here, and `X-Service-Signature` as the contract has it. Store this answer’s `id` and `secret` and verify every delivery against them, never against its own `X-Webhook-Id` (see the Webhooks tag). `url` is https, on port 443 or 8443, to a host whose every address is public (checked now and at each delivery; IPv6 transition forms such as 6to4, NAT64, Teredo and IPv4-compatible addresses count as internal); no credentials in it. At most 20 active webhooks per association, and one per URL.',
+      'Events of the listed types (or `["*"]` for all, present and future) are POSTed to `url`, signed twice: the Standard Webhooks headers with the returned `secret`, which is shown only here, and `X-Service-Signature` as the contract has it. Store this answer’s `id` and `secret` and verify every delivery against them, never against its own `X-Webhook-Id` (see the Webhooks tag). `url` is https, on port 443 or 8443, to a host whose every address is public (checked now and at each delivery; IPv6 transition forms such as 6to4, NAT64, Teredo and IPv4-compatible addresses count as internal); no credentials in it; its host must resolve now (a name that does not is a 422 naming `url`). **Local stack exception:** the sandbox environment of `npm start` (which sets `WEBHOOKS_ALLOW_LOOPBACK=true`) also takes `localhost` and loopback addresses, over http or https and on any port, so a receiver on the tester’s machine works; no deployed environment does. At most 20 active webhooks per association, and one per URL.',
     success: created('The registration, with its secret (shown once).', createdWebhookResource, {
       ...webhookExample,
       secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
     }),
     problems: {
       409: 'A webhook for this URL is active already (`url`, naming it): delete it and register again to change its events.',
-      422: 'An event type not in the catalogue (`events.<i>`), a URL that is not https, uses a port other than 443 or 8443, carries credentials or resolves to a private, loopback, link-local or transition address (`url`), or the 20 active webhooks already registered.',
+      422: 'An event type not in the catalogue (`events.<i>`), a URL that is not absolute, not https, uses a port other than 443 or 8443, carries credentials, does not resolve, or resolves to a private, loopback, link-local or transition address (`url`; loopback only outside the local stack’s sandbox), or the 20 active webhooks already registered.',
     },
   },
   listWebhooks: {

@@ -2,13 +2,15 @@
 // a caller writes). The pagination members are the same zod schemas on every list, so they are one
 // shared parameter each.
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyHeader } from '../http/idempotency-key.ts';
-import { cursorParam, DEFAULT_LIMIT, limitParam, MAX_LIMIT } from '../http/pagination.ts';
+import { cursorParam, DEFAULT_LIMIT, LARGEST_LIMIT, limitParam, MAX_LIMIT } from '../http/pagination.ts';
+import { SAFE_REQUEST_ID } from '../http/request-id.ts';
 import type { AnyOperation } from '../operations/index.ts';
 import * as z from '../zod.ts';
+import { limitSchema, stateRefinements } from './refinements.ts';
 import type { JsonSchema } from './schemas.ts';
 
 const inputSchemaOf = (schema: z.core.$ZodType): JsonSchema =>
-  z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' }) as JsonSchema;
+  z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12', override: stateRefinements }) as JsonSchema;
 
 const withoutDialect = ({ $schema: _dialect, ...schema }: JsonSchema): JsonSchema => schema;
 
@@ -17,9 +19,9 @@ export const sharedParameters = {
     name: 'limit',
     in: 'query',
     required: false,
-    description: `Page size: an integer from 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}; above ${MAX_LIMIT} means ${MAX_LIMIT}). Anything else is a 400 naming \`limit\`.`,
-    schema: withoutDialect(inputSchemaOf(limitParam)),
-    example: '50',
+    description: `Page size: a whole number from 1 (default ${DEFAULT_LIMIT}); any value above ${MAX_LIMIT} up to ${LARGEST_LIMIT} is taken and treated as ${MAX_LIMIT}. Anything else (0, a sign, a decimal point, ten digits) is a 400 naming \`limit\`.`,
+    schema: limitSchema,
+    example: 50,
   },
   Cursor: {
     name: 'cursor',
@@ -28,6 +30,15 @@ export const sharedParameters = {
     description:
       'The `pagination.nextCursor` of the previous page. Opaque and sealed: bound to the caller and to the same filters; anything else is a 400 naming `cursor`.',
     schema: withoutDialect(inputSchemaOf(cursorParam)),
+  },
+  RequestId: {
+    name: 'X-Request-Id',
+    in: 'header',
+    required: false,
+    description:
+      'Your id for this request, echoed in the response’s `X-Request-Id`, in the problem body’s `requestId` and in the gateway’s logs, when it is 8–128 characters of `A-Z a-z 0-9 . _ : -`; anything else (or none) is replaced by a new UUID, never refused.',
+    schema: { type: 'string', pattern: SAFE_REQUEST_ID.source },
+    example: 'order-7781:attempt-1',
   },
   IdempotencyKey: {
     name: IDEMPOTENCY_KEY_HEADER,
@@ -92,5 +103,5 @@ export function parametersOf(op: AnyOperation, queryDescriptions: Record<string,
       },
   );
   const headers = op.idempotencyKey ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : [];
-  return [...path, ...query, ...headers];
+  return [...path, ...query, ...headers, { $ref: '#/components/parameters/RequestId' }];
 }

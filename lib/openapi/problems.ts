@@ -5,6 +5,8 @@ import { type ProblemStatus, problemKinds } from '../http/problem.ts';
 import { problemBodyOf } from '../http/responses.ts';
 import type { Route } from '../routes.ts';
 import * as z from '../zod.ts';
+import type { OpenApiResponse } from './document.ts';
+import { allowHeader } from './fixed-components.ts';
 import { type OperationName, operationDocs } from './operation-docs.ts';
 import type { JsonSchema } from './schemas.ts';
 
@@ -74,18 +76,28 @@ function problemSchemaOf(status: ProblemStatus): JsonSchema {
   return schema;
 }
 
-/** components.responses: one problem+json response per status that any route (or the fallback) answers. */
-export function problemResponses(statuses: Iterable<ProblemStatus>) {
+/** components.responses: one problem+json response per status that any route answers. */
+export function problemResponses(statuses: Iterable<ProblemStatus>): Record<string, OpenApiResponse> {
+  return Object.fromEntries(
+    Object.entries(problemResponsesByStatus(statuses)).map(([status, response]) => [
+      responseName(Number(status) as ProblemStatus),
+      response,
+    ]),
+  );
+}
+
+/** One problem+json response per status, keyed by the status. */
+export function problemResponsesByStatus(statuses: Iterable<ProblemStatus>): Record<string, OpenApiResponse> {
   const headersOf = (status: ProblemStatus) => ({
     'X-Request-Id': { $ref: '#/components/headers/XRequestId' },
     ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {}),
-    ...(status === 405 ? { Allow: { $ref: '#/components/headers/Allow' } } : {}),
+    ...(status === 405 ? { Allow: allowHeader } : {}),
   });
   return Object.fromEntries(
     [...new Set(statuses)]
       .sort((a, b) => a - b)
       .map((status) => [
-        responseName(status),
+        String(status),
         {
           description: problemDescriptions[status],
           headers: headersOf(status),

@@ -18,7 +18,6 @@ import {
   enumsResource,
   requirementsResource,
 } from '../connectors/responses.ts';
-import { fieldError, problemBody } from '../http/responses.ts';
 import {
   paymentAcceptance,
   rampOutcomeResource,
@@ -42,6 +41,7 @@ import {
   webhookResource,
 } from '../webhooks/responses.ts';
 import * as z from '../zod.ts';
+import { stateRefinements } from './refinements.ts';
 
 export const SCHEMA_REF_PREFIX = '#/components/schemas/';
 export type JsonSchema = Record<string, unknown>;
@@ -76,8 +76,6 @@ const responseSchemas: Record<string, z.core.$ZodType> = {
   WebhookPage: webhookPage,
   WebhookDelivery: deliveryResource,
   WebhookDeliveryPage: deliveryPage,
-  Problem: problemBody,
-  FieldError: fieldError,
 };
 
 /**
@@ -103,6 +101,7 @@ function convert(
     io,
     target: 'draft-2020-12',
     uri: (id) => `${SCHEMA_REF_PREFIX}${id}`,
+    override: stateRefinements,
   });
   const result: Record<string, JsonSchema> = {};
   for (const [id, schema] of Object.entries(schemas)) {

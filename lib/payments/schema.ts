@@ -9,7 +9,7 @@ import { isExactNumber } from '../http/json-text.ts';
 import { pageQueryShape } from '../http/pagination.ts';
 import { uuidField } from '../http/uuid-field.ts';
 import { amountField } from '../ledger/amount-field.ts';
-import { MAX_AMOUNT } from '../ledger/amounts.ts';
+import { MAX_AMOUNT, MEMO_BYTES } from '../ledger/amounts.ts';
 import * as z from '../zod.ts';
 
 /** fromRef / toRef: omitted or null is no reference; anything else must match the pattern (§4.7, §8.2). */
@@ -20,12 +20,14 @@ const reference = z.optional(
 );
 
 /** A ledger text memo: at most 28 bytes of UTF-8. */
-const memo = z.optional(
-  z.string().check(
-    z.minLength(1, 'must not be empty (omit it for no memo)'),
-    z.refine((text) => Buffer.byteLength(text, 'utf8') <= 28, 'must be at most 28 bytes of UTF-8'),
+export const memoText = z.string().check(
+  z.minLength(1, 'must not be empty (omit it for no memo)'),
+  z.refine(
+    (text) => Buffer.byteLength(text, 'utf8') <= MEMO_BYTES,
+    `must be at most ${MEMO_BYTES} bytes of UTF-8`,
   ),
 );
+const memo = z.optional(memoText);
 
 const notifyFlag = z.optional(z.boolean());
 

@@ -82,7 +82,9 @@ export const sandboxFundingResource = z.strictObject({
 export const sandboxFundingPendingResource = z.strictObject({
   ...fundingRequest,
   status: z.literal('pending'),
-  stellarTxHash: z.null().check(z.describe('null until the ledger has confirmed the payment.')),
+  // A string once confirmed (then the answer is the 200 resource): typed as one so that generated clients
+  // keep the member (a schema of null alone vanishes from them).
+  stellarTxHash: z.nullable(z.string()).check(z.describe('null until the ledger has confirmed the payment.')),
 });
 
 const walletId = '0f8c2d4e-6a1b-4c3d-8e5f-7a9b0c1d2e3f';

@@ -1,0 +1,9 @@
+export { createGateway, type Gateway, type GatewayOptions, type Transaction } from './client.js';
+export { ApiProblem, type ProblemBody } from './errors.js';
+export type { components, operations, paths } from './generated/api.js';
+export {
+  verifyWebhook,
+  type WebhookEvent,
+  type WebhookRegistration,
+  WebhookVerificationError,
+} from './webhooks.js';
