@@ -1,7 +1,7 @@
 // The client: openapi-fetch over the generated types, with what every integrator otherwise writes by
-// hand: a token fetched and refreshed before it expires, retries of 429/503/504 (Retry-After first,
-// else exponential backoff; a payment's body, and so its transactionId, is the same on every attempt,
-// which the API answers idempotently), problems thrown as ApiProblem, and a wait for settlement.
+// hand: a token fetched and refreshed before it expires, retries of 429/503, and of 504 where a replay
+// is harmless (Retry-After first, else exponential backoff; a payment's body, and so its transactionId,
+// is the same on every attempt, which the API answers idempotently), problems thrown as ApiProblem, and a wait for settlement.
 import createClient, { type Client } from 'openapi-fetch';
 import { ApiProblem } from './errors.js';
 import type { components, paths } from './generated/api.js';
@@ -15,7 +15,7 @@ export interface GatewayOptions {
   apiKey: string;
   clientId: string;
   clientSecret: string;
-  /** Attempts per request for 429, 503 and 504 (default 4: the first and three retries). */
+  /** Attempts per request for 429, 503 and a replayable 504 (default 4: the first and three retries). */
   maxAttempts?: number;
   /** The first backoff when the answer has no Retry-After (default 250 ms; doubled each time). */
   backoffMs?: number;
@@ -24,7 +24,25 @@ export interface GatewayOptions {
   fetch?: typeof fetch;
 }
 
-const RETRIED = new Set([429, 503, 504]);
+/** Refused before anything was done (rate limit, unavailable): always safe to send again. */
+const RETRIED = new Set([429, 503]);
+
+/**
+ * A 504 may come after the work was done, so only a request the API answers idempotently is sent
+ * again: reads, PUT and DELETE, a token, and a payment (its transactionId makes a replay answer the
+ * first record). Another POST (a wallet, a webhook registration…) would be done twice: its 504 is
+ * returned, for the caller to look before trying again.
+ */
+async function isReplayable(request: Request): Promise<boolean> {
+  if (request.method !== 'POST') return true;
+  if (new URL(request.url).pathname.endsWith('/auth/token')) return true;
+  try {
+    const body: unknown = JSON.parse(await request.clone().text());
+    return typeof body === 'object' && body !== null && 'transactionId' in body;
+  } catch {
+    return false;
+  }
+}
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Milliseconds to wait before attempt `attempt` + 1: the server's Retry-After (seconds), else backoff. */
@@ -59,9 +77,11 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   /** Sends `request` (cloned each time, so its body can be sent again), retrying what may be retried. */
   async function withRetries(request: Request): Promise<Response> {
+    const replayable = await isReplayable(request);
     for (let attempt = 1; ; attempt++) {
       const response = await baseFetch(request.clone());
-      if (!RETRIED.has(response.status) || attempt >= maxAttempts) return response;
+      const retried = response.status === 504 ? replayable : RETRIED.has(response.status);
+      if (!retried || attempt >= maxAttempts) return response;
       await response.body?.cancel();
       await sleep(delayOf(response, attempt, backoffMs));
     }
