@@ -7,7 +7,8 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
-import { outboxQueues } from '../lib/outbox.ts';
+import { PENDING_INDEX } from '../lib/db/keys.ts';
+import { outboxQueues, reconcilerQueues } from '../lib/outbox.ts';
 import { type SecretName, secretIdVariable } from '../lib/secret-names.ts';
 
 export type TableAccess = 'none' | 'read' | 'readWrite';
@@ -37,6 +38,11 @@ export interface FunctionAccess {
    * writes by put and update, so a bug or a stolen role can change records but not erase them.
    */
   deletes?: true;
+  /**
+   * Reads the pending index alone (Query on its ARN) and moves a re-driven record's place on it
+   * (UpdateItem): the outbox reconciler, with table 'none'.
+   */
+  pendingIndex?: true;
 }
 
 /** Keyed by bundle name (`api/<fn>`, `workers/<worker>`, `streams/outbox`), as esbuild.config.ts names them. */
@@ -107,6 +113,9 @@ export const functionAccess: Readonly<Record<string, FunctionAccess>> = {
   // The outbox router: reads no item (the table's stream is granted by its event source, infra/stack.ts)
   // and sends to the queues lib/outbox.ts's rows name.
   'streams/outbox': { table: 'none', secrets: [], sends: outboxQueues },
+  // The outbox reconciler (lib/outbox-reconciler.ts): finds records whose work is owed past the bound on
+  // the pending index, re-sends what their inserts ask for, and moves their place on the index.
+  'schedules/reconciler': { table: 'none', secrets: [], sends: reconcilerQueues, pendingIndex: true },
   // The platform team's ledger accounts (functions/admin/ledger-accounts.ts, invoked by the admin CLI):
   // makes the funding and channel accounts' keys, sealed under their environment's KEK, and opens the
   // channel accounts from the funding account.
@@ -173,6 +182,19 @@ export function grantAccess(
         'The wildcard is the set of global secondary indexes of this one table (<table arn>/index/*), which ' +
         'the data-access layer queries; no other table or resource is covered.',
     });
+  }
+  if (access.pendingIndex) {
+    if (access.table !== 'none') throw new Error('pendingIndex is for a function with table none');
+    // Named ARNs, no wildcard: the table for UpdateItem, the one index for Query.
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['dynamodb:UpdateItem'], resources: [targets.table.tableArn] }),
+    );
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['dynamodb:Query'],
+        resources: [`${targets.table.tableArn}/index/${PENDING_INDEX}`],
+      }),
+    );
   }
   for (const name of access.sends ?? []) {
     const queue = targets.queues.get(name);

@@ -60,6 +60,9 @@ export const functionMemory: Readonly<Record<string, number>> = {
   // What they hold decides: (peak + 60) x 1.5.
   'api/fallback': 192, // peak 61.2, p50 0.2: the route table only, no SDK, no keys
   'streams/outbox': 256, // peak 91.2, p50 2.9
+  // Not measured yet (section 9 has no workload for it): sized as the router, its nearest kin (queries,
+  // the same rows, SQS sends).
+  'schedules/reconciler': 256,
   'rotation/keys': 256, // peak 82.5, p50 5.5; a few invocations a rotation, with a 20 s timeout
   'workers/webhook-dispatcher': 256, // peak 97.1, p50 6.5
   'workers/webhook-deliverer': 256, // peak 95.5, p50 9.8 (an HMAC signature and a POST)

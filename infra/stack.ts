@@ -7,7 +7,7 @@ import type { Construct } from 'constructs';
 import { type BundleEntry, bundleEntries } from '../esbuild.config.ts';
 import type { STAGE_OUTPUT_VARIABLES } from '../lib/admin/stage-outputs.ts';
 import { DEFAULT_LEDGER_TIMEOUT_MS } from '../lib/config.ts';
-import { outboxItemTypes, outboxStream } from '../lib/outbox.ts';
+import { outboxItemTypes, outboxStream, REDRIVEN_MESSAGE } from '../lib/outbox.ts';
 import { queueUrlVariable } from '../lib/queue-names.ts';
 import { type QueueDefinition, queues as queueDefinitions } from '../lib/queues.ts';
 import { apiFunctionNames, FALLBACK_FUNCTION } from '../lib/routes.ts';
@@ -20,6 +20,7 @@ import { GatewayApi } from './constructs/gateway-api.ts';
 import { GatewayTable } from './constructs/gateway-table.ts';
 import { KeySecrets } from './constructs/key-secrets.ts';
 import { OutboxFailures } from './constructs/outbox-failures.ts';
+import { ReconcilerSchedule } from './constructs/reconciler-schedule.ts';
 import { TableBackup } from './constructs/table-backup.ts';
 import { TableProtection } from './constructs/table-protection.ts';
 import { WorkQueue } from './constructs/work-queue.ts';
@@ -68,6 +69,9 @@ const apiTimeouts: Partial<Record<string, Duration>> = {
   payments: LEDGER_WAIT.plus(Duration.seconds(5)),
   sandbox: Duration.seconds(28),
 };
+
+/** A run: at most RECONCILE_MAX_PER_RUN records, each a query share, its sends and one update. */
+const RECONCILER_TIMEOUT_SECONDS = 60;
 
 const pascal = (name: string) => name.replace(/(^|[-_/])(\w)/g, (_, _sep, c: string) => c.toUpperCase());
 
@@ -257,6 +261,17 @@ export class PaymentsGatewayStack extends Stack {
         'dynamodb:ListStreams, which the stream event source needs, supports no resource-level permission ' +
         'and must name "*"; it lists stream ARNs only. Reading the stream is granted on its ARN alone.',
     });
+
+    // The outbox's safety net (lib/outbox-reconciler.ts): on a schedule, the records whose work is owed past
+    // the bound are re-driven through the same rows to the same queues.
+    const reconciler = bundledFunction('schedules/reconciler', Duration.seconds(RECONCILER_TIMEOUT_SECONDS));
+    const schedule = new ReconcilerSchedule(this, 'ReconcilerSchedule', {
+      stage,
+      fn: reconciler.function,
+      removalPolicy,
+    });
+    alarms.onDeadLetters('ReconcilerDeadLetters', schedule.deadLetterQueue, 'the outbox reconciler schedule');
+    alarms.onRedriven('ReconcilerRedriven', reconciler.logGroup, stage, REDRIVEN_MESSAGE);
 
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the API: every route is under /v1 (e.g. POST <ApiUrl>/auth/token).',

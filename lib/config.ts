@@ -98,6 +98,13 @@ const schema = z.object({
   PROVIDER_URL_PRODUCTION: z.optional(z.url()),
   /** Time allowed for one provider request: longer, a submission answers 504 (nothing was accepted). */
   PROVIDER_TIMEOUT_MS: positiveInt(5000),
+  /**
+   * The outbox reconciler (lib/outbox-reconciler.ts): a payment still `initiated`, or a wallet still
+   * `pending` activation, this long after it entered that state (or was last re-driven) is re-driven;
+   */
+  RECONCILE_AFTER_SECONDS: positiveInt(900),
+  /** and at most this many records a run (the oldest first; the next run takes the rest). */
+  RECONCILE_MAX_PER_RUN: positiveInt(100),
 });
 
 export type Config = z.infer<typeof schema>;

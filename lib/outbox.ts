@@ -212,6 +212,20 @@ export const outboxItemTypes: readonly string[] = [...new Set(outboxRows.map((r)
 /** The queues any row sends to: what the router may send to (infra/function-access.ts). */
 export const outboxQueues: readonly string[] = [...new Set(outboxRows.map((r) => r.queue))];
 
+/**
+ * The item types whose owed work the outbox reconciler re-drives, by replaying their insert through
+ * these rows (lib/outbox-reconciler.ts): they carry the pending index's keys while that work is owed.
+ */
+export const reconciledItemTypes: readonly string[] = ['transaction', 'wallet'];
+
+/** The queues those types' rows send to: what the reconciler may send to (infra/function-access.ts). */
+export const reconcilerQueues: readonly string[] = [
+  ...new Set(outboxRows.filter((r) => reconciledItemTypes.includes(r.itemType)).map((r) => r.queue)),
+];
+
+/** The reconciler's line per re-driven record: infra's metric filter counts them, and its alarm pages. */
+export const REDRIVEN_MESSAGE = 'Outbox reconciler: re-drove a stuck record';
+
 export interface OutboxMessage {
   queue: string;
   message: unknown;

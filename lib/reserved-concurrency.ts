@@ -7,20 +7,22 @@ import { queues } from './queues.ts';
  * What moves money keeps its invocations when a flood of API requests (or of webhook attempts) takes the
  * rest of the account's concurrency: the ledger submitter and the wallet activator get their queues'
  * maxConcurrency (lib/queues.ts: AWS advises reserving at least that much for an SQS source with a
- * maximum concurrency), the outbox router what the table stream's shards can use. The fallback function
+ * maximum concurrency), the outbox router what the table stream's shards can use, its reconciler one. The fallback function
  * only answers unknown paths: it gets a ceiling, so scanners cannot take concurrency from real routes.
  */
 export const PRODUCTION_RESERVED_CONCURRENCY: Readonly<Record<string, number>> = {
   'workers/ledger-submitter': maxConcurrencyOf('ledger-submissions'),
   'workers/wallet-activator': maxConcurrencyOf('wallet-activations'),
   'streams/outbox': 10,
+  // One run at a time, and a run even when the API takes the rest (it is what finds lost payments).
+  'schedules/reconciler': 1,
   'api/fallback': 5,
 };
 
 /** Lambda refuses a reservation that would leave the account fewer unreserved invocations than this. */
 export const LAMBDA_MINIMUM_UNRESERVED = 100;
 
-/** The account quota production needs: its reservations plus what Lambda keeps unreserved (35 + 100). */
+/** The account quota production needs: its reservations plus what Lambda keeps unreserved (36 + 100). */
 export const productionConcurrencyNeeded = (): number =>
   Object.values(PRODUCTION_RESERVED_CONCURRENCY).reduce((sum, n) => sum + n, 0) + LAMBDA_MINIMUM_UNRESERVED;
 

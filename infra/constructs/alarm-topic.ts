@@ -214,6 +214,43 @@ export class AlarmTopic extends Construct {
     );
   }
 
+  /** The lines of a log group that match `pattern`, counted per 5 minutes (a metric filter). */
+  private linesCounted(
+    id: string,
+    logGroup: logs.ILogGroup,
+    pattern: logs.IFilterPattern,
+    metricName: string,
+  ) {
+    const filter = new logs.MetricFilter(this, `${id}Filter`, {
+      logGroup,
+      filterPattern: pattern,
+      metricNamespace: SERVICE_NAME,
+      metricName,
+      metricValue: '1',
+      defaultValue: 0,
+    });
+    return filter.metric({ period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM });
+  }
+
+  /**
+   * The outbox reconciler re-drove a record (one log line each, lib/outbox-reconciler.ts): a change the
+   * stream never delivered, or a payment or activation stuck past the bound. Either is someone's to look
+   * at, so any in 5 minutes pages.
+   */
+  onRedriven(id: string, logGroup: logs.ILogGroup, stage: string, message: string): cloudwatch.Alarm {
+    return this.alarm(
+      id,
+      'The outbox reconciler re-drove records whose work was owed past its bound (its log names each).',
+      this.linesCounted(
+        id,
+        logGroup,
+        logs.FilterPattern.stringValue('$.message', '=', message),
+        `${stage}-outbox-redriven`,
+      ),
+      0,
+    );
+  }
+
   /** A queue whose oldest message waits longer than `maxAge`: its worker is failing or starved. */
   onQueueAge(id: string, queue: IQueue, queueLabel: string, maxAge: Duration): cloudwatch.Alarm {
     return this.alarm(
@@ -245,19 +282,16 @@ export class AlarmTopic extends Construct {
    * edge, before the API: they are counted in WAF's metrics, in us-east-1.)
    */
   onTooManyRequests(id: string, accessLogs: logs.ILogGroup, stage: string): cloudwatch.Alarm {
-    const filter = new logs.MetricFilter(this, `${id}Filter`, {
-      logGroup: accessLogs,
-      // The access log's `status` is written as a string (infra/constructs/gateway-api.ts).
-      filterPattern: logs.FilterPattern.stringValue('$.status', '=', '429'),
-      metricNamespace: SERVICE_NAME,
-      metricName: `${stage}-http-429`,
-      metricValue: '1',
-      defaultValue: 0,
-    });
     return this.alarm(
       id,
       'The HTTP API answered more than 100 requests with 429 in 5 minutes, twice in a row.',
-      filter.metric({ period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM }),
+      // The access log's `status` is written as a string (infra/constructs/gateway-api.ts).
+      this.linesCounted(
+        id,
+        accessLogs,
+        logs.FilterPattern.stringValue('$.status', '=', '429'),
+        `${stage}-http-429`,
+      ),
       100,
       2,
     );

@@ -1,19 +1,22 @@
 // Every key of the table is built here, from the tenant and the id: tenant-owned items and their
 // tenant-facing index keys start with the tenant scope, so no tenant read can reach another tenant's
 // data by construction. Look-ups by id alone exist only on the platform index, which only the admin
-// CLI's modules (lib/admin) read; no API function bundles it (test/unit/platform-index.test.ts).
+// CLI's modules (lib/admin) read; no API function bundles it (test/unit/platform-index.test.ts). The
+// pending index is sparse and platform-wide too: only the outbox reconciler queries it.
 //
 // Access patterns
 // | entity             | pk                       | sk                              | index                                   | served to                          |
 // |--------------------|--------------------------|---------------------------------|-----------------------------------------|------------------------------------|
 // | association        | T#<env>#<assoc>          | ASSOCIATION                     |                                         | auth, beneficiaries (Me), quotes   |
 // | wallet             | T#<env>#<assoc>          | WALLET#<walletId>               | platform: WALLET#<walletId>             | /wallets, /sandbox/wallets, admin  |
+// |                    |                          |                                 | pending: PENDING#<env>#wallet / <since> | reconciler (activation pending)    |
 // | beneficiary        | T#<env>#<assoc>          | BENEFICIARY#<beneficiaryId>     |                                         | /beneficiaries                     |
 // | paymentDestination | T#<env>#<assoc>          | PAYDEST#<beneficiaryId>#<id>    | gsi1: T#<env>#<assoc> / PAYDEST#<id>;   | /beneficiaries/{id}/payment-…,     |
 // |                    |                          |                                 | platform: PAYDEST#<id>                  | /sandbox/payment-destinations, admin |
 // | quote              | T#<env>#<assoc>          | QUOTE#<quoteId>                 |                                         | /quotes (TTL)                      |
 // | feeRow             | T#<env>#<assoc>          | FEE#<connectorId>#<type>        |                                         | /quotes, admin fees                |
 // | transaction        | T#<env>#<assoc>          | TXN#<transactionRecordId>       | gsi1: T#<env>#<assoc> / TXN#<createdAt>#<id> | /payments/…, /transactions     |
+// |                    |                          |                                 | pending: PENDING#<env>#transaction / <since> | reconciler (initiated)    |
 // | rampUseHead        | T#<env>#<assoc>          | RAMPUSE#<connectorId>#HEAD      |                                         | /payments/offramp (limits)         |
 // | rampUse            | T#<env>#<assoc>          | RAMPUSE#<connectorId>#USE#<id>  |                                         | /payments/offramp, ramps (TTL)     |
 // | webhook            | T#<env>#<assoc>          | WEBHOOK#<webhookId>             |                                         | /webhooks, delivery workers        |
@@ -48,6 +51,8 @@ export interface IndexKeys {
   gsi1sk?: string;
   gsi2pk?: string;
   gsi2sk?: string;
+  pendingPk?: string;
+  pendingSk?: string;
 }
 
 export const tenantScope = (tenant: Tenant): string => `T#${tenant.environment}#${tenant.associationId}`;
@@ -63,6 +68,26 @@ export const platformIndexKeys = (kind: string, id: string, sort = kind): IndexK
   gsi2pk: `${kind}#${id}`,
   gsi2sk: sort,
 });
+
+/**
+ * The pending index (sparse): a record whose outbox work is still owed carries these keys, written with
+ * the record and removed by the conditional write that moves it on (`pendingKeys.attributes`), so the
+ * reconciler's query for "pending since before the bound" reads stuck records and nothing else. One
+ * partition per environment and item type: its writes follow the inserts of that type, which the workers
+ * that consume them bound far below a partition's 1,000 writes a second.
+ */
+export const PENDING_INDEX = 'pending';
+
+export const pendingKeys = {
+  partition: (environment: Environment, itemType: string): string => `PENDING#${environment}#${itemType}`,
+  /** `since`: when the record entered the state (ISO, sorts as text), or when it was last re-driven. */
+  of: (environment: Environment, itemType: string, since: string): IndexKeys => ({
+    pendingPk: pendingKeys.partition(environment, itemType),
+    pendingSk: since,
+  }),
+  /** What the write that settles the record removes. */
+  attributes: ['pendingPk', 'pendingSk'],
+};
 
 export const keys = {
   association: (tenant: Tenant): ItemKey => ({ pk: tenantScope(tenant), sk: 'ASSOCIATION' }),

@@ -1,4 +1,5 @@
 // The one table, described once: infra builds it from this and the local stack creates it from this.
+import { PENDING_INDEX } from './keys.ts';
 
 export const tableDefinition = {
   partitionKey: 'pk',
@@ -15,6 +16,12 @@ export const tableDefinition = {
     { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
     /** The platform index: look-ups by id alone, for the admin CLI only (lib/db/platform-index.ts). */
     { indexName: 'platform', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+    /**
+     * Sparse: only records whose outbox work is still owed (a payment `initiated`, a wallet's activation
+     * `pending`) carry its keys, by the time they entered that state; the reconciler reads it
+     * (lib/outbox-reconciler.ts).
+     */
+    { indexName: PENDING_INDEX, partitionKey: 'pendingPk', sortKey: 'pendingSk' },
   ],
 } as const;
 

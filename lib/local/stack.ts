@@ -1,6 +1,6 @@
 // The local stack: DynamoDB Local, fauxqs, a Secrets Manager stand-in, the ledgers, the provider
 // simulator, the gateway, one SQS poller per
-// worker and the table stream's poller (the outbox router), wired through the AWS SDK's standard endpoint variables. `npm start` and the test setup
+// worker, the table stream's poller (the outbox router) and the outbox reconciler's schedule, wired through the AWS SDK's standard endpoint variables. `npm start` and the test setup
 // both start it from here.
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -28,6 +28,7 @@ import type { FunctionHost } from './function-host.ts';
 import { lambdaContext } from './lambda-event.ts';
 import type { InvokedHandler } from './lambda-service.ts';
 import { freePort } from './ports.ts';
+import { type ScheduledHandler, startSchedule } from './schedule.ts';
 import { startLocalSecretsManager } from './secrets-manager.ts';
 import { ensureLocalSecrets, keySecretsOf } from './secrets-seed.ts';
 import { type Poller, type SqsBatchHandler, startPoller } from './sqs-poller.ts';
@@ -77,6 +78,17 @@ function ledgerCloseIntervalMs(): number {
     throw new Error(
       `LOCAL_LEDGER_CLOSE_MS must be whole milliseconds (0 = close at once), not ${JSON.stringify(text)}`,
     );
+  return ms;
+}
+
+/**
+ * LOCAL_RECONCILER_INTERVAL_MS: how often the local stack runs the outbox reconciler (in AWS, every 5
+ * minutes). Short, so a stuck record is seen soon; what counts as stuck is RECONCILE_AFTER_SECONDS.
+ */
+function reconcilerIntervalMs(): number {
+  const ms = Number(process.env.LOCAL_RECONCILER_INTERVAL_MS ?? '10000');
+  if (!Number.isSafeInteger(ms) || ms <= 0)
+    throw new Error('LOCAL_RECONCILER_INTERVAL_MS must be whole milliseconds above 0');
   return ms;
 }
 
@@ -281,6 +293,15 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
     functionName: 'streams/outbox',
   });
 
+  // The outbox's reconciler, on an interval as its schedule runs it in AWS.
+  const reconciler = startSchedule({
+    intervalMs: reconcilerIntervalMs(),
+    handler:
+      (options.functionHost?.('schedules/reconciler', env) as ScheduledHandler | undefined) ??
+      ((await import('../../functions/schedules/reconciler.ts')) as { handler: ScheduledHandler }).handler,
+    functionName: 'schedules/reconciler',
+  });
+
   const { startGateway } = await import('./gateway.ts');
   const gateway: Server = await startGateway(options.port, undefined, (bundleName) =>
     options.functionHost?.(bundleName, env),
@@ -326,7 +347,7 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
         gateway.close(() => resolve());
         gateway.closeAllConnections();
       });
-      await Promise.all([...pollers.map((p) => p.stop()), streamPoller.stop()]);
+      await Promise.all([...pollers.map((p) => p.stop()), streamPoller.stop(), reconciler.stop()]);
       sqsClient.destroy();
       streams.destroy();
       await Promise.all([

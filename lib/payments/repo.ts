@@ -5,7 +5,7 @@
 import { holds } from '../db/conditions.ts';
 import { entity, recordOf } from '../db/entity.ts';
 import { createIfAbsent, getRecord, updateIf, type Written } from '../db/items.ts';
-import { tenantOf, tenantScope, transactionKeys } from '../db/keys.ts';
+import { pendingKeys, tenantOf, tenantScope, transactionKeys } from '../db/keys.ts';
 import { type PageRequest, queryPage } from '../db/paginate.ts';
 import type { Environment, Tenant } from '../http/types.ts';
 
@@ -127,8 +127,13 @@ export interface RampOnRecord {
 export const transactionEntity = entity<TransactionRecord>({
   type: 'transaction',
   keyOf: (record) => transactionKeys.record(tenantOf(record), record.transactionRecordId),
-  indexKeysOf: (record) =>
-    transactionKeys.byCreation(tenantOf(record), record.createdAt, record.transactionRecordId),
+  indexKeysOf: (record) => ({
+    ...transactionKeys.byCreation(tenantOf(record), record.createdAt, record.transactionRecordId),
+    // Until a worker moves it on, the reconciler finds it if it waits too long (lib/outbox-reconciler.ts).
+    ...(record.status === 'initiated'
+      ? pendingKeys.of(record.environment, 'transaction', record.createdAt)
+      : {}),
+  }),
 });
 
 /** Writes the record unless its id (its transactionId) has one: then the record that holds it. */
@@ -141,6 +146,12 @@ export const findTransaction = (
   options: { consistent?: boolean } = {},
 ) => getRecord<TransactionRecord>(transactionKeys.record(tenant, transactionRecordId), options);
 
+/** The pending index's keys leave the record with the write that moves it out of `initiated`. */
+const leavesInitiated = (from: TransactionStatus, set: Record<string, unknown>) =>
+  from === 'initiated' && set.status !== undefined && set.status !== 'initiated'
+    ? { remove: pendingKeys.attributes }
+    : {};
+
 /** Moves a record from one status to another, setting `set` with it; anything else is left as it is. */
 export function moveTransaction(
   tenant: Tenant,
@@ -151,7 +162,7 @@ export function moveTransaction(
 ): Promise<Written<TransactionRecord>> {
   return updateIf<TransactionRecord>(
     transactionKeys.record(tenant, transactionRecordId),
-    { set: { ...set, updatedAt: now.toISOString() } },
+    { set: { ...set, updatedAt: now.toISOString() }, ...leavesInitiated(from, set) },
     holds({ status: from }),
   );
 }
@@ -182,6 +193,7 @@ export function settleTransaction(
         updatedAt: at,
         ...(settlement.status === 'completed' ? { completedAt: at } : {}),
       },
+      remove: pendingKeys.attributes,
     },
     holds({ status: 'initiated' }),
   );

@@ -2,7 +2,7 @@
 import { holds } from '../db/conditions.ts';
 import { entity, recordOf } from '../db/entity.ts';
 import { createIfAbsent, getRecord, updateIf } from '../db/items.ts';
-import { tenantOf, tenantScope, walletKeys } from '../db/keys.ts';
+import { pendingKeys, tenantOf, tenantScope, walletKeys } from '../db/keys.ts';
 import { type PageRequest, queryPage } from '../db/paginate.ts';
 import type { Tenant } from '../http/types.ts';
 import type { SealedSecret } from '../ledger/custody.ts';
@@ -37,7 +37,13 @@ export interface WalletRecord {
 export const walletEntity = entity<WalletRecord>({
   type: 'wallet',
   keyOf: (record) => walletKeys.wallet(tenantOf(record), record.walletId),
-  indexKeysOf: (record) => walletKeys.byWalletId(record.walletId),
+  indexKeysOf: (record) => ({
+    ...walletKeys.byWalletId(record.walletId),
+    // Until its activation is recorded (recordActivation), the reconciler finds it if it waits too long.
+    ...(record.activationStatus === 'pending'
+      ? pendingKeys.of(record.environment, 'wallet', record.createdAt)
+      : {}),
+  }),
 });
 
 /** Writes a new wallet (ids are random: an existing item is a bug, not a replay). */
@@ -106,7 +112,7 @@ export async function recordActivation(
         };
   await updateIf(
     walletKeys.wallet(tenant, walletId),
-    { set: { ...set, updatedAt: now.toISOString() } },
+    { set: { ...set, updatedAt: now.toISOString() }, remove: pendingKeys.attributes },
     holds({ activationStatus: 'pending' }),
   );
 }

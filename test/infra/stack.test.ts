@@ -167,7 +167,7 @@ describe('HTTP API', () => {
 });
 
 describe('functions', () => {
-  test('one function per API function name and per queue worker, the outbox router, the key rotation and the ledger admin, nothing else', () => {
+  test('one function per API function name and per queue worker, the outbox router and its reconciler, the key rotation and the ledger admin, nothing else', () => {
     assert.deepEqual(new Set(functionIdByName.keys()), new Set(apiFunctionNames));
     const workers = queues.flatMap((q) => (q.worker ? [`workers/${q.worker}`] : []));
     assert.deepEqual(
@@ -176,11 +176,12 @@ describe('functions', () => {
         ...apiFunctionNames.map((fn) => `api/${fn}`),
         ...workers,
         'streams/outbox',
+        'schedules/reconciler',
         'rotation/keys',
         'admin/ledger-accounts',
       ]),
     );
-    assert.equal(functionIds.length, apiFunctionNames.length + workers.length + 3);
+    assert.equal(functionIds.length, apiFunctionNames.length + workers.length + 4);
   });
 
   test('every function exports a handler from the bundle it ships', () => {
@@ -740,8 +741,8 @@ describe('queues', () => {
   const alarms = ofType(resources, 'AWS::CloudWatch::Alarm');
   const topicId = onlyOfType(resources, 'AWS::SNS::Topic');
 
-  test('one queue and one DLQ per definition and the outbox failure queue, nothing else', () => {
-    assert.equal(allQueues.length, queues.length * 2 + 1);
+  test('one queue and one DLQ per definition, the outbox failure queue and the reconciler schedule’s DLQ, nothing else', () => {
+    assert.equal(allQueues.length, queues.length * 2 + 2);
   });
 
   test('outbox-failures: encrypted, TLS only, kept 14 days, alarmed on any message', () => {

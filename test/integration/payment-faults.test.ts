@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { CreateQueueCommand, DeleteQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { Asset, Operation } from '@stellar/stellar-sdk';
-import type { DynamoDBStreamEvent, SQSRecord } from 'aws-lambda';
+import type { DynamoDBRecord, DynamoDBStreamEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
 import { resetConfig } from '../../lib/config.ts';
 import type { Tenant } from '../../lib/http/types.ts';
@@ -42,7 +42,17 @@ type PlatformAccount = Awaited<
 type Json = any;
 
 /** Each case pays between wallets of its own, so what it counts on the ledger is its payment alone. */
-const CASES = ['crash', 'twice', 'down', 'lost', 'lostLagging', 'persisted', 'expired'] as const;
+const CASES = [
+  'crash',
+  'twice',
+  'down',
+  'lost',
+  'lostLagging',
+  'persisted',
+  'expired',
+  'lostInsert',
+  'inFlight',
+] as const;
 type Case = (typeof CASES)[number];
 const START_USDC = '1000';
 
@@ -71,10 +81,13 @@ describe('payment execution under faults', () => {
   let logs: CapturedLogs;
   /** Messages received from the queue and not yet asked for. */
   const received: SQSRecord[] = [];
-  /** What the table's stream carried: each transaction record's moves, and the wallets written. */
+  /** What the table's stream carried: each transaction record's moves (status changes), and the wallets written. */
   const moves = new Map<string, { from: string | undefined; to: string | undefined }[]>();
   const walletsSeen = new Set<string>();
   const eventsSeen = new Set<string>();
+  /** Wallets whose payments' inserts the stream loses (the reconciler's cases). */
+  const losesInsertsOf = new Set<string>();
+  let eventsQueueUrl: string;
 
   beforeAll(async () => {
     // Before this process first reads its table or a ledger: the modules read both once.
@@ -140,6 +153,13 @@ describe('payment execution under faults', () => {
     assert.ok(created.QueueUrl);
     queueUrl = created.QueueUrl;
     process.env.QUEUE_URL_LEDGER_SUBMISSIONS = queueUrl;
+    // Webhook events of this file's records, counted by the reconciler's cases.
+    const events = await sqs.send(
+      new CreateQueueCommand({ QueueName: `test-payment-faults-events-${randomUUID()}` }),
+    );
+    assert.ok(events.QueueUrl);
+    eventsQueueUrl = events.QueueUrl;
+    process.env.QUEUE_URL_WEBHOOK_EVENTS = eventsQueueUrl;
     resetConfig();
 
     payments = await import('../../lib/ledger/payments.ts');
@@ -162,6 +182,8 @@ describe('payment execution under faults', () => {
         if (item?.type?.S === 'wallet' && item.walletId?.S) walletsSeen.add(item.walletId.S);
         if (eventName !== 'MODIFY' || item?.type?.S !== 'transaction' || !item.transactionRecordId?.S)
           continue;
+        // A move changes the status (the reconciler's re-drive moves only the record's place on its index).
+        if (dynamodb?.OldImage?.status?.S === item.status?.S) continue;
         const id = item.transactionRecordId.S;
         moves.set(id, [
           ...(moves.get(id) ?? []),
@@ -169,7 +191,12 @@ describe('payment execution under faults', () => {
         ]);
       }
     };
-    outbox = await startOwnOutbox(tableName, 'test-payment-faults-outbox', watch);
+    // The stream loses the inserts of payments from the wallets the reconciler's cases name.
+    const lost = (record: DynamoDBRecord) =>
+      record.eventName === 'INSERT' &&
+      record.dynamodb?.NewImage?.type?.S === 'transaction' &&
+      losesInsertsOf.has(record.dynamodb.NewImage.walletId?.S ?? '');
+    outbox = await startOwnOutbox(tableName, 'test-payment-faults-outbox', watch, lost);
   });
 
   afterEach(() => {
@@ -180,6 +207,7 @@ describe('payment execution under faults', () => {
   afterAll(async () => {
     await outbox?.stop();
     if (queueUrl) await sqs.send(new DeleteQueueCommand({ QueueUrl: queueUrl }));
+    if (eventsQueueUrl) await sqs.send(new DeleteQueueCommand({ QueueUrl: eventsQueueUrl }));
     sqs?.destroy();
     await ledger?.stop();
   });
@@ -279,17 +307,22 @@ describe('payment execution under faults', () => {
     assert.deepEqual(await handler({ Records: [message] }), { batchItemFailures: [] });
   };
 
-  /**
-   * The record moved once, initiated → completed, by the table's stream: read up to a wallet written
-   * now (one shard, in order), so every write the workers made before is in what was read.
-   */
-  const assertMovedOnce = async (transactionRecordId: string) => {
+  /** The stream read up to a wallet written now (one shard, in order): every write made before is read. */
+  const streamCaughtUp = async () => {
     const barrier = await recordWallet(tenant, { walletName: 'Barrier', activationStatus: 'active' });
     const deadline = Date.now() + 10_000;
     while (!walletsSeen.has(barrier.walletId)) {
       assert.ok(Date.now() < deadline, 'the stream did not catch up');
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+  };
+
+  /**
+   * The record moved once, initiated → completed, by the table's stream: read up to a wallet written
+   * now (one shard, in order), so every write the workers made before is in what was read.
+   */
+  const assertMovedOnce = async (transactionRecordId: string) => {
+    await streamCaughtUp();
     assert.deepEqual(moves.get(transactionRecordId), [{ from: 'initiated', to: 'completed' }]);
   };
 
@@ -503,5 +536,98 @@ describe('payment execution under faults', () => {
     );
     assert.equal(completed.stellarTxHash, submission?.hash);
     assert.equal((await horizon(`/transactions/${prepared.hash}`)).status, 404);
+  });
+
+  // ── the outbox reconciler (lib/outbox-reconciler.ts) ──────────────────────────────────────────
+
+  /** A reconciler run as its schedule would make it `minutes` from now (its bound: 15 minutes). */
+  const reconcileIn = async (minutes: number) => {
+    const { reconcile } = await import('../../lib/outbox-reconciler.ts');
+    return reconcile(new Date(Date.now() + minutes * 60_000));
+  };
+
+  /** The webhook events the outbox sent for the record so far, by type (each event message once). */
+  const eventTypesOf = async (transactionRecordId: string): Promise<string[]> => {
+    const types: string[] = [];
+    for (;;) {
+      const batch = await receiveRecords(sqs, eventsQueueUrl, 0);
+      if (batch.length === 0) return types.sort();
+      for (const message of batch) {
+        const event = JSON.parse(message.body);
+        if (event.item?.transactionRecordId === transactionRecordId) types.push(event.type);
+      }
+    }
+  };
+
+  it('a payment whose insert the stream lost: the reconciler re-drives it past the bound, and it completes once', async () => {
+    const pair = pairs.lostInsert;
+    losesInsertsOf.add(pair.from.walletId);
+    logs = captureLogs();
+    const record = await accept(pair, 6);
+    // The stream has read past the insert and sent nothing for it.
+    await streamCaughtUp();
+    await readQueue(1);
+    assert.equal(take(record.transactionRecordId, 1), undefined, 'the insert asked for nothing');
+    assert.equal((await recordOf(record.transactionRecordId)).status, 'initiated');
+
+    // Within the bound it is left to its message; past it, re-driven with the message its insert asks for.
+    await reconcileIn(1);
+    await readQueue(1);
+    assert.equal(take(record.transactionRecordId, 1), undefined, 'not re-driven within the bound');
+    await reconcileIn(16);
+    const message = await messageFor(record.transactionRecordId);
+    assert.deepEqual(JSON.parse(message.body), {
+      kind: 'payment',
+      environment: 'sandbox',
+      associationId: tenant.associationId,
+      transactionRecordId: record.transactionRecordId,
+      requestedAt: record.createdAt,
+    });
+    await deliver(message);
+    await assertCompletedOnce(pair, record);
+    // Settled, it left the pending index: a later run re-drives nothing for it.
+    await reconcileIn(60);
+    await readQueue(1);
+    assert.equal(take(record.transactionRecordId, 1), undefined, 'not re-driven once completed');
+    // One event per state: the initiated one the lost insert owed (re-sent), and the completion.
+    assert.deepEqual(await eventTypesOf(record.transactionRecordId), [
+      'payment.completed',
+      'payment.initiated',
+    ]);
+    assert.ok(
+      logs.lines.some(
+        (line) =>
+          line.message === 'Outbox reconciler: re-drove a stuck record' &&
+          line.id === record.transactionRecordId,
+      ),
+      'one line per re-driven record',
+    );
+  });
+
+  it('a payment in flight (submitted, the record not moved) re-driven past the bound: settled from its submission, paid once', async () => {
+    const pair = pairs.inFlight;
+    const { record, message } = await paymentOf(pair, 8);
+    // The worker's ledger part ran (the payment landed, its submission record holds the hash); the
+    // record is still initiated, as while a worker is re-queueing it.
+    const outcome = await payments.executePayment({
+      environment: 'sandbox',
+      intentId: record.intentId,
+      purpose: record.requestFingerprint,
+      legs: legsOf(pair, record),
+      slippage: '0',
+      budgetMs: 6_000,
+    });
+    assert.equal(outcome.status, 'succeeded', JSON.stringify(outcome));
+    assert.equal((await recordOf(record.transactionRecordId)).status, 'initiated');
+
+    await reconcileIn(16);
+    const redriven = await messageFor(record.transactionRecordId);
+    await deliver(redriven);
+    const completed = await assertCompletedOnce(pair, record);
+    assert.equal(completed.stellarTxHash, outcome.hash);
+    assert.equal((await submissionOf(record))?.envelopes.length, 1, 'nothing built again');
+    // The outbox's own message, delivered after: left alone.
+    await deliver(message);
+    await assertCompletedOnce(pair, record);
   });
 });

@@ -5,18 +5,23 @@
 import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { DynamoDBStreamEvent, SQSRecord } from 'aws-lambda';
+import type { DynamoDBRecord, DynamoDBStreamEvent, SQSRecord } from 'aws-lambda';
 import type { StreamBatchHandler } from '../../lib/local/stream-poller.ts';
 
 export interface OwnOutbox {
   stop(): Promise<void>;
 }
 
-/** Starts the outbox of `tableName`; `observe` sees each batch of the stream before the router does. */
+/**
+ * Starts the outbox of `tableName`; `observe` sees each batch of the stream before the router does.
+ * `lose` names changes the stream loses: the router never sees them (as a change whose batch failed for
+ * the 24 hours the stream keeps it), though `observe` does.
+ */
 export async function startOwnOutbox(
   tableName: string,
   functionName: string,
   observe: (event: DynamoDBStreamEvent) => void = () => undefined,
+  lose: (record: DynamoDBRecord) => boolean = () => false,
 ): Promise<OwnOutbox> {
   const { startStreamPoller } = await import('../../lib/local/stream-poller.ts');
   const { tableStreamArn } = await import('../../lib/local/stack.ts');
@@ -47,7 +52,7 @@ export async function startOwnOutbox(
     filter: (record) => outboxItemTypes.includes(record.dynamodb?.NewImage?.type?.S ?? ''),
     handler: (event, context) => {
       observe(event);
-      return router(event, context);
+      return router({ Records: event.Records.filter((record) => !lose(record)) }, context);
     },
     functionName,
   });

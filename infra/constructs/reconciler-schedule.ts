@@ -1,0 +1,53 @@
+// The outbox reconciler's schedule (lib/outbox-reconciler.ts): an EventBridge rule invokes it every few
+// minutes. An event EventBridge could not deliver (the function throttled or missing past its retries)
+// goes to a dead-letter queue of its own, alarmed like every other; a run that fails shows in the
+// function's Errors alarm, and the next run starts afresh.
+import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { physicalQueueName } from '../../lib/queue-names.ts';
+
+export const RECONCILER_DEAD_LETTERS_QUEUE = 'reconciler-dlq';
+/** How often it runs: the bound (RECONCILE_AFTER_SECONDS, 15 min) plus this is how late a stuck record is re-driven. */
+export const RECONCILER_RATE = Duration.minutes(5);
+
+export class ReconcilerSchedule extends Construct {
+  readonly rule: events.Rule;
+  readonly deadLetterQueue: sqs.Queue;
+
+  constructor(
+    scope: Construct,
+    id: string,
+    props: { stage: string; fn: IFunction; removalPolicy: RemovalPolicy },
+  ) {
+    super(scope, id);
+    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
+      queueName: physicalQueueName(props.stage, RECONCILER_DEAD_LETTERS_QUEUE),
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      removalPolicy: props.removalPolicy,
+      retentionPeriod: Duration.days(14),
+    });
+    Validations.of(this.deadLetterQueue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason:
+        'This queue is itself a dead-letter queue: the schedule target’s, alarmed on any message. Nothing ' +
+        'consumes it, so a DLQ behind it would never fill.',
+    });
+    this.rule = new events.Rule(this, 'Rule', {
+      description: 'Runs the outbox reconciler: re-drives records whose outbox work is owed past the bound.',
+      schedule: events.Schedule.rate(RECONCILER_RATE),
+      targets: [
+        new targets.LambdaFunction(props.fn, {
+          deadLetterQueue: this.deadLetterQueue,
+          retryAttempts: 2,
+          // A run older than the next one is worth nothing: the next one reads the index afresh.
+          maxEventAge: RECONCILER_RATE,
+        }),
+      ],
+    });
+  }
+}

@@ -1,0 +1,38 @@
+// The pending index (lib/db/table.ts, lib/db/keys.ts pendingKeys): records whose outbox work is still
+// owed, by the time they entered that state. Platform-wide like the platform index: only the outbox
+// reconciler reads it, with a key condition that reaches only records pending since before its bound.
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Environment } from '../http/types.ts';
+import { db, tableName } from './client.ts';
+import { holds } from './conditions.ts';
+import { updateIf, type Written } from './items.ts';
+import { type ItemKey, PENDING_INDEX, pendingKeys } from './keys.ts';
+
+/** An item as the table holds it (keys, `type`, pendingSk included): what the stream's images carry. */
+export type PendingItem = Record<string, unknown> & ItemKey & { type: string; pendingSk: string };
+
+/** The oldest `limit` items of `itemType` pending since before `before`, oldest first. */
+export async function pendingBefore(
+  environment: Environment,
+  itemType: string,
+  before: string,
+  limit: number,
+): Promise<PendingItem[]> {
+  const { Items = [] } = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: PENDING_INDEX,
+      KeyConditionExpression: 'pendingPk = :pk AND pendingSk < :before',
+      ExpressionAttributeValues: { ':pk': pendingKeys.partition(environment, itemType), ':before': before },
+      Limit: limit,
+    }),
+  );
+  return Items as PendingItem[];
+}
+
+/**
+ * Moves a re-driven item's place on the index to `at`, so the next run re-drives it again only one bound
+ * later; only while it is still pending as it was read (a record its worker settled meanwhile has left).
+ */
+export const markRedriven = (item: PendingItem, at: string): Promise<Written<unknown>> =>
+  updateIf({ pk: item.pk, sk: item.sk }, { set: { pendingSk: at } }, holds({ pendingSk: item.pendingSk }));

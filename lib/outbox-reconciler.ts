@@ -1,0 +1,61 @@
+// The outbox's safety net. A record asks for its work through the table's stream (lib/outbox.ts), and
+// the stream keeps a change for 24 hours: a change the router could not send for that long (its batch
+// described to the failure queue, then trimmed) would leave a payment `initiated`, or a wallet `pending`
+// activation, for ever. While their work is owed such records carry the pending index's keys (by the time
+// they entered the state); a scheduled run reads those pending since before the bound and re-drives each
+// through the same path: the messages its insert asks for, built by the same rows, to the same queues.
+//
+// Safe whatever the record is going through: every consumer is idempotent (lib/outbox.ts). A payment in
+// flight (submitted, outcome unknown) is settled from its submission record (submitOnce, keyed by its
+// intent), never submitted again; a record that moved on is left alone; a webhook event's id names the
+// change, so a re-sent `payment.initiated` is one event. A re-driven record's index place moves to the
+// run's time, so a payment in flight through a long ledger outage is re-driven once per bound, not once
+// per run.
+import { sendToQueue } from './aws/queues.ts';
+import { config } from './config.ts';
+import { markRedriven, type PendingItem, pendingBefore } from './db/pending-index.ts';
+import type { Environment } from './http/types.ts';
+import { logger } from './log.ts';
+import { outboxMessages, REDRIVEN_MESSAGE, reconciledItemTypes } from './outbox.ts';
+
+const ENVIRONMENTS: readonly Environment[] = ['sandbox', 'production'];
+
+export interface ReconcileRun {
+  redriven: number;
+  /** Whether the run stopped at RECONCILE_MAX_PER_RUN (the next run takes the rest, oldest first). */
+  capped: boolean;
+}
+
+async function redrive(item: PendingItem, now: Date): Promise<void> {
+  // The insert as the stream carried it: the rows decide what it asks for, and build it.
+  const messages = outboxMessages({ kind: 'INSERT', newImage: item });
+  for (const { queue, message } of messages) await sendToQueue(queue, message);
+  // After the sends: a run that dies between them re-drives the record again next time, which is harmless.
+  await markRedriven(item, now.toISOString());
+  logger.warn(REDRIVEN_MESSAGE, {
+    itemType: item.type,
+    environment: item.environment,
+    associationId: item.associationId,
+    id: item.transactionRecordId ?? item.walletId,
+    pendingSince: item.pendingSk,
+    queues: messages.map((m) => m.queue),
+  });
+}
+
+/** Re-drives the records pending since before the bound, oldest first within each type, up to the cap. */
+export async function reconcile(now: Date = new Date()): Promise<ReconcileRun> {
+  const { RECONCILE_AFTER_SECONDS, RECONCILE_MAX_PER_RUN } = config();
+  const before = new Date(now.getTime() - RECONCILE_AFTER_SECONDS * 1000).toISOString();
+  let left = RECONCILE_MAX_PER_RUN;
+  for (const environment of ENVIRONMENTS)
+    for (const itemType of reconciledItemTypes) {
+      if (left === 0) break;
+      for (const item of await pendingBefore(environment, itemType, before, left)) {
+        await redrive(item, now);
+        left -= 1;
+      }
+    }
+  const run = { redriven: RECONCILE_MAX_PER_RUN - left, capped: left === 0 };
+  if (run.capped) logger.warn('Outbox reconciler: cap reached; the next run takes the rest', run);
+  return run;
+}
