@@ -39,14 +39,21 @@ describe.skipIf(!hasCurl)('examples/walkthrough.sh', () => {
     assert.match(stdout, /"balance": "1000.0000000"/);
     assert.match(
       stdout,
-      /Payments:[^\n]*\ntrue\ncompleted\n\d+(\.\d+)?\nswap\n/,
+      /Payments:[^\n]*\nP2P replay isIdempotent: true\nP2P status: completed\nswap receiveAmount \(EURC\): \d+(\.\d+)?\nlatest transaction type: swap\n/,
       'replayed, settled, swapped, listed',
     );
     assert.match(
       stdout,
-      /Off-ramp:[^\n]*\n(Me|Unverified)\ncompleted\nfailed\nrefund_completed\n/,
+      /Off-ramp:[^\n]*\nThandi classification: (Me|Unverified)\noff-ramp status: completed\nheld off-ramp providerStatus: failed\nheld off-ramp status: refund_completed\n/,
       'paid out, failed, refunded',
     );
+    assert.match(stdout, /^third-party wallet status: Verified$/m);
+    assert.match(stdout, /^funding stellarTxHash: [0-9a-f]{64}$/m);
+    // A story, not bare values: every line that starts a line is a step, a label and its value, or the
+    // bracket closing a labelled JSON value (whose other lines are indented).
+    for (const line of stdout.split('\n').filter((l) => l && !/^\s/.test(l))) {
+      assert.match(line, /^(== .+|[A-Za-z][^:]*: .+|[\]}])$/, `unlabelled line: ${line}`);
+    }
     assert.match(stdout, /\n== Done\n$/);
   });
 
