@@ -44,6 +44,8 @@ export interface PollerOptions {
   /** What the context's getRemainingTimeInMillis counts down from; not enforced. */
   timeoutSeconds?: number;
   logger?: PollerLogger;
+  /** Told of each invocation that failed messages: how many, of how many, and the error if it threw. */
+  onFailure?: (failed: number, of: number, error?: unknown) => void;
 }
 
 export interface Poller {
@@ -111,6 +113,7 @@ async function invoke(options: PollerOptions, messages: Message[], logger: Polle
       queueArn: options.queueArn,
       error,
     });
+    options.onFailure?.(records.length, records.length, error);
     return;
   }
   const succeeded = recordsToDelete(records, result);
@@ -119,8 +122,11 @@ async function invoke(options: PollerOptions, messages: Message[], logger: Polle
       queueArn: options.queueArn,
       response: result,
     });
+    options.onFailure?.(records.length, records.length);
     return;
   }
+  if (succeeded.length < records.length)
+    options.onFailure?.(records.length - succeeded.length, records.length);
   await deleteRecords(options, succeeded, logger);
 }
 
