@@ -71,19 +71,17 @@ describe('the local stack shows what it serves', () => {
 
   it('prints one line per worker failure', async () => {
     const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
-    try {
-      await sqs.send(
+    const { MessageId } = await sqs
+      .send(
         new SendMessageCommand({
           QueueUrl: process.env[queueUrlVariable('wallet-activations')],
           MessageBody: '{"not": "an activation"}',
         }),
-      );
-    } finally {
-      sqs.destroy();
-    }
+      )
+      .finally(() => sqs.destroy());
     assert.match(
-      await lineMatching(/ worker wallet-activator failed /),
-      / worker wallet-activator failed 1 of \d+ messages?: \w+: .+ \(retried after the visibility timeout\)$/,
+      await lineMatching(new RegExp(`Message ${MessageId} does not parse`)),
+      / worker wallet-activator failed 1 of \d+ messages?: MalformedMessage: .+ \(retried after the visibility timeout\)$/,
     );
   });
 
