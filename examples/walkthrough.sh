@@ -15,6 +15,8 @@ trap 'echo "walkthrough.sh: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 
 here=$(dirname "$0")
 json() { node "$here/json.mjs" "$@"; }
+# Labels what it reads: `… | says 'P2P status'` prints `P2P status: completed`.
+says() { printf '%s: %s\n' "$1" "$(cat)"; }
 step() { printf '\n== %s\n' "$*"; }
 
 C=${CREDENTIALS:-$here/../.local/credentials.json}
@@ -35,22 +37,22 @@ echo "token: ${TOKEN:0:24}…"
 A=(-sS --fail-with-body -H "x-service-auth: $KEY" -H "Authorization: Bearer $TOKEN" -H 'content-type: application/json')
 
 step 'Assets of the sandbox registry'
-curl "${A[@]}" "$B/assets" | json .data
+curl "${A[@]}" "$B/assets" | json .data | says 'assets'
 
 step 'Wallets: an own wallet, and a third-party one whose KYC the sandbox helper settles'
 OWN=$(curl "${A[@]}" -X POST "$B/wallets" \
   -d '{"walletName":"Treasury","assetCode":"USDC","ownAccount":true}' | json .id)
 TP=$(curl "${A[@]}" -X POST "$B/wallets" \
   -d '{"walletName":"Supplier","assetCode":"USDC","metadata":{"entityType":"Business","registeredName":"Acme","registrationNumber":"123","registrationCountry":"ke"}}' | json .id)
-echo "own wallet $OWN, third-party wallet $TP"
-curl "${A[@]}" -X POST "$B/sandbox/wallets/$TP/kyc" -d '{"decision":"Verified"}' | json .status
+echo "wallets: own $OWN, third-party $TP"
+curl "${A[@]}" -X POST "$B/sandbox/wallets/$TP/kyc" -d '{"decision":"Verified"}' | json .status | says 'third-party wallet status'
 # No need to wait for activation: the helper waits for the wallet's ledger account to open.
-curl "${A[@]}" -X POST "$B/sandbox/wallets/$OWN/fund" -d '{"assetCode":"USDC","amount":1000}' | json .stellarTxHash
+curl "${A[@]}" -X POST "$B/sandbox/wallets/$OWN/fund" -d '{"assetCode":"USDC","amount":1000}' | json .stellarTxHash | says 'funding stellarTxHash'
 
 step 'Balances: the API, then the ledger’s own view of the same account'
-curl "${A[@]}" "$B/wallets/$OWN" | json .balances
+curl "${A[@]}" "$B/wallets/$OWN" | json .balances | says 'own wallet balances (API)'
 PUBLIC_KEY=$(curl "${A[@]}" "$B/wallets/$OWN" | json .publicKey)
-curl -sS --fail-with-body "$HORIZON/accounts/$PUBLIC_KEY" | json .balances
+curl -sS --fail-with-body "$HORIZON/accounts/$PUBLIC_KEY" | json .balances | says 'own wallet balances (ledger)'
 
 step 'Beneficiaries with BANK, MOBILE_MONEY and CRYPTO payment destinations'
 THANDI=$(curl "${A[@]}" -X POST "$B/beneficiaries" \
@@ -59,41 +61,41 @@ BANK=$(curl "${A[@]}" -X POST "$B/beneficiaries/$THANDI/payment-destinations" \
   -d '{"method":"BANK","countryIsoCode2":"ZA","currencyIsoCode3":"ZAR","accountNumber":"123456789","bankCode":"250655","accountHolderName":"Thandi Nkosi"}' | json .id)
 MOMO=$(curl "${A[@]}" -X POST "$B/beneficiaries/$THANDI/payment-destinations" \
   -d '{"method":"MOBILE_MONEY","countryIsoCode2":"KE","currencyIsoCode3":"KES","mobileNumber":"+254712345678","provider":"MPESA"}' | json .id)
-curl "${A[@]}" -X POST "$B/sandbox/payment-destinations/$BANK/verification" -d '{"decision":"APPROVED"}' | json .verificationStatus
+curl "${A[@]}" -X POST "$B/sandbox/payment-destinations/$BANK/verification" -d '{"decision":"APPROVED"}' | json .verificationStatus | says 'BANK destination verificationStatus'
 ACME=$(curl "${A[@]}" -X POST "$B/beneficiaries" -d '{"business":{"registeredName":"Acme Trading"}}' | json .id)
 curl "${A[@]}" -X POST "$B/beneficiaries/$ACME/payment-destinations" \
-  -d "{\"method\":\"CRYPTO\",\"countryIsoCode2\":\"KE\",\"currencyIsoCode3\":\"USD\",\"networkName\":\"stellar-testnet\",\"assetSymbol\":\"USDC\",\"walletAddress\":\"$PUBLIC_KEY\"}" | json .verificationStatus
-curl "${A[@]}" "$B/beneficiaries/$THANDI" | json .paymentDestinations
+  -d "{\"method\":\"CRYPTO\",\"countryIsoCode2\":\"KE\",\"currencyIsoCode3\":\"USD\",\"networkName\":\"stellar-testnet\",\"assetSymbol\":\"USDC\",\"walletAddress\":\"$PUBLIC_KEY\"}" | json .verificationStatus | says 'CRYPTO destination verificationStatus'
+curl "${A[@]}" "$B/beneficiaries/$THANDI" | json .paymentDestinations | says 'Thandi paymentDestinations'
 
 step 'Connectors: the catalogue, one connector, what a payment through it needs'
-curl "${A[@]}" "$B/connectors?countryIsoCode2=ZA&direction=OFF_RAMP" | json ".data[0].id"
-curl "${A[@]}" "$B/connectors/za-bank-offramp-usdc-zar?transactionType=B2C" | json ".limits[0]"
-curl "${A[@]}" "$B/payments/requirements?connectorId=za-bank-offramp-usdc-zar&transactionType=B2C" | json .beneficiary
+curl "${A[@]}" "$B/connectors?countryIsoCode2=ZA&direction=OFF_RAMP" | json ".data[0].id" | says 'first ZA off-ramp connector'
+curl "${A[@]}" "$B/connectors/za-bank-offramp-usdc-zar?transactionType=B2C" | json ".limits[0]" | says 'its B2C limits'
+curl "${A[@]}" "$B/payments/requirements?connectorId=za-bank-offramp-usdc-zar&transactionType=B2C" | json .beneficiary | says 'B2C payment requirements (beneficiary)'
 
 step 'Quotes: off-ramp (100 USDC to a ZA bank account) and on-ramp (1000 KES by M-Pesa into USDC)'
 curl "${A[@]}" -X POST "$B/quotes" \
-  -d "{\"amount\":100,\"connectorId\":\"za-bank-offramp-usdc-zar\",\"beneficiaryId\":\"$THANDI\",\"paymentDestinationId\":\"$BANK\"}" | json .
+  -d "{\"amount\":100,\"connectorId\":\"za-bank-offramp-usdc-zar\",\"beneficiaryId\":\"$THANDI\",\"paymentDestinationId\":\"$BANK\"}" | json . | says 'off-ramp quote'
 curl "${A[@]}" -X POST "$B/quotes?type=onramp" \
-  -d "{\"amount\":1000,\"connectorId\":\"ke-momo-onramp-kes-usdc\",\"beneficiaryId\":\"$THANDI\",\"paymentDestinationId\":\"$MOMO\"}" | json .
+  -d "{\"amount\":1000,\"connectorId\":\"ke-momo-onramp-kes-usdc\",\"beneficiaryId\":\"$THANDI\",\"paymentDestinationId\":\"$MOMO\"}" | json . | says 'on-ramp quote'
 
 step 'Payments: a P2P to a second own wallet (replayed once), then a self-swap of USDC into EURC'
 SAVINGS=$(curl "${A[@]}" -X POST "$B/wallets" -d '{"walletName":"Savings","assetCode":"USDC","ownAccount":true}' | json .id)
 P2P="{\"transactionId\":\"$(node -e 'console.log(crypto.randomUUID())')\",\"walletId\":\"$OWN\",\"destinationWalletId\":\"$SAVINGS\",\"sendingAssetCode\":\"USDC\",\"amount\":25.5,\"fromRef\":\"RENT-11\"}"
 PAY=$(curl "${A[@]}" -X POST "$B/payments/p2p/own" -d "$P2P" | json .transactionRecordId)
-curl "${A[@]}" -X POST "$B/payments/p2p/own" -d "$P2P" | json .isIdempotent
+curl "${A[@]}" -X POST "$B/payments/p2p/own" -d "$P2P" | json .isIdempotent | says 'P2P replay isIdempotent'
 SWAP=$(curl "${A[@]}" -X POST "$B/payments/swap/own" \
   -d "{\"transactionId\":\"$(node -e 'console.log(crypto.randomUUID())')\",\"walletId\":\"$OWN\",\"destinationWalletId\":\"$OWN\",\"sendingAssetCode\":\"USDC\",\"receivingAssetCode\":\"EURC\",\"amount\":100}" | json .transactionRecordId)
 # Acceptance is not settlement: the record is `initiated` until the ledger has the payment (a second or so).
 settled() { for _ in $(seq 100); do [[ $(curl "${A[@]}" "$B/transactions/$1" | json .status) != initiated ]] && break; sleep 0.2; done; }
 settled "$PAY"
 settled "$SWAP"
-curl "${A[@]}" "$B/transactions/$PAY" | json .status
-curl "${A[@]}" "$B/transactions/$SWAP" | json .receiveAmount
-curl "${A[@]}" "$B/transactions?walletId=$OWN&limit=5" | json ".data[0].type"
+curl "${A[@]}" "$B/transactions/$PAY" | json .status | says 'P2P status'
+curl "${A[@]}" "$B/transactions/$SWAP" | json .receiveAmount | says 'swap receiveAmount (EURC)'
+curl "${A[@]}" "$B/transactions?walletId=$OWN&limit=5" | json ".data[0].type" | says 'latest transaction type'
 
 step 'Off-ramp: 100 USDC to the ZA bank account, paid out by the sandbox provider (about 3 s); then one failed and refunded'
 curl "${A[@]}" -X PATCH "$B/beneficiaries/$THANDI" \
-  -d '{"individual":{"dateOfBirth":"1990-04-12","idType":"NATIONAL_ID","idNumber":"9004120000000"},"addresses":[{"line1":"1 Long Street","city":"Cape Town","countryIsoCode2":"ZA"}]}' | json .classification
+  -d '{"individual":{"dateOfBirth":"1990-04-12","idType":"NATIONAL_ID","idNumber":"9004120000000"},"addresses":[{"line1":"1 Long Street","city":"Cape Town","countryIsoCode2":"ZA"}]}' | json .classification | says 'Thandi classification'
 offramp() {
   QUOTE=$(curl "${A[@]}" -X POST "$B/quotes" -d "{\"amount\":$1,\"connectorId\":\"za-bank-offramp-usdc-zar\",\"beneficiaryId\":\"$THANDI\",\"paymentDestinationId\":\"$BANK\"}" | json .quoteId)
   curl "${A[@]}" -X POST "$B/payments/offramp" \
@@ -103,12 +105,12 @@ offramp() {
 until_true() { for _ in $(seq 200); do v=$(curl "${A[@]}" "$B/transactions/$1" | json "$2"); [[ $v == "$3" || ( $3 == '!null' && $v != null ) ]] && break; sleep 0.2; done; }
 OUT=$(offramp 100 INV-2041)
 until_true "$OUT" .status completed
-curl "${A[@]}" "$B/transactions/$OUT" | json .status
+curl "${A[@]}" "$B/transactions/$OUT" | json .status | says 'off-ramp status'
 # A toRef starting with HOLD waits for the sandbox helper: failed after the ledger leg, it is refunded.
 HELD=$(offramp 10 HOLD-1)
 until_true "$HELD" .externalReference '!null'
-curl "${A[@]}" -X POST "$B/sandbox/transactions/$HELD/fail" | json .providerStatus
+curl "${A[@]}" -X POST "$B/sandbox/transactions/$HELD/fail" | json .providerStatus | says 'held off-ramp providerStatus'
 until_true "$HELD" .status refund_completed
-curl "${A[@]}" "$B/transactions/$HELD" | json .status
+curl "${A[@]}" "$B/transactions/$HELD" | json .status | says 'held off-ramp status'
 
 step 'Done'

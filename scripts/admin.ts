@@ -65,40 +65,52 @@ Options:
   --stage <stage>   A deployed stage (declared in cdk.json's "stages"): every command addresses its table,
                     secrets and functions, read from the outputs of its stack in its account and region.
                     Default: the local stack (npm start).
+  --debug           On a failure, the stack trace as well as the one line that says what went wrong.
   --help            This text.`;
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    name: { type: 'string' },
-    environment: { type: 'string', default: 'sandbox' },
-    kind: { type: 'string', default: 'business' },
-    application: { type: 'string' },
-    association: { type: 'string' },
-    'no-association': { type: 'boolean', default: false },
-    'api-key': { type: 'string' },
-    'key-id': { type: 'string' },
-    'client-id': { type: 'string' },
-    file: { type: 'string' },
-    stage: { type: 'string' },
-    'certificate-arn': { type: 'string', short: 'c' },
-    secret: { type: 'string', default: 'signing-keys' },
-    wallet: { type: 'string' },
-    destination: { type: 'string' },
-    decision: { type: 'string' },
-    count: { type: 'string' },
-    connector: { type: 'string' },
-    'transaction-type': { type: 'string' },
-    percentage: { type: 'string' },
-    fixed: { type: 'string' },
-    help: { type: 'boolean', default: false },
-  },
-});
+// --debug is read before the arguments are: a mistake in them is reported like any other failure.
+const debug = process.argv.includes('--debug');
 
+const options = {
+  name: { type: 'string' },
+  environment: { type: 'string', default: 'sandbox' },
+  kind: { type: 'string', default: 'business' },
+  application: { type: 'string' },
+  association: { type: 'string' },
+  'no-association': { type: 'boolean', default: false },
+  'api-key': { type: 'string' },
+  'key-id': { type: 'string' },
+  'client-id': { type: 'string' },
+  file: { type: 'string' },
+  stage: { type: 'string' },
+  'certificate-arn': { type: 'string', short: 'c' },
+  secret: { type: 'string', default: 'signing-keys' },
+  wallet: { type: 'string' },
+  destination: { type: 'string' },
+  decision: { type: 'string' },
+  count: { type: 'string' },
+  connector: { type: 'string' },
+  'transaction-type': { type: 'string' },
+  percentage: { type: 'string' },
+  fixed: { type: 'string' },
+  help: { type: 'boolean', default: false },
+  debug: { type: 'boolean', default: false },
+} as const;
+
+/** A usage mistake: one line, exit 2. */
 function fail(message: string): never {
-  console.error(`${message}\n\n${usage}`);
+  console.error(`${message} (npm run admin -- --help lists every command and option)`);
   process.exit(2);
 }
+
+const { values, positionals } = (() => {
+  try {
+    return parseArgs({ allowPositionals: true, options });
+  } catch (error) {
+    if (debug) console.error(error);
+    return fail((error as Error).message);
+  }
+})();
 
 const required = (name: keyof typeof values): string => {
   const value = values[name];
@@ -264,41 +276,12 @@ async function main(): Promise<void> {
   }
 }
 
-/**
- * The error of a refused connection ("connect ECONNREFUSED 127.0.0.1:8000"), or undefined for any
- * other failure. Node tries every address of a name (localhost: ::1 and 127.0.0.1) and reports all of
- * them in an AggregateError: refused only when each one was.
- */
-function refusedConnection(error: unknown): Error | undefined {
-  if (error instanceof AggregateError) {
-    const refused = error.errors.map(refusedConnection);
-    return refused.length > 0 && refused.every(Boolean) ? refused[0] : undefined;
-  }
-  return error instanceof Error && (error as { code?: unknown }).code === 'ECONNREFUSED' ? error : undefined;
-}
-
+// One line for every failure; --debug prints the stack trace as well (for a bug, or to see where a refusal came from).
 try {
   await main();
 } catch (error) {
-  // A stage that is not declared, not deployed or not in the credentials' account, a ledger admin
-  // request the function declined (the funding account holds too little), or a tenant request refused
-  // (another tenant's association): say which, in one line.
-  if (
-    error instanceof Error &&
-    ['StageTargetError', 'StageUnavailableError', 'LedgerAdminRefusal', 'TenantAdminRefusal'].includes(
-      error.name,
-    )
-  ) {
-    console.error(error.message);
-    process.exit(1);
-  }
-  const refused = refusedConnection(error);
-  if (!refused) throw error;
-  // A stopped `npm start` leaves its .local/stack.env.json behind: say what to do, not a stack trace.
-  console.error(
-    values.stage
-      ? `Could not connect to the AWS services (${refused.message}): check AWS_ENDPOINT_URL* and the network.`
-      : 'The local stack is not running: start it with `npm start` (or pass --stage for a deployed stage).',
-  );
+  if (debug) console.error(error);
+  const { expectedFailureLine, unexpectedFailureLine } = await import('../lib/admin/failure-line.ts');
+  if (!debug) console.error(expectedFailureLine(error, values.stage) ?? unexpectedFailureLine(error));
   process.exit(1);
 }

@@ -67,6 +67,11 @@ function log(message) {
   process.stderr.write(`[toolchain] ${message}\n`);
 }
 
+/** "4.2 s" since `started` (a Date.now()): each step says how long it took, so a first start never looks hung. */
+function secondsSince(started) {
+  return `${((Date.now() - started) / 1000).toFixed(1)} s`;
+}
+
 /** Expected failures: reported as one clear message, without a stack trace. */
 class ToolchainError extends Error {}
 
@@ -118,6 +123,7 @@ function isInstalled(pkg) {
  * `verify(dir)` may inspect the extracted folder before it is published.
  */
 async function installPinnedPackage(pkg, { subdir = '.', env = process.env, verify } = {}) {
+  const started = Date.now();
   log(`downloading ${pkg.spec} from the npm registry`);
   // The scratch folder sits next to the destination so the final rename stays on one filesystem.
   mkdirSync(dirname(pkg.dest), { recursive: true });
@@ -143,6 +149,7 @@ async function installPinnedPackage(pkg, { subdir = '.', env = process.env, veri
     verify?.(source);
 
     publish(source, pkg);
+    log(`${pkg.spec} installed in ${secondsSince(started)}`);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -208,6 +215,12 @@ function childEnv(nodeBin) {
     PATH: [dirname(nodeBin), process.env.PATH].filter(Boolean).join(delimiter),
     npm_config_update_notifier: 'false',
   };
+  // Colour is for a person at a terminal: in CI or into a file or a pipe, no tool we run prints it (vitest
+  // colours whenever CI is set; NO_COLOR is the one switch they all read).
+  if (!process.stdout.isTTY || env.CI) {
+    env.NO_COLOR = '1';
+    delete env.FORCE_COLOR;
+  }
   // When launched through `npm test`, npm exported its own (Node 20) path in these; fix them up.
   if (env.NODE) env.NODE = nodeBin;
   if (env.npm_node_execpath) env.npm_node_execpath = nodeBin;
@@ -232,8 +245,11 @@ function ensureDependencies(env) {
       ? 'package-lock.json changed, reinstalling dependencies (npm ci)'
       : 'installing dependencies (npm ci)',
   );
-  // npm warns that esbuild's install script was not run: expected, esbuild works without it.
+  // package.json's allowScripts decides each dependency's install script (esbuild's runs, @scarf/scarf's
+  // telemetry does not), so npm 11 has none to warn about (test/unit/install-scripts.test.ts).
+  const started = Date.now();
   runOrFail('npm', ['ci', '--no-audit', '--no-fund'], { env });
+  log(`dependencies installed in ${secondsSince(started)}`);
   // Written only after success; npm ci wipes node_modules first, so a failed install leaves no stamp.
   writeFileSync(stamp, `${wanted}\n`);
 }
@@ -274,12 +290,14 @@ function ensureJava(env) {
   let major = javaMajorVersion(env);
   if (major === null && process.getuid?.() === 0 && succeeds('apt-get', ['--version'], env)) {
     log('Java not found, installing default-jre-headless with apt-get');
+    const started = Date.now();
     const aptEnv = { ...env, DEBIAN_FRONTEND: 'noninteractive' };
     runOrFail('apt-get', ['update'], { env: aptEnv });
     runOrFail('apt-get', ['install', '-y', '--no-install-recommends', 'default-jre-headless'], {
       env: aptEnv,
     });
     major = javaMajorVersion(env);
+    log(`Java installed in ${secondsSince(started)}`);
   }
   if (major === null) fail(`Java was not found. ${howTo}`);
   if (major < MIN_JAVA_MAJOR) fail(`found Java ${major}. ${howTo}`);
@@ -361,12 +379,23 @@ function runStep(command, args, { env, cwd = root }) {
   });
 }
 
-/** Runs steps in order, stopping at the first one that fails or when we were interrupted. */
+/**
+ * Runs steps in order, stopping at the first one that fails or when we were interrupted. A named step
+ * (those of `npm test` and `npm run build`) says its name before it runs and its outcome and duration
+ * after, so a reader of the output knows which step printed what, and what took the time.
+ */
 async function runSteps(steps, env) {
   let outcome = { code: 0, signal: null };
-  for (const [command, args, options] of steps) {
+  for (const [name, command, args, options] of steps) {
+    const started = Date.now();
+    if (name) log(`${name}…`);
     outcome = await runStep(command, args, { env, ...options });
-    if (outcome.code !== 0 || outcome.signal || interruptedBy) break;
+    const failed = outcome.code !== 0 || outcome.signal;
+    if (name)
+      log(
+        `${name}: ${failed ? `failed (${outcome.signal ?? `exit code ${outcome.code}`})` : 'passed'} in ${secondsSince(started)}`,
+      );
+    if (failed || interruptedBy) break;
   }
   return outcome;
 }
@@ -392,33 +421,37 @@ function printTestTotals(reportFile) {
   );
 }
 
-/** Steps for each command: [executable, args, options?]. */
+/** Steps for each command: [name (null: a single step, whose output is the command's own), executable, args, options?]. */
 function commandSteps(command, args, nodeBin) {
   switch (command) {
     case 'start':
-      return [[nodeBin, ['lib/local/start.ts', ...args]]];
+      return [[null, nodeBin, ['lib/local/start.ts', ...args]]];
     case 'test':
       return [
-        ['npx', ['biome', 'check', '--error-on-warnings', '.']],
-        ['npx', ['tsc', '--noEmit']],
-        [nodeBin, ['esbuild.config.ts']], // the infra tests read the built bundles
-        ['npx', vitestArgs(args)],
+        ['lint (biome check)', 'npx', ['biome', 'check', '--error-on-warnings', '.']],
+        ['typecheck (tsc --noEmit)', 'npx', ['tsc', '--noEmit']],
+        ['build the function bundles (esbuild)', nodeBin, ['esbuild.config.ts']], // the infra tests read them
+        ['tests (vitest)', 'npx', vitestArgs(args)],
       ];
     case 'build':
       return [
-        [nodeBin, ['esbuild.config.ts', ...args]],
-        [nodeBin, ['lib/openapi/write.ts']], // dist/openapi.json and the dist/docs/ site
+        ['build the function bundles (esbuild)', nodeBin, ['esbuild.config.ts', ...args]],
+        ['write the OpenAPI document and the docs site', nodeBin, ['lib/openapi/write.ts']], // dist/openapi.json, dist/docs/
         // The typed client (clients/typescript): its types from that document, then compiled to its dist/.
-        ['npx', ['openapi-typescript', 'dist/openapi.json', '-o', CLIENT_TYPES, '--silent']],
-        ['npx', ['tsc', '-p', 'clients/typescript']],
+        [
+          'generate the client types',
+          'npx',
+          ['openapi-typescript', 'dist/openapi.json', '-o', CLIENT_TYPES, '--silent'],
+        ],
+        ['compile the client', 'npx', ['tsc', '-p', 'clients/typescript']],
       ];
     case 'bench':
-      return [[nodeBin, ['bench/run.ts', ...args]]];
+      return [[null, nodeBin, ['bench/run.ts', ...args]]];
     case 'admin':
-      return [[nodeBin, ['scripts/admin.ts', ...args]]];
+      return [[null, nodeBin, ['scripts/admin.ts', ...args]]];
     case 'node':
       // A plain `node`: relative paths resolve from where the user is, not the repo root.
-      return [[nodeBin, args, { cwd: process.cwd() }]];
+      return [[null, nodeBin, args, { cwd: process.cwd() }]];
     default:
       return null;
   }

@@ -1,13 +1,18 @@
 // Global test setup: one real local stack (DynamoDB Local, fauxqs, the Secrets Manager stand-in, the
 // local ledgers and the gateway) for the whole run. The environment it sets (endpoints, table and secret
 // names, the base URL) is handed to every test file through vitest's provide/inject.
+
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { type LocalStack, startStack } from '../lib/local/stack.ts';
+import { createTrafficLog } from '../lib/local/traffic-log.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 let stack: LocalStack | undefined;
+let tmpRoot: string | undefined;
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,6 +24,12 @@ declare module 'vitest' {
 
 export async function setup(project: TestProject): Promise<void> {
   const before = { ...process.env };
+  // Every temporary file of the run (CDK's cdk.out*, bundles, the walkthrough's credentials, the CLI's
+  // files) goes under one folder, removed at teardown: TMPDIR is what os.tmpdir() and the tools it runs
+  // read, in the test files' processes (stackEnv) and in every process they start.
+  tmpRoot = mkdtempSync(join(tmpdir(), 'payments-gateway-test-'));
+  process.env.TMPDIR = tmpRoot;
+  process.env.TEST_TMP_ROOT = tmpRoot;
   // Tests provoke warnings on purpose (a ledger that is down, a refused payment): keep them out of the
   // report. Errors (a 500 is logged with its requestId) still print; `LOG_LEVEL=DEBUG npm test` shows all.
   process.env.LOG_LEVEL ??= 'ERROR';
@@ -26,11 +37,16 @@ export async function setup(project: TestProject): Promise<void> {
   // receives its event within seconds (lib/webhooks/schedule.ts).
   process.env.WEBHOOK_RETRY_SCALE ??= '0.002';
   const dataDir = join(root, '.local', 'test-stack');
+  rmSync(join(dataDir, 'traffic.log'), { force: true });
   stack = await startStack({
     port: 0,
     dataDir,
     dynamoDbDir: join(root, '.local', 'dynamodb'),
     stage: 'test',
+    // What `npm start` prints, into a file: kept out of the report, read by test/integration/traffic-log.test.ts.
+    traffic: createTrafficLog((line) => appendFileSync(join(dataDir, 'traffic.log'), `${line}\n`), {
+      colour: false,
+    }),
   });
   process.env.TEST_BASE_URL = stack.baseUrl;
   process.env.TEST_HORIZON_URL = stack.horizonUrl;
@@ -48,4 +64,5 @@ export async function setup(project: TestProject): Promise<void> {
 
 export async function teardown(): Promise<void> {
   await stack?.stop();
+  if (tmpRoot) rmSync(tmpRoot, { recursive: true, force: true });
 }

@@ -4,6 +4,7 @@ import { connectorCatalogueFile } from '../connectors/catalogue-schema.ts';
 import { putConnector } from '../connectors/repo.ts';
 import type { Environment } from '../http/types.ts';
 import { fieldErrorsOf } from '../http/validation.ts';
+import { AdminRefusal } from './refusal.ts';
 
 /**
  * Validates a whole catalogue file (its shape, and that each connector's ledger side is an asset of
@@ -21,7 +22,7 @@ export async function loadConnectorCatalogue(environment: Environment, input: un
     }
   }
   if (!parsed.success || problems.length)
-    throw new Error(`Invalid connector catalogue:\n  ${problems.join('\n  ')}`);
+    throw new AdminRefusal(`Invalid connector catalogue:\n  ${problems.join('\n  ')}`);
   for (const entry of parsed.data) await putConnector(environment, entry, now);
   return { environment, loaded: parsed.data.map((c) => c.id) };
 }

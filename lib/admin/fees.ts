@@ -4,10 +4,11 @@
 import BigNumber from 'bignumber.js';
 import { findAssociation } from '../auth/repo.ts';
 import { findConnector } from '../connectors/repo.ts';
-import { type TransactionType, transactionTypeParam } from '../connectors/transaction-types.ts';
+import { shortForm, type TransactionType, transactionTypeParam } from '../connectors/transaction-types.ts';
 import type { Environment, Tenant } from '../http/types.ts';
 import { assetDecimals } from '../quotes/currencies.ts';
 import { deleteFeeRow, listFeeRows, putFeeRow } from '../quotes/repo.ts';
+import { AdminRefusal } from './refusal.ts';
 
 export interface FeeRowTarget {
   associationId: string;
@@ -19,23 +20,25 @@ export interface FeeRowTarget {
 
 function parseType(value: string): TransactionType {
   const parsed = transactionTypeParam.safeParse(value);
-  if (!parsed.success) throw new Error(`--transaction-type must be one of C2C, C2B, B2C, B2B (got ${value})`);
+  if (!parsed.success)
+    throw new AdminRefusal(`--transaction-type must be one of C2C, C2B, B2C, B2B (got ${value})`);
   return parsed.data;
 }
 
 async function tenantOrThrow(associationId: string, environment: Environment): Promise<Tenant> {
   const tenant = { associationId, environment };
-  if (!(await findAssociation(tenant))) throw new Error(`No association ${associationId} in ${environment}`);
+  if (!(await findAssociation(tenant)))
+    throw new AdminRefusal(`No association ${associationId} in ${environment}`);
   return tenant;
 }
 
 function decimal(name: string, value: string | undefined, maxDecimals: number, max?: number): string {
   if (value === undefined) return '0';
-  if (!/^\d+(\.\d+)?$/.test(value)) throw new Error(`--${name} must be a non-negative decimal number`);
+  if (!/^\d+(\.\d+)?$/.test(value)) throw new AdminRefusal(`--${name} must be a non-negative decimal number`);
   const number = new BigNumber(value);
   if ((number.decimalPlaces() ?? 0) > maxDecimals)
-    throw new Error(`--${name} must have at most ${maxDecimals} decimal places`);
-  if (max !== undefined && number.gt(max)) throw new Error(`--${name} must be at most ${max}`);
+    throw new AdminRefusal(`--${name} must have at most ${maxDecimals} decimal places`);
+  if (max !== undefined && number.gt(max)) throw new AdminRefusal(`--${name} must be at most ${max}`);
   return number.toFixed();
 }
 
@@ -45,18 +48,18 @@ export async function setFeeRow(
   now = new Date(),
 ) {
   if (target.percentage === undefined && target.fixed === undefined)
-    throw new Error('Give --percentage and/or --fixed (0 for a free corridor)');
+    throw new AdminRefusal('Give --percentage and/or --fixed (0 for a free corridor)');
   const transactionType = parseType(target.transactionType);
   const tenant = await tenantOrThrow(target.associationId, target.environment);
   const connectorId = target.connectorId.toLowerCase();
   const connector = await findConnector(target.environment, connectorId);
-  if (!connector) throw new Error(`No connector ${connectorId} in ${target.environment}`);
+  if (!connector) throw new AdminRefusal(`No connector ${connectorId} in ${target.environment}`);
   if (connector.direction !== 'OFF_RAMP')
-    throw new Error(
+    throw new AdminRefusal(
       `${connectorId} is an ${connector.direction} connector: fee rows apply to off-ramp connectors only`,
     );
   if (!connector.transactionTypes.some((t) => t.type === transactionType))
-    throw new Error(`${connectorId} does not list transaction type ${target.transactionType}`);
+    throw new AdminRefusal(`${connectorId} does not list transaction type ${target.transactionType}`);
   const decimals = await assetDecimals(target.environment, connector.acceptedAsset);
   const row = {
     environment: tenant.environment,
@@ -69,7 +72,8 @@ export async function setFeeRow(
     updatedAt: now.toISOString(),
   };
   await putFeeRow(row);
-  return row;
+  // Echoed as the operator gives it and quotes show it: `B2C`, not the stored `B_2_C`.
+  return { ...row, transactionType: shortForm(transactionType) };
 }
 
 /** Removes the row (quotes fall back to the connector's fee). */
@@ -82,11 +86,13 @@ export async function clearFeeRow(target: FeeRowTarget) {
     associationId: tenant.associationId,
     environment: tenant.environment,
     connectorId,
-    transactionType,
+    transactionType: shortForm(transactionType),
     cleared,
   };
 }
 
+/** The rows as the operator gives and quotes show their type: `B2C`, not the stored `B_2_C`. */
 export async function listAssociationFeeRows(associationId: string, environment: Environment) {
-  return listFeeRows(await tenantOrThrow(associationId, environment));
+  const rows = await listFeeRows(await tenantOrThrow(associationId, environment));
+  return rows.map((row) => ({ ...row, transactionType: shortForm(row.transactionType) }));
 }

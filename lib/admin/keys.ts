@@ -10,13 +10,15 @@ import {
 } from '@aws-sdk/client-secrets-manager';
 import type { Environment } from '../http/types.ts';
 import { type SecretName, secretIdVariable } from '../secret-names.ts';
+import { AdminRefusal } from './refusal.ts';
 
 export type KeySecret = 'signing-keys' | 'cursor-key' | 'kek';
 
 /** A secret's id from the environment: the stage's stack outputs, or the local stack's. */
 function secretIdOf(name: SecretName): string {
   const id = process.env[secretIdVariable[name]];
-  if (!id) throw new Error(`${secretIdVariable[name]} is not set: start the local stack or pass --stage`);
+  if (!id)
+    throw new AdminRefusal(`${secretIdVariable[name]} is not set: start the local stack or pass --stage`);
   return id;
 }
 

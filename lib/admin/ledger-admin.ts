@@ -3,8 +3,9 @@
 // the report to print, or thrown as the reason it did nothing.
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import type { LedgerAdminRequest, LedgerAdminResult } from './ledger-accounts.ts';
+import { AdminRefusal } from './refusal.ts';
 
-export class LedgerAdminRefusal extends Error {
+export class LedgerAdminRefusal extends AdminRefusal {
   override name = 'LedgerAdminRefusal';
 }
 

@@ -4,7 +4,7 @@ import type { PaymentDestinationRecord } from '../beneficiaries/repo.ts';
 import { decideDestinationVerification } from '../beneficiaries/verification.ts';
 import { tenantOf } from '../db/keys.ts';
 import { findByPlatformId } from '../db/platform-index.ts';
-import { Problem } from '../http/problem.ts';
+import { AdminRefusal } from './refusal.ts';
 
 export async function reviewPaymentDestination(
   destinationId: string,
@@ -12,13 +12,9 @@ export async function reviewPaymentDestination(
   now = new Date(),
 ) {
   const found = await findByPlatformId<PaymentDestinationRecord>('PAYDEST', destinationId);
-  if (!found) throw new Error(`No payment destination ${destinationId}.`);
-  const reviewed = await decideDestinationVerification(tenantOf(found), destinationId, decision, now).catch(
-    (error: unknown) => {
-      // A missing destination or a second decision: the operator reads the reason, not an HTTP problem.
-      throw error instanceof Problem ? new Error(error.detail) : error;
-    },
-  );
+  if (!found) throw new AdminRefusal(`No payment destination ${destinationId}.`);
+  // A second decision is refused with a Problem: the CLI prints its detail.
+  const reviewed = await decideDestinationVerification(tenantOf(found), destinationId, decision, now);
   return {
     destinationId: reviewed.id,
     beneficiaryId: reviewed.beneficiaryId,

@@ -14,6 +14,7 @@ import {
 } from '../auth/repo.ts';
 import { listApplicationItems } from '../db/platform-index.ts';
 import type { Environment } from '../http/types.ts';
+import { AdminRefusal } from './refusal.ts';
 
 export interface NewTenant {
   associationId: string;
@@ -51,7 +52,7 @@ export async function createTenant(
 }
 
 /** A request the CLI refuses, with the reason: it prints the message alone (one line) and exits 1. */
-export class TenantAdminRefusal extends Error {
+export class TenantAdminRefusal extends AdminRefusal {
   override name = 'TenantAdminRefusal';
 }
 
@@ -98,9 +99,17 @@ export async function addClient(applicationId: string, associationId: string | n
   return { applicationId, clientId, clientSecret, associationId };
 }
 
-export const revokeApiKeyByValue = (apiKey: string, now = new Date()) =>
-  revokeApiKey(hashCredential(apiKey), now);
-export const revokeClientById = (clientId: string, now = new Date()) => revokeClient(clientId, now);
+export async function revokeApiKeyByValue(apiKey: string, now = new Date()) {
+  if (!(await revokeApiKey(hashCredential(apiKey), now)))
+    throw new TenantAdminRefusal(
+      'No such API key: check its value, or revoke it by --application and --key-id',
+    );
+}
+
+export async function revokeClientById(clientId: string, now = new Date()) {
+  if (!(await revokeClient(clientId, now)))
+    throw new TenantAdminRefusal(`No client ${clientId}: 'credentials list --application <id>' lists them`);
+}
 
 export async function revokeApiKeyById(applicationId: string, keyId: string, now = new Date()) {
   const key = (await listApplicationItems<ApiKeyRecord | ClientRecord>(applicationId)).find(
@@ -116,6 +125,7 @@ export const associationOf = async (applicationId: string) =>
 
 /** Ids and states only: secrets are never stored, and hashes are not for display. */
 export async function listApplicationCredentials(applicationId: string) {
+  await applicationOrThrow(applicationId);
   const records = await listApplicationItems<ApiKeyRecord | ClientRecord>(applicationId);
   return {
     apiKeys: records

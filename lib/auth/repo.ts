@@ -80,10 +80,10 @@ export const putAssociation = (record: AssociationRecord) => putNew(associationE
 export const putApiKey = (record: ApiKeyRecord) => putNew(apiKeyEntity, record);
 export const putClient = (record: ClientRecord) => putNew(clientEntity, record);
 
-/** Revokes once: a second revocation keeps the first time. */
-async function revoke(key: ItemKey, at: Date): Promise<void> {
+/** Revokes once: a second revocation keeps the first time. False when there is no such credential. */
+async function revoke(key: ItemKey, at: Date): Promise<boolean> {
   const revoked = await updateIf(key, { setIfAbsent: { revokedAt: at.toISOString() } }, exists);
-  if (revoked.outcome === 'missing') throw new Error('No such credential');
+  return revoked.outcome !== 'missing';
 }
 
 export const revokeApiKey = (keyHash: string, at: Date) => revoke(keys.apiKey(keyHash), at);

@@ -10,6 +10,7 @@ import { FALLBACK_FUNCTION, matchRoute, routeKeyOf } from '../routes.ts';
 import { serveApiReference } from './api-reference.ts';
 import type { AnyHandler } from './function-host.ts';
 import { lambdaContext, type PlainRequest, toApiGatewayEvent } from './lambda-event.ts';
+import type { TrafficLog } from './traffic-log.ts';
 
 type Handler = (
   event: APIGatewayProxyEventV2,
@@ -115,7 +116,7 @@ async function serve(
   const responseBody = result.body
     ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8')
     : undefined;
-  res.writeHead(result.statusCode ?? 200, {
+  writeHead(res, result.statusCode ?? 200, {
     ...(result.headers as Record<string, string>),
     ...(result.cookies?.length ? { 'Set-Cookie': result.cookies } : {}),
   });
@@ -130,15 +131,35 @@ function answerWithProblem(
 ): void {
   const id = randomUUID();
   const response = problemResponse(problem, (req.url ?? '/').split('?')[0] ?? '/', id);
-  res.writeHead(problem.status, { ...response.headers, ...headers, 'X-Request-Id': id }).end(response.body);
+  writeHead(res, problem.status, { ...response.headers, ...headers, 'X-Request-Id': id });
+  res.end(response.body);
+}
+
+/** Headers set one by one rather than given to writeHead, so the traffic log can read the request id. */
+function writeHead(res: ServerResponse, status: number, headers: Record<string, string | string[]>): void {
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.writeHead(status);
 }
 
 export function startGateway(
   port: number,
   host = '127.0.0.1',
   functionHost?: ApiFunctionHost,
+  traffic?: TrafficLog,
 ): Promise<Server> {
   const server = createServer((req, res) => {
+    if (traffic) {
+      const started = performance.now();
+      res.once('finish', () =>
+        traffic.request({
+          method: req.method ?? 'GET',
+          path: (req.url ?? '/').split('?')[0] ?? '/',
+          status: res.statusCode,
+          ms: performance.now() - started,
+          requestId: res.getHeader('x-request-id')?.toString(),
+        }),
+      );
+    }
     serve(req, res, functionHost).catch((error: unknown) => {
       console.error('[gateway] request failed', error);
       if (res.headersSent) res.destroy();

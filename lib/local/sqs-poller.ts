@@ -44,6 +44,11 @@ export interface PollerOptions {
   /** What the context's getRemainingTimeInMillis counts down from; not enforced. */
   timeoutSeconds?: number;
   logger?: PollerLogger;
+  /**
+   * Told of each invocation that failed messages: how many, of how many, and the error if it threw
+   * (instead of the logger, for a worker that threw).
+   */
+  onFailure?: (failed: number, of: number, error?: unknown) => void;
 }
 
 export interface Poller {
@@ -107,10 +112,13 @@ async function invoke(options: PollerOptions, messages: Message[], logger: Polle
   try {
     result = await options.handler({ Records: records }, lambdaContext(options));
   } catch (error) {
-    logger.error('worker threw; the whole batch returns after its visibility timeout', {
-      queueArn: options.queueArn,
-      error,
-    });
+    // Told to onFailure (the traffic log's one line) when given, else logged with its stack.
+    if (options.onFailure) options.onFailure(records.length, records.length, error);
+    else
+      logger.error('worker threw; the whole batch returns after its visibility timeout', {
+        queueArn: options.queueArn,
+        error,
+      });
     return;
   }
   const succeeded = recordsToDelete(records, result);
@@ -119,8 +127,11 @@ async function invoke(options: PollerOptions, messages: Message[], logger: Polle
       queueArn: options.queueArn,
       response: result,
     });
+    options.onFailure?.(records.length, records.length);
     return;
   }
+  if (succeeded.length < records.length)
+    options.onFailure?.(records.length - succeeded.length, records.length);
   await deleteRecords(options, succeeded, logger);
 }
 

@@ -33,6 +33,7 @@ import { startLocalSecretsManager } from './secrets-manager.ts';
 import { ensureLocalSecrets, keySecretsOf } from './secrets-seed.ts';
 import { type Poller, type SqsBatchHandler, startPoller } from './sqs-poller.ts';
 import { type StreamBatchHandler, startStreamPoller } from './stream-poller.ts';
+import { logSettlements, type TrafficLog } from './traffic-log.ts';
 
 export interface StackOptions {
   /** Gateway port; 0 picks a free one. */
@@ -44,6 +45,8 @@ export interface StackOptions {
   stage?: string;
   /** Runs functions elsewhere than in this process (see function-host.ts); absent, every one runs here. */
   functionHost?: FunctionHost;
+  /** Told of each request, settled payment, ended webhook delivery and worker failure (traffic-log.ts). */
+  traffic?: TrafficLog;
 }
 
 export interface LocalStack {
@@ -272,15 +275,27 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
         concurrency: definition.maxConcurrency,
         handler,
         functionName: definition.worker,
+        ...(options.traffic && {
+          onFailure: (failed: number, of: number, error?: unknown) =>
+            options.traffic?.workerFailed(definition.worker as string, failed, of, error),
+        }),
       }),
     );
   }
 
   // The outbox: the table's stream, read as Lambda's event source reads it, into the router.
   const streams = new DynamoDBStreamsClient({ endpoint: dynamo.endpoint });
-  const router =
+  const routerFunction =
     (options.functionHost?.('streams/outbox', env) as StreamBatchHandler | undefined) ??
     ((await import('../../functions/streams/outbox.ts')) as { handler: StreamBatchHandler }).handler;
+  const { traffic } = options;
+  // The router sees every settlement and every ended delivery: the traffic log reads them there.
+  const router: StreamBatchHandler = traffic
+    ? (event, context) => {
+        logSettlements(traffic, event.Records);
+        return routerFunction(event, context);
+      }
+    : routerFunction;
   const streamPoller = startStreamPoller({
     streams,
     streamArn: await tableStreamArn(dynamo.endpoint, env.TABLE_NAME as string),
@@ -303,8 +318,11 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
   });
 
   const { startGateway } = await import('./gateway.ts');
-  const gateway: Server = await startGateway(options.port, undefined, (bundleName) =>
-    options.functionHost?.(bundleName, env),
+  const gateway: Server = await startGateway(
+    options.port,
+    undefined,
+    (bundleName) => options.functionHost?.(bundleName, env),
+    traffic,
   );
   const address = gateway.address();
   const port = typeof address === 'object' && address ? address.port : options.port;

@@ -1,16 +1,27 @@
-// `npm start`: brings the local stack up, writes .local/credentials.json, stops everything on SIGINT/SIGTERM.
+// `npm start`: brings the local stack up, writes .local/credentials.json, prints what it serves (one line
+// per request, settled payment, webhook delivery and worker failure; `npm start -- --quiet` does not), and
+// stops everything on SIGINT/SIGTERM.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startStack } from './stack.ts';
+import { createTrafficLog, useColour } from './traffic-log.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dataDir = join(root, '.local');
+const quiet = process.argv.slice(2).includes('--quiet');
+const started = Date.now();
+console.log('Starting the local stack (DynamoDB Local, SQS, secrets, seed data, the ledgers, the gateway)…');
 
 const stack = await startStack({
   port: Number(process.env.PORT ?? 3000),
   dataDir,
   dynamoDbDir: join(dataDir, 'dynamodb'),
+  ...(!quiet && {
+    traffic: createTrafficLog((line) => process.stdout.write(`${line}\n`), {
+      colour: useColour(process.stdout),
+    }),
+  }),
 }).catch((error: Error) => {
   console.error(`Could not start the local stack: ${error.message}`);
   process.exit(1);
@@ -34,10 +45,16 @@ writeFileSync(join(dataDir, 'credentials.json'), `${JSON.stringify(credentials, 
 // The admin CLI reads this to reach the same services.
 writeFileSync(join(dataDir, 'stack.env.json'), `${JSON.stringify(stack.env, null, 2)}\n`);
 
-console.log(`Local stack up: ${stack.baseUrl} (health: ${stack.baseUrl.replace(/\/v1$/, '')}/healthz)`);
+console.log(
+  `Local stack up in ${((Date.now() - started) / 1000).toFixed(1)} s: ${stack.baseUrl} (health: ${stack.baseUrl.replace(/\/v1$/, '')}/healthz)`,
+);
 console.log('Sandbox tenant (also in .local/credentials.json):');
 console.log(JSON.stringify(credentials, null, 2));
-console.log('Ctrl-C stops it.');
+console.log(
+  quiet
+    ? 'Ctrl-C stops it.'
+    : "Ctrl-C stops it. Its traffic follows, one line per request, settled payment, webhook delivery and worker failure (npm start -- --quiet hides it; LOG_LEVEL=INFO adds the functions' JSON logs):",
+);
 
 let stopping = false;
 const shutdown = async (signal: string) => {

@@ -20,6 +20,7 @@ import {
   type SimulatedStack,
   startCloudFormationSimulator,
 } from '../support/cloudformation-simulator.ts';
+import { bankDestination } from '../support/fixtures.ts';
 
 const run = promisify(execFile);
 
@@ -212,25 +213,31 @@ describe('admin CLI', () => {
   });
 });
 
+/** A new tenant's third-party wallet, Pending its KYC review. */
+async function thirdPartyWallet(name: string) {
+  const tenant = await admin('tenant', 'create', '--name', name);
+  const token = await tokenFor(tenant);
+  const created = await call('/wallets', {
+    method: 'POST',
+    apiKey: tenant.apiKey,
+    token,
+    body: {
+      walletName: 'Third party',
+      assetCode: 'USDC',
+      metadata: {
+        entityType: 'Business',
+        registeredName: 'B',
+        registrationNumber: '1',
+        registrationCountry: 'ZA',
+      },
+    },
+  });
+  return { tenant, token, created };
+}
+
 describe('admin CLI: KYC review', () => {
   it('ends a Pending wallet’s review once, and says so when it already ended', async () => {
-    const tenant = await admin('tenant', 'create', '--name', 'KYC Co');
-    const token = await tokenFor(tenant);
-    const created = await call('/wallets', {
-      method: 'POST',
-      apiKey: tenant.apiKey,
-      token,
-      body: {
-        walletName: 'Third party',
-        assetCode: 'USDC',
-        metadata: {
-          entityType: 'Business',
-          registeredName: 'B',
-          registrationNumber: '1',
-          registrationCountry: 'ZA',
-        },
-      },
-    });
+    const { tenant, token, created } = await thirdPartyWallet('KYC Co');
     assert.equal(created.body.status, 'Pending');
     const reviewed = await admin('wallet', 'review', '--wallet', created.body.id, '--decision', 'Rejected');
     assert.deepEqual(reviewed, { walletId: created.body.id, status: 'Rejected' });
@@ -240,6 +247,116 @@ describe('admin CLI: KYC review', () => {
       admin('wallet', 'review', '--wallet', created.body.id, '--decision', 'Verified'),
       /already ended/,
     );
+  });
+});
+
+describe('admin CLI: every ordinary mistake in one line', () => {
+  /** A command that must fail: its exit code and what it printed. */
+  const failing = (...args: string[]) =>
+    run(process.execPath, ['scripts/admin.ts', ...args], { env: process.env }).then(
+      () => assert.fail(`${args.join(' ')} succeeded`),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+
+  const assertOneLine = (failed: { code: number; stderr: string }, command: string) => {
+    assert.notEqual(failed.code, 0, command);
+    assert.equal(failed.stderr.split('\n').filter(Boolean).length, 1, `${command}: ${failed.stderr}`);
+    assert.doesNotMatch(failed.stderr, /^\s+at /m, command);
+    assert.doesNotMatch(failed.stderr, /Node\.js v/, command);
+  };
+
+  it('answers each command given a bad argument, and a second decision, with one line and a non-zero exit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'admin-mistakes-'));
+    const notJson = join(dir, 'registry.json');
+    writeFileSync(notJson, '[{"assetCode": ');
+    const missing = join(dir, 'missing.json');
+    const nobody = crypto.randomUUID();
+    const mistakes = [
+      ['preflight'],
+      ['tenant', 'create', '--name', 'Mistake Co', '--kind', 'robot'],
+      ['tenant', 'create', '--nmae', 'Mistake Co'],
+      ['apikey', 'add', '--application', nobody],
+      ['apikey', 'revoke', '--api-key', 'pgw_sandbox_not-a-key'],
+      ['apikey', 'revoke', '--application', nobody, '--key-id', 'nope'],
+      ['client', 'add', '--application', nobody],
+      ['client', 'revoke', '--client-id', nobody],
+      ['credentials', 'list', '--application', nobody],
+      ['assets', 'load', '--file', missing],
+      ['assets', 'load', '--file', notJson],
+      ['assets', 'seed'],
+      ['keys', 'rotate', '--secret', 'master-key'],
+      ['keys', 'status', '--stage', 'nowhere'],
+      ['connectors', 'load', '--file', missing],
+      [
+        'fees',
+        'set',
+        '--association',
+        nobody,
+        '--connector',
+        'x',
+        '--transaction-type',
+        'B2C',
+        '--fixed',
+        '1',
+      ],
+      ['fees', 'clear', '--association', nobody, '--connector', 'x', '--transaction-type', 'X2Y'],
+      ['fees', 'list', '--association', nobody],
+      ['wallet', 'review', '--wallet', nobody, '--decision', 'Verified'],
+      ['wallet', 'review', '--wallet', nobody, '--decision', 'Maybe'],
+      ['destination', 'review', '--destination', nobody, '--decision', 'APPROVED'],
+      ['ledger', 'status', '--environment', 'staging'],
+      ['channels', 'open', '--count', '0'],
+      ['ledger', 'sandbox-assets', '--stage', 'nowhere'],
+      ['wallets', 'list'],
+    ];
+    for (const args of mistakes) assertOneLine(await failing(...args), args.join(' '));
+
+    // Already decided: a wallet reviewed twice, a destination approved twice.
+    const { tenant, token, created: wallet } = await thirdPartyWallet('Twice Co');
+    await admin('wallet', 'review', '--wallet', wallet.body.id, '--decision', 'Verified');
+    const again = await failing('wallet', 'review', '--wallet', wallet.body.id, '--decision', 'Rejected');
+    assertOneLine(again, 'wallet review, again');
+    assert.match(again.stderr, /already ended/);
+
+    const beneficiary = await call('/beneficiaries', {
+      method: 'POST',
+      apiKey: tenant.apiKey,
+      token,
+      body: { individual: { firstName: 'Thandi', lastName: 'Nkosi' } },
+    });
+    const destination = await call(`/beneficiaries/${beneficiary.body.id}/payment-destinations`, {
+      method: 'POST',
+      apiKey: tenant.apiKey,
+      token,
+      body: bankDestination,
+    });
+    assert.equal(destination.status, 201, JSON.stringify(destination.body));
+    await admin('destination', 'review', '--destination', destination.body.id, '--decision', 'APPROVED');
+    const twice = await failing(
+      'destination',
+      'review',
+      '--destination',
+      destination.body.id,
+      '--decision',
+      'APPROVED',
+    );
+    assertOneLine(twice, 'destination review, again');
+    assert.match(twice.stderr, /already ended/);
+  });
+
+  it('prints the stack trace as well with --debug', async () => {
+    const failed = await failing(
+      'wallet',
+      'review',
+      '--wallet',
+      crypto.randomUUID(),
+      '--decision',
+      'Verified',
+      '--debug',
+    );
+    assert.equal(failed.code, 1);
+    assert.match(failed.stderr, /^AdminRefusal: No wallet /);
+    assert.match(failed.stderr, /^\s+at reviewWallet /m);
   });
 });
 

@@ -323,7 +323,7 @@ describe('quotes', () => {
           transactionType: set.transactionType,
           currency: set.currency,
         },
-        { percentage: '0.25', fixed: '0', transactionType: 'B_2_C', currency: 'USDC' },
+        { percentage: '0.25', fixed: '0', transactionType: 'B2C', currency: 'USDC' },
       );
       const za100 = { amount: 100, connectorId: 'za-bank-offramp-usdc-zar' };
       // The row: 100 × 0.25 % = 0.25, for a derived and for an exploratory B2C quote alike.
@@ -396,11 +396,7 @@ describe('quotes', () => {
             (r: { connectorId: string; transactionType: string }) => `${r.connectorId} ${r.transactionType}`,
           )
           .sort(),
-        [
-          'ke-momo-offramp-usdc-kes B_2_C',
-          'za-bank-offramp-usdc-zar B_2_B',
-          'za-bank-offramp-usdc-zar B_2_C',
-        ],
+        ['ke-momo-offramp-usdc-kes B2C', 'za-bank-offramp-usdc-zar B2B', 'za-bank-offramp-usdc-zar B2C'],
       );
 
       // Cleared: back to the connector's fee.

@@ -2,7 +2,7 @@
 // the seeded sandbox tenant: its curl lines cannot rot without this failing.
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -17,7 +17,9 @@ const hasCurl = spawnSync('curl', ['--version'], { stdio: 'ignore' }).status ===
 describe.skipIf(!hasCurl)('examples/walkthrough.sh', () => {
   it('runs every step against the stack, as docs/walkthrough.md shows', { timeout: 60_000 }, async () => {
     // The members `npm start` writes to .local/credentials.json, for the test stack.
-    const credentials = join(mkdtempSync(join(tmpdir(), 'walkthrough-')), 'credentials.json');
+    // The tenant's apiKey and clientSecret: removed once the script has read them.
+    const dir = mkdtempSync(join(tmpdir(), 'walkthrough-'));
+    const credentials = join(dir, 'credentials.json');
     writeFileSync(
       credentials,
       JSON.stringify({
@@ -30,23 +32,32 @@ describe.skipIf(!hasCurl)('examples/walkthrough.sh', () => {
     const { BASE_URL: _base, HORIZON_URL: _horizon, ...env } = process.env;
     const { stdout, stderr } = await run('bash', ['examples/walkthrough.sh'], {
       env: { ...env, CREDENTIALS: credentials },
-    }).catch((error: { stdout: string; stderr: string }) =>
-      assert.fail(`walkthrough.sh failed:\n${error.stderr}\n--- stdout ---\n${error.stdout}`),
-    );
+    })
+      .catch((error: { stdout: string; stderr: string }) =>
+        assert.fail(`walkthrough.sh failed:\n${error.stderr}\n--- stdout ---\n${error.stdout}`),
+      )
+      .finally(() => rmSync(dir, { recursive: true, force: true }));
     assert.equal(stderr, '');
     assert.match(stdout, /"transactionType": "B2C"/, 'the seeded tenant is a business: off-ramp B2C');
     assert.match(stdout, /"transactionType": "C2B"/, 'on-ramp from a person to the business: C2B');
     assert.match(stdout, /"balance": "1000.0000000"/);
     assert.match(
       stdout,
-      /Payments:[^\n]*\ntrue\ncompleted\n\d+(\.\d+)?\nswap\n/,
+      /Payments:[^\n]*\nP2P replay isIdempotent: true\nP2P status: completed\nswap receiveAmount \(EURC\): \d+(\.\d+)?\nlatest transaction type: swap\n/,
       'replayed, settled, swapped, listed',
     );
     assert.match(
       stdout,
-      /Off-ramp:[^\n]*\n(Me|Unverified)\ncompleted\nfailed\nrefund_completed\n/,
+      /Off-ramp:[^\n]*\nThandi classification: (Me|Unverified)\noff-ramp status: completed\nheld off-ramp providerStatus: failed\nheld off-ramp status: refund_completed\n/,
       'paid out, failed, refunded',
     );
+    assert.match(stdout, /^third-party wallet status: Verified$/m);
+    assert.match(stdout, /^funding stellarTxHash: [0-9a-f]{64}$/m);
+    // A story, not bare values: every line that starts a line is a step, a label and its value, or the
+    // bracket closing a labelled JSON value (whose other lines are indented).
+    for (const line of stdout.split('\n').filter((l) => l && !/^\s/.test(l))) {
+      assert.match(line, /^(== .+|[A-Za-z][^:]*: .+|[\]}])$/, `unlabelled line: ${line}`);
+    }
     assert.match(stdout, /\n== Done\n$/);
   });
 
