@@ -265,7 +265,9 @@ describe('admin CLI: every ordinary mistake in one line', () => {
     assert.doesNotMatch(failed.stderr, /Node\.js v/, command);
   };
 
-  it('answers each command given a bad argument, and a second decision, with one line and a non-zero exit', async () => {
+  it('answers each command given a bad argument, and a second decision, with one line and a non-zero exit', {
+    timeout: 240_000,
+  }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'admin-mistakes-'));
     const notJson = join(dir, 'registry.json');
     writeFileSync(notJson, '[{"assetCode": ');
@@ -309,7 +311,12 @@ describe('admin CLI: every ordinary mistake in one line', () => {
       ['ledger', 'sandbox-assets', '--stage', 'nowhere'],
       ['wallets', 'list'],
     ];
-    for (const args of mistakes) assertOneLine(await failing(...args), args.join(' '));
+    // Four at a time: each is a Node process of its own, and they are independent.
+    for (let i = 0; i < mistakes.length; i += 4) {
+      const group = mistakes.slice(i, i + 4);
+      const answers = await Promise.all(group.map(async (args) => [args, await failing(...args)] as const));
+      for (const [args, answer] of answers) assertOneLine(answer, args.join(' '));
+    }
 
     // Already decided: a wallet reviewed twice, a destination approved twice.
     const { tenant, token, created: wallet } = await thirdPartyWallet('Twice Co');

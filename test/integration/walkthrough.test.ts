@@ -15,7 +15,7 @@ const hasCurl = spawnSync('curl', ['--version'], { stdio: 'ignore' }).status ===
 
 // Skipped only where curl is not installed.
 describe.skipIf(!hasCurl)('examples/walkthrough.sh', () => {
-  it('runs every step against the stack, as docs/walkthrough.md shows', { timeout: 60_000 }, async () => {
+  it('runs every step against the stack, as docs/walkthrough.md shows', { timeout: 180_000 }, async () => {
     // The members `npm start` writes to .local/credentials.json, for the test stack.
     // The tenant's apiKey and clientSecret: removed once the script has read them.
     const dir = mkdtempSync(join(tmpdir(), 'walkthrough-'));
