@@ -13,7 +13,16 @@ export interface Entity<R> {
 export const entity = <R>(definition: Entity<R>): Entity<R> => definition;
 
 /** The table attributes that are not part of any record. */
-const TABLE_ATTRIBUTES = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'type']);
+const TABLE_ATTRIBUTES = new Set([
+  'pk',
+  'sk',
+  'gsi1pk',
+  'gsi1sk',
+  'gsi2pk',
+  'gsi2sk',
+  ...[1, 2, 3, 4].flatMap((n) => [`list${n}pk`, `list${n}sk`]),
+  'type',
+]);
 
 export function itemOf<R>(definition: Entity<R>, record: R): Record<string, unknown> {
   return {

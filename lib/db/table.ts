@@ -1,5 +1,15 @@
 // The one table, described once: infra builds it from this and the local stack creates it from this.
 
+/**
+ * The list indexes (issue #28): overloaded, sparse, each keyed by one list filter's partition and the
+ * list's order (lib/db/keys.ts names what each entity writes), so a filtered page reads O(page) items.
+ */
+const listIndexes = (['list1', 'list2', 'list3', 'list4'] as const).map((indexName) => ({
+  indexName,
+  partitionKey: `${indexName}pk`,
+  sortKey: `${indexName}sk`,
+}));
+
 export const tableDefinition = {
   partitionKey: 'pk',
   sortKey: 'sk',
@@ -15,6 +25,7 @@ export const tableDefinition = {
     { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
     /** The platform index: look-ups by id alone, for the admin CLI only (lib/db/platform-index.ts). */
     { indexName: 'platform', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+    ...listIndexes,
   ],
 } as const;
 
