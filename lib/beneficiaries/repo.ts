@@ -6,7 +6,7 @@ import { holds } from '../db/conditions.ts';
 import { entity, recordOf } from '../db/entity.ts';
 import { createIfAbsent, getRecord, putIf, readAllPages, updateIf, type Written } from '../db/items.ts';
 import { beneficiaryKeys, tenantOf, tenantScope } from '../db/keys.ts';
-import { listPartition, type PageRequest, positionOn, queryPage } from '../db/paginate.ts';
+import { listPartition, type PageRequest, positionOn, queryPage, underPrefix } from '../db/paginate.ts';
 import type { Environment, Tenant } from '../http/types.ts';
 import type { Address, Business, Individual, Tag } from './schema.ts';
 
@@ -117,10 +117,7 @@ export const replaceBeneficiary = (record: BeneficiaryRecord, expectedVersion: n
 
 export const listBeneficiaryPage = (tenant: Tenant, page: Omit<PageRequest, 'binding'>) =>
   queryPage(
-    {
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': tenantScope(tenant), ':prefix': beneficiaryKeys.beneficiaryPrefix },
-    },
+    underPrefix(tenantScope(tenant), beneficiaryKeys.beneficiaryPrefix),
     { ...page, binding: { scope: tenantScope(tenant), query: 'beneficiaries' } },
     (item) => ({ pk: item.pk, sk: item.sk }),
     (item) => recordOf<BeneficiaryRecord>(item),
@@ -165,13 +162,7 @@ export function listPaymentDestinationPage(
   return queryPage(
     method
       ? listPartition('list1', beneficiaryKeys.byMethod(tenant, beneficiaryId, method))
-      : {
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: {
-            ':pk': tenantScope(tenant),
-            ':prefix': beneficiaryKeys.destinationPrefix(beneficiaryId),
-          },
-        },
+      : underPrefix(tenantScope(tenant), beneficiaryKeys.destinationPrefix(beneficiaryId)),
     {
       ...page,
       binding: {

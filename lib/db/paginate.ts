@@ -51,6 +51,16 @@ export const listPartition = (index: ListIndex, pk: string) => ({
   ExpressionAttributeValues: { ':pk': pk },
 });
 
+/**
+ * A partition's items under a sort key prefix, as a range: DynamoDB Local answers `begins_with` by
+ * reading the partition from its first item (the bench's lists grew with the items sorted before the
+ * prefix), a range from the prefix on; DynamoDB serves both from the key.
+ */
+export const underPrefix = (pk: string, prefix: string) => ({
+  KeyConditionExpression: 'pk = :pk AND sk BETWEEN :prefix AND :prefixEnd',
+  ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix, ':prefixEnd': `${prefix}\uffff` },
+});
+
 function queryInput(query: QueryShape) {
   const { filters, ...keyCondition } = query;
   const filter = filterInput(filters ?? {});

@@ -3,7 +3,7 @@ import { holds } from '../db/conditions.ts';
 import { entity, recordOf } from '../db/entity.ts';
 import { createIfAbsent, getRecord, updateIf } from '../db/items.ts';
 import { type ListIndex, tenantOf, tenantScope, walletKeys } from '../db/keys.ts';
-import { listPartition, type PageRequest, positionOn, queryPage } from '../db/paginate.ts';
+import { listPartition, type PageRequest, positionOn, queryPage, underPrefix } from '../db/paginate.ts';
 import type { Tenant } from '../http/types.ts';
 import type { SealedSecret } from '../ledger/custody.ts';
 import type { WalletMetadata } from './schema.ts';
@@ -72,12 +72,7 @@ export function listWalletPage(
     return [undefined, tenantScope(tenant)];
   })();
   return queryPage(
-    index
-      ? listPartition(index, pk)
-      : {
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': pk, ':prefix': walletKeys.walletPrefix },
-        },
+    index ? listPartition(index, pk) : underPrefix(pk, walletKeys.walletPrefix),
     { ...page, binding: { scope: tenantScope(tenant), query: `wallets?${JSON.stringify(filters)}` } },
     positionOn(index),
     (item) => recordOf<WalletRecord>(item),

@@ -5,7 +5,9 @@
 // real client: never more than twice the page size, and every match listed once, in the list's order.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { backfillListKeys } from '../../lib/admin/list-backfill.ts';
 import { listAssetPage } from '../../lib/assets/repo.ts';
 import {
   beneficiaryEntity,
@@ -14,7 +16,8 @@ import {
   paymentDestinationEntity,
 } from '../../lib/beneficiaries/repo.ts';
 import { type ConnectorRecord, connectorEntity, listConnectorPage } from '../../lib/connectors/repo.ts';
-import { db } from '../../lib/db/client.ts';
+import { db, tableName } from '../../lib/db/client.ts';
+import { type Entity, itemOf } from '../../lib/db/entity.ts';
 import { putAll } from '../../lib/db/items.ts';
 import { tenantScope } from '../../lib/db/keys.ts';
 import type { Page } from '../../lib/http/pagination.ts';
@@ -221,6 +224,30 @@ describe('list reads (issue #28)', () => {
         `connectors?${JSON.stringify(filters)}`,
       );
     }
+  });
+
+  it('a record written before the list indexes is listed by its filters once `admin lists backfill` ran', async () => {
+    const earlier: Tenant = { environment: 'sandbox', associationId: randomUUID() };
+    const record = { ...transactionAt(earlier, 3, walletIds), status: 'failed' as const };
+    const wallet = walletAt(earlier, 1);
+    const asBefore = <R>(definition: Entity<R>, value: R) =>
+      Object.fromEntries(
+        Object.entries(itemOf(definition, value)).filter(([name]) => !name.startsWith('list')),
+      );
+    await db.send(
+      new PutCommand({ TableName: tableName(), Item: asBefore(seeded(transactionEntity), record) }),
+    );
+    await db.send(new PutCommand({ TableName: tableName(), Item: asBefore(walletEntity, wallet) }));
+    const listed = async () => ({
+      byStatus: (await listTransactionPage(earlier, { status: 'failed' }, { limit: LIMIT })).data.length,
+      byWallet: (await listTransactionPage(earlier, { walletId: walletIds[0] }, { limit: LIMIT })).data
+        .length,
+      byAsset: (await listWalletPage(earlier, { assetCode: wallet.assetCode }, { limit: LIMIT })).data.length,
+    });
+    assert.deepEqual(await listed(), { byStatus: 0, byWallet: 0, byAsset: 0 });
+    // The backfill reads every item type it knows; the seeded transaction stands in for a real one.
+    await backfillListKeys([seeded(transactionEntity)]);
+    assert.deepEqual(await listed(), { byStatus: 1, byWallet: 1, byAsset: 1 });
   });
 
   it('the lists without filters (beneficiaries, webhooks, deliveries, assets) read a page and its look-ahead', async () => {
