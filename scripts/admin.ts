@@ -24,6 +24,10 @@ Commands:
       other association is refused) or to none.
   client revoke --client-id <clientId>
   credentials list --application <applicationId>      Key ids and client ids (never secrets).
+  lists backfill
+      Once, after the deploy that adds the list indexes (issue #28) to a stage holding earlier records:
+      gives every transaction, wallet, payment destination and connector its list index keys and every
+      transaction its wallet entries (one scan of the table; idempotent). Prints the count per item type.
   assets load --environment sandbox|production --file <registry.json>
       Adds or replaces registry entries: a JSON array of {assetCode, assetIssuer, assetType, name, decimals, networkName}.
   assets seed --environment production
@@ -180,6 +184,10 @@ async function main(): Promise<void> {
       return print({ revoked: true });
     case 'credentials list':
       return print(await admin.listApplicationCredentials(required('application')));
+    case 'lists backfill': {
+      const { backfillListKeys } = await import('../lib/admin/list-backfill.ts');
+      return print(await backfillListKeys());
+    }
     case 'assets load': {
       const { loadAssetRegistry } = await import('../lib/admin/assets.ts');
       const environment = values.environment;

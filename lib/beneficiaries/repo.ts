@@ -6,7 +6,7 @@ import { holds } from '../db/conditions.ts';
 import { entity, recordOf } from '../db/entity.ts';
 import { createIfAbsent, getRecord, putIf, readAllPages, updateIf, type Written } from '../db/items.ts';
 import { beneficiaryKeys, tenantOf, tenantScope } from '../db/keys.ts';
-import { type PageRequest, queryPage } from '../db/paginate.ts';
+import { listPartition, type PageRequest, positionOn, queryPage, underPrefix } from '../db/paginate.ts';
 import type { Environment, Tenant } from '../http/types.ts';
 import type { Address, Business, Individual, Tag } from './schema.ts';
 
@@ -85,7 +85,10 @@ export const paymentDestinationEntity = entity<PaymentDestinationRecord>({
   type: 'paymentDestination',
   keyOf: (record) =>
     beneficiaryKeys.destination(tenantOf(record), record.beneficiaryId, record.destinationId),
-  indexKeysOf: (record) => beneficiaryKeys.destinationIndexKeys(tenantOf(record), record.destinationId),
+  indexKeysOf: (record) => ({
+    ...beneficiaryKeys.destinationIndexKeys(tenantOf(record), record.destinationId),
+    ...beneficiaryKeys.listKeys(tenantOf(record), record),
+  }),
 });
 
 /** Named conditions of the beneficiary items. */
@@ -114,10 +117,7 @@ export const replaceBeneficiary = (record: BeneficiaryRecord, expectedVersion: n
 
 export const listBeneficiaryPage = (tenant: Tenant, page: Omit<PageRequest, 'binding'>) =>
   queryPage(
-    {
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': tenantScope(tenant), ':prefix': beneficiaryKeys.beneficiaryPrefix },
-    },
+    underPrefix(tenantScope(tenant), beneficiaryKeys.beneficiaryPrefix),
     { ...page, binding: { scope: tenantScope(tenant), query: 'beneficiaries' } },
     (item) => ({ pk: item.pk, sk: item.sk }),
     (item) => recordOf<BeneficiaryRecord>(item),
@@ -158,15 +158,11 @@ export function listPaymentDestinationPage(
   method: DestinationMethod | undefined,
   page: Omit<PageRequest, 'binding'>,
 ) {
+  // By id, as the beneficiary's own prefix sorts them; a method reads its list index.
   return queryPage(
-    {
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: {
-        ':pk': tenantScope(tenant),
-        ':prefix': beneficiaryKeys.destinationPrefix(beneficiaryId),
-      },
-      filters: { equals: { method } },
-    },
+    method
+      ? listPartition('list1', beneficiaryKeys.byMethod(tenant, beneficiaryId, method))
+      : underPrefix(tenantScope(tenant), beneficiaryKeys.destinationPrefix(beneficiaryId)),
     {
       ...page,
       binding: {
@@ -174,7 +170,7 @@ export function listPaymentDestinationPage(
         query: `beneficiaries/${beneficiaryId}/payment-destinations?method=${method ?? ''}`,
       },
     },
-    (item) => ({ pk: item.pk, sk: item.sk }),
+    positionOn(method && 'list1'),
     (item) => recordOf<PaymentDestinationRecord>(item),
   );
 }

@@ -3,8 +3,8 @@
 
 import { entity, recordOf } from '../db/entity.ts';
 import { getRecord, putIf } from '../db/items.ts';
-import { connectorKeys } from '../db/keys.ts';
-import { type PageRequest, queryPage } from '../db/paginate.ts';
+import { connectorKeys, connectorListFilters, type ListIndex } from '../db/keys.ts';
+import { listPartition, type PageRequest, positionOn, queryPage } from '../db/paginate.ts';
 import type { Environment } from '../http/types.ts';
 import type { ConnectorEntry } from './catalogue-schema.ts';
 import type { ConnectorFilters } from './schema.ts';
@@ -26,9 +26,10 @@ export async function findConnector(
 }
 
 /** A catalogue entry: platform data, one partition per environment. */
-const connectorEntity = entity<ConnectorRecord>({
+export const connectorEntity = entity<ConnectorRecord>({
   type: 'connector',
   keyOf: (record) => connectorKeys.connector(record.environment, record.id),
+  indexKeysOf: (record) => connectorKeys.listKeys(record.environment, record),
 });
 
 /** Adds or replaces a catalogue entry. */
@@ -45,16 +46,29 @@ export async function putConnector(
   });
 }
 
+/**
+ * By id. The first filter given of country, method, direction and flow (the most selective first) reads
+ * its list index (lib/db/keys.ts); the others hold items back within the page's read budget.
+ */
 export function listConnectorPage(environment: Environment, filters: ConnectorFilters, page: PageRequest) {
-  const { countryIsoCode2, method, direction, flow } = filters;
+  const keyed = connectorListFilters.findIndex((filter) => filters[filter] !== undefined);
+  const index = keyed < 0 ? undefined : (`list${keyed + 1}` as ListIndex);
+  const rest = Object.fromEntries(
+    connectorListFilters.filter((_, i) => i !== keyed).map((f) => [f, filters[f]]),
+  );
+  const filter = connectorListFilters[keyed];
   return queryPage(
     {
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': connectorKeys.catalogue(environment) },
-      filters: { equals: { countryIsoCode2, method, direction, flow } },
+      ...(index && filter
+        ? listPartition(index, connectorKeys.byFilter(environment, filter, String(filters[filter])))
+        : {
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': connectorKeys.catalogue(environment) },
+          }),
+      filters: { equals: rest },
     },
     page,
-    (item) => ({ pk: item.pk, sk: item.sk }),
+    positionOn(index),
     connectorOf,
   );
 }

@@ -2,6 +2,7 @@
 // forged or transplanted cursor is a 400, never a way into other data. The key comes from a secret;
 // this sits with the table's pagination (lib/db), not in the HTTP chain, which needs no secret.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { readSecretJson } from '../aws/secrets.ts';
 import { config } from '../config.ts';
 import { badRequest } from '../http/problem.ts';
@@ -47,6 +48,15 @@ async function keys(options: { forceFetch?: boolean } = {}): Promise<Buffer[]> {
 const REFRESH_INTERVAL_MS = 30_000;
 let lastRefresh = 0;
 
+/**
+ * The binding is authenticated, not carried: it is the cipher's additional data, so a cursor opens only
+ * for the tenant and query it was issued for. The position is carried compactly: the tenant scope its
+ * keys repeat is written once as U+0001 (which JSON never leaves raw in its output), then deflated.
+ */
+const bindingData = (binding: CursorBinding) =>
+  createHash('sha256').update(`${binding.scope}\u0000${binding.query}`).digest();
+const SCOPE_MARK = '\u0001';
+
 /** Cursors are sealed with AES-256-GCM: opaque to the caller (no keys or tenant ids to read) and tamper-evident. */
 export async function encodeCursor(
   binding: CursorBinding,
@@ -55,10 +65,9 @@ export async function encodeCursor(
   const iv = randomBytes(12);
   const [current] = await keys();
   const cipher = createCipheriv('aes-256-gcm', current as Buffer, iv);
-  const sealed = Buffer.concat([
-    cipher.update(JSON.stringify({ ...binding, position }), 'utf8'),
-    cipher.final(),
-  ]);
+  cipher.setAAD(bindingData(binding));
+  const plain = deflateRawSync(JSON.stringify(position).replaceAll(binding.scope, SCOPE_MARK));
+  const sealed = Buffer.concat([cipher.update(plain), cipher.final()]);
   return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url');
 }
 
@@ -73,8 +82,12 @@ export async function decodeCursor(cursor: string, binding: CursorBinding): Prom
     try {
       const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
       decipher.setAuthTag(raw.subarray(12, 28));
-      const plain = Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]);
-      return JSON.parse(plain.toString('utf8')) as CursorBinding & { position: Record<string, unknown> };
+      decipher.setAAD(bindingData(binding));
+      const plain = inflateRawSync(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]));
+      return JSON.parse(plain.toString('utf8').replaceAll(SCOPE_MARK, binding.scope)) as Record<
+        string,
+        unknown
+      >;
     } catch {
       return undefined;
     }
@@ -84,7 +97,7 @@ export async function decodeCursor(cursor: string, binding: CursorBinding): Prom
     lastRefresh = Date.now();
     decoded = (await keys({ forceFetch: true })).map(open).find(Boolean);
   }
+  // A cursor of another tenant or query fails authentication like a forged one.
   if (!decoded) throw invalidCursor();
-  if (decoded.scope !== binding.scope || decoded.query !== binding.query) throw invalidCursor();
-  return decoded.position;
+  return decoded;
 }

@@ -22,6 +22,7 @@ const TABLE_ATTRIBUTES = new Set([
   'gsi2sk',
   'pendingPk',
   'pendingSk',
+  ...[1, 2, 3, 4].flatMap((n) => [`list${n}pk`, `list${n}sk`]),
   'type',
 ]);
 

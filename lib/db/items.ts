@@ -4,6 +4,8 @@
 // turn into a domain result (a replay, a conflict, a not-found).
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
+  BatchGetCommand,
+  BatchWriteCommand,
   DeleteCommand,
   GetCommand,
   PutCommand,
@@ -159,6 +161,36 @@ export async function readAllPages<R>(query: QueryShape): Promise<R[]> {
     startKey = result.LastEvaluatedKey;
   } while (startKey);
   return records;
+}
+
+/** Writes every record, unconditionally (items written once and never changed: put twice is put once). */
+export async function putAll<R>(definition: Entity<R>, records: R[]): Promise<void> {
+  for (let i = 0; i < records.length; i += 25) {
+    let pending: unknown[] = records
+      .slice(i, i + 25)
+      .map((record) => ({ PutRequest: { Item: itemOf(definition, record) } }));
+    while (pending.length) {
+      const { UnprocessedItems } = await db.send(
+        new BatchWriteCommand({ RequestItems: { [tableName()]: pending as never } }),
+      );
+      pending = UnprocessedItems?.[tableName()] ?? [];
+    }
+  }
+}
+
+/** The items at `keys` (at most 100), in the keys' order: undefined where there is none. */
+export async function getItems(keys: ItemKey[]): Promise<(Record<string, unknown> | undefined)[]> {
+  const found = new Map<string, Record<string, unknown>>();
+  const id = (key: { pk?: unknown; sk?: unknown }) => `${key.pk}\u0000${key.sk}`;
+  let pending: ItemKey[] = keys;
+  while (pending.length) {
+    const { Responses, UnprocessedKeys } = await db.send(
+      new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }),
+    );
+    for (const item of Responses?.[tableName()] ?? []) found.set(id(item), item);
+    pending = (UnprocessedKeys?.[tableName()]?.Keys ?? []) as ItemKey[];
+  }
+  return keys.map((key) => found.get(id(key)));
 }
 
 /** One write of a transaction. */

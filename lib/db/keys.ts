@@ -10,13 +10,21 @@
 // | association        | T#<env>#<assoc>          | ASSOCIATION                     |                                         | auth, beneficiaries (Me), quotes   |
 // | wallet             | T#<env>#<assoc>          | WALLET#<walletId>               | platform: WALLET#<walletId>             | /wallets, /sandbox/wallets, admin  |
 // |                    |                          |                                 | pending: PENDING#<env>#wallet / <since> | reconciler (activation pending)    |
+// |                    |                          |                                 | list1: <scope>#WALLET#ASSET#<code> / <walletId>  | /wallets?assetCode         |
+// |                    |                          |                                 | list2: <scope>#WALLET#NETWORK#<name> / <walletId> | /wallets?networkName      |
+// |                    |                          |                                 | list3: <scope>#WALLET#ASSET#<code>#NETWORK#<name> / <walletId> | both        |
 // | beneficiary        | T#<env>#<assoc>          | BENEFICIARY#<beneficiaryId>     |                                         | /beneficiaries                     |
 // | paymentDestination | T#<env>#<assoc>          | PAYDEST#<beneficiaryId>#<id>    | gsi1: T#<env>#<assoc> / PAYDEST#<id>;   | /beneficiaries/{id}/payment-…,     |
 // |                    |                          |                                 | platform: PAYDEST#<id>                  | /sandbox/payment-destinations, admin |
+// |                    |                          |                                 | list1: <scope>#PAYDEST#<beneficiaryId>#METHOD#<m> / <id> | …?method          |
 // | quote              | T#<env>#<assoc>          | QUOTE#<quoteId>                 |                                         | /quotes (TTL)                      |
 // | feeRow             | T#<env>#<assoc>          | FEE#<connectorId>#<type>        |                                         | /quotes, admin fees                |
 // | transaction        | T#<env>#<assoc>          | TXN#<transactionRecordId>       | gsi1: T#<env>#<assoc> / TXN#<createdAt>#<id> | /payments/…, /transactions     |
 // |                    |                          |                                 | pending: PENDING#<env>#transaction / <since> | reconciler (initiated)    |
+// |                    |                          |                                 | list1: <scope>#TXN#STATUS#<status> / <createdAt>#<id> | ?status              |
+// |                    |                          |                                 | list2: <scope>#TXN#TYPE#<type> / <createdAt>#<id> | ?type                    |
+// |                    |                          |                                 | list3: <scope>#TXN#STATUS#<status> / <type>#<createdAt>#<id> | ?status&type  |
+// | transactionWallet  | T#<env>#<assoc>          | TXNWALLET#<walletId>#<createdAt>#<id> |                                   | /transactions?walletId (+type, status in the page) |
 // | rampUseHead        | T#<env>#<assoc>          | RAMPUSE#<connectorId>#HEAD      |                                         | /payments/offramp (limits)         |
 // | rampUse            | T#<env>#<assoc>          | RAMPUSE#<connectorId>#USE#<id>  |                                         | /payments/offramp, ramps (TTL)     |
 // | webhook            | T#<env>#<assoc>          | WEBHOOK#<webhookId>             |                                         | /webhooks, delivery workers        |
@@ -31,13 +39,19 @@
 // | client             | CLIENT#<clientId>        | CLIENT                          | platform: APP#<appId> / CLIENT#<id>     | /auth/token, admin                 |
 // | tokenRateWindow    | RATE#token#<subject>     | WINDOW#<epochSeconds>           |                                         | /auth/token (TTL)                  |
 // | asset              | ASSETS#<env>             | ASSET#<code>                    |                                         | /assets, wallets, destinations     |
-// | connector          | CONNECTORS#<env>         | CONNECTOR#<connectorId>         |                                         | /connectors, /payments/…, /quotes  |
+// | connector          | CONNECTORS#<env>         | CONNECTOR#<connectorId>         | list1…list4: CONNECTORS#<env>#COUNTRY#<iso>, #METHOD#<m>, | /connectors, /payments/…, /quotes |
+// |                    |                          |                                 | #DIRECTION#<d>, #FLOW#<f> / <connectorId> | /connectors?<filter>             |
 // | providerCredential | PROVIDER#<env>#<connId>  | CREDENTIAL                      |                                         | provider notifications, ramps      |
 // | providerInstruction| PROVIDER#<env>#<connId>  | INSTRUCTION#<reference>         |                                         | provider notifications, ramps      |
 // | providerNotification| PROVIDER#<env>#<connId> | NOTIFICATION#<notificationId>   |                                         | provider notifications (TTL)       |
 // | platformAccount    | PLATFORM#<env>           | ACCOUNT#<role>                  |                                         | ledger                             |
 // | ledgerChannel      | PLATFORM#<env>           | CHANNEL#<nnnn>                  |                                         | ledger (channel leases, submitOnce)|
 // | ledgerSubmission   | SUBMISSION#<env>#<intent>| SUBMISSION                      |                                         | ledger (submitOnce)                |
+//
+// The list indexes (list1…list4, lib/db/table.ts) are overloaded: each entity writes, with the item, the
+// keys of the filters its list route documents, each partition key starting with the item's scope (the
+// tenant's, or the environment's for platform data), each sort key ordering it as the route does. A
+// filter the chosen index does not key is applied in the page, within a read budget (lib/db/paginate.ts).
 import type { Environment, Tenant } from '../http/types.ts';
 
 export interface ItemKey {
@@ -45,8 +59,20 @@ export interface ItemKey {
   sk: string;
 }
 
+/** The overloaded list indexes' keys (lib/db/table.ts listIndexes): one list filter each. */
+export interface ListIndexKeys {
+  list1pk?: string;
+  list1sk?: string;
+  list2pk?: string;
+  list2sk?: string;
+  list3pk?: string;
+  list3sk?: string;
+  list4pk?: string;
+  list4sk?: string;
+}
+
 /** Index keys an item may carry: gsi1 is tenant-scoped, gsi2 is the platform index (look-ups by id). */
-export interface IndexKeys {
+export interface IndexKeys extends ListIndexKeys {
   gsi1pk?: string;
   gsi1sk?: string;
   gsi2pk?: string;
@@ -54,6 +80,9 @@ export interface IndexKeys {
   pendingPk?: string;
   pendingSk?: string;
 }
+
+/** The list index that serves a filter: `list<n>`, read on `list<n>pk` and `list<n>sk`. */
+export type ListIndex = 'list1' | 'list2' | 'list3' | 'list4';
 
 export const tenantScope = (tenant: Tenant): string => `T#${tenant.environment}#${tenant.associationId}`;
 
@@ -121,6 +150,19 @@ export const walletKeys = {
   walletPrefix: 'WALLET#',
   /** Platform operations (KYC review) find a wallet by id alone. */
   byWalletId: (walletId: string): IndexKeys => platformIndexKeys('WALLET', walletId),
+  /** The list filters' partitions (`assetCode` and `networkName` never change), sorted by id as the list is. */
+  byAsset: (tenant: Tenant, assetCode: string) => `${tenantScope(tenant)}#WALLET#ASSET#${assetCode}`,
+  byNetwork: (tenant: Tenant, networkName: string) => `${tenantScope(tenant)}#WALLET#NETWORK#${networkName}`,
+  byAssetAndNetwork: (tenant: Tenant, assetCode: string, networkName: string) =>
+    `${tenantScope(tenant)}#WALLET#ASSET#${assetCode}#NETWORK#${networkName}`,
+  listKeys: (tenant: Tenant, wallet: { walletId: string; assetCode: string; networkName: string }) => ({
+    list1pk: walletKeys.byAsset(tenant, wallet.assetCode),
+    list1sk: wallet.walletId,
+    list2pk: walletKeys.byNetwork(tenant, wallet.networkName),
+    list2sk: wallet.walletId,
+    list3pk: walletKeys.byAssetAndNetwork(tenant, wallet.assetCode, wallet.networkName),
+    list3sk: wallet.walletId,
+  }),
 };
 
 /**
@@ -169,6 +211,16 @@ export const beneficiaryKeys = {
     gsi1sk: `PAYDEST#${destinationId}`,
     ...platformIndexKeys('PAYDEST', destinationId),
   }),
+  /** A beneficiary's destinations of one method (the list's filter), sorted by id as the list is. */
+  byMethod: (tenant: Tenant, beneficiaryId: string, method: string) =>
+    `${tenantScope(tenant)}#PAYDEST#${beneficiaryId}#METHOD#${method}`,
+  listKeys: (
+    tenant: Tenant,
+    destination: { beneficiaryId: string; destinationId: string; method: string },
+  ) => ({
+    list1pk: beneficiaryKeys.byMethod(tenant, destination.beneficiaryId, destination.method),
+    list1sk: destination.destinationId,
+  }),
 };
 
 /**
@@ -182,7 +234,24 @@ export const connectorKeys = {
     pk: `CONNECTORS#${environment}`,
     sk: `CONNECTOR#${connectorId}`,
   }),
+  /** One list filter's partition of the catalogue (list1 country, list2 method, list3 direction, list4 flow). */
+  byFilter: (environment: Environment, filter: ConnectorListFilter, value: string) =>
+    `CONNECTORS#${environment}#${filter.toUpperCase()}#${value}`,
+  listKeys: (
+    environment: Environment,
+    connector: Record<ConnectorListFilter, string> & { id: string },
+  ): ListIndexKeys =>
+    Object.fromEntries(
+      connectorListFilters.flatMap((filter, i) => [
+        [`list${i + 1}pk`, connectorKeys.byFilter(environment, filter, connector[filter])],
+        [`list${i + 1}sk`, connector.id],
+      ]),
+    ),
 };
+
+/** The connector list's filters, in the order of the list indexes that serve them (list1 … list4). */
+export const connectorListFilters = ['countryIsoCode2', 'method', 'direction', 'flow'] as const;
+export type ConnectorListFilter = (typeof connectorListFilters)[number];
 
 /**
  * The provider behind each connector (platform data, one partition per environment and connector): its
@@ -229,6 +298,43 @@ export const transactionKeys = {
   }),
   /** Bounds of gsi1sk for records created in [from, to): ISO timestamps sort as text. */
   creationPrefix: 'TXN#',
+  /**
+   * The list filters' partitions: by status (list1, by creation; list3, by type then creation) and by type
+   * (list2). A status move sets `statusKeys` with the status; the type never changes.
+   */
+  byStatus: (tenant: Tenant, status: string) => `${tenantScope(tenant)}#TXN#STATUS#${status}`,
+  byType: (tenant: Tenant, type: string) => `${tenantScope(tenant)}#TXN#TYPE#${type}`,
+  statusKeys: (tenant: Tenant, status: string) => ({
+    list1pk: transactionKeys.byStatus(tenant, status),
+    list3pk: transactionKeys.byStatus(tenant, status),
+  }),
+  listKeys: (
+    tenant: Tenant,
+    record: { status: string; transactionType: string; createdAt: string; transactionRecordId: string },
+  ): ListIndexKeys => {
+    const created = `${record.createdAt}#${record.transactionRecordId}`;
+    return {
+      ...transactionKeys.statusKeys(tenant, record.status),
+      list1sk: created,
+      list2pk: transactionKeys.byType(tenant, record.transactionType),
+      list2sk: created,
+      list3sk: `${record.transactionType}#${created}`,
+    };
+  },
+  /**
+   * One item per wallet a record touches (written once, before the record): the walletId filter, by
+   * creation. It holds the record's id, creation and type; the record itself is read by key.
+   */
+  walletEntry: (
+    tenant: Tenant,
+    walletId: string,
+    createdAt: string,
+    transactionRecordId: string,
+  ): ItemKey => ({
+    pk: tenantScope(tenant),
+    sk: `TXNWALLET#${walletId}#${createdAt}#${transactionRecordId}`,
+  }),
+  walletEntryPrefix: (walletId: string) => `TXNWALLET#${walletId}#`,
 };
 
 /**

@@ -1,9 +1,16 @@
 // One page of a Query, as the API's `{data, pagination}`: read limit+1 to know whether more exist.
+//
+// A page costs O(page) reads whatever the collection's size: each request reads at most `readBudget`
+// items. The key condition selects the page (lib/db/keys.ts: every documented filter has an index whose
+// sort key orders it as the list does); a filter it does not key holds items back in the page, and when
+// the budget runs out first the page is short, `hasMore` is true and the cursor resumes where the read
+// stopped.
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../http/pagination.ts';
 import { db, tableName } from './client.ts';
 import { type CursorBinding, decodeCursor, encodeCursor } from './cursor.ts';
 import { filterInput, type ListFilters } from './filters.ts';
+import type { ListIndex } from './keys.ts';
 
 export interface PageRequest {
   limit: number;
@@ -11,21 +18,54 @@ export interface PageRequest {
   binding: CursorBinding;
 }
 
+/** The items one request may read: a page and its look-ahead, or a page's worth of items held back. */
+export const readBudget = (limit: number): number => 2 * limit;
+
 type QueryShape = Omit<
   QueryCommandInput,
   'TableName' | 'Limit' | 'ExclusiveStartKey' | 'FilterExpression'
 > & { filters?: ListFilters };
 
-export async function queryPage<T>(
-  query: QueryShape,
-  page: PageRequest,
-  keyOf: (item: Record<string, unknown>) => Record<string, unknown>,
-  toResource: (item: Record<string, unknown>) => T,
-): Promise<Page<T>> {
+/**
+ * When the index holds entries that stand for records (a record found by one of its wallets): reads the
+ * records the entries name (each counted against the budget) and keeps an entry only if its record is
+ * there and passes the filters the entry cannot hold. Entries and records come back in order.
+ */
+export interface Resolve {
+  records(entries: Record<string, unknown>[]): Promise<(Record<string, unknown> | undefined)[]>;
+  accept(entry: Record<string, unknown>, record: Record<string, unknown>): boolean;
+}
+
+/** An item's key as a position of a Query on `index` (the table's own when none): what a cursor holds. */
+export const positionOn =
+  (index?: string) =>
+  (item: Record<string, unknown>): Record<string, unknown> =>
+    Object.fromEntries(
+      ['pk', 'sk', ...(index ? [`${index}pk`, `${index}sk`] : [])].map((name) => [name, item[name]]),
+    );
+
+/** One partition of a list index (lib/db/keys.ts), in its sort key's order. */
+export const listPartition = (index: ListIndex, pk: string) => ({
+  IndexName: index,
+  KeyConditionExpression: `${index}pk = :pk`,
+  ExpressionAttributeValues: { ':pk': pk },
+});
+
+/**
+ * A partition's items under a sort key prefix, as a range: DynamoDB Local answers `begins_with` by
+ * reading the partition from its first item (the bench's lists grew with the items sorted before the
+ * prefix), a range from the prefix on; DynamoDB serves both from the key.
+ */
+export const underPrefix = (pk: string, prefix: string) => ({
+  KeyConditionExpression: 'pk = :pk AND sk BETWEEN :prefix AND :prefixEnd',
+  ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix, ':prefixEnd': `${prefix}\uffff` },
+});
+
+function queryInput(query: QueryShape) {
   const { filters, ...keyCondition } = query;
   const filter = filterInput(filters ?? {});
   const names = { ...keyCondition.ExpressionAttributeNames, ...filter.ExpressionAttributeNames };
-  const input = {
+  return {
     ...keyCondition,
     ...(filter.FilterExpression ? { FilterExpression: filter.FilterExpression } : {}),
     // DynamoDB refuses an empty map of names.
@@ -35,30 +75,52 @@ export async function queryPage<T>(
       ...filter.ExpressionAttributeValues,
     },
   };
+}
+
+export async function queryPage<T>(
+  query: QueryShape,
+  page: PageRequest,
+  keyOf: (item: Record<string, unknown>) => Record<string, unknown>,
+  toResource: (item: Record<string, unknown>) => T,
+  resolve?: Resolve,
+): Promise<Page<T>> {
+  const input = queryInput(query);
   let startKey = page.cursor ? await decodeCursor(page.cursor, page.binding) : undefined;
-  const Items: Record<string, unknown>[] = [];
-  // With a FilterExpression a read can come back short while more matches remain: read on until the
-  // page (plus one, to know whether there is more) is full or the partition is exhausted.
+  let budget = readBudget(page.limit);
+  const found: { entry: Record<string, unknown>; item: Record<string, unknown> }[] = [];
+  // Read on until the page (plus one, to know whether there is more) is full, the budget is spent or
+  // the key condition is exhausted. An entry to resolve may cost a second read: it takes two of the budget.
   do {
+    const wanted = page.limit + 1 - found.length;
     const result = await db.send(
       new QueryCommand({
         ...input,
         TableName: tableName(),
-        Limit: page.limit + 1 - Items.length,
+        Limit: Math.min(wanted, resolve ? Math.floor(budget / 2) : budget),
         ExclusiveStartKey: startKey,
       }),
     );
-    Items.push(...(result.Items ?? []));
+    const entries = result.Items ?? [];
+    budget -= result.ScannedCount ?? entries.length;
+    if (resolve) {
+      const records = await resolve.records(entries);
+      budget -= records.filter(Boolean).length;
+      entries.forEach((entry, i) => {
+        const record = records[i];
+        if (record && resolve.accept(entry, record)) found.push({ entry, item: record });
+      });
+    } else found.push(...entries.map((entry) => ({ entry, item: entry })));
     startKey = result.LastEvaluatedKey;
-  } while (startKey && Items.length <= page.limit);
-  const items = Items.slice(0, page.limit);
-  const hasMore = Items.length > page.limit;
+  } while (startKey && found.length <= page.limit && budget >= (resolve ? 2 : 1));
+  const items = found.slice(0, page.limit);
   const last = items.at(-1);
+  // A full page resumes after its last item; a short one where the read stopped (its budget spent).
+  const resumeAt = found.length > page.limit ? last && keyOf(last.entry) : startKey;
   return {
-    data: items.map(toResource),
+    data: items.map(({ item }) => toResource(item)),
     pagination: {
-      nextCursor: hasMore && last ? await encodeCursor(page.binding, keyOf(last)) : null,
-      hasMore,
+      nextCursor: resumeAt ? await encodeCursor(page.binding, resumeAt) : null,
+      hasMore: Boolean(resumeAt),
     },
   };
 }

@@ -1,6 +1,16 @@
 // The one table, described once: infra builds it from this and the local stack creates it from this.
 import { PENDING_INDEX } from './keys.ts';
 
+/**
+ * The list indexes (issue #28): overloaded, sparse, each keyed by one list filter's partition and the
+ * list's order (lib/db/keys.ts names what each entity writes), so a filtered page reads O(page) items.
+ */
+const listIndexes = (['list1', 'list2', 'list3', 'list4'] as const).map((indexName) => ({
+  indexName,
+  partitionKey: `${indexName}pk`,
+  sortKey: `${indexName}sk`,
+}));
+
 export const tableDefinition = {
   partitionKey: 'pk',
   sortKey: 'sk',
@@ -22,6 +32,7 @@ export const tableDefinition = {
      * (lib/outbox-reconciler.ts).
      */
     { indexName: PENDING_INDEX, partitionKey: 'pendingPk', sortKey: 'pendingSk' },
+    ...listIndexes,
   ],
 } as const;
 

@@ -23,7 +23,7 @@ ${errorRows}
 
 **Retries.** Operations that list the \`Idempotency-Key\` header take one (1–255 printable ASCII characters): the same key with the same request gets the first request's result, resuming it when it answered 202; the same key with another request is a 409 naming \`Idempotency-Key\`. Keys are scoped to the caller; without one, every request is new.
 
-**Pagination.** Lists take \`limit\` (1–${MAX_LIMIT}, default ${DEFAULT_LIMIT}) and \`cursor\` and answer \`{data, pagination: {nextCursor, hasMore}}\`; on the last page \`nextCursor\` is null and \`hasMore\` false.
+**Pagination.** Lists take \`limit\` (1–${MAX_LIMIT}, default ${DEFAULT_LIMIT}) and \`cursor\` and answer \`{data, pagination: {nextCursor, hasMore}}\`; on the last page \`nextCursor\` is null and \`hasMore\` false. A request reads a bounded number of records whatever the collection's size: where filters combine, a page may come back short (even empty) with \`hasMore\` true, and its \`nextCursor\` resumes where the read stopped; follow it until \`hasMore\` is false.
 
 **Request ids.** Every response carries \`X-Request-Id\`; a caller's own id is kept when it is 8–128 characters of \`A-Z a-z 0-9 . _ : -\`.`;
 }

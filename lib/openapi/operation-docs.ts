@@ -225,7 +225,7 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
     tag: 'Connectors',
     summary: 'List connectors',
     description:
-      'The catalogue of the caller’s environment, filtered by `countryIsoCode2`, `method` (MOBILE_MONEY reads as MOMO), `direction` and `flow`, any case. Inactive connectors are listed with their status.',
+      'The catalogue of the caller’s environment, filtered by `countryIsoCode2`, `method` (MOBILE_MONEY reads as MOMO), `direction` and `flow`, any case. Inactive connectors are listed with their status. With several filters a page may come back short with `hasMore` true: follow `nextCursor`.',
     query: {
       countryIsoCode2: 'ISO 3166-1 alpha-2, any case.',
       method: 'BANK, MOMO (MOBILE_MONEY reads as MOMO), CASH…, any case.',
@@ -332,9 +332,9 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
     tag: 'Transactions',
     summary: 'List transaction records',
     description:
-      'Newest first, cursor-paginated, filtered by any of the members below. Every status and type the contract names is accepted; one that no record holds yet (a refund, an off-ramp) answers an empty page.',
+      'Newest first, cursor-paginated, filtered by any of the members below (together, all must hold). Every status and type the contract names is accepted; one that no record holds yet (a refund, an off-ramp) answers an empty page. `walletId` with `status` may answer a short page with `hasMore` true: follow `nextCursor`.',
     query: {
-      status: '`initiated`, `completed`, `failed` or `refund_completed`.',
+      status: '`initiated`, `processing`, `completed`, `failed` or `refund_completed`.',
       type: '`p2p`, `swap`, `p2p_multi`, `offramp` or `onramp`.',
       walletId: 'Only records that touch this wallet (as a source or an own destination, in any leg).',
       createdFrom: 'Only records created at or after this ISO 8601 date-time.',

@@ -4,9 +4,9 @@
 // moves backwards and never completes twice.
 import { holds } from '../db/conditions.ts';
 import { entity, recordOf } from '../db/entity.ts';
-import { createIfAbsent, getRecord, updateIf, type Written } from '../db/items.ts';
-import { pendingKeys, tenantOf, tenantScope, transactionKeys } from '../db/keys.ts';
-import { type PageRequest, queryPage } from '../db/paginate.ts';
+import { createIfAbsent, getItems, getRecord, putAll, updateIf, type Written } from '../db/items.ts';
+import { type ListIndex, pendingKeys, tenantOf, tenantScope, transactionKeys } from '../db/keys.ts';
+import { type PageRequest, positionOn, queryPage } from '../db/paginate.ts';
 import type { Environment, Tenant } from '../http/types.ts';
 
 /**
@@ -129,6 +129,7 @@ export const transactionEntity = entity<TransactionRecord>({
   keyOf: (record) => transactionKeys.record(tenantOf(record), record.transactionRecordId),
   indexKeysOf: (record) => ({
     ...transactionKeys.byCreation(tenantOf(record), record.createdAt, record.transactionRecordId),
+    ...transactionKeys.listKeys(tenantOf(record), record),
     // Until a worker moves it on, the reconciler finds it if it waits too long (lib/outbox-reconciler.ts).
     ...(record.status === 'initiated'
       ? pendingKeys.of(record.environment, 'transaction', record.createdAt)
@@ -136,9 +137,38 @@ export const transactionEntity = entity<TransactionRecord>({
   }),
 });
 
-/** Writes the record unless its id (its transactionId) has one: then the record that holds it. */
-export const putTransaction = (record: TransactionRecord): Promise<Written<TransactionRecord>> =>
-  createIfAbsent(transactionEntity, record);
+/** A wallet's entry for a record it takes part in: what the walletId filter reads (lib/db/keys.ts). */
+export type TransactionWalletEntry = Pick<
+  TransactionRecord,
+  'environment' | 'associationId' | 'transactionRecordId' | 'transactionType' | 'createdAt'
+> & { walletId: string };
+
+export const transactionWalletEntity = entity<TransactionWalletEntry>({
+  type: 'transactionWallet',
+  keyOf: (entry) =>
+    transactionKeys.walletEntry(tenantOf(entry), entry.walletId, entry.createdAt, entry.transactionRecordId),
+});
+
+export const walletEntriesOf = (record: TransactionRecord): TransactionWalletEntry[] =>
+  record.walletIds.map((walletId) => ({
+    environment: record.environment,
+    associationId: record.associationId,
+    transactionRecordId: record.transactionRecordId,
+    transactionType: record.transactionType,
+    createdAt: record.createdAt,
+    walletId,
+  }));
+
+/**
+ * Writes the record unless its id (its transactionId) has one: then the record that holds it. Its wallet
+ * entries go first, so a listed record is always found by each of its wallets; an entry whose record
+ * was never written, or was written by a concurrent replay at another instant, finds no record of its
+ * creation and is skipped by the list.
+ */
+export async function putTransaction(record: TransactionRecord): Promise<Written<TransactionRecord>> {
+  await putAll(transactionWalletEntity, walletEntriesOf(record));
+  return createIfAbsent(transactionEntity, record);
+}
 
 export const findTransaction = (
   tenant: Tenant,
@@ -160,9 +190,10 @@ export function moveTransaction(
   set: Record<string, unknown>,
   now: Date,
 ): Promise<Written<TransactionRecord>> {
+  const status = typeof set.status === 'string' ? transactionKeys.statusKeys(tenant, set.status) : {};
   return updateIf<TransactionRecord>(
     transactionKeys.record(tenant, transactionRecordId),
-    { set: { ...set, updatedAt: now.toISOString() }, ...leavesInitiated(from, set) },
+    { set: { ...set, ...status, updatedAt: now.toISOString() }, ...leavesInitiated(from, set) },
     holds({ status: from }),
   );
 }
@@ -190,6 +221,7 @@ export function settleTransaction(
     {
       set: {
         ...settlement,
+        ...transactionKeys.statusKeys(tenant, settlement.status),
         updatedAt: at,
         ...(settlement.status === 'completed' ? { completedAt: at } : {}),
       },
@@ -208,34 +240,60 @@ export interface TransactionFilters {
   createdTo?: string | undefined;
 }
 
-/** Newest first; the created range is a key condition, the other filters a FilterExpression. */
+/**
+ * Newest first, every filter read by a key condition (lib/db/keys.ts): a wallet's entries (the type
+ * filtered on them, the status on the records they name), a status and type, a status, a type, or
+ * the creation index; the created range bounds the sort key of each.
+ */
 export function listTransactionPage(
   tenant: Tenant,
   filters: TransactionFilters,
   page: Omit<PageRequest, 'binding'>,
 ) {
-  const prefix = transactionKeys.creationPrefix;
-  const values: Record<string, unknown> = {
-    ':pk': tenantScope(tenant),
-    // ISO timestamps sort as text; '~' sorts after every character a timestamp or an id holds.
-    ':from': `${prefix}${filters.createdFrom ? new Date(filters.createdFrom).toISOString() : ''}`,
-    ':to': filters.createdTo ? `${prefix}${new Date(filters.createdTo).toISOString()}` : `${prefix}~`,
-  };
-  return queryPage(
-    {
-      IndexName: 'gsi1',
-      // [from, to): BETWEEN is inclusive, and `to` itself sorts before every key created at that instant.
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
-      ScanIndexForward: false,
-      ExpressionAttributeValues: values,
-      filters: {
-        equals: { status: filters.status, transactionType: filters.type },
-        contains: { walletIds: filters.walletId },
+  const { status, type, walletId } = filters;
+  // ISO timestamps sort as text; '0' sorts before every timestamp (a key's value cannot be empty), '~'
+  // after every character a timestamp or an id holds.
+  const range = (prefix: string) => ({
+    ':from': `${prefix}${filters.createdFrom ? new Date(filters.createdFrom).toISOString() : '0'}`,
+    ':to': `${prefix}${filters.createdTo ? new Date(filters.createdTo).toISOString() : '~'}`,
+  });
+  const read = (pk: [string, string], sk: [string, string], index?: ListIndex | 'gsi1') => ({
+    ...(index ? { IndexName: index } : {}),
+    // [from, to): BETWEEN is inclusive, and `to` itself sorts before every key created at that instant.
+    KeyConditionExpression: `${pk[0]} = :pk AND ${sk[0]} BETWEEN :from AND :to`,
+    ScanIndexForward: false,
+    ExpressionAttributeValues: { ':pk': pk[1], ...range(sk[1]) },
+  });
+  const scope = tenantScope(tenant);
+  const binding = { scope, query: `transactions?${JSON.stringify(filters)}` };
+  const toRecord = (item: Record<string, unknown>) => recordOf<TransactionRecord>(item);
+  if (walletId)
+    return queryPage(
+      {
+        ...read(['pk', scope], ['sk', transactionKeys.walletEntryPrefix(walletId)]),
+        filters: { equals: { transactionType: type } },
       },
-    },
-    { ...page, binding: { scope: tenantScope(tenant), query: `transactions?${JSON.stringify(filters)}` } },
-    (item) => ({ pk: item.pk, sk: item.sk, gsi1pk: item.gsi1pk, gsi1sk: item.gsi1sk }),
-    (item) => recordOf<TransactionRecord>(item),
+      { ...page, binding },
+      positionOn(),
+      toRecord,
+      {
+        records: (entries) =>
+          getItems(entries.map((entry) => transactionKeys.record(tenant, String(entry.transactionRecordId)))),
+        accept: (entry, record) =>
+          record.createdAt === entry.createdAt && (status === undefined || record.status === status),
+      },
+    );
+  const [index, pk, prefix] = ((): [ListIndex | 'gsi1', string, string] => {
+    if (status && type) return ['list3', transactionKeys.byStatus(tenant, status), `${type}#`];
+    if (status) return ['list1', transactionKeys.byStatus(tenant, status), ''];
+    if (type) return ['list2', transactionKeys.byType(tenant, type), ''];
+    return ['gsi1', scope, transactionKeys.creationPrefix];
+  })();
+  return queryPage(
+    read([`${index}pk`, pk], [`${index}sk`, prefix], index),
+    { ...page, binding },
+    positionOn(index),
+    toRecord,
   );
 }
 

@@ -2,8 +2,8 @@
 import { holds } from '../db/conditions.ts';
 import { entity, recordOf } from '../db/entity.ts';
 import { createIfAbsent, getRecord, updateIf } from '../db/items.ts';
-import { pendingKeys, tenantOf, tenantScope, walletKeys } from '../db/keys.ts';
-import { type PageRequest, queryPage } from '../db/paginate.ts';
+import { type ListIndex, pendingKeys, tenantOf, tenantScope, walletKeys } from '../db/keys.ts';
+import { listPartition, type PageRequest, positionOn, queryPage, underPrefix } from '../db/paginate.ts';
 import type { Tenant } from '../http/types.ts';
 import type { SealedSecret } from '../ledger/custody.ts';
 import type { WalletMetadata } from './schema.ts';
@@ -39,6 +39,7 @@ export const walletEntity = entity<WalletRecord>({
   keyOf: (record) => walletKeys.wallet(tenantOf(record), record.walletId),
   indexKeysOf: (record) => ({
     ...walletKeys.byWalletId(record.walletId),
+    ...walletKeys.listKeys(tenantOf(record), record),
     // Until its activation is recorded (recordActivation), the reconciler finds it if it waits too long.
     ...(record.activationStatus === 'pending'
       ? pendingKeys.of(record.environment, 'wallet', record.createdAt)
@@ -60,19 +61,24 @@ export async function findWallet(
   return getRecord<WalletRecord>(walletKeys.wallet(tenant, walletId), options);
 }
 
+/** By id; a filter reads its list index (lib/db/keys.ts), both filters the index that keys both. */
 export function listWalletPage(
   tenant: Tenant,
   filters: { assetCode?: string | undefined; networkName?: string | undefined },
   page: Omit<PageRequest, 'binding'>,
 ) {
+  const { assetCode, networkName } = filters;
+  const [index, pk] = ((): [ListIndex | undefined, string] => {
+    if (assetCode && networkName)
+      return ['list3', walletKeys.byAssetAndNetwork(tenant, assetCode, networkName)];
+    if (assetCode) return ['list1', walletKeys.byAsset(tenant, assetCode)];
+    if (networkName) return ['list2', walletKeys.byNetwork(tenant, networkName)];
+    return [undefined, tenantScope(tenant)];
+  })();
   return queryPage(
-    {
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': tenantScope(tenant), ':prefix': walletKeys.walletPrefix },
-      filters: { equals: { assetCode: filters.assetCode, networkName: filters.networkName } },
-    },
+    index ? listPartition(index, pk) : underPrefix(pk, walletKeys.walletPrefix),
     { ...page, binding: { scope: tenantScope(tenant), query: `wallets?${JSON.stringify(filters)}` } },
-    (item) => ({ pk: item.pk, sk: item.sk }),
+    positionOn(index),
     (item) => recordOf<WalletRecord>(item),
   );
 }

@@ -19,7 +19,7 @@ import {
   type Written,
 } from '../db/items.ts';
 import { tenantOf, tenantScope, webhookKeys } from '../db/keys.ts';
-import { type PageRequest, queryPage } from '../db/paginate.ts';
+import { type PageRequest, queryPage, underPrefix } from '../db/paginate.ts';
 import type { Environment, Tenant } from '../http/types.ts';
 import type { SealedSecret } from '../secret-box.ts';
 import type { AttemptError } from './attempt-errors.ts';
@@ -218,10 +218,7 @@ export async function deactivateRegistration(
 
 export const listRegistrationPage = (tenant: Tenant, page: Omit<PageRequest, 'binding'>) =>
   queryPage(
-    {
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': tenantScope(tenant), ':prefix': webhookKeys.registrationPrefix },
-    },
+    underPrefix(tenantScope(tenant), webhookKeys.registrationPrefix),
     { ...page, binding: { scope: tenantScope(tenant), query: 'webhooks' } },
     (item) => ({ pk: item.pk, sk: item.sk }),
     (item) => recordOf<WebhookRecord>(item),
@@ -338,11 +335,7 @@ export const reopenDelivery = (delivery: DeliveryRecord, now: Date) =>
 export const listDeliveryPage = (tenant: Tenant, webhookId: string, page: Omit<PageRequest, 'binding'>) =>
   queryPage(
     {
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: {
-        ':pk': tenantScope(tenant),
-        ':prefix': webhookKeys.deliveryPrefix(webhookId),
-      },
+      ...underPrefix(tenantScope(tenant), webhookKeys.deliveryPrefix(webhookId)),
       // Delivery ids are time-ordered: newest first.
       ScanIndexForward: false,
     },
