@@ -58,15 +58,16 @@ export interface PaymentsGatewayStackProps extends StackProps {
  * API functions whose timeout differs from BundledFunction's 10 s (API Gateway gives up at 30 s). A
  * function must outlast what it waits on, so that it answers with its own problem body (503 ledger
  * unavailable, balances: null) instead of being killed and leaving the client API Gateway's bare 503.
- * Wallets (balances) and payments (a swap's path) wait on one ledger request, up to LEDGER_TIMEOUT_MS,
- * after their DynamoDB reads. The sandbox waits up to 5 s for a wallet's account to open
- * (lib/wallets/sandbox.ts), then starts ledger rounds for at most 4 s, the last of which may wait
+ * Wallets (balances) wait on one ledger request, up to LEDGER_TIMEOUT_MS, after their DynamoDB reads;
+ * payments on two (a swap's path, then the paying wallet's balances: lib/payments/spendable.ts). The
+ * sandbox waits up to 5 s for a wallet's account to open (lib/wallets/sandbox.ts), then starts ledger
+ * rounds for at most 4 s (a trustline's opening, then the payment), the last of which may wait
  * LEDGER_TIMEOUT_MS. test/infra/stack.test.ts finds the bundles that reach the ledger.
  */
 const LEDGER_WAIT = Duration.millis(DEFAULT_LEDGER_TIMEOUT_MS);
 const apiTimeouts: Partial<Record<string, Duration>> = {
   wallets: LEDGER_WAIT.plus(Duration.seconds(5)),
-  payments: LEDGER_WAIT.plus(Duration.seconds(5)),
+  payments: LEDGER_WAIT.plus(LEDGER_WAIT).plus(Duration.seconds(5)),
   sandbox: Duration.seconds(28),
 };
 

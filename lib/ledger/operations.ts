@@ -20,6 +20,7 @@ import {
 import BigNumber from 'bignumber.js';
 import type { Environment } from '../http/types.ts';
 import { ledgerAmount, MEMO_BYTES } from './amounts.ts';
+import { BASE_RESERVE_XLM, minimumBalance } from './balances.ts';
 import { openSecret, type SealedSecret } from './custody.ts';
 import { LedgerInputError, LedgerRefusal } from './errors.ts';
 import { findLedgerAccount, openedAccount, platformLedgerAccount } from './load-account.ts';
@@ -35,8 +36,6 @@ import {
   timeBoundsFor,
 } from './submit.ts';
 
-/** Protocol base reserve: an account needs 2 of them, each trustline (subentry) one more. */
-export const BASE_RESERVE_XLM = '0.5';
 const ACCOUNT_RESERVE_XLM = '1';
 
 export interface CustodialAccount {
@@ -87,9 +86,7 @@ export function reserveShortfall(account: Horizon.AccountResponse, subentries = 
   const selling = new BigNumber(
     (native as { selling_liabilities?: string } | undefined)?.selling_liabilities ?? '0',
   );
-  const entries =
-    2 + account.subentry_count + subentries + (account.num_sponsoring ?? 0) - (account.num_sponsored ?? 0);
-  const needed = new BigNumber(BASE_RESERVE_XLM).times(entries).plus(selling);
+  const needed = minimumBalance(account, subentries).plus(selling);
   const shortfall = needed.minus(balance);
   return shortfall.gt(0) ? shortfall.toFixed(7) : '0';
 }

@@ -154,17 +154,22 @@ async function currentOpening(environment: Environment, { wallet, asset }: Openi
 const lacksTrustline = (account: Horizon.AccountResponse, asset: Asset) =>
   !asset.isNative() && asset.getIssuer() !== account.accountId() && !holdsTrustline(account, asset);
 
-/** The trustlines the custodial destinations lack for what they receive, as the ledger shows them now. */
-async function openingsFor(environment: Environment, legs: CheckedLeg[]): Promise<Opening[]> {
+/** The trustlines the custodial destinations want for what they receive. */
+function wantedBy(legs: CheckedLeg[]): Opening[] {
   const wanted = new Map<string, Opening>();
   for (const { leg, send, receive } of legs) {
     if (!leg.custodialDestination) continue;
     const asset = receive ?? send;
     wanted.set(trustlineIntentId(leg.to, asset), { wallet: leg.custodialDestination, asset });
   }
+  return [...wanted.values()];
+}
+
+/** Of the `wanted` trustlines, those the ledger does not show now. */
+async function lackingOf(environment: Environment, wanted: Opening[]): Promise<Opening[]> {
   const accounts = new Map<string, Promise<Horizon.AccountResponse>>();
   const lacking = await Promise.all(
-    [...wanted.values()].map(async (opening) => {
+    wanted.map(async (opening) => {
       const key = opening.wallet.publicKey;
       if (!accounts.has(key)) accounts.set(key, openedAccount(environment, key, 'destination wallet'));
       const account = await (accounts.get(key) as Promise<Horizon.AccountResponse>);
@@ -175,30 +180,36 @@ async function openingsFor(environment: Environment, legs: CheckedLeg[]): Promis
 }
 
 /**
- * Opens the trustlines the destinations lack, each through its own intent, before the payment is built.
- * Settled openings are a no-op; one still in flight makes the payment wait (its pending outcome); a
- * failed one fails the payment with its reason.
+ * Opens the `wanted` trustlines the ledger does not show, each through its own intent. Null when all are
+ * open (settled openings are a no-op); one still in flight, or a ledger that cannot be read, is the
+ * `intentId`'s pending outcome (it waits, nothing of its own sent); a failed one fails it with its reason.
  */
 async function openTrustlines(
   environment: Environment,
   intentId: string,
-  legs: CheckedLeg[],
+  wanted: Opening[],
   tuning: SubmitTuning,
 ): Promise<SubmissionOutcome | null> {
-  const openings = await openingsFor(environment, legs);
-  const outcomes = await Promise.all(
-    openings.map(async (opening) =>
-      activateAccount({
-        environment,
-        intentId: (await currentOpening(environment, opening)).intentId,
-        account: opening.wallet,
-        opened: true,
-        // Never native: lumens need no trustline (lacksTrustline).
-        trustline: { code: opening.asset.getCode(), issuer: opening.asset.getIssuer() as string },
-        ...tuning,
-      }),
-    ),
-  );
+  let outcomes: SubmissionOutcome[];
+  try {
+    outcomes = await Promise.all(
+      (await lackingOf(environment, wanted)).map(async (opening) =>
+        activateAccount({
+          environment,
+          intentId: (await currentOpening(environment, opening)).intentId,
+          account: opening.wallet,
+          opened: true,
+          // Never native: lumens need no trustline (lacksTrustline).
+          trustline: { code: opening.asset.getCode(), issuer: opening.asset.getIssuer() as string },
+          ...tuning,
+        }),
+      ),
+    );
+  } catch (error) {
+    if (!(error instanceof LedgerUnavailableError)) throw error;
+    const { errorCode, failureReason } = unavailableVerdict(error);
+    return { status: 'pending', intentId, hash: null, attempt: 0, errorCode, failureReason };
+  }
   const unsettled = outcomes.find((outcome) => outcome.status !== 'succeeded');
   if (!unsettled) return null;
   const { errorCode, failureReason } = unsettled as Exclude<SubmissionOutcome, { status: 'succeeded' }>;
@@ -214,11 +225,29 @@ async function openTrustlines(
 }
 
 /**
+ * A custodial wallet's trustline for `asset`, opened when the ledger does not show it, through the one
+ * intent every payment into that wallet shares (trustlineIntentId): the sandbox funding of an asset the
+ * wallet does not trust yet. Null once it is open; otherwise `intentId`'s pending or failed outcome.
+ */
+export function openTrustline(
+  input: {
+    environment: Environment;
+    intentId: string;
+    wallet: CustodialAccount;
+    asset: LedgerAssetRef;
+  } & SubmitTuning,
+): Promise<SubmissionOutcome | null> {
+  const { environment, intentId, wallet, asset, ...tuning } = input;
+  assertAccountId(wallet.publicKey, 'The wallet');
+  return openTrustlines(environment, intentId, [{ wallet, asset: toAsset(asset) }], tuning);
+}
+
+/**
  * Inside a build: every trustline the payment needs is on the ledger. A read that does not show one its
  * opening intent saw land is lagging behind the ledger: waited for, like a wallet not visible yet.
  */
 async function assertTrustlinesOpen(environment: Environment, legs: CheckedLeg[]): Promise<void> {
-  for (const opening of await openingsFor(environment, legs)) {
+  for (const opening of await lackingOf(environment, wantedBy(legs))) {
     const { record } = await currentOpening(environment, opening);
     if (record?.status !== 'succeeded')
       throw new LedgerUnavailableError(`The trustline for ${opening.asset.getCode()} is not open yet`);
@@ -316,14 +345,8 @@ export async function executePayment(input: ExecutePaymentInput): Promise<Submis
 
   // An intent with an envelope resumes from it; the openings come before its first one.
   if (!(await findSubmission(environment, intentId))) {
-    try {
-      const opening = await openTrustlines(environment, intentId, legs, tuning);
-      if (opening) return opening;
-    } catch (error) {
-      if (!(error instanceof LedgerUnavailableError)) throw error;
-      const { errorCode, failureReason } = unavailableVerdict(error);
-      return { status: 'pending', intentId, hash: null, attempt: 0, errorCode, failureReason };
-    }
+    const opening = await openTrustlines(environment, intentId, wantedBy(legs), tuning);
+    if (opening) return opening;
   }
   return submitOnce({ environment, intentId, purpose, build, channel: true, ...tuning });
 }

@@ -92,7 +92,7 @@ const acceptedPayment = (description: string) =>
 
 /** What every payment submission says about idempotency and execution (API notes: Payments). */
 const PAYMENT_RULES =
-  '`transactionId` is the idempotency key (no expiry): the same route and body again answers 202 with the first `transactionRecordId` and `isIdempotent: true`; the same `transactionId` with another route or body is a 409. Acceptance writes the record `initiated` and nothing else; the ledger work follows within seconds, and the record moves to `completed` (with `stellarTxHash`) or `failed` (with `errorCode` and `failureReason`, e.g. `LEDGER_OP_UNDERFUNDED` when the wallet does not hold enough). Unknown members, including `idempotencyKey`, `externalReference` and any pricing member (`fee`, `rate`, `exchangeRate`, `receiveAmount`, `destMin`…), are 400s.';
+  '`transactionId` is the idempotency key (no expiry): the same route and body again answers 202 with the first `transactionRecordId` and `isIdempotent: true`; the same `transactionId` with another route or body is a 409. Acceptance writes the record `initiated` and nothing else; the ledger work follows within seconds, and the record moves to `completed` (with `stellarTxHash`) or `failed` (with `errorCode` and `failureReason`, e.g. `LEDGER_OP_UNDERFUNDED` when the wallet no longer holds enough). A payment over what the paying wallet can spend at acceptance (its balance’s `spendable`: the XLM reserve and open offers set aside; the amount plus the fee where one applies) is a 422 naming `amount` (`transfers.<i>.amount` in a multi-transfer). That is a read at one moment, not a hold: payments accepted together may each fit and together not, and the later one fails at the ledger; when the ledger cannot be read at acceptance, the check is skipped and the ledger decides. Unknown members, including `idempotencyKey`, `externalReference` and any pricing member (`fee`, `rate`, `exchangeRate`, `receiveAmount`, `destMin`…), are 400s.';
 
 const PAYMENT_PROBLEMS = {
   403: 'A wallet that is not Verified (`errors` names it).',
@@ -284,7 +284,10 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
     summary: 'Send an asset between two own wallets',
     description: `Same asset, same amount: the destination receives exactly \`amount\`, no fee; if it has no trustline for the asset, one is opened first (a ledger transaction of its own, shared by every payment that needs it; the platform pays its reserve once). Without a \`memo\`, the ledger transaction carries a hash memo holding the record id. ${PAYMENT_RULES}`,
     success: acceptedPayment('Accepted: the record is `initiated`.'),
-    problems: { ...PAYMENT_PROBLEMS, 422: 'An asset not in the registry, or the same wallet on both sides.' },
+    problems: {
+      ...PAYMENT_PROBLEMS,
+      422: 'An asset not in the registry, the same wallet on both sides, or more than the wallet can spend (`amount`).',
+    },
   },
   payP2pOwnMulti: {
     tag: 'Payments',
@@ -293,7 +296,7 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
     success: acceptedPayment('Accepted: the record is `initiated`.'),
     problems: {
       ...PAYMENT_PROBLEMS,
-      422: 'More than 40 transfers or 18 wallets (`transfers`), mixed assets, or a transfer from a wallet to itself (`transfers.<i>.<member>`).',
+      422: 'More than 40 transfers or 18 wallets (`transfers`), mixed assets, a transfer from a wallet to itself, or a wallet’s transfers adding up to more than it can spend (`transfers.<i>.<member>`).',
     },
   },
   payP2pBeneficiary: {
@@ -303,7 +306,7 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
     success: acceptedPayment('Accepted: the record is `initiated`.'),
     problems: {
       ...PAYMENT_PROBLEMS,
-      422: 'A BANK or MOBILE_MONEY destination (pay it with POST /payments/offramp), another asset than the destination’s, both notify flags, or a flag without the contact it needs.',
+      422: 'A BANK or MOBILE_MONEY destination (pay it with POST /payments/offramp), another asset than the destination’s, both notify flags, a flag without the contact it needs, or more than the wallet can spend (`amount`).',
     },
   },
   paySwapOwn: {
@@ -313,7 +316,7 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
     success: acceptedPayment('Accepted: the record is `initiated`.'),
     problems: {
       ...PAYMENT_PROBLEMS,
-      422: 'An asset not in the registry, the same asset on both sides, or no conversion path on the ledger (`receivingAssetCode`).',
+      422: 'An asset not in the registry, the same asset on both sides, no conversion path on the ledger (`receivingAssetCode`), or more than the wallet can spend (`amount`).',
       503: 'The ledger could not be reached to find a conversion path; nothing was accepted.',
     },
   },
@@ -324,7 +327,7 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
     success: acceptedPayment('Accepted: the record is `initiated`.'),
     problems: {
       ...PAYMENT_PROBLEMS,
-      422: 'A fiat destination, another asset than the destination’s, no conversion path, or notify flags that cannot be honoured.',
+      422: 'A fiat destination, another asset than the destination’s, no conversion path, notify flags that cannot be honoured, or more than the wallet can spend (`amount`).',
       503: 'The ledger could not be reached to find a conversion path; nothing was accepted.',
     },
   },
@@ -423,7 +426,7 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
       ...PAYMENT_PROBLEMS,
       404: 'A wallet, beneficiary, destination or quote that is not the caller’s (`errors` names it).',
       409: 'The `transactionId` was used with another route or body, or the quote was already executed by another payment (`quoteId`).',
-      422: 'A CRYPTO destination; a quote of another type, expired, or priced for another beneficiary, destination, transaction type or asset (`errors` names the member); a missing compliance field (one error each); a code not in the enums; an amount over a limit (`amount`, naming the limit).',
+      422: 'A CRYPTO destination; a quote of another type, expired, or priced for another beneficiary, destination, transaction type or asset (`errors` names the member); a missing compliance field (one error each); a code not in the enums; an amount over a limit (`amount`, naming the limit); a total (amount plus fee) over what the wallet can spend (`amount`).',
       503: 'The connector has no settlement account or no provider configured in this environment; nothing was accepted.',
     },
   },
@@ -477,7 +480,7 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
   fundWallet: {
     tag: 'Sandbox',
     summary: 'Fund a wallet with test money',
-    description: `${SANDBOX_ONLY} Pays the wallet on the ledger from the asset’s issuer (XLM from the funding account) and answers 200 once the ledger has it, or 202 while the ledger has not confirmed it yet. Send an \`Idempotency-Key\` to retry safely: the same key with the same request answers the first request’s result, resuming a pending payment until it is confirmed; without one, a retry may fund twice.`,
+    description: `${SANDBOX_ONLY} Pays the wallet on the ledger from the asset’s issuer (XLM from the funding account), opening the trustline first when an own wallet (\`ownAccount: true\`) does not trust the asset yet (as a payment into it would), and answers 200 once the ledger has it, or 202 while the ledger has not confirmed it yet. Send an \`Idempotency-Key\` to retry safely: the same key with the same request answers the first request’s result, resuming a pending payment until it is confirmed; without one, a retry may fund twice.`,
     success: ok('The payment, in a closed ledger.', sandboxFundingResource, sandboxFundingExample),
     accepted: {
       description:
@@ -488,8 +491,8 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
     problems: {
       404: 'No such wallet for the caller, or a production application.',
       409: 'The wallet’s ledger account is not active yet, or the `Idempotency-Key` was used with another request (`errors` names it).',
-      422: 'An asset not in the registry, or a payment the ledger refuses (e.g. no trustline).',
-      503: 'The ledger could not be reached and nothing was sent (or key material is unavailable).',
+      422: 'An asset not in the registry, or a payment the ledger refuses (e.g. a third party’s wallet without a trustline for the asset; an own wallet gets its trustline first).',
+      503: 'The ledger could not be reached, or the wallet’s trustline is still being opened, and nothing was sent (or key material is unavailable).',
     },
   },
   verifyPaymentDestination: {

@@ -4,8 +4,9 @@
 // member: the wallet (404/403), the beneficiary and destination (404, CRYPTO 422), the quote (404 not
 // ours, 422 wrong type, expired or inconsistent with the body), the connector's compliance fields (422,
 // one error per missing field), notify flags, the connector set up to execute (503); then the limits
-// (422 on `amount`), checked and reserved at once (ramp-usage.ts), the quote claimed for this record
-// (409 when another record executed it) and the record written (service.ts accept()).
+// (422 on `amount`), checked and reserved at once (ramp-usage.ts), what the wallet can spend (422 on
+// `amount`, spendable.ts), the quote claimed for this record (409 when another record executed it) and
+// the record written (service.ts accept()).
 import BigNumber from 'bignumber.js';
 import { findAssociationKind } from '../auth/associations.ts';
 import { findBeneficiary, findPaymentDestination } from '../beneficiaries/directory.ts';
@@ -30,6 +31,7 @@ import { releaseRampUse, reserveRampUse } from './ramp-usage.ts';
 import { transactionRecordIdOf } from './record-ids.ts';
 import type { Offramp } from './schema.ts';
 import { accept, type Draft, notifyTarget, onRecord, registryAsset, usableWallet } from './service.ts';
+import { assertSpendable } from './spendable.ts';
 
 function consistencyErrors(
   quote: QuoteRecord,
@@ -129,6 +131,8 @@ async function offrampDraft(tenant: Tenant, body: Offramp, now: Date): Promise<D
     limitErrors(limits, new BigNumber(quote.sendAmount), connector.acceptedAsset, used),
   );
   try {
+    // What leaves the wallet is the quote's total: the amount and the fee on top.
+    await assertSpendable([{ from: wallet, asset: onRecord(sending), amount: quote.total, field: 'amount' }]);
     await claimOrConflict(tenant, quote.quoteId, body.transactionId);
   } catch (error) {
     await releaseRampUse(tenant, connector.id, transactionRecordId);

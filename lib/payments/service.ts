@@ -36,6 +36,7 @@ import {
   type TransactionRecord,
 } from './repo.ts';
 import type { P2pBeneficiary, P2pOwn, P2pOwnMulti, SwapBeneficiary, SwapOwn } from './schema.ts';
+import { assertSpendable } from './spendable.ts';
 
 export type PaymentOperation =
   | 'payOfframp'
@@ -288,8 +289,12 @@ async function ownDraft(
     usableWallet(tenant, body.walletId, 'walletId'),
     usableWallet(tenant, body.destinationWalletId, 'destinationWalletId'),
   ]);
+  const money = await singleTransfer(tenant, body, receiving);
+  await assertSpendable([
+    { from: source, asset: money.sendingAsset, amount: money.sendAmount, field: 'amount' },
+  ]);
   return {
-    ...(await singleTransfer(tenant, body, receiving)),
+    ...money,
     walletId: source.walletId,
     walletPublicKey: source.publicKey,
     destinationWalletId: destination.walletId,
@@ -369,8 +374,12 @@ async function beneficiaryDraft(
       { field, message: `must be ${payee.destination.assetCode}, the asset of the payment destination` },
     ]);
   }
+  const money = await singleTransfer(tenant, body, receiving);
+  await assertSpendable([
+    { from: source, asset: money.sendingAsset, amount: money.sendAmount, field: 'amount' },
+  ]);
   return {
-    ...(await singleTransfer(tenant, body, receiving)),
+    ...money,
     walletId: source.walletId,
     walletPublicKey: source.publicKey,
     destinationWalletId: null,
@@ -431,6 +440,15 @@ async function multiDraft(tenant: Tenant, body: P2pOwnMulti): Promise<Draft> {
       amount: decimal(leg.amount),
     };
   });
+  await assertSpendable(
+    legs.map((leg) => ({
+      from: wallets.get(leg.walletId) as WalletRecord,
+      to: wallets.get(leg.destinationWalletId) as WalletRecord,
+      asset: leg.sendingAsset,
+      amount: leg.amount,
+      field: `transfers.${leg.legIndex}.amount`,
+    })),
+  );
   const total = legs.reduce((sum, leg) => sum.plus(leg.amount), new BigNumber(0)).toFixed();
   const sources = new Set(legs.map((leg) => leg.walletPublicKey));
   const single = sources.size === 1 ? legs[0] : undefined;

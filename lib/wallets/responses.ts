@@ -7,16 +7,23 @@ const stellarAccount = z.string().check(z.regex(/^G[A-Z2-7]{55}$/, 'must be a St
 const timestamp = z.iso.datetime();
 const alpha3 = z.string().check(z.regex(/^[A-Z]{3}$/, 'must be an ISO 3166-1 alpha-3 code'));
 
+const ledgerDecimal = () =>
+  z.string().check(z.regex(/^\d+\.\d{7}$/, 'must be a decimal string with 7 places'));
+
 export const balanceResource = z.strictObject({
   assetCode: z.string().check(z.minLength(1), z.describe('`XLM` for the native asset.')),
-  balance: z
-    .string()
-    .check(
-      z.regex(/^\d+\.\d{7}$/, 'must be a decimal string with 7 places'),
-      z.describe('A decimal string with the ledger’s 7 places.'),
-    ),
+  balance: ledgerDecimal().check(z.describe('A decimal string with the ledger’s 7 places.')),
   assetIssuer: z.nullable(stellarAccount).check(z.describe('null for XLM.')),
   assetType: z.enum(['native', 'credit_alphanum4', 'credit_alphanum12']),
+  spendable: ledgerDecimal().check(
+    z.describe(
+      'What a payment can take of `balance` now, never negative: the balance less its selling liabilities ' +
+        '(open offers) and, for XLM, less the account’s minimum reserve, base reserve (0.5 XLM) × (2 + ' +
+        'subentries + sponsoring − sponsored), which the ledger never lets an account spend. A payment ' +
+        'from the wallet (amount plus fee where one applies) over it is refused at acceptance with 422 ' +
+        'on `amount`.',
+    ),
+  ),
 });
 
 /** FICA metadata as stored: countries normalised to alpha-3. */
@@ -95,6 +102,7 @@ export const balanceExample: z.input<typeof balanceResource> = {
   balance: '1000.0000000',
   assetIssuer: 'GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5',
   assetType: 'credit_alphanum4',
+  spendable: '1000.0000000',
 };
 
 export const walletExample: z.input<typeof walletResource> = {
@@ -108,7 +116,13 @@ export const walletExample: z.input<typeof walletResource> = {
   publicKey,
   activationStatus: 'active',
   balances: [
-    { assetCode: 'XLM', balance: '1.5000000', assetIssuer: null, assetType: 'native' },
+    {
+      assetCode: 'XLM',
+      balance: '1.5000000',
+      assetIssuer: null,
+      assetType: 'native',
+      spendable: '0.0000000',
+    },
     balanceExample,
   ],
   metadata: {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { findRegistryAsset } from '../assets/service.ts';
 import { type FieldError, notFound, Problem, unprocessable } from '../http/problem.ts';
 import type { Tenant } from '../http/types.ts';
-import { accountBalances } from '../ledger/balances.ts';
+import { accountBalances, type LedgerBalance } from '../ledger/balances.ts';
 import { newAccountKeys } from '../ledger/custody.ts';
 import { logger } from '../log.ts';
 import { alpha3Of } from '../reference/countries.ts';
@@ -16,13 +16,6 @@ import {
   type WalletStatus,
 } from './repo.ts';
 import type { CreateWallet, WalletMetadata } from './schema.ts';
-
-export interface BalanceEntry {
-  assetCode: string;
-  balance: string;
-  assetIssuer: string | null;
-  assetType: string;
-}
 
 /** Countries arrive as alpha-2 or alpha-3 in any case and are kept as alpha-3; unknown ones are 422s. */
 function normaliseMetadata(metadata: WalletMetadata): { metadata: WalletMetadata; errors: FieldError[] } {
@@ -38,7 +31,7 @@ function normaliseMetadata(metadata: WalletMetadata): { metadata: WalletMetadata
 }
 
 /** Balances of an active wallet; [] while its account is being opened; null when the ledger cannot be read. */
-async function balancesOf(record: WalletRecord): Promise<BalanceEntry[] | null> {
+async function balancesOf(record: WalletRecord): Promise<LedgerBalance[] | null> {
   if (record.activationStatus !== 'active') return [];
   try {
     return (await accountBalances(record.environment, record.publicKey)).balances;
@@ -48,7 +41,7 @@ async function balancesOf(record: WalletRecord): Promise<BalanceEntry[] | null> 
   }
 }
 
-export function toWalletResource(record: WalletRecord, balances: BalanceEntry[] | null) {
+export function toWalletResource(record: WalletRecord, balances: LedgerBalance[] | null) {
   return {
     id: record.walletId,
     walletName: record.walletName,

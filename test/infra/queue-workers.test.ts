@@ -62,11 +62,22 @@ describe('a queue with a worker', () => {
       ([, r]) => referencedId(r.Properties?.EventSourceArn) === queueId,
     );
 
+  test('declares the queue: its visibility timeout, and its redrive after maxReceiveCount', () => {
+    assert.ok(queueId, `no queue named ${physicalQueueName('dev', definition.name)}`);
+    const p = resources[queueId]?.Properties ?? {};
+    assert.equal(p.VisibilityTimeout, definition.visibilityTimeoutSeconds);
+    const { RedrivePolicy: redrive } = p as {
+      RedrivePolicy?: { maxReceiveCount?: number; deadLetterTargetArn?: unknown };
+    };
+    assert.equal(redrive?.maxReceiveCount, definition.maxReceiveCount);
+    assert.ok(resources[referencedId(redrive?.deadLetterTargetArn)], 'its dead-letter queue is declared');
+  });
+
   test('feeds the worker with its batch size, reporting partial batch failures', () => {
+    assert.ok(queueId);
     const mappings = mappingsOfQueue();
     assert.equal(mappings.length, 1);
     const p = mappings[0]?.[1].Properties ?? {};
-    assert.equal(referencedId(p.EventSourceArn), queueId);
     assert.equal(p.BatchSize, definition.batchSize);
     assert.deepEqual(p.FunctionResponseTypes, ['ReportBatchItemFailures']);
     // More than 10 messages per batch needs a batching window.

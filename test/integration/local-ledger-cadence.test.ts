@@ -65,11 +65,24 @@ describe('local ledger cadence', () => {
     assert.equal(fast.ledger.closeIntervalMs, 200);
     const first = await latestSequence(fast);
     await waitFor(async () => (await latestSequence(fast)) >= first + 2, 'two empty ledgers');
+    // Closed with nothing submitted: empty ledgers, on the timer alone.
+    for (const sequence of [first + 1, first + 2]) {
+      const closed = await fast.http(`/ledgers/${sequence}`);
+      assert.equal(closed.status, 200, `ledger ${sequence}`);
+      assert.equal(closed.body.successful_transaction_count + closed.body.failed_transaction_count, 0);
+    }
     const [alice] = await open(fast, 1);
     assert.ok(alice);
-    const res = await fast.submit(await fast.build(alice, [pay(bank.publicKey())]));
+    const tx = await fast.build(alice, [pay(bank.publicKey())]);
+    const res = await fast.submit(tx);
     assert.equal(res.successful, true);
-    assert.ok(res.ledger > first + 2);
+    // Answered once its ledger had closed: that ledger and the transaction in it are already served.
+    const closed = await fast.http(`/ledgers/${res.ledger}`);
+    assert.equal(closed.status, 200);
+    assert.equal(closed.body.successful_transaction_count, 1);
+    const found = await fast.http(`/transactions/${hex(tx.hash())}`);
+    assert.equal(found.status, 200);
+    assert.equal(found.body.ledger, res.ledger);
   });
 
   it('holds a submission until its ledger closes: its hash is a 404 while pending, found after', async () => {

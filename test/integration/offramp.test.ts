@@ -32,6 +32,7 @@ import {
   recordWhen,
   submit,
 } from '../support/payments.ts';
+import { recordPendingWithoutOutbox } from '../support/wallet-records.ts';
 
 const CONNECTOR = RAMP_CONNECTOR_ID;
 const sum = (...amounts: (string | number)[]) =>
@@ -53,6 +54,28 @@ async function newPayee(caller: Caller, individual = compliantPerson, addresses 
     beneficiaryId: beneficiary.body.id as string,
     paymentDestinationId: destination.body.id as string,
   };
+}
+
+/**
+ * An own USDC wallet whose ledger account is not open yet, and the activation that opens it (with its
+ * reserves and nothing else). Acceptance cannot check what it can spend (spendable.ts leaves a wallet the
+ * ledger does not show to the ledger), so an off-ramp from it is accepted, waits for the account, and then
+ * fails at its ledger leg: how a payment that was spendable at acceptance and is not by execution ends.
+ */
+async function unopenedWallet(caller: Caller) {
+  const scope = { environment: 'sandbox' as const, associationId: caller.tenant.associationId };
+  const usdc = (await as(caller, '/assets/USDC')).body;
+  const wallet = await recordPendingWithoutOutbox(scope, {
+    assetCode: 'USDC',
+    assetIssuer: usdc.assetIssuer,
+  });
+  const { activateWallet } = await import('../../lib/wallets/activation.ts');
+  const open = () =>
+    activateWallet(
+      { ...scope, walletId: wallet.walletId, requestedAt: new Date().toISOString() },
+      new Date(),
+    );
+  return { id: wallet.walletId, publicKey: wallet.publicKey, open };
 }
 
 /** A Kenyan beneficiary paid on M-Pesa at the person's own `mobile`. */
@@ -215,19 +238,43 @@ describe('off-ramp', () => {
     });
 
   it('a ledger leg the wallet cannot pay fails and moves nothing: no instruction, no refund', async () => {
-    const poor = await ownWallet(alice, 'USDC', 5);
+    const poor = await unopenedWallet(alice);
     const quote = await newQuote(alice, payee, 20);
-    const before = await balancesOf(poor.publicKey);
     const answer = await submit(alice, 'offramp', body(quote.quoteId, { walletId: poor.id }));
     assert.equal(answer.status, 202, JSON.stringify(answer.body));
+    await poor.open();
     const record = await recordWhen(alice, answer.body.transactionRecordId, (r) => r.status !== 'initiated');
     assert.equal(record.status, 'failed', JSON.stringify(record));
     assert.match(record.errorCode, /UNDERFUNDED/);
     assert.equal(record.externalReference, null);
     assert.equal(record.refundTxHash, null);
-    assert.equal((await balancesOf(poor.publicKey)).USDC, sum(before.USDC ?? 0));
+    assert.equal((await balancesOf(poor.publicKey)).USDC, '0.0000000');
     const atProvider = await instructionAtProvider(answer.body.transactionRecordId);
     assert.equal(atProvider.status, 404);
+  });
+
+  it('refuses with 422 on amount an off-ramp whose total (amount and fee) is over what the wallet can spend', async () => {
+    const poor = await ownWallet(alice, 'USDC', 5);
+    const before = await balancesOf(poor.publicKey);
+    // The amount alone fits; with the fee on top it does not.
+    const quote = await newQuote(alice, payee, 5);
+    assert.ok(Number(quote.sendAmount) <= 5 && Number(quote.total) > 5, JSON.stringify(quote));
+    const answer = await submit(alice, 'offramp', body(quote.quoteId, { walletId: poor.id }));
+    assertFieldError(
+      answer,
+      422,
+      'amount',
+      new RegExp(`^${quote.total} USDC is more than wallet .* can spend 5\\.0000000 USDC`),
+    );
+    assert.deepEqual(
+      answer.body.errors.map((e: { field: string }) => e.field),
+      ['amount'],
+    );
+    assert.equal(
+      (await as(alice, '/transactions')).body.data.some((r: Json) => r.walletId === poor.id),
+      false,
+    );
+    assert.equal((await balancesOf(poor.publicKey)).USDC, sum(before.USDC ?? 0));
   });
 
   it('a payout the provider refuses outright is failed and refunded; an unavailable provider is waited for', async () => {
@@ -362,13 +409,14 @@ describe('off-ramp', () => {
     const [{ caller: carol, funded: carolWallet, payee: rejected }] = bursts;
     // A payment that fails before its ledger leg gives its share back (nothing left the wallet): 90 + 10
     // fit once it has failed, not while it counted.
-    const poor = await ownWallet(carol, 'USDC', 1);
+    const poor = await unopenedWallet(carol);
     const failing = await submit(carol, 'offramp', {
       ...body((await newQuote(carol, rejected, 10)).quoteId),
       ...rejected,
       walletId: poor.id,
     });
     assert.equal(failing.status, 202, JSON.stringify(failing.body));
+    await poor.open();
     await recordWhen(carol, failing.body.transactionRecordId, (r) => r.status === 'failed');
     const fits = await submit(carol, 'offramp', {
       ...body((await newQuote(carol, rejected, 10)).quoteId),

@@ -2,8 +2,8 @@
 // naming exactly the members at fault and write nothing (the caller's GET /transactions is unchanged);
 // each rule that lets a request through is shown with one that settles. Every refusal changes one member
 // of a body the first test shows is accepted, so it can only be refused for that member. Ledger outcomes
-// are payments.test.ts's; here only what acceptance decides, and the two outcomes that are acceptance
-// choices: a wallet still being opened, and an amount the wallet does not hold.
+// are payments.test.ts's; here only what acceptance decides, and the outcomes that are acceptance
+// choices: a wallet still being opened, and an amount over what the wallet can spend (issue #21 §4).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, it } from 'vitest';
@@ -410,18 +410,41 @@ describe('payment acceptance', () => {
       assert.equal((await balancesOf(fresh.body.publicKey)).USDC, '3.0000000');
     });
 
-    it('accepts an amount the wallet does not hold: the record fails LEDGER_OP_UNDERFUNDED and nothing moves', async () => {
-      // A documented choice: the balance is the ledger's to judge, at execution, not a read at acceptance.
+    it('refuses with 422 on amount a payment over what the wallet can spend, on every route, writing nothing', async () => {
       const poor = await ownWallet(alice, 'USDC', 5);
       const before = { poor: await balancesOf(poor.publicKey), b: await balancesOf(b.publicKey) };
-      const id = await acceptedWith('p2p/own', { walletId: poor.id, amount: 10 });
-      const record = await settled(alice, id);
-      assert.equal(record.status, 'failed', JSON.stringify(record));
-      assert.equal(record.errorCode, 'LEDGER_OP_UNDERFUNDED');
-      assert.match(record.failureReason, /does not hold enough/);
-      assert.equal(record.completedAt, null);
+      const over = /5\.0000001 USDC is more than wallet .* can spend 5\.0000000 USDC/;
+      for (const route of SINGLE_ROUTES)
+        await refusedWith(route, { walletId: poor.id, amount: 5.0000001 }, 422, ['amount'], over);
+      // A multi-transfer adds up each wallet's transfers in order, and names the one that overdraws it;
+      // what an earlier transfer paid into a wallet, it may spend (one transaction: all land or none).
+      const transfers = [leg(poor.id, b.id, 3), leg(a.id, b.id, 1), leg(poor.id, a.id, 2.0000001)];
+      await refusedWith('p2p/own/multi', { transfers }, 422, ['transfers.2.amount'], over);
+      const topped = [leg(a.id, poor.id, 1), leg(poor.id, b.id, 6.0000001)];
+      await refusedWith(
+        'p2p/own/multi',
+        { transfers: topped },
+        422,
+        ['transfers.1.amount'],
+        /6\.0000001 USDC is more than wallet .* can spend 5\.0000000 USDC/,
+      );
       assert.deepEqual(await balancesOf(poor.publicKey), before.poor);
       assert.deepEqual(await balancesOf(b.publicKey), before.b);
+      // All it can spend is accepted, and the ledger agrees; so is what a transfer before paid into it.
+      const paidIn = [leg(a.id, poor.id, 0.5), leg(poor.id, b.id, 5.5)];
+      await completed(alice, [await acceptedWith('p2p/own/multi', { transfers: paidIn })]);
+      assert.equal((await balancesOf(poor.publicKey)).USDC, '0.0000000');
+    });
+
+    it('refuses XLM the wallet shows but cannot spend: its reserve', async () => {
+      const lumens = await ownWallet(alice, 'XLM', 2);
+      // 3 XLM on the ledger: 1 of it is the account's reserve (no trustline for XLM), 2 are spendable.
+      assert.equal((await balancesOf(lumens.publicKey)).XLM, '3.0000000');
+      const xlm = { walletId: lumens.id, sendingAssetCode: 'XLM' };
+      await refusedWith('p2p/own', { ...xlm, amount: 2.1 }, 422, ['amount'], /can spend 2\.0000000 XLM/);
+      await completed(alice, [await acceptedWith('p2p/own', { ...xlm, amount: 2 })]);
+      await refusedWith('p2p/own', { ...xlm, amount: 0.1 }, 422, ['amount'], /less the ledger’s reserve/);
+      assert.equal((await balancesOf(lumens.publicKey)).XLM, '1.0000000');
     });
   });
 

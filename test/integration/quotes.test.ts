@@ -12,7 +12,14 @@ import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { beforeAll, describe, it } from 'vitest';
 import { findQuote, isQuoteExpired } from '../../lib/quotes/repo.ts';
-import { type ApiResponse, as, assertFieldError, type Caller, newCaller } from '../support/api.ts';
+import {
+  type ApiResponse,
+  as,
+  assertFieldError,
+  type Caller,
+  newCaller,
+  problemShape,
+} from '../support/api.ts';
 
 const run = promisify(execFile);
 const admin = async (...args: string[]) =>
@@ -660,9 +667,14 @@ describe('quotes', () => {
         beneficiaryId: thandi.id,
         paymentDestinationId: thandi.keMomo,
       });
-      const missing = await quote(bob, { ...ke, beneficiaryId: randomUUID() });
+      const unknown = randomUUID();
+      const missing = await quote(bob, {
+        ...ke,
+        beneficiaryId: unknown,
+        paymentDestinationId: thandi.keMomo,
+      });
       assert.equal(theirs.status, 404);
-      assert.equal(theirs.body.title, missing.body.title);
+      assert.deepEqual(problemShape(theirs.body, thandi.id), problemShape(missing.body, unknown));
     });
 
     it('refuses malformed requests with 400 naming the member', async () => {

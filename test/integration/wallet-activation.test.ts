@@ -3,8 +3,9 @@
 // the real DynamoDB Local and the real local ledger of the test stack.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { describe, it } from 'vitest';
+import { describe, it, onTestFinished } from 'vitest';
 import { horizon, newTenant } from '../support/api.ts';
+import { captureLogs } from '../support/logs.ts';
 import { recordWallet } from '../support/wallet-records.ts';
 
 describe('wallet activation', () => {
@@ -16,13 +17,18 @@ describe('wallet activation', () => {
       associationId: tenant.associationId,
       walletId: randomUUID(),
     };
+    const logs = captureLogs();
+    onTestFinished(() => logs.restore());
     // Resolving (not throwing) is what lets the worker delete the message: no retry waits for a record.
     await activateWallet({ ...message, requestedAt: new Date().toISOString() }, new Date());
-    // No ledger submission was recorded for the wallet, nor a wallet record.
+    // Dropped, and said so; no ledger submission was recorded for the wallet (every opening is one).
+    const dropped = logs.lines.filter((line) => line.message === 'Activation dropped: no such wallet');
+    assert.deepEqual(
+      dropped.map((line) => [line.level, line.walletId]),
+      [['WARN', message.walletId]],
+    );
     const { findSubmission } = await import('../../lib/ledger/submissions.ts');
-    const { findWallet } = await import('../../lib/wallets/repo.ts');
     assert.equal(await findSubmission('sandbox', `wallet-activation:${message.walletId}`), undefined);
-    assert.equal(await findWallet(message, message.walletId), undefined);
   });
 
   it('retried and concurrent activations of one recorded wallet open exactly one account', async () => {

@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { beforeAll, describe, it } from 'vitest';
-import { type ApiResponse, as, assertFieldError, type Caller, horizon, newCaller } from '../support/api.ts';
+import { routes } from '../../lib/routes.ts';
+import {
+  type ApiResponse,
+  as,
+  assertFieldError,
+  type Caller,
+  horizon,
+  newCaller,
+  problemShape,
+} from '../support/api.ts';
 import { recordPendingWithoutOutbox, recordWallet } from '../support/wallet-records.ts';
 
 const person = {
@@ -28,6 +37,10 @@ async function activated(caller: Caller, walletId: string): Promise<ApiResponse>
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+/** A wallet's balances by asset code: [balance, spendable]. */
+const balanceAndSpendable = (balances: { assetCode: string; balance: string; spendable: string }[]) =>
+  Object.fromEntries(balances.map((b) => [b.assetCode, [b.balance, b.spendable]]));
 
 describe('wallets', () => {
   let alice: Caller;
@@ -60,6 +73,12 @@ describe('wallets', () => {
     const usdc = active.body.balances.find((b: { assetCode: string }) => b.assetCode === 'USDC');
     assert.equal(Number(usdc.balance), 0);
     assert.match(usdc.assetIssuer, /^G/);
+    // The 1.5 XLM it shows is the ledger's reserve (the account and its trustline): none of it spendable.
+    const xlm = active.body.balances.find((b: { assetCode: string }) => b.assetCode === 'XLM');
+    assert.deepEqual(
+      { balance: xlm.balance, spendable: xlm.spendable },
+      { balance: '1.5000000', spendable: '0.0000000' },
+    );
 
     const onLedger = await horizon(`/accounts/${wallet.publicKey}`);
     assert.equal(onLedger.id, wallet.publicKey);
@@ -216,11 +235,6 @@ describe('wallets', () => {
     const onLedger = ledger.balances.find((b: { asset_code?: string }) => b.asset_code === 'USDC');
     assert.equal(onLedger.balance, usdc.balance);
 
-    const noTrust = await as(alice, `/sandbox/wallets/${id}/fund`, {
-      method: 'POST',
-      body: { assetCode: 'EURC', amount: 5 },
-    });
-    assert.equal(noTrust.status, 422, JSON.stringify(noTrust.body));
     for (const amount of [0, -1, 'ten']) {
       assertFieldError(
         await as(alice, `/sandbox/wallets/${id}/fund`, {
@@ -231,6 +245,61 @@ describe('wallets', () => {
         'amount',
       );
     }
+  });
+
+  it('shows what is spendable beside each balance: XLM less the ledger’s reserve, an asset all of it', async () => {
+    const created = await as(alice, '/wallets', {
+      method: 'POST',
+      body: { walletName: 'Spendable', assetCode: 'USDC', ownAccount: true },
+    });
+    const id = created.body.id;
+    for (const body of [
+      { assetCode: 'XLM', amount: 10 },
+      { assetCode: 'USDC', amount: 7.25 },
+    ]) {
+      const funded = await as(alice, `/sandbox/wallets/${id}/fund`, { method: 'POST', body });
+      assert.equal(funded.status, 200, JSON.stringify(funded.body));
+    }
+    const wallet = (await as(alice, `/wallets/${id}`)).body;
+    const shown = balanceAndSpendable(wallet.balances);
+    // 2 base reserves for the account and 1 for its trustline, 0.5 XLM each, are the ledger's to keep.
+    assert.deepEqual(shown, { XLM: ['11.5000000', '10.0000000'], USDC: ['7.2500000', '7.2500000'] });
+    const ledger = await horizon(`/accounts/${wallet.publicKey}`);
+    assert.equal(ledger.subentry_count, 1);
+  });
+
+  it('funds an own wallet an asset it does not trust yet by opening the trustline; a third party’s is refused', async () => {
+    const own = await as(alice, '/wallets', {
+      method: 'POST',
+      body: { walletName: 'Own USDC', assetCode: 'USDC', ownAccount: true },
+    });
+    const funded = await as(alice, `/sandbox/wallets/${own.body.id}/fund`, {
+      method: 'POST',
+      body: { assetCode: 'EURC', amount: 5 },
+    });
+    assert.equal(funded.status, 200, JSON.stringify(funded.body));
+    assert.equal(funded.body.assetCode, 'EURC');
+    const shown = balanceAndSpendable((await as(alice, `/wallets/${own.body.id}`)).body.balances);
+    // The second trustline's reserve (0.5 XLM) is topped up by the platform: still nothing to spend in XLM.
+    assert.deepEqual(shown, {
+      XLM: ['2.0000000', '0.0000000'],
+      USDC: ['0.0000000', '0.0000000'],
+      EURC: ['5.0000000', '5.0000000'],
+    });
+
+    const third = await as(alice, '/wallets', {
+      method: 'POST',
+      body: { walletName: 'Third USDC', assetCode: 'USDC', metadata: person },
+    });
+    const refused = await as(alice, `/sandbox/wallets/${third.body.id}/fund`, {
+      method: 'POST',
+      body: { assetCode: 'EURC', amount: 5 },
+    });
+    assertFieldError(refused, 422, 'assetCode', /NO_TRUST/);
+    const trusted = (await horizon(`/accounts/${third.body.publicKey}`)).balances.map(
+      (b: { asset_code?: string }) => b.asset_code ?? 'XLM',
+    );
+    assert.deepEqual(trusted.sort(), ['USDC', 'XLM']);
   });
 
   it('reads a wallet by its id in any case; the removed balances route answers as an unknown route', async () => {
@@ -328,25 +397,25 @@ describe('wallets', () => {
       body: { walletName: 'Mine', assetCode: 'USDC', ownAccount: true },
     });
     const id = created.body.id;
-    const theirs = await as(bob, `/wallets/${id}`);
-    const missing = await as(bob, `/wallets/${crypto.randomUUID()}`);
-    assert.equal(theirs.status, 404);
-    assert.equal(missing.status, 404);
-    assert.equal(theirs.body.title, missing.body.title);
-    assert.equal(
-      (await as(bob, `/sandbox/wallets/${id}/kyc`, { method: 'POST', body: { decision: 'Verified' } }))
-        .status,
-      404,
-    );
-    assert.equal(
-      (
-        await as(bob, `/sandbox/wallets/${id}/fund`, {
-          method: 'POST',
-          body: { assetCode: 'USDC', amount: 1 },
-        })
-      ).status,
-      404,
-    );
+    const unknown = crypto.randomUUID();
+    // Every member alike but the echoed id (and the request's own requestId and instance).
+    const alike = async (
+      path: (walletId: string) => string,
+      options: { method?: string; body?: unknown } = {},
+    ) => {
+      const [theirs, missing] = [await as(bob, path(id), options), await as(bob, path(unknown), options)];
+      assert.equal(theirs.status, 404, JSON.stringify(theirs.body));
+      assert.deepEqual(problemShape(theirs.body, id), problemShape(missing.body, unknown));
+    };
+    await alike((walletId) => `/wallets/${walletId}`);
+    await alike((walletId) => `/sandbox/wallets/${walletId}/kyc`, {
+      method: 'POST',
+      body: { decision: 'Verified' },
+    });
+    await alike((walletId) => `/sandbox/wallets/${walletId}/fund`, {
+      method: 'POST',
+      body: { assetCode: 'USDC', amount: 1 },
+    });
     assert.equal(
       (await as(bob, '/wallets')).body.data.some((w: { id: string }) => w.id === id),
       false,
@@ -358,14 +427,39 @@ describe('wallets', () => {
     const production = await newCaller({ environment: 'production' });
     const created = await as(production, '/wallets', {
       method: 'POST',
-      body: { walletName: 'Prod', assetCode: 'USDC', ownAccount: true },
+      body: { walletName: 'Prod', assetCode: 'USDC', metadata: person },
     });
     assert.equal(created.status, 201);
     assert.equal(created.body.networkName, 'stellar-pubnet');
-    const kyc = await as(production, `/sandbox/wallets/${created.body.id}/kyc`, {
-      method: 'POST',
-      body: { decision: 'Verified' },
-    });
-    assert.equal(kyc.status, 404);
+    // Every sandbox route of the route table, with a body it would take in sandbox: the production
+    // application's own wallet, and ids a sandbox tenant would be told are missing (a different detail).
+    const params: Record<string, string> = {
+      walletId: created.body.id,
+      destinationId: crypto.randomUUID(),
+      transactionRecordId: crypto.randomUUID(),
+      outcome: 'complete',
+    };
+    const bodies: Record<string, unknown> = {
+      decideKyc: { decision: 'Verified' },
+      fundWallet: { assetCode: 'USDC', amount: 1 },
+      verifyPaymentDestination: { decision: 'APPROVED' },
+    };
+    const sandbox = routes.filter((route) => route.path.startsWith('/sandbox/'));
+    assert.deepEqual(sandbox.map((route) => route.operation).sort(), [
+      'decideKyc',
+      'fundWallet',
+      'settleRampInstruction',
+      'verifyPaymentDestination',
+    ]);
+    for (const route of sandbox) {
+      const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? '');
+      const answer = await as(production, path, { method: route.method, body: bodies[route.operation] });
+      const what = `${route.method} ${route.path} → ${answer.status} ${JSON.stringify(answer.body)}`;
+      assert.equal(answer.status, 404, what);
+      assert.match(answer.body.type, /\/not-found$/, what);
+      assert.equal(answer.body.detail, 'No such route.', what);
+    }
+    // The KYC helper decided nothing: the third party's review is still pending.
+    assert.equal((await as(production, `/wallets/${created.body.id}`)).body.status, 'Pending');
   });
 });
