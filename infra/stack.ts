@@ -10,11 +10,12 @@ import { DEFAULT_LEDGER_TIMEOUT_MS } from '../lib/config.ts';
 import { outboxItemTypes, outboxStream, REDRIVEN_MESSAGE } from '../lib/outbox.ts';
 import { queueUrlVariable } from '../lib/queue-names.ts';
 import { type QueueDefinition, queues as queueDefinitions } from '../lib/queues.ts';
-import { apiFunctionNames, FALLBACK_FUNCTION } from '../lib/routes.ts';
+import { API_PREFIX, apiFunctionNames, FALLBACK_FUNCTION } from '../lib/routes.ts';
 import { stageTargetOf } from '../lib/stage-targets.ts';
 import { type AlarmSubscribers, AlarmTopic } from './constructs/alarm-topic.ts';
 import { BundledFunction, DEFAULT_TIMEOUT_SECONDS } from './constructs/bundled-function.ts';
 import { type EdgeDomain, GatewayEdge } from './constructs/edge.ts';
+import { EdgeAlarmsStack } from './constructs/edge-alarms.ts';
 import { CLOUDFRONT_WAF_REGION, EdgeFirewallStack } from './constructs/edge-firewall.ts';
 import { GatewayApi } from './constructs/gateway-api.ts';
 import { GatewayTable } from './constructs/gateway-table.ts';
@@ -190,18 +191,18 @@ export class PaymentsGatewayStack extends Stack {
       throttle: settings.throttle,
       logRetention,
       removalPolicy,
+      domain,
     });
     alarms.onServerErrors('Api5xx', api.api);
-    alarms.onLatency('ApiLatency', api.api);
+    alarms.onLatency('ApiLatency', api.accessLogs, stage, `${API_PREFIX}/sandbox`);
     alarms.onTooManyRequests('Api429', api.accessLogs, stage);
     alarms.onTableThrottles('TableThrottles', table);
     const edge = new GatewayEdge(this, 'Edge', {
       stage,
       production: settings.production,
-      originDomainName: api.endpointDomainName,
+      origin: api.origin,
       webAclArn: firewall.webAclArnFor(this),
       domain,
-      removalPolicy,
     });
     // Every function of the Middy chain refuses requests that did not come through the edge; the
     // fallback answers only 404/405 from the route table and needs no secret.
@@ -277,6 +278,21 @@ export class PaymentsGatewayStack extends Stack {
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the API: every route is under /v1 (e.g. POST <ApiUrl>/auth/token).',
       value: edge.versionedUrl,
+    });
+    // The edge's alarms, in us-east-1 where CloudFront and WAF publish (deployed after this stack).
+    new EdgeAlarmsStack(scope, `${id}-edge-alarms`, {
+      description: `${SERVICE_NAME} (${stage}): the alarms of the API's CloudFront distribution and web ACL`,
+      env: { account: env.account, region: CLOUDFRONT_WAF_REGION },
+      terminationProtection: settings.production,
+      stage,
+      production: settings.production,
+      subscribers: alarmSubscribers,
+      removalPolicy,
+      distributionId: new CfnOutput(this, 'DistributionId', {
+        description: "The distribution's id (the edge alarms' dimension).",
+        value: edge.distribution.distributionId,
+      }),
+      webAclName: firewall.firewall.webAcl.name as string,
     });
     new CfnOutput(this, 'DistributionDomainName', {
       description: "Point the custom domain's DNS record (CNAME or alias) here.",

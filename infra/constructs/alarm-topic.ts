@@ -48,6 +48,9 @@ export function alarmSubscribersFromContext(node: Node): AlarmSubscribers {
   return { emails, httpsEndpoints };
 }
 
+/** Fewer requests than this in 5 minutes make no rate: the edge's rate alarms ignore such periods. */
+export const MIN_EDGE_REQUESTS = 100;
+
 /** What a service publishing to the encrypted topic does with its key. */
 const TOPIC_KEY_USE = ['kms:Decrypt', 'kms:GenerateDataKey*'];
 
@@ -264,12 +267,26 @@ export class AlarmTopic extends Construct {
     );
   }
 
-  /** The API's p99 latency above 5 s (functions answer within 10 s; most within tens of ms). */
-  onLatency(id: string, api: IHttpApi): cloudwatch.Alarm {
+  /**
+   * The API's p99 latency above 5 s (functions answer within 10 s; most within tens of ms), the sandbox
+   * helpers left out: they wait on ledger rounds by design (up to 28 s), and a developer's helper calls
+   * must not page on-call nor hide a slow production route. API Gateway's Latency metric has no route
+   * dimension (without detailed metrics, and then a p99 per route), so a metric filter reads each request's
+   * latency from the access log (`latencyMs`, a number there), paths under `sandboxPath` excepted.
+   */
+  onLatency(id: string, accessLogs: logs.ILogGroup, stage: string, sandboxPath: string): cloudwatch.Alarm {
+    const filter = new logs.MetricFilter(this, `${id}Filter`, {
+      logGroup: accessLogs,
+      filterPattern: logs.FilterPattern.stringValue('$.path', '!=', `${sandboxPath}/*`),
+      metricNamespace: SERVICE_NAME,
+      metricName: `${stage}-http-latency`,
+      metricValue: '$.latencyMs',
+      unit: cloudwatch.Unit.MILLISECONDS,
+    });
     return this.alarm(
       id,
-      'The HTTP API p99 latency is above 5 s.',
-      api.metricLatency({ period: Duration.minutes(5), statistic: cloudwatch.Stats.p(99) }),
+      `The HTTP API p99 latency is above 5 s (${sandboxPath} helpers excepted).`,
+      filter.metric({ period: Duration.minutes(5), statistic: cloudwatch.Stats.p(99) }),
       5000,
     );
   }
@@ -293,6 +310,66 @@ export class AlarmTopic extends Construct {
         `${stage}-http-429`,
       ),
       100,
+      2,
+    );
+  }
+
+  /**
+   * The share of the distribution's responses that are 5xx (the API's own, and those CloudFront makes
+   * when the origin cannot be reached or its certificate does not match) above 5 % in each of two
+   * 5-minute periods, counted only when they hold at least MIN_EDGE_REQUESTS requests: a quiet stage's
+   * one failed call out of three is not an incident. CloudFront publishes in us-east-1 only.
+   */
+  onDistributionErrors(id: string, distributionId: string): cloudwatch.Alarm {
+    const metric = (metricName: string, statistic: string) =>
+      new cloudwatch.Metric({
+        namespace: 'AWS/CloudFront',
+        metricName,
+        dimensionsMap: { DistributionId: distributionId, Region: 'Global' },
+        statistic,
+        period: Duration.minutes(5),
+      });
+    return this.alarm(
+      id,
+      `More than 5 % of the distribution's responses were 5xx, twice in a row (${MIN_EDGE_REQUESTS}+ requests).`,
+      new cloudwatch.MathExpression({
+        expression: `IF(requests >= ${MIN_EDGE_REQUESTS}, rate, 0)`,
+        usingMetrics: {
+          requests: metric('Requests', cloudwatch.Stats.SUM),
+          rate: metric('5xxErrorRate', cloudwatch.Stats.AVERAGE),
+        },
+        period: Duration.minutes(5),
+        label: '5xx rate (%)',
+      }),
+      5,
+      2,
+    );
+  }
+
+  /**
+   * The share of requests the web ACL blocked (rate rules, managed rules, the body cap) above 10 % in
+   * each of two 5-minute periods of at least MIN_EDGE_REQUESTS requests: an attack under way, or a rule
+   * refusing legitimate integrators. WAF publishes a CloudFront web ACL's metrics in us-east-1.
+   */
+  onBlockedRequests(id: string, webAclName: string): cloudwatch.Alarm {
+    const metric = (metricName: string) =>
+      new cloudwatch.Metric({
+        namespace: 'AWS/WAFV2',
+        metricName,
+        dimensionsMap: { WebACL: webAclName, Rule: 'ALL' },
+        statistic: cloudwatch.Stats.SUM,
+        period: Duration.minutes(5),
+      });
+    return this.alarm(
+      id,
+      `The web ACL blocked more than 10 % of requests, twice in a row (${MIN_EDGE_REQUESTS}+ requests).`,
+      new cloudwatch.MathExpression({
+        expression: `IF(allowed + blocked >= ${MIN_EDGE_REQUESTS}, 100 * blocked / (allowed + blocked), 0)`,
+        usingMetrics: { allowed: metric('AllowedRequests'), blocked: metric('BlockedRequests') },
+        period: Duration.minutes(5),
+        label: 'blocked rate (%)',
+      }),
+      10,
       2,
     );
   }

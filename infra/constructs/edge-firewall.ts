@@ -1,9 +1,8 @@
 // The web ACL in front of the API's CloudFront distribution (edge.ts). A web ACL for CloudFront (scope
 // CLOUDFRONT) can only be created in us-east-1, whatever region the API runs in, so it has a small stack
 // of its own there, and its log group with it (WAF logs to its own region). The API's stack reads the
-// ARN with Fn::GetStackOutput, CloudFormation's cross-region output reference (no custom resource, no
-// export lock).
-import { CfnOutput, type RemovalPolicy, Stack, type StackProps, Token } from 'aws-cdk-lib';
+// ARN with Fn::GetStackOutput (infra/stack-output.ts).
+import { CfnOutput, type RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
@@ -11,6 +10,8 @@ import { DEFAULT_ERRORS_BASE } from '../../lib/config.ts';
 import { MAX_BODY_BYTES } from '../../lib/http/json-body.ts';
 import { problemKinds } from '../../lib/http/problem.ts';
 import { API_PREFIX, routes } from '../../lib/routes.ts';
+import { retainedName } from '../retained-name.ts';
+import { stackOutputFor } from '../stack-output.ts';
 import { SERVICE_NAME, type Throttles } from '../stage.ts';
 
 /** The only region where a web ACL for CloudFront can be created. */
@@ -207,7 +208,7 @@ export class EdgeFirewall extends Construct {
     // Every request the edge receives, allowed or blocked, with the client's address: the distribution's
     // access log (see the CFR3 acknowledgment in edge.ts). WAF requires the `aws-waf-logs-` prefix.
     this.logGroup = new logs.LogGroup(this, 'Logs', {
-      logGroupName: `aws-waf-logs-${SERVICE_NAME}-${stage}`,
+      logGroupName: retainedName(this, `aws-waf-logs-${SERVICE_NAME}-${stage}`, props.removalPolicy),
       retention: props.logRetention,
       removalPolicy: props.removalPolicy,
     });
@@ -246,19 +247,8 @@ export class EdgeFirewallStack extends Stack {
     });
   }
 
-  /**
-   * The web ACL's ARN for a stack in any region: Fn::GetStackOutput reads this stack's output when the
-   * consumer is deployed (the CLI deploys this stack first). It is what CDK's own weak cross-region
-   * reference writes, which CDK refuses for a consumer whose region is only known at deploy time.
-   */
+  /** The web ACL's ARN for a stack in any region (read when that stack is deployed, after this one). */
   webAclArnFor(consumer: Stack): string {
-    consumer.addStackDependency(this, 'its CloudFront distribution names the web ACL');
-    return Token.asString({
-      'Fn::GetStackOutput': {
-        StackName: this.stackName,
-        Region: CLOUDFRONT_WAF_REGION,
-        OutputName: this.getLogicalId(this.#webAclArn),
-      },
-    });
+    return stackOutputFor(consumer, this.#webAclArn, 'its CloudFront distribution names the web ACL');
   }
 }

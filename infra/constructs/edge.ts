@@ -1,12 +1,17 @@
 // How clients reach the API: a CloudFront distribution with the web ACL of edge-firewall.ts, which
-// - sends /v1/* to the HTTP API's execute-api endpoint, uncached, every method, all viewer headers and
-//   the query string (Host excepted: API Gateway routes by its own host name), HTTPS only on both legs;
+// - sends /v1/* to the HTTP API (gateway-api.ts), uncached, every method, all viewer headers and the
+//   query string, HTTPS only on both legs. With a custom domain (prod always) the origin is the API's
+//   regional custom domain of the same name, the viewer's Host forwarded (API Gateway picks the domain
+//   by it), and the execute-api endpoint is switched off: a request sent around the edge to
+//   execute-api reaches neither a function nor a throttle bucket. Without one (a disposable stage) the
+//   origin is the execute-api endpoint, Host excepted (API Gateway routes it by its own host name);
 // - answers every other path itself (a CloudFront Function: the fallback's 404 problem), so no Lambda
 //   runs for scanners probing /wp-admin or /.env;
 // - adds X-Origin-Verify, a token from Secrets Manager that the API functions check
-//   (lib/http/origin-verify.ts): a request sent to the execute-api endpoint directly, around the WAF,
-//   is refused with 403.
-import { type RemovalPolicy, Validations } from 'aws-cdk-lib';
+//   (lib/http/origin-verify.ts): a request that reaches the API around the WAF (the execute-api
+//   endpoint of a stage without a domain, or the regional domain called by its target name) is refused
+//   with 403.
+import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
@@ -27,38 +32,74 @@ import { SERVICE_NAME, SynthRefusal } from '../stage.ts';
  */
 export const ORIGIN_TOKEN_GENERATION = 1;
 
-/** A custom domain for the distribution, with its ACM certificate (which CloudFront needs in us-east-1). */
+/**
+ * A custom domain for the distribution, with its two ACM certificates for the same names: one in
+ * us-east-1, which CloudFront serves, and one in the stage's region, which the API's regional custom
+ * domain (CloudFront's origin) serves.
+ */
 export interface EdgeDomain {
   names: string[];
   certificateArn: string;
+  regionalCertificateArn: string;
 }
 
-/** `-c domainName=api.example.com[,other] -c certificateArn=arn:aws:acm:us-east-1:...`, both or neither. */
+const CERTIFICATE_ARN = /^arn:aws[\w-]*:acm:([a-z0-9-]+):\d{12}:certificate\/[\w-]+$/;
+
+/** The region of an ACM certificate ARN, undefined when it is not one. */
+export const certificateRegion = (arn: string): string | undefined => CERTIFICATE_ARN.exec(arn)?.[1];
+
+/**
+ * `-c domainName=api.example.com[,other] -c certificateArn=arn:aws:acm:us-east-1:...
+ * -c regionalCertificateArn=arn:aws:acm:<stage region>:...`, all three or none.
+ */
 export function domainFromContext(node: Node): EdgeDomain | undefined {
-  const names: unknown = node.tryGetContext('domainName');
-  const certificateArn: unknown = node.tryGetContext('certificateArn');
-  if (names === undefined && certificateArn === undefined) return undefined;
-  if (typeof names !== 'string' || typeof certificateArn !== 'string' || !names || !certificateArn) {
-    throw new SynthRefusal('Context "domainName" and "certificateArn" go together: give both, or neither.');
+  const given = ['domainName', 'certificateArn', 'regionalCertificateArn'].map((name): unknown =>
+    node.tryGetContext(name),
+  );
+  if (given.every((value) => value === undefined)) return undefined;
+  const [names, certificateArn, regionalCertificateArn] = given;
+  if (
+    typeof names !== 'string' ||
+    typeof certificateArn !== 'string' ||
+    typeof regionalCertificateArn !== 'string' ||
+    !names
+  ) {
+    throw new SynthRefusal(
+      'Context "domainName", "certificateArn" and "regionalCertificateArn" go together: give all three, or none.',
+    );
   }
-  if (!/^arn:aws[\w-]*:acm:us-east-1:\d{12}:certificate\/[\w-]+$/.test(certificateArn)) {
+  if (certificateRegion(certificateArn) !== 'us-east-1') {
     throw new SynthRefusal(
       `"certificateArn" must be an ACM certificate in us-east-1 (CloudFront's): ${certificateArn}`,
     );
   }
-  return { names: names.split(',').map((name) => name.trim()), certificateArn };
+  if (!certificateRegion(regionalCertificateArn)) {
+    throw new SynthRefusal(
+      `"regionalCertificateArn" must be an ACM certificate in the stage's region: ${regionalCertificateArn}`,
+    );
+  }
+  return { names: names.split(',').map((name) => name.trim()), certificateArn, regionalCertificateArn };
+}
+
+/** Where CloudFront sends /v1/*: the HTTP API (gateway-api.ts `origin`). */
+export interface ApiOrigin {
+  domainName: string;
+  /**
+   * The viewer's Host goes to the origin: a regional custom domain is chosen by it (and CloudFront checks
+   * the origin's certificate against it). The execute-api endpoint routes by its own host name instead.
+   */
+  forwardHost: boolean;
 }
 
 export interface GatewayEdgeProps {
   stage: string;
   production: boolean;
-  /** The execute-api host name of the HTTP API. */
-  originDomainName: string;
+  /** The HTTP API: its regional custom domain, or its execute-api endpoint without one. */
+  origin: ApiOrigin;
   /** The web ACL for CloudFront (edge-firewall.ts), by ARN. */
   webAclArn: string;
   /** Without one, the distribution answers at its *.cloudfront.net name. */
   domain?: EdgeDomain | undefined;
-  removalPolicy: RemovalPolicy;
 }
 
 /**
@@ -103,7 +144,8 @@ export class GatewayEdge extends Construct {
     if (props.production && !props.domain) {
       throw new SynthRefusal(
         `Stage ${stage} needs a custom domain: pass -c domainName=<name> -c certificateArn=<ACM ` +
-          'certificate in us-east-1> (docs/production.md).',
+          'certificate in us-east-1> -c regionalCertificateArn=<ACM certificate in the stage region> ' +
+          '(docs/production.md).',
       );
     }
     this.#domain = props.domain;
@@ -117,18 +159,22 @@ export class GatewayEdge extends Construct {
         passwordLength: 64,
         excludePunctuation: true,
       },
-      removalPolicy: props.removalPolicy,
+      // Deleted with the stack, in every stage: worth nothing without the distribution that sends it,
+      // and a retained one would stand in the way of the stack created again (its name is fixed).
+      removalPolicy: RemovalPolicy.DESTROY,
     });
     Validations.of(this.originToken).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason:
-        'Not rotated by Secrets Manager: CloudFormation copies the token into the distribution origin ' +
-        'header when it updates the distribution, so a rotation behind its back would refuse every request. ' +
-        'It only proves a request came through CloudFront and the WAF; every route still authenticates. ' +
-        'It is replaced by bumping ORIGIN_TOKEN_GENERATION (infra/constructs/edge.ts) and deploying.',
+        'Not rotated by a Secrets Manager schedule: CloudFormation copies the token into the origin header ' +
+        'only when it updates the distribution, so a rotation behind its back would leave CloudFront sending ' +
+        'a token two generations old, which the functions refuse. It is replaced by bumping ' +
+        'ORIGIN_TOKEN_GENERATION (infra/constructs/edge.ts) and deploying: the new value becomes AWSCURRENT, ' +
+        'the old one AWSPREVIOUS, and the functions accept both while the edges switch over. It only proves ' +
+        'a request came through CloudFront and the WAF; every route still authenticates.',
     });
 
-    const origin = new origins.HttpOrigin(props.originDomainName, {
+    const origin = new origins.HttpOrigin(props.origin.domainName, {
       protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
       originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
       customHeaders: {
@@ -141,7 +187,9 @@ export class GatewayEdge extends Construct {
       viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
       allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
       cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
-      originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      originRequestPolicy: props.origin.forwardHost
+        ? cloudfront.OriginRequestPolicy.ALL_VIEWER
+        : cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
     };
     const notFound = new cloudfront.Function(this, 'NotFound', {
       comment: `${SERVICE_NAME} ${stage}: 404 problem for paths outside ${API_PREFIX}`,
@@ -187,9 +235,11 @@ export class GatewayEdge extends Construct {
       {
         id: 'AwsSolutions-CFR3',
         reason:
-          'The web ACL logs every request it evaluates (each HTTPS request to the distribution), allowed or ' +
-          'blocked, with the client address (aws-waf-logs-* log group, credentials redacted), and the API ' +
-          'logs each request that reaches it; standard logs would add an ACL-enabled S3 bucket for the same.',
+          'No standard logs: the web ACL logs each request it evaluates, allowed or blocked, with the client ' +
+          'address, method, URI and headers (aws-waf-logs-* group in us-east-1, credentials redacted); what ' +
+          'those lines lack, the response, is in the API access log (status, latency) for every request that ' +
+          'reaches the origin; an error CloudFront makes itself is only counted, by its 5xx-rate metric, which ' +
+          'an alarm of the us-east-1 edge-alarms stack watches beside the WAF blocked rate.',
       },
     );
     if (!props.domain) {

@@ -1,15 +1,20 @@
 // The HTTP API: one route per entry of lib/routes.ts, each integrated with its function, and the
 // `$default` route to the fallback function so unknown paths and methods get problem+json 404/405.
-// Clients reach it through CloudFront and its web ACL (edge.ts), never at its execute-api endpoint.
-import { type Acknowledgment, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+// Clients reach it through CloudFront and its web ACL (edge.ts). With a custom domain (prod always),
+// CloudFront's origin is a regional custom domain of the same names and the execute-api endpoint is
+// switched off, so nothing sent to execute-api reaches a function or a route's throttle bucket; a
+// disposable stage without a domain keeps execute-api, guarded by the origin token alone.
+import { type Acknowledgment, type RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct, type IConstruct } from 'constructs';
 import { API_PREFIX, FALLBACK_FUNCTION, type Route, routeKeyOf, routes } from '../../lib/routes.ts';
-import { SERVICE_NAME, type Throttles } from '../stage.ts';
+import { SERVICE_NAME, SynthRefusal, type Throttles } from '../stage.ts';
+import { type ApiOrigin, certificateRegion, type EdgeDomain } from './edge.ts';
 
 export interface GatewayApiProps {
   stage: string;
@@ -18,6 +23,8 @@ export interface GatewayApiProps {
   throttle: Throttles;
   logRetention: logs.RetentionDays;
   removalPolicy: RemovalPolicy;
+  /** The distribution's names: each gets a regional custom domain, and execute-api is switched off. */
+  domain?: EdgeDomain | undefined;
 }
 
 const ROUTE_AUTH_ACKNOWLEDGMENTS: Acknowledgment[] = [
@@ -29,12 +36,6 @@ const ROUTE_AUTH_ACKNOWLEDGMENTS: Acknowledgment[] = [
       '/v1/auth/token (which issues it), so the local gateway and AWS enforce identical rules and answer ' +
       'with the same problem+json bodies.',
   },
-  {
-    id: 'AwsSolutions-COG4',
-    reason:
-      'Clients are services, not Cognito users: tokens are issued by our own auth function (POST ' +
-      '/v1/auth/token) and verified in-function against the JWKS secret.',
-  },
 ];
 
 const FALLBACK_REASON =
@@ -42,7 +43,6 @@ const FALLBACK_REASON =
   'from the route table; its role has no table or secret access, so there is nothing to authorize.';
 const DEFAULT_ROUTE_ACKNOWLEDGMENTS: Acknowledgment[] = [
   { id: 'AwsSolutions-APIG4', reason: FALLBACK_REASON },
-  { id: 'AwsSolutions-COG4', reason: FALLBACK_REASON },
 ];
 
 /** Route keys with limits tighter than the stage default, and what they get. */
@@ -62,6 +62,8 @@ export class GatewayApi extends Construct {
   readonly stage: apigw.HttpStage;
   /** One JSON line per request (the format below): the 429 alarm counts from it. */
   readonly accessLogs: logs.LogGroup;
+  /** Where CloudFront sends /v1/* (edge.ts). */
+  readonly origin: ApiOrigin;
 
   constructor(scope: Construct, id: string, props: GatewayApiProps) {
     super(scope, id);
@@ -84,6 +86,8 @@ export class GatewayApi extends Construct {
       defaultIntegration: integrationFor(FALLBACK_FUNCTION),
       // Created below with throttling and access logs, which the implicit default stage cannot have.
       createDefaultStage: false,
+      // Behind a custom domain, the only way in is the domain CloudFront calls.
+      disableExecuteApiEndpoint: props.domain !== undefined,
     });
 
     const served = new Map<string, IConstruct>();
@@ -118,6 +122,7 @@ export class GatewayApi extends Construct {
         destination: new apigw.LogGroupLogDestination(this.accessLogs),
         // One JSON line per request; no headers or bodies (they carry credentials and tokens). Behind
         // CloudFront, `ip` is the edge's address: the client's is in the web ACL's log (edge-firewall.ts).
+        // latencyMs is written as a number: the latency alarm's metric filter takes its value from it.
         format: AccessLogFormat.custom(
           JSON.stringify({
             requestId: '$context.requestId',
@@ -134,7 +139,7 @@ export class GatewayApi extends Construct {
             integrationStatus: '$context.integrationStatus',
             integrationError: '$context.integrationErrorMessage',
             errorMessage: '$context.error.message',
-          }),
+          }).replace('"$context.responseLatency"', '$context.responseLatency'),
         ),
       },
     });
@@ -153,11 +158,43 @@ export class GatewayApi extends Construct {
       };
     }
     stage.routeSettings = routeSettings;
+
+    const stack = Stack.of(this);
+    this.origin = props.domain
+      ? this.customDomains(props.domain)
+      : {
+          domainName: `${this.api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`,
+          forwardHost: false,
+        };
   }
 
-  /** The execute-api host name: CloudFront's origin (edge.ts). */
-  get endpointDomainName(): string {
-    const stack = Stack.of(this);
-    return `${this.api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`;
+  /**
+   * A regional custom domain per name, mapped to the stage: CloudFront connects to the first one's target
+   * and forwards the viewer's Host, which selects the domain of that name (SNI and Host).
+   */
+  private customDomains(domain: EdgeDomain): ApiOrigin {
+    const region = Stack.of(this).region;
+    const certificateIn = certificateRegion(domain.regionalCertificateArn);
+    if (!Token.isUnresolved(region) && certificateIn !== region) {
+      throw new SynthRefusal(
+        `"regionalCertificateArn" must be an ACM certificate in the stage's region ${region}, not ${certificateIn}.`,
+      );
+    }
+    const certificate = acm.Certificate.fromCertificateArn(
+      this,
+      'Certificate',
+      domain.regionalCertificateArn,
+    );
+    const targets = domain.names.map((name, index) => {
+      const domainName = new apigw.DomainName(this, `Domain${index}`, {
+        domainName: name,
+        certificate,
+        endpointType: apigw.EndpointType.REGIONAL,
+        securityPolicy: apigw.SecurityPolicy.TLS_1_2,
+      });
+      new apigw.ApiMapping(this, `Mapping${index}`, { api: this.api, domainName, stage: this.stage });
+      return domainName.regionalDomainName;
+    });
+    return { domainName: targets[0] as string, forwardHost: true };
   }
 }

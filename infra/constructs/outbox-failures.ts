@@ -5,6 +5,7 @@ import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { physicalQueueName } from '../../lib/queue-names.ts';
+import { retainedName } from '../retained-name.ts';
 
 export const OUTBOX_FAILURES_QUEUE = 'outbox-failures';
 
@@ -14,7 +15,11 @@ export class OutboxFailures extends Construct {
   constructor(scope: Construct, id: string, props: { stage: string; removalPolicy: RemovalPolicy }) {
     super(scope, id);
     this.queue = new sqs.Queue(this, 'Queue', {
-      queueName: physicalQueueName(props.stage, OUTBOX_FAILURES_QUEUE),
+      queueName: retainedName(
+        this,
+        physicalQueueName(props.stage, OUTBOX_FAILURES_QUEUE),
+        props.removalPolicy,
+      ),
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       removalPolicy: props.removalPolicy,

@@ -2,11 +2,12 @@
 // last 35 days but lives and dies with the table's account and region; a backup plan keeps daily recovery
 // points in a vault of their own and, with `-c backupCopyVaultArn=<vault ARN>`, copies each to a vault in
 // another region or account, so a lost region, a deleted table or a compromised account is not the end.
-import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as backup from 'aws-cdk-lib/aws-backup';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import { Construct, type Node } from 'constructs';
+import { retainedName } from '../retained-name.ts';
 import { SynthRefusal } from '../stage.ts';
 
 /** `-c backupCopyVaultArn=<backup vault ARN>`: where each recovery point is copied. Optional. */
@@ -33,7 +34,10 @@ export class TableBackup extends Construct {
     props: { table: dynamodb.ITable; removalPolicy: RemovalPolicy; copyVaultArn: string | undefined },
   ) {
     super(scope, id);
-    const vault = new backup.BackupVault(this, 'Vault', { removalPolicy: props.removalPolicy });
+    const vault = new backup.BackupVault(this, 'Vault', {
+      backupVaultName: retainedName(this, Stack.of(this).stackName, props.removalPolicy),
+      removalPolicy: props.removalPolicy,
+    });
     this.plan = new backup.BackupPlan(this, 'Plan', { backupVault: vault });
     const copyTo = props.copyVaultArn
       ? [

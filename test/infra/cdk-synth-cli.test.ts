@@ -67,6 +67,7 @@ describe.skipIf(!node20)('npx cdk synth on Node 20', () => {
     timeout: 180_000,
   }, async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'cdk-synth-'));
+    const { account, region } = stageTargetOf(declaredStages(), 'prod');
     try {
       const certificateArn =
         'arn:aws:acm:us-east-1:222222222222:certificate/0a1b2c3d-4e5f-6789-abcd-ef0123456789';
@@ -85,12 +86,13 @@ describe.skipIf(!node20)('npx cdk synth on Node 20', () => {
           '-c',
           `certificateArn=${certificateArn}`,
           '-c',
+          `regionalCertificateArn=${certificateArn.replace('us-east-1', region)}`,
+          '-c',
           'alarmEmail=oncall@example.com',
         ],
         { cwd: root, env: newUserEnv(node20 as string), timeout: 170_000 },
       );
       const manifest = JSON.parse(readFileSync(join(outDir, 'manifest.json'), 'utf8'));
-      const { account, region } = stageTargetOf(declaredStages(), 'prod');
       assert.equal(manifest.artifacts['payments-gateway-prod'].environment, `aws://${account}/${region}`);
       assert.equal(
         manifest.artifacts['payments-gateway-prod-edge'].environment,

@@ -86,6 +86,7 @@ const functionNamed = (s: Synthesized, bundle: string): [string, Json] => {
 // AWS managed policies, by their documented ids.
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
 const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
+const ALL_VIEWER = '216adef6-5c7f-47e4-b989-5492eafa07d3';
 const ALL_METHODS = ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'];
 
 describe('the web ACL', () => {
@@ -206,7 +207,9 @@ describe('the web ACL', () => {
       assert.equal(referencedId(p.ResourceArn), only(s.edge, 'AWS::WAFv2::WebACL')[0]);
       const logGroup = s.edge[referencedId(p.LogDestinationConfigs[0])];
       assert.equal(logGroup?.Type, 'AWS::Logs::LogGroup');
-      assert.match(String(logGroup?.Properties?.LogGroupName), /^aws-waf-logs-/);
+      // prod: the name ends with the stack's id (infra/retained-name.ts), so it is an Fn::Join.
+      const name = logGroup?.Properties?.LogGroupName as Json;
+      assert.match(typeof name === 'string' ? name : name['Fn::Join'][1][0], /^aws-waf-logs-/);
       assert.ok(Number(logGroup?.Properties?.RetentionInDays) > 0);
       assert.equal(p.LoggingFilter, undefined, 'allowed requests are logged too');
       assert.deepEqual(p.RedactedFields, [
@@ -229,19 +232,11 @@ describe('the distribution', () => {
     }
   });
 
-  test('sends /v1/* to the HTTP API over HTTPS (TLS 1.2), uncached, every method, viewer headers but Host', () => {
+  test('sends /v1/* to the HTTP API over HTTPS (TLS 1.2), uncached, every method, viewer headers', () => {
     for (const s of [dev, prod]) {
       const config = distributionConfig(s);
       const [origin] = config.Origins;
       assert.equal(config.Origins.length, 1);
-      const apiId = only(s.resources, 'AWS::ApiGatewayV2::Api')[0];
-      assert.deepEqual(origin.DomainName, {
-        'Fn::Join': [
-          '',
-          // The stage's region is pinned (cdk.json `stages`), so it is written out.
-          [{ Ref: apiId }, `.execute-api.${s.region}.`, { Ref: 'AWS::URLSuffix' }],
-        ],
-      });
       assert.deepEqual(origin.CustomOriginConfig, {
         OriginProtocolPolicy: 'https-only',
         OriginSSLProtocols: ['TLSv1.2'],
@@ -254,11 +249,47 @@ describe('the distribution', () => {
         assert.equal(behavior.ViewerProtocolPolicy, 'https-only', 'no plain HTTP, not even a redirect');
         assert.deepEqual(new Set(behavior.AllowedMethods), new Set(ALL_METHODS));
         assert.equal(behavior.CachePolicyId, CACHING_DISABLED);
-        // With caching disabled, this policy forwards Authorization too.
-        assert.equal(behavior.OriginRequestPolicyId, ALL_VIEWER_EXCEPT_HOST_HEADER);
+        // With caching disabled, these policies forward Authorization too; Host only to a custom domain.
+        assert.equal(behavior.OriginRequestPolicyId, s === prod ? ALL_VIEWER : ALL_VIEWER_EXCEPT_HOST_HEADER);
       }
       assert.equal(api.FunctionAssociations, undefined, '/v1/* goes to the API untouched');
     }
+  });
+
+  test('without a custom domain the origin is the execute-api endpoint, which stays on (origin token only)', () => {
+    const [origin] = distributionConfig(dev).Origins;
+    const [apiId, api] = only(dev.resources, 'AWS::ApiGatewayV2::Api');
+    assert.deepEqual(origin.DomainName, {
+      // The stage's region is pinned (cdk.json `stages`), so it is written out.
+      'Fn::Join': ['', [{ Ref: apiId }, `.execute-api.${dev.region}.`, { Ref: 'AWS::URLSuffix' }]],
+    });
+    assert.equal(api.Properties?.DisableExecuteApiEndpoint, false);
+    assert.equal(ofType(dev.resources, 'AWS::ApiGatewayV2::DomainName').length, 0);
+  });
+
+  test('prod: execute-api is off; the origin is the regional custom domain of the same name, mapped to the stage', () => {
+    const [apiId, api] = only(prod.resources, 'AWS::ApiGatewayV2::Api');
+    // A request sent to <api-id>.execute-api… is refused by API Gateway itself: no function, no throttle bucket.
+    assert.equal(api.Properties?.DisableExecuteApiEndpoint, true);
+    const [domainId, domain] = only(prod.resources, 'AWS::ApiGatewayV2::DomainName');
+    assert.deepEqual((domain.Properties as Json).DomainName, DOMAIN.names[0]);
+    assert.deepEqual((domain.Properties as Json).DomainNameConfigurations, [
+      {
+        CertificateArn: DOMAIN.regionalCertificateArn,
+        EndpointType: 'REGIONAL',
+        SecurityPolicy: 'TLS_1_2',
+      },
+    ]);
+    const [, mapping] = only(prod.resources, 'AWS::ApiGatewayV2::ApiMapping');
+    const [stageId] = only(prod.resources, 'AWS::ApiGatewayV2::Stage');
+    assert.deepEqual(mapping.Properties?.ApiId, { Ref: apiId });
+    assert.deepEqual(mapping.Properties?.DomainName, { Ref: domainId });
+    // The stage by its name, created before the mapping.
+    assert.equal(mapping.Properties?.Stage, '$default');
+    assert.ok(asArray((mapping as Json).DependsOn).includes(stageId), 'the mapping waits for the stage');
+    assert.equal(mapping.Properties?.ApiMappingKey, undefined, 'the whole API, paths unchanged');
+    const [origin] = distributionConfig(prod).Origins;
+    assert.deepEqual(origin.DomainName, { 'Fn::GetAtt': [domainId, 'RegionalDomainName'] });
   });
 
   test('adds X-Origin-Verify from the origin-token secret; each function of the chain reads it, the fallback does not', () => {
@@ -320,21 +351,110 @@ describe('the distribution', () => {
     assert.deepEqual(findings, []);
   });
 
-  test('the custom domain comes from -c domainName and -c certificateArn, both or neither', () => {
+  test('the custom domain comes from -c domainName, -c certificateArn and -c regionalCertificateArn, all or none', () => {
     const withContext = (context: Record<string, string>) => domainFromContext(new App({ context }).node);
+    const certificates = {
+      certificateArn: DOMAIN.certificateArn,
+      regionalCertificateArn: DOMAIN.regionalCertificateArn,
+    };
     assert.equal(withContext({}), undefined);
-    assert.deepEqual(
-      withContext({ domainName: 'api.a.example, api.b.example', certificateArn: DOMAIN.certificateArn }),
-      { names: ['api.a.example', 'api.b.example'], certificateArn: DOMAIN.certificateArn },
+    assert.deepEqual(withContext({ domainName: 'api.a.example, api.b.example', ...certificates }), {
+      names: ['api.a.example', 'api.b.example'],
+      ...certificates,
+    });
+    assert.throws(() => withContext({ domainName: 'api.a.example' }), /give all three, or none/);
+    assert.throws(
+      () => withContext({ domainName: 'api.a.example', certificateArn: DOMAIN.certificateArn }),
+      /give all three, or none/,
     );
-    assert.throws(() => withContext({ domainName: 'api.a.example' }), /both, or neither/);
     assert.throws(
       () =>
         withContext({
           domainName: 'api.a.example',
+          ...certificates,
           certificateArn: DOMAIN.certificateArn.replace('us-east-1', 'eu-west-1'),
         }),
       /us-east-1/,
+    );
+    // The API's certificate must be in the stage's region (eu-west-1 for prod in cdk.json).
+    assert.throws(
+      () =>
+        new PaymentsGatewayStack(newApp(), 'ProdWrongRegion', {
+          ...stageProps('prod'),
+          domain: { ...DOMAIN, names: [...DOMAIN.names], regionalCertificateArn: DOMAIN.certificateArn },
+        }),
+      /"regionalCertificateArn" must be an ACM certificate in the stage's region eu-west-1, not us-east-1/,
+    );
+  });
+});
+
+describe('edge alarms (us-east-1)', () => {
+  const alarmsOf = (s: Synthesized) => {
+    const artifact = assembly.getStackArtifact(`${s.name}-edge-alarms`);
+    return { artifact, resources: artifact.template.Resources as Resources };
+  };
+  const metricsOf = (alarm: Json): Json[] => alarm.Properties.Metrics.filter((m: Json) => m.MetricStat);
+
+  test("CloudFront's 5xx rate and WAF's blocked rate alarm in us-east-1, after the API's stack", () => {
+    for (const s of [dev, prod]) {
+      const { artifact, resources } = alarmsOf(s);
+      assert.equal(artifact.environment.region, 'us-east-1');
+      assert.ok(artifact.dependencies.map((d) => d.id).includes(s.name), 'deployed after the API stack');
+      const alarms = ofType(resources, 'AWS::CloudWatch::Alarm');
+      const [topicId] = only(resources, 'AWS::SNS::Topic');
+      const byNamespace = (namespace: string) => {
+        const found = alarms.filter(([, a]) =>
+          metricsOf(a).some((m) => m.MetricStat.Metric.Namespace === namespace),
+        );
+        assert.equal(found.length, 1, namespace);
+        return (found[0] as [string, Json])[1];
+      };
+      const cloudFront = byNamespace('AWS/CloudFront');
+      const rate = metricsOf(cloudFront).find((m) => m.MetricStat.Metric.MetricName === '5xxErrorRate');
+      const distributionId = rate.MetricStat.Metric.Dimensions.find(
+        (d: Json) => d.Name === 'DistributionId',
+      ).Value;
+      // The API stack's output, read when this stack is deployed.
+      const { StackName, Region, OutputName } = distributionId['Fn::GetStackOutput'];
+      assert.deepEqual([StackName, Region], [s.name, s.region]);
+      assert.deepEqual(s.outputs[OutputName]?.Value, {
+        Ref: only(s.resources, 'AWS::CloudFront::Distribution')[0],
+      });
+      const waf = byNamespace('AWS/WAFV2');
+      const blocked = metricsOf(waf).find((m) => m.MetricStat.Metric.MetricName === 'BlockedRequests');
+      assert.deepEqual(
+        new Set(blocked.MetricStat.Metric.Dimensions),
+        new Set([
+          { Name: 'WebACL', Value: webAcl(s).Name },
+          { Name: 'Rule', Value: 'ALL' },
+        ]),
+      );
+      for (const alarm of [cloudFront, waf]) {
+        assert.deepEqual(alarm.Properties.AlarmActions, [{ Ref: topicId }]);
+        assert.equal(alarm.Properties.EvaluationPeriods, 2);
+        assert.match(
+          alarm.Properties.Metrics.find((m: Json) => m.ReturnData !== false).Expression,
+          /^IF\(.* >= 100,/,
+          'a rate only over enough requests',
+        );
+      }
+    }
+  });
+
+  test("the topic there reaches the stage's subscribers and admits CloudWatch for the stage's alarms", () => {
+    const { resources } = alarmsOf(prod);
+    const subscriptions = ofType(resources, 'AWS::SNS::Subscription').map(([, r]) => r.Properties);
+    assert.deepEqual(
+      subscriptions.map((p) => [p?.Protocol, p?.Endpoint]),
+      PROD_REQUIRED.alarmSubscribers.emails.map((email) => ['email', email]),
+    );
+    const [, policy] = only(resources, 'AWS::SNS::TopicPolicy');
+    const publish = (policy.Properties as Json).PolicyDocument.Statement.find(
+      (st: Json) => st.Sid === 'CloudWatchAlarmsPublish',
+    );
+    assert.match(
+      JSON.stringify(publish.Condition.ArnLike['aws:SourceArn']),
+      /:cloudwatch:us-east-1:.*:alarm:payments-gateway-prod-\*/,
     );
   });
 });

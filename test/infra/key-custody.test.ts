@@ -401,11 +401,14 @@ describe('customer-managed keys', () => {
     assert.deepEqual(new Set(asArray(cloudwatch?.Action)), new Set(['kms:Decrypt', 'kms:GenerateDataKey*']));
   });
 
-  test('prod retains its keys and key secrets; dev deletes them', () => {
+  test('prod retains its keys and key secrets (not the origin token); dev deletes them', () => {
     for (const [id, key] of ofType(templates.prod, 'AWS::KMS::Key'))
       assert.equal(key.DeletionPolicy, 'RetainExceptOnCreate', id);
-    for (const [id, secret] of ofType(templates.prod, 'AWS::SecretsManager::Secret'))
+    for (const [id, secret] of keySecretsOf(templates.prod))
       assert.equal(secret.DeletionPolicy, 'RetainExceptOnCreate', id);
+    // Worth nothing without its distribution; kept, its fixed name would block the stack created again.
+    for (const [id, secret] of ofType(templates.prod, 'AWS::SecretsManager::Secret').filter(isOriginToken))
+      assert.equal(secret.DeletionPolicy, 'Delete', id);
     for (const [id, key] of ofType(resources, 'AWS::KMS::Key'))
       assert.equal(key.DeletionPolicy, 'Delete', id);
   });

@@ -23,6 +23,9 @@ export const PROD_REQUIRED = {
   domain: {
     names: ['api.payments.example'],
     certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d-4e5f-6789-abcd-ef0123456789',
+    // In the prod stage's region (cdk.json `stages`).
+    regionalCertificateArn:
+      'arn:aws:acm:eu-west-1:123456789012:certificate/9f8e7d6c-5b4a-3210-fedc-ba9876543210',
   },
   alarmSubscribers: { emails: ['oncall@payments.example'], httpsEndpoints: [] },
 } as const satisfies Partial<PaymentsGatewayStackProps>;
