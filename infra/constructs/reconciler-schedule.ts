@@ -9,6 +9,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { physicalQueueName } from '../../lib/queue-names.ts';
+import { retainedName } from '../retained-name.ts';
 
 export const RECONCILER_DEAD_LETTERS_QUEUE = 'reconciler-dlq';
 /** How often it runs: the bound (RECONCILE_AFTER_SECONDS, 15 min) plus this is how late a stuck record is re-driven. */
@@ -25,7 +26,11 @@ export class ReconcilerSchedule extends Construct {
   ) {
     super(scope, id);
     this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
-      queueName: physicalQueueName(props.stage, RECONCILER_DEAD_LETTERS_QUEUE),
+      queueName: retainedName(
+        this,
+        physicalQueueName(props.stage, RECONCILER_DEAD_LETTERS_QUEUE),
+        props.removalPolicy,
+      ),
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       removalPolicy: props.removalPolicy,

@@ -758,8 +758,9 @@ describe('table', () => {
         (n) => `prod/payments-gateway/${n}`,
       ),
     );
-    // Every queue and its dead-letter queue, the outbox failure queue, the backup vault, the WAF log group.
-    assert.equal(suffixed.length, queues.length * 2 + 3, suffixed.join(', '));
+    // Every queue and its dead-letter queue, the outbox failure queue, the reconciler schedule's
+    // dead-letter queue, the backup vault, the WAF log group.
+    assert.equal(suffixed.length, queues.length * 2 + 4, suffixed.join(', '));
   });
 
   test('prod retains the key secrets', () => {

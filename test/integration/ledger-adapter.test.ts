@@ -32,6 +32,8 @@ type PlatformAccounts = typeof import('../../lib/ledger/platform-accounts.ts');
 
 const ASSET_CODE = 'ADPT';
 const FAST = { pauseMs: 50 };
+/** For the accounts a test sets up: while the whole suite runs, every channel may be busy for seconds. */
+const PATIENT = { pauseMs: 100, maxRounds: 100 };
 
 /** A server that accepts connections and never answers: a ledger that hangs. */
 async function blackHole(): Promise<{ url: string; requests(): string[]; close(): void }> {
@@ -109,7 +111,7 @@ describe('ledger adapter', () => {
       intentId: `test-activation:${randomUUID()}`,
       account: keys,
       trustline: asset,
-      ...FAST,
+      ...PATIENT,
     });
     assert.equal(outcome.status, 'succeeded', JSON.stringify(outcome));
     return keys;
@@ -123,7 +125,7 @@ describe('ledger adapter', () => {
       to,
       asset,
       amount,
-      ...FAST,
+      ...PATIENT,
     });
     assert.equal(outcome.status, 'succeeded', JSON.stringify(outcome));
   };

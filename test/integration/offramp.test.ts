@@ -31,8 +31,8 @@ import {
   ownWallet,
   recordWhen,
   submit,
+  unopenedWallet,
 } from '../support/payments.ts';
-import { recordPendingWithoutOutbox } from '../support/wallet-records.ts';
 
 const CONNECTOR = RAMP_CONNECTOR_ID;
 const sum = (...amounts: (string | number)[]) =>
@@ -54,28 +54,6 @@ async function newPayee(caller: Caller, individual = compliantPerson, addresses 
     beneficiaryId: beneficiary.body.id as string,
     paymentDestinationId: destination.body.id as string,
   };
-}
-
-/**
- * An own USDC wallet whose ledger account is not open yet, and the activation that opens it (with its
- * reserves and nothing else). Acceptance cannot check what it can spend (spendable.ts leaves a wallet the
- * ledger does not show to the ledger), so an off-ramp from it is accepted, waits for the account, and then
- * fails at its ledger leg: how a payment that was spendable at acceptance and is not by execution ends.
- */
-async function unopenedWallet(caller: Caller) {
-  const scope = { environment: 'sandbox' as const, associationId: caller.tenant.associationId };
-  const usdc = (await as(caller, '/assets/USDC')).body;
-  const wallet = await recordPendingWithoutOutbox(scope, {
-    assetCode: 'USDC',
-    assetIssuer: usdc.assetIssuer,
-  });
-  const { activateWallet } = await import('../../lib/wallets/activation.ts');
-  const open = () =>
-    activateWallet(
-      { ...scope, walletId: wallet.walletId, requestedAt: new Date().toISOString() },
-      new Date(),
-    );
-  return { id: wallet.walletId, publicKey: wallet.publicKey, open };
 }
 
 /** A Kenyan beneficiary paid on M-Pesa at the person's own `mobile`. */

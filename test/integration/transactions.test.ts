@@ -6,7 +6,15 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, it } from 'vitest';
 import { as, baseUrl, type Caller, newCaller, problemShape } from '../support/api.ts';
-import { accepted, listed, type OwnWallet, ownWallet, pagesOf, settled } from '../support/payments.ts';
+import {
+  accepted,
+  listed,
+  type OwnWallet,
+  ownWallet,
+  pagesOf,
+  settled,
+  unopenedWallet,
+} from '../support/payments.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: records are asserted on member by member.
 type TransactionRecord = any;
@@ -18,7 +26,7 @@ describe('transaction records', () => {
   let x: OwnWallet;
   let y: OwnWallet;
   let z: OwnWallet;
-  /** Erin's records, settled, oldest first: a P2P, a self-swap, a multi-transfer, a failed P2P, a P2P back. */
+  /** Erin's records, settled, oldest first: a P2P, a self-swap, a multi-transfer, a failed P2P (from an empty wallet), a P2P back. */
   let made: TransactionRecord[];
   /** The same, newest first: the order of the list. */
   let newest: TransactionRecord[];
@@ -29,10 +37,14 @@ describe('transaction records', () => {
 
   beforeAll(async () => {
     erin = await newCaller();
-    [x, y, z] = await Promise.all([
+    let w: Awaited<ReturnType<typeof unopenedWallet>>;
+    [x, y, z, w] = await Promise.all([
       ownWallet(erin, 'USDC', 100),
       ownWallet(erin, 'USDC'),
       ownWallet(erin, 'USDC'),
+      // Its account opens only after its payment is accepted (acceptance cannot check it), empty: the
+      // payment fails at the ledger.
+      unopenedWallet(erin),
     ]);
     const usdc = (walletId: string, destinationWalletId: string, amount: number) => ({
       walletId,
@@ -45,13 +57,16 @@ describe('transaction records', () => {
       ['swap/own', { ...usdc(x.id, x.id, 1), receivingAssetCode: 'EURC' }],
       // z only receives, in the second transfer.
       ['p2p/own/multi', { transfers: [usdc(x.id, y.id, 1), usdc(y.id, z.id, 0.5)] }],
-      ['p2p/own', usdc(x.id, y.id, 1000)],
+      ['p2p/own', usdc(w.id, y.id, 1000)],
       ['p2p/own', usdc(y.id, x.id, 0.25)],
     ];
     made = [];
     // One at a time, each settled before the next is made: creation order is this order, to the millisecond.
-    for (const [route, body] of payments)
-      made.push(await settled(erin, await accepted(erin, route, { transactionId: randomUUID(), ...body })));
+    for (const [route, body] of payments) {
+      const recordId = await accepted(erin, route, { transactionId: randomUUID(), ...body });
+      if (body.walletId === w.id) await w.open();
+      made.push(await settled(erin, recordId));
+    }
     assert.deepEqual(
       made.map((r) => r.status),
       ['completed', 'completed', 'completed', 'failed', 'completed'],
@@ -78,7 +93,7 @@ describe('transaction records', () => {
         assert.deepEqual(answer.body, record);
       }
     }
-    assert.deepEqual(await listedIds(`walletId=${x.id.toUpperCase()}`), idsOf(newest));
+    assert.deepEqual(await listedIds(`walletId=${x.id.toUpperCase()}`), at(4, 2, 1, 0));
   });
 
   it('finds by transactionId first: a transactionId that is another record’s id names its own payment', async () => {
@@ -222,7 +237,7 @@ describe('transaction records', () => {
     assert.deepEqual(await listedIds(`walletId=${z.id}`), at(2));
     assert.deepEqual(await listedIds(`walletId=${z.id}&limit=1`), at(2));
     assert.deepEqual(await listedIds(`walletId=${y.id}`), at(4, 3, 2, 0));
-    assert.deepEqual(await listedIds(`walletId=${x.id}`), idsOf(newest));
+    assert.deepEqual(await listedIds(`walletId=${x.id}`), at(4, 2, 1, 0));
     assert.deepEqual(await listedIds(`walletId=${randomUUID()}`), []);
   });
 

@@ -11,7 +11,7 @@ import { eventCatalogue } from '../../lib/webhooks/catalogue.ts';
 import { retryDelayMs } from '../../lib/webhooks/schedule.ts';
 import { as, type Caller, newCaller } from '../support/api.ts';
 import { activationDone, bankDestination, created, person } from '../support/fixtures.ts';
-import { accepted, ownWallet, settled } from '../support/payments.ts';
+import { accepted, ownWallet, settled, unopenedWallet } from '../support/payments.ts';
 import { type ReceivedDelivery, type Receiver, startReceiver } from '../support/webhook-receiver.ts';
 import { assertSignedBoth } from '../support/webhook-signatures.ts';
 
@@ -243,7 +243,7 @@ describe('webhook delivery', () => {
     ]);
     const [funded, unfunded, target, verifiedWallet, rejectedWallet] = await Promise.all([
       ownWallet(caller, 'USDC', 10),
-      ownWallet(caller, 'USDC'),
+      unopenedWallet(caller),
       ownWallet(caller, 'USDC'),
       pendingWallet(caller),
       pendingWallet(caller),
@@ -257,6 +257,8 @@ describe('webhook delivery', () => {
         amount: 2,
       });
     const [completed, failed] = await Promise.all([pay(funded.id), pay(unfunded.id)]);
+    // Opened, empty, once its payment is accepted (acceptance refuses what a wallet it sees cannot spend).
+    await unfunded.open();
     const kyc = (walletId: string, decision: string) =>
       as(caller, `/sandbox/wallets/${walletId}/kyc`, { method: 'POST', body: { decision } });
     const [approved, rejected, verifiedAnswer, rejectedAnswer] = await Promise.all([

@@ -174,13 +174,18 @@ export async function newFixture(): Promise<Fixture> {
   const rampWallet = await created(
     post('/wallets', { walletName: 'Fixture ramp', assetCode: 'USDC', ownAccount: true }),
   );
-  await activationDone(caller, rampWallet);
-  const funded = await as(caller, `/sandbox/wallets/${rampWallet}/fund`, {
-    method: 'POST',
-    headers: { 'Idempotency-Key': randomUUID() },
-    body: { assetCode: 'USDC', amount: quote.body.total },
-  });
-  assert.equal(funded.status, 200, JSON.stringify(funded.body));
+  const fund = async (walletId: string, amount: unknown) => {
+    await activationDone(caller, walletId);
+    const funded = await as(caller, `/sandbox/wallets/${walletId}/fund`, {
+      method: 'POST',
+      headers: { 'Idempotency-Key': randomUUID() },
+      body: { assetCode: 'USDC', amount },
+    });
+    assert.equal(funded.status, 200, JSON.stringify(funded.body));
+  };
+  // `wallet` pays the P2P below and each valid payment request of validRequest (1 USDC each):
+  // acceptance refuses what a wallet cannot spend.
+  await Promise.all([fund(rampWallet, quote.body.total), fund(wallet, 20)]);
   const offramp = {
     transactionId: randomUUID(),
     walletId: rampWallet,

@@ -8,6 +8,7 @@ import { Asset, Horizon, Keypair, Operation, TransactionBuilder } from '@stellar
 import { config } from '../../lib/config.ts';
 import { type ApiResponse, as, type Caller, pagesAt } from './api.ts';
 import { activationDone } from './fixtures.ts';
+import { recordPendingWithoutOutbox } from './wallet-records.ts';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -35,6 +36,28 @@ export async function ownWallet(caller: Caller, assetCode: string, amount?: numb
     assert.equal(funded.status, 200, JSON.stringify(funded.body));
   }
   return { id: created.body.id, publicKey: created.body.publicKey };
+}
+
+/**
+ * An own USDC wallet whose ledger account is not open yet, and the activation that opens it (with its
+ * reserves and nothing else). Acceptance cannot check what it can spend (spendable.ts leaves a wallet the
+ * ledger does not show to the ledger), so a payment from it is accepted, waits for the account, and then
+ * fails at the ledger: how a payment that was spendable at acceptance and is not by execution ends.
+ */
+export async function unopenedWallet(caller: Caller) {
+  const scope = { environment: 'sandbox' as const, associationId: caller.tenant.associationId };
+  const usdc = (await as(caller, '/assets/USDC')).body;
+  const wallet = await recordPendingWithoutOutbox(scope, {
+    assetCode: 'USDC',
+    assetIssuer: usdc.assetIssuer,
+  });
+  const { activateWallet } = await import('../../lib/wallets/activation.ts');
+  const open = () =>
+    activateWallet(
+      { ...scope, walletId: wallet.walletId, requestedAt: new Date().toISOString() },
+      new Date(),
+    );
+  return { id: wallet.walletId, publicKey: wallet.publicKey, open };
 }
 
 /** Submits a payment: the answer as it came. */
