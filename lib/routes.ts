@@ -153,6 +153,27 @@ export const routes = [
     operation: 'redeliverWebhook',
     auth: 'token',
   },
+  {
+    method: 'PUT',
+    path: '/customers/{customerId}/connectors/{connectorId}/register/individual',
+    fn: 'customers',
+    operation: 'registerIndividualCustomer',
+    auth: 'token',
+  },
+  {
+    method: 'PUT',
+    path: '/customers/{customerId}/connectors/{connectorId}/register/business',
+    fn: 'customers',
+    operation: 'registerBusinessCustomer',
+    auth: 'token',
+  },
+  {
+    method: 'GET',
+    path: '/customers/{customerId}/connectors/{connectorId}',
+    fn: 'customers',
+    operation: 'getCustomer',
+    auth: 'token',
+  },
   // Providers' status notifications (lib/providers/notifications.ts): not an integrator route.
   {
     method: 'POST',
@@ -181,6 +202,13 @@ export const routes = [
     path: '/sandbox/payment-destinations/{destinationId}/verification',
     fn: 'sandbox',
     operation: 'verifyPaymentDestination',
+    auth: 'token',
+  },
+  {
+    method: 'POST',
+    path: '/sandbox/customers/{customerId}/connectors/{connectorId}/decision',
+    fn: 'sandbox',
+    operation: 'decideCustomer',
     auth: 'token',
   },
   {

@@ -23,6 +23,7 @@ import {
   requirementsExample,
   requirementsResource,
 } from '../connectors/responses.ts';
+import { customerDecisionResource, customerExample, customerResource } from '../customers/responses.ts';
 import type { ProblemStatus } from '../http/problem.ts';
 import {
   acceptanceExample,
@@ -68,6 +69,8 @@ export interface OperationDoc {
     schema: z.core.$ZodType;
     example: unknown;
   };
+  /** A 200 besides a 201 success, with the same body: what it means here. */
+  alsoOk?: string;
   /** A 202 besides the success: taken but not finished, and how the caller finishes it. */
   accepted?: { description: string; schema: z.core.$ZodType; example: unknown };
   /** What the operation's own query members mean, by name (pagination members are shared). */
@@ -98,6 +101,19 @@ const PAYMENT_PROBLEMS = {
   403: 'A wallet that is not Verified (`errors` names it).',
   404: 'A wallet, beneficiary or destination that is not the caller’s (`errors` names it).',
   409: 'The `transactionId` was used with another route or body, or a wallet whose ledger account could not be opened.',
+} as const;
+
+/** What both customer registration routes say (API notes: Bespoke connectors). */
+const CUSTOMER_RULES =
+  'Registers the caller’s customer (`customerId`: its own id, 1 to 64 of `A-Za-z0-9_-`) with a BESPOKE connector’s provider, which reviews the identity and decides later: Customer_Verified or Customer_Rejected follows by webhook, with the registration in `data`. The members the connector’s provider needs (its compliance requirements for a customer paying you) are 422s, one error each. Idempotent on the body: the same body again answers 200 with the registration as it stands; another body while the review is PENDING is a 409; another body after a decision starts the next review (200, PENDING, `review` + 1).';
+
+const CUSTOMER_PROBLEMS = {
+  404: 'No such connector.',
+  409: 'Another body while the provider is still reviewing the first.',
+  422: 'A connector that is not BESPOKE or not active (`connectorId`), or identity members its provider needs (each named).',
+  502: 'The provider refused the registration.',
+  503: 'The connector’s provider is unavailable or not set up; nothing was written.',
+  504: 'The connector’s provider did not answer in time; nothing was written.',
 } as const;
 
 const SANDBOX_ONLY = 'Sandbox applications only: a production application gets 404, as for an unknown route.';
@@ -447,6 +463,63 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
       'Where the provider behind a connector reports an instruction’s state. Authenticated only by `X-Provider-Signature: t=<unix ms>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with the connector’s secret; a missing, forged or stale (over 5 minutes) signature, or a `notificationId` received before, is a 401 and changes nothing.',
     success: ok('Received.', providerNotificationReceipt, { received: true }),
     problems: { 401: 'Bad, stale or replayed signature.' },
+  },
+  registerIndividualCustomer: {
+    tag: 'Customers',
+    summary: 'Register an individual customer with a bespoke connector',
+    description: CUSTOMER_RULES,
+    success: created(
+      'The registration, PENDING until the provider decides.',
+      customerResource,
+      customerExample,
+    ),
+    alsoOk: 'The same body again (the registration as it stands), or a new review after a decision.',
+    problems: CUSTOMER_PROBLEMS,
+  },
+  registerBusinessCustomer: {
+    tag: 'Customers',
+    summary: 'Register a business customer with a bespoke connector',
+    description: `${CUSTOMER_RULES} A business's identity is the beneficiary routes' \`business\` members; the seed ZA connector needs registeredName, registrationNumber and countryIsoCode2.`,
+    success: created('The registration, PENDING until the provider decides.', customerResource, {
+      ...customerExample,
+      kind: 'business',
+      individual: undefined,
+      business: {
+        registeredName: 'Nkosi Traders (Pty) Ltd',
+        registrationNumber: '2019/123456/07',
+        countryIsoCode2: 'ZA',
+      },
+    }),
+    alsoOk: 'The same body again (the registration as it stands), or a new review after a decision.',
+    problems: CUSTOMER_PROBLEMS,
+  },
+  getCustomer: {
+    tag: 'Customers',
+    summary: 'Read a customer’s registration with a connector',
+    description: 'Where the provider’s review stands: PENDING, VERIFIED or REJECTED (with its reason).',
+    success: ok('The registration.', customerResource, customerExample),
+    problems: { 404: 'The caller registered no such customer with this connector.' },
+  },
+  decideCustomer: {
+    tag: 'Sandbox',
+    summary: 'Decide a customer’s pending review now',
+    description: `${SANDBOX_ONLY} Asks the sandbox provider to decide the review (\`VERIFIED\` or \`REJECTED\`) instead of waiting for its own decision (about 2 seconds after registration, verified, unless the customer’s lastName or registeredName starts with REJECT, then rejected, or HOLD, then it waits for this helper). The provider’s signed notification decides the registration within a moment and emits Customer_Verified or Customer_Rejected. Asking for the decision it already has answers it again.`,
+    success: {
+      status: 202,
+      description: 'Asked of the provider.',
+      schema: customerDecisionResource,
+      example: {
+        customerId: 'cust-00412',
+        connectorId: 'za-bank-onramp-zar-usdc',
+        decision: 'VERIFIED',
+        message: 'Asked of the provider; its notification decides the registration within moments.',
+      },
+    },
+    problems: {
+      404: 'No such registration for the caller, or a production application.',
+      409: 'The review was decided the other way.',
+      503: 'The sandbox provider is unavailable.',
+    },
   },
   settleRampInstruction: {
     tag: 'Sandbox',

@@ -1,5 +1,6 @@
 // Request body examples, by operation: at least one for every route that takes a body. A unit test
 // parses each with the operation's own body schema, so an example that stops being accepted fails.
+import { customerExample } from '../customers/responses.ts';
 import type { OperationName } from './operation-docs.ts';
 
 export interface Example {
@@ -271,6 +272,20 @@ export const requestExamples: Partial<Record<OperationName, Record<string, Examp
       },
     },
   },
+  registerIndividualCustomer: {
+    individual: { summary: 'A South African customer paying by EFT', value: customerExample.individual },
+  },
+  registerBusinessCustomer: {
+    business: {
+      summary: 'A South African company paying by EFT',
+      value: {
+        registeredName: 'Nkosi Traders (Pty) Ltd',
+        registrationNumber: '2019/123456/07',
+        countryIsoCode2: 'ZA',
+      },
+    },
+  },
+  decideCustomer: { verified: { summary: 'Verify the customer', value: { decision: 'VERIFIED' } } },
   decideKyc: { verified: { summary: 'Verify the wallet', value: { decision: 'Verified' } } },
   fundWallet: { usdc: { summary: 'Mint 1000 test USDC', value: { assetCode: 'USDC', amount: 1000 } } },
   verifyPaymentDestination: {

@@ -18,6 +18,7 @@ import {
   enumsResource,
   requirementsResource,
 } from '../connectors/responses.ts';
+import { customerDecisionResource, customerResource } from '../customers/responses.ts';
 import { fieldError, problemBody } from '../http/responses.ts';
 import {
   paymentAcceptance,
@@ -69,6 +70,8 @@ const responseSchemas: Record<string, z.core.$ZodType> = {
   PaymentAcceptance: paymentAcceptance,
   RampOutcome: rampOutcomeResource,
   ProviderNotificationReceipt: providerNotificationReceipt,
+  Customer: customerResource,
+  CustomerDecision: customerDecisionResource,
   Transaction: transactionResource,
   TransactionPage: transactionPage,
   Webhook: webhookResource,

@@ -1,4 +1,6 @@
 import { sandboxDestinationParams, verificationDecisionBody } from '../beneficiaries/verification-schema.ts';
+import { customerDecisionBody, customerParams } from '../customers/schema.ts';
+import { decideCustomerForTest } from '../customers/service.ts';
 import { accepted, ok, operation } from '../http/api-function.ts';
 import { uuidField } from '../http/uuid-field.ts';
 import { settleRampInstruction } from '../payments/sandbox-ramps.ts';
@@ -18,6 +20,12 @@ export const sandboxOperations = {
     body: kycDecisionBody,
     handle: async ({ tenant, params, body, now }) =>
       ok(await settleKyc(tenant, params.walletId, body.decision, now)),
+  }),
+  decideCustomer: operation({
+    params: customerParams,
+    body: customerDecisionBody,
+    handle: async ({ tenant, params, body }) =>
+      accepted(await decideCustomerForTest(tenant, params.connectorId, params.customerId, body.decision)),
   }),
   fundWallet: operation({
     params: walletIdParams,

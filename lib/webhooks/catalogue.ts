@@ -44,11 +44,13 @@ export const eventCatalogue = {
   },
   Customer_Verified: {
     source: 'customers',
-    trigger: 'A provider verified a customer registered through a bespoke connector (not served yet).',
+    trigger:
+      'A provider verified a customer registered through a bespoke connector (data: the registration, status VERIFIED).',
   },
   Customer_Rejected: {
     source: 'customers',
-    trigger: 'A provider rejected a customer registered through a bespoke connector (not served yet).',
+    trigger:
+      'A provider rejected a customer registered through a bespoke connector (data: the registration, status REJECTED, reason).',
   },
   'onramp.received': {
     source: 'onramp',

@@ -1,9 +1,11 @@
 // An event's `data`: the resource the change wrote, as the API returns it (a transaction record as
 // GET /transactions/{id} shows it, a wallet as GET /wallets/{id} without its balances, a payment
-// destination as its route shows it). Built by the dispatcher, not the outbox router, which bundles no
-// domain code.
+// destination as its route shows it, a customer's registration as GET /customers/… shows it). Built by
+// the dispatcher, not the outbox router, which bundles no domain code.
 import { toDestinationResource } from '../beneficiaries/destination-resource.ts';
 import type { PaymentDestinationRecord } from '../beneficiaries/repo.ts';
+import type { CustomerRecord } from '../customers/repo.ts';
+import { toCustomerResource } from '../customers/responses.ts';
 import { recordOf } from '../db/entity.ts';
 import type { TransactionRecord } from '../payments/repo.ts';
 import { toTransactionResource } from '../payments/responses.ts';
@@ -21,6 +23,8 @@ export function eventDataOf(message: EventMessage): unknown {
       return toWalletResource(record as WalletRecord, null);
     case 'paymentDestination':
       return toDestinationResource(record as PaymentDestinationRecord);
+    case 'customer':
+      return toCustomerResource(record as CustomerRecord);
     default:
       throw new Error(`No event data for items of type ${message.itemType}`);
   }
