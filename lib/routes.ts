@@ -174,6 +174,34 @@ export const routes = [
     operation: 'getCustomer',
     auth: 'token',
   },
+  {
+    method: 'POST',
+    path: '/onramp/references',
+    fn: 'onramp',
+    operation: 'createOnrampReference',
+    auth: 'token',
+  },
+  {
+    method: 'PUT',
+    path: '/onramp/references',
+    fn: 'onramp',
+    operation: 'activateOnrampReferences',
+    auth: 'token',
+  },
+  {
+    method: 'PUT',
+    path: '/onramp/references/{reference}',
+    fn: 'onramp',
+    operation: 'moveOnrampReference',
+    auth: 'token',
+  },
+  {
+    method: 'GET',
+    path: '/onramp/references',
+    fn: 'onramp',
+    operation: 'listOnrampReferences',
+    auth: 'token',
+  },
   // Providers' status notifications (lib/providers/notifications.ts): not an integrator route.
   {
     method: 'POST',
@@ -209,6 +237,13 @@ export const routes = [
     path: '/sandbox/customers/{customerId}/connectors/{connectorId}/decision',
     fn: 'sandbox',
     operation: 'decideCustomer',
+    auth: 'token',
+  },
+  {
+    method: 'POST',
+    path: '/sandbox/onramp/references/{reference}/receipts',
+    fn: 'sandbox',
+    operation: 'payIntoReference',
     auth: 'token',
   },
   {

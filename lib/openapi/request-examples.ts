@@ -285,6 +285,27 @@ export const requestExamples: Partial<Record<OperationName, Record<string, Examp
       },
     },
   },
+  createOnrampReference: {
+    reference: {
+      summary: 'A reference for a verified customer, paid into an own USDC wallet',
+      value: { customerId: 'cust-00412', connectorId: 'za-bank-onramp-zar-usdc', walletId },
+    },
+  },
+  activateOnrampReferences: {
+    pause: {
+      summary: 'Deactivate one reference, activate another',
+      value: {
+        references: [
+          { reference: 'PG4821937705', isActive: false },
+          { reference: 'PG7730021948', isActive: true },
+        ],
+      },
+    },
+  },
+  moveOnrampReference: { move: { summary: 'Pay receipts into another own wallet', value: { walletId } } },
+  payIntoReference: {
+    zar: { summary: 'A customer pays in 1000 ZAR', value: { amount: 1000, currency: 'ZAR' } },
+  },
   decideCustomer: { verified: { summary: 'Verify the customer', value: { decision: 'VERIFIED' } } },
   decideKyc: { verified: { summary: 'Verify the wallet', value: { decision: 'Verified' } } },
   fundWallet: { usdc: { summary: 'Mint 1000 test USDC', value: { assetCode: 'USDC', amount: 1000 } } },

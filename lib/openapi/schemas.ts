@@ -21,6 +21,12 @@ import {
 import { customerDecisionResource, customerResource } from '../customers/responses.ts';
 import { fieldError, problemBody } from '../http/responses.ts';
 import {
+  referenceList,
+  referencePage,
+  referenceResource,
+  sandboxReceiptResource,
+} from '../onramp/responses.ts';
+import {
   paymentAcceptance,
   rampOutcomeResource,
   transactionPage,
@@ -72,6 +78,10 @@ const responseSchemas: Record<string, z.core.$ZodType> = {
   ProviderNotificationReceipt: providerNotificationReceipt,
   Customer: customerResource,
   CustomerDecision: customerDecisionResource,
+  OnrampReference: referenceResource,
+  OnrampReferencePage: referencePage,
+  OnrampReferenceList: referenceList,
+  SandboxReceipt: sandboxReceiptResource,
   Transaction: transactionResource,
   TransactionPage: transactionPage,
   Webhook: webhookResource,

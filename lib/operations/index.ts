@@ -8,6 +8,7 @@ import { authOperations } from './auth.ts';
 import { beneficiariesOperations } from './beneficiaries.ts';
 import { connectorsOperations } from './connectors.ts';
 import { customersOperations } from './customers.ts';
+import { onrampOperations } from './onramp.ts';
 import { paymentsOperations } from './payments.ts';
 import { providersOperations } from './providers.ts';
 import { quotesOperations } from './quotes.ts';
@@ -32,6 +33,7 @@ export const operationsByFunction = {
   sandbox: sandboxOperations,
   providers: providersOperations,
   customers: customersOperations,
+  onramp: onrampOperations,
 } satisfies { [F in FunctionName]: Record<OperationOf<F>, AnyOperation> };
 
 /** The operation that serves a route of lib/routes.ts. */

@@ -3,6 +3,8 @@ import { customerDecisionBody, customerParams } from '../customers/schema.ts';
 import { decideCustomerForTest } from '../customers/service.ts';
 import { accepted, ok, operation } from '../http/api-function.ts';
 import { uuidField } from '../http/uuid-field.ts';
+import { referenceParams, sandboxReceiptBody } from '../onramp/schema.ts';
+import { payIntoReferenceForTest } from '../onramp/service.ts';
 import { settleRampInstruction } from '../payments/sandbox-ramps.ts';
 import { fundWallet, settleDestinationVerification, settleKyc } from '../wallets/sandbox.ts';
 import { fundWalletBody, kycDecisionBody, walletIdParams } from '../wallets/schema.ts';
@@ -35,6 +37,12 @@ export const sandboxOperations = {
       const funding = await fundWallet(tenant, params.walletId, body, idempotencyKey);
       return funding.status === 'pending' ? accepted(funding) : ok(funding);
     },
+  }),
+  payIntoReference: operation({
+    params: referenceParams,
+    body: sandboxReceiptBody,
+    handle: async ({ tenant, params, body }) =>
+      accepted(await payIntoReferenceForTest(tenant, params.reference, body)),
   }),
   settleRampInstruction: operation({
     params: rampOutcomeParams,

@@ -3,13 +3,15 @@
 // stale signature, or a notification id already taken (a replay), answers 401 and changes nothing. A
 // verified notification moves the record its reference names (lib/payments/ramps.ts); one whose
 // reference names no instruction of ours is acknowledged and ignored, so the provider stops retrying.
-// Bespoke connectors add `customer`: the decision on a customer's review (lib/customers).
+// Bespoke connectors add `customer` (the decision on a customer's review, lib/customers) and `receipt`
+// (a customer paid into an on-ramp reference, lib/onramp/receipts.ts).
 import { applyCustomerDecision } from '../customers/service.ts';
 import { getRecord } from '../db/items.ts';
 import { providerKeys } from '../db/keys.ts';
 import { unauthorized } from '../http/problem.ts';
 import type { Environment } from '../http/types.ts';
 import { logger } from '../log.ts';
+import { receiveOnrampReceipt } from '../onramp/receipts.ts';
 import { applyRampNotification } from '../payments/ramp-notifications.ts';
 import * as z from '../zod.ts';
 import { INSTRUCTION_STATUSES, type InstructionStatus } from './contract.ts';
@@ -32,6 +34,14 @@ export const providerNotificationBody = z.discriminatedUnion('kind', [
     providerReference: id,
     status: z.enum(INSTRUCTION_STATUSES as [InstructionStatus, ...InstructionStatus[]]),
     reason,
+  }),
+  z.object({
+    notificationId: id,
+    kind: z.literal('receipt'),
+    receiptId: id,
+    reference: id,
+    amount: z.string().check(z.regex(/^\d{1,15}(\.\d{1,7})?$/, 'must be a decimal amount')),
+    currency: z.string().check(z.regex(/^[A-Z]{3}$/, 'must be a currency code')),
   }),
   z.object({
     notificationId: id,
@@ -74,6 +84,8 @@ export async function receiveProviderNotification(
       { status: notification.status, reason: notification.reason ?? null },
       now,
     );
+  else if (notification.kind === 'receipt')
+    await receiveOnrampReceipt(environment, connectorId, notification, now);
   else await applyInstructionNotification(environment, connectorId, notification, now);
   await takeNotificationId(environment, connectorId, notification.notificationId, now);
   return { received: true as const };

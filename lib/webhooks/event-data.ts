@@ -29,3 +29,22 @@ export function eventDataOf(message: EventMessage): unknown {
       throw new Error(`No event data for items of type ${message.itemType}`);
   }
 }
+
+/**
+ * What an event's `metaData` carries beside the environment: a provider on-ramp's payout summary
+ * (spec §6.4), `data: {netAmount, totalFees, assetCode, reference}`, on each of its record's events.
+ */
+export function eventMetaDataOf(message: EventMessage): Record<string, unknown> {
+  const receipt =
+    message.itemType === 'transaction' ? recordOf<TransactionRecord>(message.item).receipt : undefined;
+  if (!receipt) return {};
+  return {
+    data: {
+      netAmount: Number(receipt.netAmount),
+      totalFees: Number(receipt.totalFees),
+      feeCurrency: receipt.feeCurrency,
+      assetCode: receipt.assetCode,
+      reference: receipt.reference,
+    },
+  };
+}

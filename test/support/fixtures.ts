@@ -47,6 +47,8 @@ export interface Fixture {
   rampTransaction: string;
   /** A customer registered with the bespoke connector, VERIFIED: its valid PUT replays it. */
   customerId: string;
+  /** An on-ramp reference of that customer, bound to `wallet`. */
+  reference: string;
 }
 
 export const CONNECTOR_ID = 'ke-momo-offramp-usdc-kes';
@@ -259,6 +261,12 @@ export async function newFixture(): Promise<Fixture> {
     paymentSettled(caller, collected.body.transactionRecordId, 'completed'),
     customerWhen(caller, customerId, 'VERIFIED'),
   ]);
+  const reference = await post('/onramp/references', {
+    customerId,
+    connectorId: BESPOKE_CONNECTOR_ID,
+    walletId: wallet,
+  });
+  assert.equal(reference.status, 201, JSON.stringify(reference.body));
   const delivery = await deliveredOnce(caller, deliveryWebhook, 3);
   return {
     caller,
@@ -279,6 +287,7 @@ export async function newFixture(): Promise<Fixture> {
     onramp,
     rampTransaction: ramp.body.transactionRecordId,
     customerId,
+    reference: reference.body.reference,
   };
 }
 
@@ -400,6 +409,14 @@ function validBody(key: string, f: Fixture): unknown {
     case 'PUT /v1/customers/{customerId}/connectors/{connectorId}/register/business':
       // Another customerId's first registration (the fixture's customer is an individual): 201.
       return { registeredName: 'Nkosi Traders', registrationNumber: '2019/123456/07', countryIsoCode2: 'ZA' };
+    case 'POST /v1/onramp/references':
+      return { customerId: f.customerId, connectorId: BESPOKE_CONNECTOR_ID, walletId: f.wallet };
+    case 'PUT /v1/onramp/references':
+      return { references: [{ reference: f.reference, isActive: true }] };
+    case 'PUT /v1/onramp/references/{reference}':
+      return { walletId: f.wallet };
+    case 'POST /v1/sandbox/onramp/references/{reference}/receipts':
+      return { amount: 100, currency: 'ZAR' };
     case 'POST /v1/sandbox/customers/{customerId}/connectors/{connectorId}/decision':
       // The decision it has: answered again.
       return { decision: 'VERIFIED' };
@@ -422,6 +439,8 @@ function paramValue(key: string, param: string, f: Fixture): string {
     case 'connectorId':
       if (key.includes('/customers/')) return BESPOKE_CONNECTOR_ID;
       return key.startsWith('POST /v1/provider-notifications/') ? RAMP_CONNECTOR_ID : CONNECTOR_ID;
+    case 'reference':
+      return f.reference;
     case 'customerId':
       return key.endsWith('/register/business')
         ? `fixture-business-${randomUUID().slice(0, 8)}`
