@@ -68,6 +68,12 @@ export const functionAccess: Readonly<Record<string, FunctionAccess>> = {
   // Providers' signed notifications: opens the connector's secret to verify them, moves ramp records
   // (their changes ask for refunds through the outbox, so no queue).
   'api/providers': { table: 'readWrite', secrets: [...BOTH_KEKS] },
+  // Customers of bespoke connectors: registers them with the connector's provider (opens its secret to
+  // sign the request), writes the registration and its provider binding.
+  'api/customers': { table: 'readWrite', secrets: ['token-jwks', ...BOTH_KEKS] },
+  // On-ramp references: asks the connector's provider for one (opens its secret to sign the request),
+  // writes it with its binding and the tenant's counter.
+  'api/onramp': { table: 'readWrite', secrets: ['token-jwks', ...BOTH_KEKS] },
   // Transaction records: read-only, paged.
   'api/transactions': { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
   // Sandbox helpers: KYC decisions and funding payments signed by platform accounts; a payment still

@@ -83,6 +83,9 @@ export const functionMemory: Readonly<Record<string, number>> = {
   // Not measured yet (section 9 has no workload for it): sized as api/webhooks, its nearest kin (an
   // AES-GCM open of the connector's secret, an HMAC check, a conditional update).
   'api/providers': 768,
+  // Not measured yet: sized as api/providers (a secret opened, a signed call to the provider, a write).
+  'api/customers': 768,
+  'api/onramp': 768,
   'api/beneficiaries': 832, // peak 100.2, p50 9.0
   'api/transactions': 832, // peak 96.8, p50 8.9
   'api/wallets': 896, // peak 148.9, p50 9.8 (AES-GCM seals each new key; balances from Horizon)

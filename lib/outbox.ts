@@ -10,6 +10,7 @@
 // submission is keyed by the record's intent, and a record that has moved is left alone).
 // Types only: the router's bundle holds these rows and the SQS client, no domain code.
 import type { PaymentDestinationRecord } from './beneficiaries/repo.ts';
+import type { CustomerRecord } from './customers/repo.ts';
 import type { PaymentMessage } from './payments/message.ts';
 import type { TransactionRecord } from './payments/repo.ts';
 import type { ActivationMessage } from './wallets/activation-message.ts';
@@ -194,6 +195,18 @@ export const outboxRows: readonly OutboxRow<never>[] = [
       return status === 'APPROVED' || status === 'REJECTED'
         ? `payment_destination.${status.toLowerCase()}`
         : null;
+    },
+  }),
+  // A provider's decision on a customer's review (written decided, or moved there from PENDING); each
+  // review decides once, so the review's number is in the event's id.
+  eventRow<CustomerRecord>({
+    itemType: 'customer',
+    source: 'customers',
+    idOf: (customer) => `${customer.connectorId}/${customer.customerId}/${customer.review}`,
+    typeOf: (change) => {
+      const decided = change.kind === 'INSERT' ? change.newImage?.decidedAt : changedTo(change, 'decidedAt');
+      if (!decided) return null;
+      return change.newImage?.status === 'VERIFIED' ? 'Customer_Verified' : 'Customer_Rejected';
     },
   }),
   row<DeliveryRecord>({

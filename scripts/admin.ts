@@ -50,6 +50,10 @@ Commands:
   fees clear --association <id> --environment <env> --connector <id> --transaction-type <type>
       Removes the row: quotes fall back to the connector's fee.
   fees list --association <id> --environment <env>    The association's fee rows.
+  receipts list --environment <env> --connector <id>
+      Provider on-ramp receipts held (an unknown or inactive reference, or one that cannot be paid).
+  receipts resolve --environment <env> --connector <id> --receipt <receiptId> (--reference <ref> | --returned <note>)
+      Pays a held receipt to an active reference (its tenant's wallet), or records it returned to the payer.
   wallet review --wallet <walletId> --decision Verified|Rejected
       Ends a third-party wallet's KYC review (only a Pending wallet moves).
   destination review --destination <destinationId> --decision APPROVED|REJECTED
@@ -92,6 +96,9 @@ const options = {
   wallet: { type: 'string' },
   destination: { type: 'string' },
   decision: { type: 'string' },
+  receipt: { type: 'string' },
+  reference: { type: 'string' },
+  returned: { type: 'string' },
   count: { type: 'string' },
   connector: { type: 'string' },
   'transaction-type': { type: 'string' },
@@ -136,6 +143,13 @@ async function configureTarget(): Promise<void> {
       process.env[key] ??= String(value);
   }
   if (!process.env.TABLE_NAME) fail('No stage: start the local stack (npm start) or pass --stage');
+}
+
+/** --environment, checked. */
+function environment(): 'sandbox' | 'production' {
+  const value = values.environment;
+  if (value !== 'sandbox' && value !== 'production') fail('--environment must be sandbox or production');
+  return value;
 }
 
 const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
@@ -235,6 +249,15 @@ async function main(): Promise<void> {
       if (decision !== 'APPROVED' && decision !== 'REJECTED') fail('--decision must be APPROVED or REJECTED');
       const { reviewPaymentDestination } = await import('../lib/admin/payment-destinations.ts');
       return print(await reviewPaymentDestination(required('destination'), decision));
+    }
+    case 'receipts list': {
+      const { listHeldReceipts } = await import('../lib/admin/receipts.ts');
+      return print(await listHeldReceipts(environment(), required('connector')));
+    }
+    case 'receipts resolve': {
+      const { resolveReceipt } = await import('../lib/admin/receipts.ts');
+      const how = values.reference ? { reference: values.reference } : { returned: required('returned') };
+      return print(await resolveReceipt(environment(), required('connector'), required('receipt'), how));
     }
     case 'ledger sandbox-assets': {
       const { invokeLedgerAdmin } = await import('../lib/admin/ledger-admin.ts');

@@ -14,7 +14,7 @@ const masked = z
     z.describe('Masked: `******` and the last 4 characters.'),
   );
 
-const individual = z.strictObject({
+export const individualResource = z.strictObject({
   firstName: z.string(),
   lastName: z.string(),
   dateOfBirth: z.optional(z.iso.date()),
@@ -25,7 +25,7 @@ const individual = z.strictObject({
   mobile: z.optional(z.string()),
 });
 
-const business = z.strictObject({
+export const businessResource = z.strictObject({
   registeredName: z.string(),
   registrationNumber: z.optional(z.string()),
   countryIsoCode2: z.optional(alpha2),
@@ -102,8 +102,8 @@ export const paymentDestinationPage = pageOf(paymentDestinationResource);
 /** A beneficiary; `extra` adds members some routes answer with (GET one nests its destinations). */
 const beneficiaryWith = <T extends z.core.$ZodLooseShape>(extra: T) =>
   z.discriminatedUnion('kind', [
-    z.strictObject({ ...common, kind: z.literal('individual'), individual, ...extra }),
-    z.strictObject({ ...common, kind: z.literal('business'), business, ...extra }),
+    z.strictObject({ ...common, kind: z.literal('individual'), individual: individualResource, ...extra }),
+    z.strictObject({ ...common, kind: z.literal('business'), business: businessResource, ...extra }),
   ]);
 
 export const beneficiaryResource = beneficiaryWith({});

@@ -34,6 +34,9 @@
 // | webhookUrl         | T#<env>#<assoc>          | WHURL#<sha256 of the URL>       |                                         | /webhooks (one active per URL)     |
 // | webhookRedeliver   | T#<env>#<assoc>          | WHREDELIVER#<webhookId>#<epochSeconds> |                                  | …/redeliver (TTL)                  |
 // | webhookSlot        | T#<env>#<assoc>          | WHSLOT#<lane>#<nn>              |                                         | delivery workers (tenant's share)  |
+// | customer           | T#<env>#<assoc>          | CUSTOMER#<connectorId>#<customerId> |                                     | /customers/…, provider decisions   |
+// | onrampReference    | T#<env>#<assoc>          | ONRAMPREF#<reference>           |                                         | /onramp/references, receipts       |
+// | onrampReferenceCount | T#<env>#<assoc>        | ONRAMPREFS                      |                                         | /onramp/references (the cap)       |
 // | application        | APP#<applicationId>      | APPLICATION                     |                                         | auth                               |
 // | apiKey             | APIKEY#<sha256>          | APIKEY                          | platform: APP#<appId> / APIKEY#<keyId>  | auth, admin                        |
 // | client             | CLIENT#<clientId>        | CLIENT                          | platform: APP#<appId> / CLIENT#<id>     | /auth/token, admin                 |
@@ -44,6 +47,8 @@
 // | providerCredential | PROVIDER#<env>#<connId>  | CREDENTIAL                      |                                         | provider notifications, ramps      |
 // | providerInstruction| PROVIDER#<env>#<connId>  | INSTRUCTION#<reference>         |                                         | provider notifications, ramps      |
 // | providerNotification| PROVIDER#<env>#<connId> | NOTIFICATION#<notificationId>   |                                         | provider notifications (TTL)       |
+// | providerBinding    | PROVIDER#<env>#<connId>  | CUSTOMER#<ref> / REFERENCE#<ref> |                                        | provider notifications (whose)     |
+// | providerReceipt    | PROVIDER#<env>#<connId>  | RECEIPT#<receiptId>             |                                         | receipts (once each), admin        |
 // | platformAccount    | PLATFORM#<env>           | ACCOUNT#<role>                  |                                         | ledger                             |
 // | ledgerChannel      | PLATFORM#<env>           | CHANNEL#<nnnn>                  |                                         | ledger (channel leases, submitOnce)|
 // | ledgerSubmission   | SUBMISSION#<env>#<intent>| SUBMISSION                      |                                         | ledger (submitOnce)                |
@@ -271,6 +276,21 @@ export const providerKeys = {
     pk: `PROVIDER#${environment}#${connectorId}`,
     sk: `NOTIFICATION#${notificationId}`,
   }),
+  /** Which tenant's customer review or on-ramp reference a provider's reference names. */
+  binding: (
+    environment: Environment,
+    connectorId: string,
+    kind: 'CUSTOMER' | 'REFERENCE',
+    reference: string,
+  ): ItemKey => ({ pk: `PROVIDER#${environment}#${connectorId}`, sk: `${kind}#${reference}` }),
+  /** A provider on-ramp receipt, taken once: paid (with its record) or held. */
+  receipt: (environment: Environment, connectorId: string, receiptId: string): ItemKey => ({
+    pk: `PROVIDER#${environment}#${connectorId}`,
+    sk: `RECEIPT#${receiptId}`,
+  }),
+  receiptPrefix: 'RECEIPT#',
+  partition: (environment: Environment, connectorId: string): string =>
+    `PROVIDER#${environment}#${connectorId}`,
 };
 
 export const quoteKeys = {
@@ -389,4 +409,22 @@ export const webhookKeys = {
     sk: `WHSLOT#${lane}#${String(index).padStart(2, '0')}`,
   }),
   slotPrefix: (lane: string): string => `WHSLOT#${lane}#`,
+};
+
+/**
+ * Bespoke connectors (tenant-owned): a customer's registration with a connector's provider, and the
+ * on-ramp references bound to the tenant's wallets, with a counter that caps how many a tenant holds
+ * (the page-numbered list reads them all: lib/onramp-references/repo.ts).
+ */
+export const bespokeKeys = {
+  customer: (tenant: Tenant, connectorId: string, customerId: string): ItemKey => ({
+    pk: tenantScope(tenant),
+    sk: `CUSTOMER#${connectorId}#${customerId}`,
+  }),
+  reference: (tenant: Tenant, reference: string): ItemKey => ({
+    pk: tenantScope(tenant),
+    sk: `ONRAMPREF#${reference}`,
+  }),
+  referencePrefix: 'ONRAMPREF#',
+  referenceCount: (tenant: Tenant): ItemKey => ({ pk: tenantScope(tenant), sk: 'ONRAMPREFS' }),
 };

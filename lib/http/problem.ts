@@ -84,3 +84,4 @@ export const tooManyRequests = (retryAfterSeconds: number) =>
   });
 export const gatewayTimeout = (detail: string) => new Problem(504, detail);
 export const serviceUnavailable = (detail: string) => new Problem(503, detail);
+export const badGateway = (detail: string) => new Problem(502, detail);

@@ -12,10 +12,16 @@
 //   POST /faults {mode: 'unavailable' | 'slow' | 'reject', count, statementReference?} for the next
 //   instructions (only those with that statement reference, when given, so tests running side by side
 //   do not meet each other's faults); an empty body clears them.
-import { randomUUID } from 'node:crypto';
+// - Bespoke connectors: a registered customer is decided `decideAfterMs` after registration (the
+//   documented default, 2 s): verified, unless the customer's lastName or registeredName starts with
+//   REJECT (rejected) or HOLD (pending until POST …/customers/{ref}/decision {decision}). A verified
+//   customer gets on-ramp references (`PG` and ten digits, one per routeId); POST
+//   …/references/{reference}/receipts {amount, currency} is a customer paying in: a `receipt`
+//   notification with a new receiptId.
+import { randomInt, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Environment } from '../http/types.ts';
-import type { InstructionState, InstructionStatus } from '../providers/contract.ts';
+import type { CustomerState, InstructionState, InstructionStatus, Receipt } from '../providers/contract.ts';
 import { SIGNATURE_HEADER, signNotification, verifyNotificationSignature } from '../providers/signature.ts';
 
 export interface SimulatedConnector {
@@ -31,6 +37,20 @@ export interface ProviderSimulatorOptions {
   notificationUrl: (environment: Environment, connectorId: string) => string;
   /** How long after receipt an instruction left alone completes; default 3000. */
   completeAfterMs?: number;
+  /** How long after registration a customer left alone is decided; default 2000. */
+  decideAfterMs?: number;
+}
+
+interface Customer extends CustomerState {
+  environment: Environment;
+  connectorId: string;
+  timer?: NodeJS.Timeout;
+}
+
+interface IssuedReference {
+  reference: string;
+  routeId: string;
+  customerReference: string;
 }
 
 export interface ProviderSimulator {
@@ -84,32 +104,41 @@ const stateOf = (i: Instruction): InstructionState => ({
 
 export async function startProviderSimulator(options: ProviderSimulatorOptions): Promise<ProviderSimulator> {
   const completeAfterMs = options.completeAfterMs ?? 3000;
+  const decideAfterMs = options.decideAfterMs ?? 2000;
   const secrets = new Map(options.connectors.map((c) => [`${c.environment}/${c.connectorId}`, c.secret]));
   const instructions = new Map<string, Instruction>();
+  const customers = new Map<string, Customer>();
+  /** By environment/connector/reference, and by environment/connector/routeId (one reference per route). */
+  const references = new Map<string, IssuedReference>();
   const faults: Fault[] = [];
   let stopped = false;
 
-  async function notify(instruction: Instruction): Promise<void> {
-    const secret = secrets.get(`${instruction.environment}/${instruction.connectorId}`) as Buffer;
-    const body = JSON.stringify({
+  const notify = (instruction: Instruction) =>
+    deliver(instruction.environment, instruction.connectorId, {
       notificationId: randomUUID(),
       kind: instruction.kind,
       ...stateOf(instruction),
     });
+
+  /** Sends one notification to the gateway, signed, retried until it answers 2xx. */
+  async function deliver(
+    environment: Environment,
+    connectorId: string,
+    notification: Record<string, unknown>,
+  ): Promise<void> {
+    const secret = secrets.get(`${environment}/${connectorId}`) as Buffer;
+    const body = JSON.stringify(notification);
     for (let attempt = 1; attempt <= NOTIFY_ATTEMPTS && !stopped; attempt++) {
       try {
-        const response = await fetch(
-          options.notificationUrl(instruction.environment, instruction.connectorId),
-          {
-            method: 'POST',
-            headers: {
-              'content-type': 'application/json',
-              [SIGNATURE_HEADER]: signNotification(secret, body, new Date()),
-            },
-            body,
-            signal: AbortSignal.timeout(10_000),
+        const response = await fetch(options.notificationUrl(environment, connectorId), {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            [SIGNATURE_HEADER]: signNotification(secret, body, new Date()),
           },
-        );
+          body,
+          signal: AbortSignal.timeout(10_000),
+        });
         await response.arrayBuffer();
         if (response.ok) return;
       } catch {
@@ -169,6 +198,93 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions):
     return { status: 201, body: stateOf(instruction) };
   }
 
+  function decide(customer: Customer, status: 'verified' | 'rejected'): void {
+    clearTimeout(customer.timer);
+    customer.status = status;
+    customer.reason =
+      status === 'rejected' ? 'The provider could not verify this customer (simulated).' : null;
+    void deliver(customer.environment, customer.connectorId, {
+      notificationId: randomUUID(),
+      kind: 'customer',
+      reference: customer.reference,
+      status,
+      reason: customer.reason,
+    });
+  }
+
+  const customerState = (c: Customer): CustomerState => ({
+    reference: c.reference,
+    status: c.status,
+    reason: c.reason,
+  });
+
+  /** The bespoke routes: customers, references and customers paying in. */
+  function bespoke(
+    environment: Environment,
+    connectorId: string,
+    path: string,
+    body: Record<string, unknown>,
+  ): { status: number; body: unknown } | null {
+    const at = `${environment}/${connectorId}`;
+    if (path === 'customers') {
+      const reference = String(body.reference ?? '');
+      if (!/^[0-9a-f-]{36}$/.test(reference))
+        return { status: 400, body: { detail: 'reference is required' } };
+      const held = customers.get(`${at}/${reference}`);
+      if (held) return { status: 200, body: customerState(held) };
+      const identity = (body.identity ?? {}) as Record<string, unknown>;
+      const name = String(identity.lastName ?? identity.registeredName ?? '').toUpperCase();
+      const customer: Customer = { environment, connectorId, reference, status: 'pending', reason: null };
+      customers.set(`${at}/${reference}`, customer);
+      if (!name.startsWith('HOLD'))
+        customer.timer = setTimeout(
+          () => decide(customer, name.startsWith('REJECT') ? 'rejected' : 'verified'),
+          decideAfterMs,
+        );
+      return { status: 201, body: customerState(customer) };
+    }
+    if (path === 'references') {
+      const routeId = String(body.routeId ?? '');
+      const customer = customers.get(`${at}/${String(body.customerReference ?? '')}`);
+      if (customer?.status !== 'verified')
+        return { status: 422, body: { detail: 'The customer is not verified.' } };
+      const issued = references.get(`${at}/route/${routeId}`) ?? {
+        reference: `PG${String(randomInt(10 ** 9, 10 ** 10))}`,
+        routeId,
+        customerReference: customer.reference,
+      };
+      references.set(`${at}/route/${routeId}`, issued);
+      references.set(`${at}/${issued.reference}`, issued);
+      return { status: 200, body: { reference: issued.reference } };
+    }
+    const decision = /^customers\/([0-9a-f-]{36})\/decision$/.exec(path);
+    if (decision) {
+      const customer = customers.get(`${at}/${decision[1]}`);
+      if (!customer) return { status: 404, body: { detail: 'No such customer.' } };
+      const to = body.decision === 'rejected' ? 'rejected' : 'verified';
+      if (customer.status !== 'pending')
+        return customer.status === to
+          ? { status: 200, body: customerState(customer) }
+          : { status: 409, body: { detail: `The customer is ${customer.status} already.` } };
+      decide(customer, to);
+      return { status: 200, body: customerState(customer) };
+    }
+    const paying = /^references\/([A-Z0-9]{6,32})\/receipts$/.exec(path);
+    if (paying) {
+      if (!references.has(`${at}/${paying[1]}`))
+        return { status: 404, body: { detail: 'No such reference.' } };
+      const receipt: Receipt = {
+        receiptId: `RCPT-${randomUUID()}`,
+        reference: paying[1] as string,
+        amount: String(body.amount),
+        currency: String(body.currency),
+      };
+      void deliver(environment, connectorId, { notificationId: randomUUID(), kind: 'receipt', ...receipt });
+      return { status: 201, body: receipt };
+    }
+    return null;
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://simulator');
     const text = await readText(req);
@@ -185,7 +301,7 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions):
       return;
     }
     const m =
-      /^\/(sandbox|production)\/connectors\/([a-z0-9-]+)\/(payouts|collections|instructions\/([0-9a-f-]{36})(?:\/(complete|fail|return))?)$/.exec(
+      /^\/(sandbox|production)\/connectors\/([a-z0-9-]+)\/(payouts|collections|instructions\/([0-9a-f-]{36})(?:\/(complete|fail|return))?|((?:customers|references)(?:\/[A-Za-z0-9-]+\/(?:decision|receipts))?))$/.exec(
         url.pathname,
       );
     const environment = m?.[1] as Environment | undefined;
@@ -204,6 +320,15 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions):
       )
     ) {
       send(res, 401, { detail: 'Bad signature.' });
+      return;
+    }
+    if (m[6]) {
+      const answer =
+        req.method === 'POST'
+          ? bespoke(environment, connectorId, m[6], JSON.parse(text || '{}') as Record<string, unknown>)
+          : null;
+      if (answer) send(res, answer.status, answer.body);
+      else send(res, 404, { detail: 'No such route.' });
       return;
     }
     const reference = m[4];
@@ -283,6 +408,7 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions):
       stopped = true;
       for (const instruction of instructions.values())
         for (const timer of instruction.timers) clearTimeout(timer);
+      for (const customer of customers.values()) clearTimeout(customer.timer);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

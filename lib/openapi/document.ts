@@ -66,6 +66,7 @@ function operationObject(route: Route, components: SchemaComponents): OpenApiOpe
   });
   const responses: OpenApiOperation['responses'] = {
     [success.status]: jsonResponse(success),
+    ...(doc.alsoOk ? { 200: jsonResponse({ ...success, description: doc.alsoOk }) } : {}),
     ...(accepted ? { 202: jsonResponse(accepted) } : {}),
   };
   for (const status of problemStatusesOf(route))

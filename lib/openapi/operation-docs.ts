@@ -23,7 +23,15 @@ import {
   requirementsExample,
   requirementsResource,
 } from '../connectors/responses.ts';
+import { customerDecisionResource, customerExample, customerResource } from '../customers/responses.ts';
 import type { ProblemStatus } from '../http/problem.ts';
+import {
+  referenceExample,
+  referenceList,
+  referencePage,
+  referenceResource,
+  sandboxReceiptResource,
+} from '../onramp/responses.ts';
 import {
   acceptanceExample,
   paymentAcceptance,
@@ -68,6 +76,8 @@ export interface OperationDoc {
     schema: z.core.$ZodType;
     example: unknown;
   };
+  /** A 200 besides a 201 success, with the same body: what it means here. */
+  alsoOk?: string;
   /** A 202 besides the success: taken but not finished, and how the caller finishes it. */
   accepted?: { description: string; schema: z.core.$ZodType; example: unknown };
   /** What the operation's own query members mean, by name (pagination members are shared). */
@@ -98,6 +108,19 @@ const PAYMENT_PROBLEMS = {
   403: 'A wallet that is not Verified (`errors` names it).',
   404: 'A wallet, beneficiary or destination that is not the caller’s (`errors` names it).',
   409: 'The `transactionId` was used with another route or body, or a wallet whose ledger account could not be opened.',
+} as const;
+
+/** What both customer registration routes say (API notes: Bespoke connectors). */
+const CUSTOMER_RULES =
+  'Registers the caller’s customer (`customerId`: its own id, 1 to 64 of `A-Za-z0-9_-`) with a BESPOKE connector’s provider, which reviews the identity and decides later: Customer_Verified or Customer_Rejected follows by webhook, with the registration in `data`. The members the connector’s provider needs (its compliance requirements for a customer paying you) are 422s, one error each. Idempotent on the body: the same body again answers 200 with the registration as it stands; another body while the review is PENDING is a 409; another body after a decision starts the next review (200, PENDING, `review` + 1).';
+
+const CUSTOMER_PROBLEMS = {
+  404: 'No such connector.',
+  409: 'Another body while the provider is still reviewing the first.',
+  422: 'A connector that is not BESPOKE or not active (`connectorId`), or identity members its provider needs (each named).',
+  502: 'The provider refused the registration.',
+  503: 'The connector’s provider is unavailable or not set up; nothing was written.',
+  504: 'The connector’s provider did not answer in time; nothing was written.',
 } as const;
 
 const SANDBOX_ONLY = 'Sandbox applications only: a production application gets 404, as for an unknown route.';
@@ -450,6 +473,146 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
       'Where the provider behind a connector reports an instruction’s state. Authenticated only by `X-Provider-Signature: t=<unix ms>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with the connector’s secret; a missing, forged or stale (over 5 minutes) signature, or a `notificationId` received before, is a 401 and changes nothing.',
     success: ok('Received.', providerNotificationReceipt, { received: true }),
     problems: { 401: 'Bad, stale or replayed signature.' },
+  },
+  registerIndividualCustomer: {
+    tag: 'Customers',
+    summary: 'Register an individual customer with a bespoke connector',
+    description: CUSTOMER_RULES,
+    success: created(
+      'The registration, PENDING until the provider decides.',
+      customerResource,
+      customerExample,
+    ),
+    alsoOk: 'The same body again (the registration as it stands), or a new review after a decision.',
+    problems: CUSTOMER_PROBLEMS,
+  },
+  registerBusinessCustomer: {
+    tag: 'Customers',
+    summary: 'Register a business customer with a bespoke connector',
+    description: `${CUSTOMER_RULES} A business's identity is the beneficiary routes' \`business\` members; the seed ZA connector needs registeredName, registrationNumber and countryIsoCode2.`,
+    success: created('The registration, PENDING until the provider decides.', customerResource, {
+      ...customerExample,
+      kind: 'business',
+      individual: undefined,
+      business: {
+        registeredName: 'Nkosi Traders (Pty) Ltd',
+        registrationNumber: '2019/123456/07',
+        countryIsoCode2: 'ZA',
+      },
+    }),
+    alsoOk: 'The same body again (the registration as it stands), or a new review after a decision.',
+    problems: CUSTOMER_PROBLEMS,
+  },
+  getCustomer: {
+    tag: 'Customers',
+    summary: 'Read a customer’s registration with a connector',
+    description: 'Where the provider’s review stands: PENDING, VERIFIED or REJECTED (with its reason).',
+    success: ok('The registration.', customerResource, customerExample),
+    problems: { 404: 'The caller registered no such customer with this connector.' },
+  },
+  createOnrampReference: {
+    tag: 'On-ramp references',
+    summary: 'Register an on-ramp reference for a verified customer',
+    description:
+      'The connector’s provider issues a reference (`PG` and ten digits in the sandbox) for the caller’s VERIFIED customer of a BESPOKE ON_RAMP connector, bound to one of the caller’s own Verified wallets of the asset the connector pays out. The customer pays the provider quoting it; each receipt is paid by the connector’s settlement account into the bound wallet, as a `provider_onramp` transaction record reported by the payment lifecycle events (metaData.data: netAmount, totalFees, assetCode, reference). An association holds at most 1000 references.',
+    success: created('The reference, active.', referenceResource, referenceExample),
+    problems: {
+      403: 'The wallet is not Verified (`walletId`).',
+      404: 'A wallet that is not the caller’s (`walletId`: another tenant’s or a third party’s reads as missing), a customer the caller did not register with this connector (`customerId`), or no such connector.',
+      409: 'The association holds 1000 references already.',
+      422: 'A connector that is not BESPOKE, not active or not ON_RAMP (`connectorId`); a customer not VERIFIED (`customerId`); a wallet of another asset (`walletId`).',
+      502: 'The provider refused to issue a reference.',
+      503: 'The connector’s provider or settlement account is unavailable or not set up; nothing was written.',
+      504: 'The connector’s provider did not answer in time; nothing was written.',
+    },
+  },
+  activateOnrampReferences: {
+    tag: 'On-ramp references',
+    summary: 'Activate or deactivate references, all or none',
+    description:
+      '`{references: [{reference, isActive}]}`, 1 to 100, each named once: every one must be the caller’s, else a 404 naming it (`references.<i>.reference`) and nothing changes. Answers `{data}`: the references in the order named, as they are now. Receipts on an inactive reference are held for platform operations, not paid; activating it again pays later receipts.',
+    success: ok('The references as they are now.', referenceList, {
+      data: [{ ...referenceExample, isActive: false }],
+    }),
+    problems: {
+      404: 'A reference that is not the caller’s (`errors` names which).',
+      409: 'A reference changed while the request was applied; nothing was changed.',
+    },
+  },
+  moveOnrampReference: {
+    tag: 'On-ramp references',
+    summary: 'Move a reference to another own wallet',
+    description:
+      '`{walletId}`: receipts on the reference are paid into this wallet from now on. Only one of the caller’s own Verified wallets of the asset the connector pays out: another tenant’s or a third party’s is a 404, one not Verified a 403, another asset a 422 (each naming `walletId`).',
+    success: ok('The reference, moved.', referenceResource, referenceExample),
+    problems: {
+      403: 'The wallet is not Verified (`walletId`).',
+      404: 'The reference or the wallet is not the caller’s.',
+      409: 'The reference changed while the request was applied.',
+      422: 'A wallet of another asset than the connector pays (`walletId`).',
+    },
+  },
+  listOnrampReferences: {
+    tag: 'On-ramp references',
+    summary: 'List on-ramp references, page by page',
+    description:
+      'The caller’s references, oldest first, filtered by any of `customerId`, `connectorId`, `walletId` and `isActive` (combined). Page-numbered as the contract has it: `pageNumber` (≥ 1, default 1) and `pageSize` (1–100, default 20); `count` is the number of matches over all pages. A page past the last is empty, with the same count.',
+    query: {
+      pageNumber: 'The page, from 1.',
+      pageSize: 'References a page, 1 to 100 (default 20).',
+      customerId: 'Only this customer’s references.',
+      connectorId: 'Only this connector’s references.',
+      walletId: 'Only references bound to this wallet.',
+      isActive: '`true` or `false`.',
+    },
+    success: ok('A page of references.', referencePage, {
+      data: [referenceExample],
+      pageNumber: 1,
+      pageSize: 20,
+      count: 1,
+    }),
+  },
+  payIntoReference: {
+    tag: 'Sandbox',
+    summary: 'A customer pays into an on-ramp reference',
+    description: `${SANDBOX_ONLY} The sandbox provider takes a payment of \`amount\` \`currency\` on the reference (a new receipt id) and reports it by its signed receipt notification within a moment: on an active reference the settlement account pays the net amount into the bound wallet; on an inactive one the receipt is held for platform operations.`,
+    success: {
+      status: 202,
+      description: 'Paid in at the provider.',
+      schema: sandboxReceiptResource,
+      example: {
+        reference: 'PG4821937705',
+        receiptId: 'RCPT-1f0c6b1e-8d2a-4c47-9f3e-5a6b7c8d9e0f',
+        amount: 1000,
+        currency: 'ZAR',
+        message: 'Paid in at the provider; its receipt notification pays the wallet within moments.',
+      },
+    },
+    problems: {
+      404: 'No such reference for the caller, or a production application.',
+      503: 'The sandbox provider is unavailable.',
+    },
+  },
+  decideCustomer: {
+    tag: 'Sandbox',
+    summary: 'Decide a customer’s pending review now',
+    description: `${SANDBOX_ONLY} Asks the sandbox provider to decide the review (\`VERIFIED\` or \`REJECTED\`) instead of waiting for its own decision (about 2 seconds after registration, verified, unless the customer’s lastName or registeredName starts with REJECT, then rejected, or HOLD, then it waits for this helper). The provider’s signed notification decides the registration within a moment and emits Customer_Verified or Customer_Rejected. Asking for the decision it already has answers it again.`,
+    success: {
+      status: 202,
+      description: 'Asked of the provider.',
+      schema: customerDecisionResource,
+      example: {
+        customerId: 'cust-00412',
+        connectorId: 'za-bank-onramp-zar-usdc',
+        decision: 'VERIFIED',
+        message: 'Asked of the provider; its notification decides the registration within moments.',
+      },
+    },
+    problems: {
+      404: 'No such registration for the caller, or a production application.',
+      409: 'The review was decided the other way.',
+      503: 'The sandbox provider is unavailable.',
+    },
   },
   settleRampInstruction: {
     tag: 'Sandbox',

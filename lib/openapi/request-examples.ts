@@ -1,5 +1,6 @@
 // Request body examples, by operation: at least one for every route that takes a body. A unit test
 // parses each with the operation's own body schema, so an example that stops being accepted fails.
+import { customerExample } from '../customers/responses.ts';
 import type { OperationName } from './operation-docs.ts';
 
 export interface Example {
@@ -271,6 +272,41 @@ export const requestExamples: Partial<Record<OperationName, Record<string, Examp
       },
     },
   },
+  registerIndividualCustomer: {
+    individual: { summary: 'A South African customer paying by EFT', value: customerExample.individual },
+  },
+  registerBusinessCustomer: {
+    business: {
+      summary: 'A South African company paying by EFT',
+      value: {
+        registeredName: 'Nkosi Traders (Pty) Ltd',
+        registrationNumber: '2019/123456/07',
+        countryIsoCode2: 'ZA',
+      },
+    },
+  },
+  createOnrampReference: {
+    reference: {
+      summary: 'A reference for a verified customer, paid into an own USDC wallet',
+      value: { customerId: 'cust-00412', connectorId: 'za-bank-onramp-zar-usdc', walletId },
+    },
+  },
+  activateOnrampReferences: {
+    pause: {
+      summary: 'Deactivate one reference, activate another',
+      value: {
+        references: [
+          { reference: 'PG4821937705', isActive: false },
+          { reference: 'PG7730021948', isActive: true },
+        ],
+      },
+    },
+  },
+  moveOnrampReference: { move: { summary: 'Pay receipts into another own wallet', value: { walletId } } },
+  payIntoReference: {
+    zar: { summary: 'A customer pays in 1000 ZAR', value: { amount: 1000, currency: 'ZAR' } },
+  },
+  decideCustomer: { verified: { summary: 'Verify the customer', value: { decision: 'VERIFIED' } } },
   decideKyc: { verified: { summary: 'Verify the wallet', value: { decision: 'Verified' } } },
   fundWallet: { usdc: { summary: 'Mint 1000 test USDC', value: { assetCode: 'USDC', amount: 1000 } } },
   verifyPaymentDestination: {

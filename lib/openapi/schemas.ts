@@ -18,6 +18,13 @@ import {
   enumsResource,
   requirementsResource,
 } from '../connectors/responses.ts';
+import { customerDecisionResource, customerResource } from '../customers/responses.ts';
+import {
+  referenceList,
+  referencePage,
+  referenceResource,
+  sandboxReceiptResource,
+} from '../onramp/responses.ts';
 import {
   paymentAcceptance,
   rampOutcomeResource,
@@ -69,6 +76,12 @@ const responseSchemas: Record<string, z.core.$ZodType> = {
   PaymentAcceptance: paymentAcceptance,
   RampOutcome: rampOutcomeResource,
   ProviderNotificationReceipt: providerNotificationReceipt,
+  Customer: customerResource,
+  CustomerDecision: customerDecisionResource,
+  OnrampReference: referenceResource,
+  OnrampReferencePage: referencePage,
+  OnrampReferenceList: referenceList,
+  SandboxReceipt: sandboxReceiptResource,
   Transaction: transactionResource,
   TransactionPage: transactionPage,
   Webhook: webhookResource,

@@ -7,6 +7,8 @@ import { assetsOperations } from './assets.ts';
 import { authOperations } from './auth.ts';
 import { beneficiariesOperations } from './beneficiaries.ts';
 import { connectorsOperations } from './connectors.ts';
+import { customersOperations } from './customers.ts';
+import { onrampOperations } from './onramp.ts';
 import { paymentsOperations } from './payments.ts';
 import { providersOperations } from './providers.ts';
 import { quotesOperations } from './quotes.ts';
@@ -30,6 +32,8 @@ export const operationsByFunction = {
   webhooks: webhooksOperations,
   sandbox: sandboxOperations,
   providers: providersOperations,
+  customers: customersOperations,
+  onramp: onrampOperations,
 } satisfies { [F in FunctionName]: Record<OperationOf<F>, AnyOperation> };
 
 /** The operation that serves a route of lib/routes.ts. */

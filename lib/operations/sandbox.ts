@@ -1,6 +1,10 @@
 import { sandboxDestinationParams, verificationDecisionBody } from '../beneficiaries/verification-schema.ts';
+import { customerDecisionBody, customerParams } from '../customers/schema.ts';
+import { decideCustomerForTest } from '../customers/service.ts';
 import { accepted, ok, operation } from '../http/api-function.ts';
 import { uuidField } from '../http/uuid-field.ts';
+import { referenceParams, sandboxReceiptBody } from '../onramp/schema.ts';
+import { payIntoReferenceForTest } from '../onramp/service.ts';
 import { settleRampInstruction } from '../payments/sandbox-ramps.ts';
 import { fundWallet, settleDestinationVerification, settleKyc } from '../wallets/sandbox.ts';
 import { fundWalletBody, kycDecisionBody, walletIdParams } from '../wallets/schema.ts';
@@ -19,6 +23,12 @@ export const sandboxOperations = {
     handle: async ({ tenant, params, body, now }) =>
       ok(await settleKyc(tenant, params.walletId, body.decision, now)),
   }),
+  decideCustomer: operation({
+    params: customerParams,
+    body: customerDecisionBody,
+    handle: async ({ tenant, params, body }) =>
+      accepted(await decideCustomerForTest(tenant, params.connectorId, params.customerId, body.decision)),
+  }),
   fundWallet: operation({
     params: walletIdParams,
     body: fundWalletBody,
@@ -27,6 +37,12 @@ export const sandboxOperations = {
       const funding = await fundWallet(tenant, params.walletId, body, idempotencyKey);
       return funding.status === 'pending' ? accepted(funding) : ok(funding);
     },
+  }),
+  payIntoReference: operation({
+    params: referenceParams,
+    body: sandboxReceiptBody,
+    handle: async ({ tenant, params, body }) =>
+      accepted(await payIntoReferenceForTest(tenant, params.reference, body)),
   }),
   settleRampInstruction: operation({
     params: rampOutcomeParams,

@@ -308,7 +308,10 @@ async function startCollection(tenant: Tenant, record: TransactionRecord, now: D
   return { done: true };
 }
 
-/** The collection arrived: the settlement account pays the wallet `receiveAmount`, once (the intent). */
+/**
+ * The collection arrived (an on-ramp, processing) or the receipt was reported (a provider on-ramp,
+ * initiated): the settlement account pays the wallet `receiveAmount`, once (the intent).
+ */
 async function payWallet(tenant: Tenant, record: TransactionRecord, now: Date): Promise<RampStep> {
   const ramp = record.ramp;
   const wallet = record.walletId ? await findWalletRecord(tenant, record.walletId) : undefined;
@@ -339,7 +342,7 @@ async function payWallet(tenant: Tenant, record: TransactionRecord, now: Date): 
   await moveTransaction(
     tenant,
     record.transactionRecordId,
-    'processing',
+    record.status,
     { status: 'completed', stellarTxHash: outcome.hash, completedAt: now.toISOString() },
     now,
   );
@@ -368,10 +371,13 @@ async function advanceOnramp(tenant: Tenant, record: TransactionRecord, now: Dat
 }
 
 /** The next step of a ramp, from where its record stands. */
-export const advanceRamp = (tenant: Tenant, record: TransactionRecord, now: Date): Promise<RampStep> =>
-  record.transactionType === 'onramp'
-    ? advanceOnramp(tenant, record, now)
-    : advanceOfframp(tenant, record, now);
+export function advanceRamp(tenant: Tenant, record: TransactionRecord, now: Date): Promise<RampStep> {
+  if (record.transactionType === 'onramp') return advanceOnramp(tenant, record, now);
+  // A provider on-ramp's money arrived at the provider before its record existed: pay the wallet.
+  if (record.transactionType === 'provider_onramp')
+    return record.status === 'initiated' ? payWallet(tenant, record, now) : Promise.resolve({ done: true });
+  return advanceOfframp(tenant, record, now);
+}
 
 /** The next step of an off-ramp, from where its record stands. */
 async function advanceOfframp(tenant: Tenant, record: TransactionRecord, now: Date): Promise<RampStep> {

@@ -15,7 +15,7 @@ import type { Environment, Tenant } from '../http/types.ts';
  * ledger leg is refunded: failed → refund_completed (lib/payments/ramps.ts).
  */
 export type TransactionStatus = 'initiated' | 'processing' | 'completed' | 'failed' | 'refund_completed';
-export type TransactionType = 'p2p' | 'swap' | 'p2p_multi' | 'offramp' | 'onramp';
+export type TransactionType = 'p2p' | 'swap' | 'p2p_multi' | 'offramp' | 'onramp' | 'provider_onramp';
 export type NotifyChannel = 'email' | 'whatsapp';
 
 /** An asset as the registry had it at acceptance: the issuer is resolved once and kept. */
@@ -88,6 +88,8 @@ export interface TransactionRecord {
   stellarTxHash: string | null;
   /** Ramps only (absent on every other record): the connector, its quote and the provider's side. */
   ramp?: RampOnRecord;
+  /** Provider on-ramps: the receipt and its payout summary (the events' metaData.data). */
+  receipt?: ReceiptOnRecord;
   /** Ramps: the provider's reference, once it has the instruction (top-level: set apart from status moves). */
   externalReference?: string | null;
   /** Ramps: the provider's last reported state of the instruction. */
@@ -113,7 +115,8 @@ export interface RampOnRecord {
   /** The connector's method: BANK, MOMO, CASH. */
   method: string;
   destinationCountryIso: string;
-  quoteId: string;
+  /** null on provider on-ramps: a receipt is priced when it arrives, not quoted. */
+  quoteId: string | null;
   /** The quote's rate: fiat per asset unit. */
   rate: string;
   /** Fiat: what the beneficiary receives (off-ramp) or the counterparty pays (on-ramp). */
@@ -122,6 +125,17 @@ export interface RampOnRecord {
   /** The instruction's details as the provider needs them (names, destination). */
   beneficiary: Record<string, unknown>;
   destination: Record<string, unknown>;
+}
+
+/** A provider on-ramp's receipt: where it arrived and what it paid out (decimal strings). */
+export interface ReceiptOnRecord {
+  receiptId: string;
+  reference: string;
+  customerId: string;
+  netAmount: string;
+  totalFees: string;
+  feeCurrency: string;
+  assetCode: string;
 }
 
 export const transactionEntity = entity<TransactionRecord>({

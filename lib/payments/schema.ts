@@ -171,7 +171,7 @@ export const transactionStatuses = [
   'failed',
   'refund_completed',
 ] as const;
-export const transactionTypes = ['p2p', 'swap', 'p2p_multi', 'offramp', 'onramp'] as const;
+export const transactionTypes = ['p2p', 'swap', 'p2p_multi', 'offramp', 'onramp', 'provider_onramp'] as const;
 
 const createdBound = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' });
 

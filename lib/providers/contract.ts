@@ -71,8 +71,52 @@ export interface ProviderNotification extends InstructionState {
   kind: 'payout' | 'collection';
 }
 
+/**
+ * Bespoke connectors: a customer the integrator registers with the provider, under OUR reference for
+ * this review (a new review, a new reference). The decision arrives later as a `customer` notification.
+ */
+export interface CustomerRegistration {
+  reference: string;
+  connectorId: string;
+  kind: 'individual' | 'business';
+  identity: Record<string, unknown>;
+}
+
+export type CustomerStatus = 'pending' | 'verified' | 'rejected';
+
+export interface CustomerState {
+  reference: string;
+  status: CustomerStatus;
+  reason: string | null;
+}
+
+/** An on-ramp reference the provider issues for a verified customer: what the customer pays against. */
+export interface ReferenceRequest {
+  /** Our id for the binding (the reference record's routeId): the provider issues one reference per id. */
+  routeId: string;
+  connectorId: string;
+  /** The customer's review reference (CustomerRegistration.reference). */
+  customerReference: string;
+}
+
+/** A customer's payment against a reference, as the provider reports it (a `receipt` notification). */
+export interface Receipt {
+  /** The provider's id of the payment: unique, and what the gateway pays it out once by. */
+  receiptId: string;
+  reference: string;
+  /** Decimal string: what the customer paid, in `currency`, before any fee. */
+  amount: string;
+  currency: string;
+}
+
 export interface ProviderAdapter {
   submitPayout(instruction: PayoutInstruction): Promise<InstructionState>;
+  registerCustomer(registration: CustomerRegistration): Promise<CustomerState>;
+  issueReference(request: ReferenceRequest): Promise<{ reference: string }>;
+  /** Sandbox providers only: decides a pending customer now (null when it is decided already). */
+  decideCustomerForTest?(reference: string, decision: 'verified' | 'rejected'): Promise<CustomerState | null>;
+  /** Sandbox providers only: a customer pays into a reference (null: the provider knows no such reference). */
+  receiveForTest?(reference: string, payment: { amount: string; currency: string }): Promise<Receipt | null>;
   startCollection(instruction: CollectionInstruction): Promise<InstructionState>;
   readStatus(reference: string): Promise<InstructionState | null>;
   /**

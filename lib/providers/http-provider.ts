@@ -3,18 +3,24 @@
 //   POST /connectors/{connectorId}/payouts            PayoutInstruction      → InstructionState
 //   POST /connectors/{connectorId}/collections        CollectionInstruction  → InstructionState
 //   GET  /connectors/{connectorId}/instructions/{ref}                        → InstructionState | 404
+//   POST /connectors/{connectorId}/customers          CustomerRegistration   → CustomerState
+//   POST /connectors/{connectorId}/references         ReferenceRequest       → {reference}
+//   (sandbox) POST …/customers/{ref}/decision {decision} → CustomerState | 409;
+//             POST …/references/{reference}/receipts {amount, currency} → Receipt | 404
 // Requests are signed like notifications (signature.ts), with the connector's secret. A 4xx answer is
 // a refusal (ProviderRejectedError); a 5xx, a refused connection or no answer within PROVIDER_TIMEOUT_MS
 // is the provider being unavailable (ProviderUnavailableError).
 import { config } from '../config.ts';
 import {
   type CollectionInstruction,
+  type CustomerState,
   INSTRUCTION_STATUSES,
   type InstructionState,
   type PayoutInstruction,
   type ProviderAdapter,
   ProviderRejectedError,
   ProviderUnavailableError,
+  type Receipt,
 } from './contract.ts';
 import { SIGNATURE_HEADER, signNotification } from './signature.ts';
 
@@ -30,6 +36,20 @@ function stateOf(value: unknown): InstructionState {
     reference: v.reference,
     providerReference: v.providerReference,
     status: v.status as InstructionState['status'],
+    reason: typeof v.reason === 'string' ? v.reason : null,
+  };
+}
+
+/** What an on-ramp reference may look like: it travels in paths and on customers' bank statements. */
+export const REFERENCE_PATTERN = /^[A-Z0-9]{6,32}$/;
+
+function customerStateOf(value: unknown): CustomerState {
+  const v = value as Partial<CustomerState> | null;
+  if (typeof v?.reference !== 'string' || !['pending', 'verified', 'rejected'].includes(String(v.status)))
+    throw new ProviderUnavailableError('The provider answered with an unreadable customer state', false);
+  return {
+    reference: v.reference,
+    status: v.status as CustomerState['status'],
     reason: typeof v.reason === 'string' ? v.reason : null,
   };
 }
@@ -57,7 +77,7 @@ export function httpProvider(baseUrl: string, connectorId: string, secret: Buffe
       );
     }
   }
-  async function instructed(response: Response): Promise<InstructionState> {
+  async function answered(response: Response): Promise<unknown> {
     if (response.status >= 500)
       throw new ProviderUnavailableError(`The provider answered ${response.status}`, false);
     const body = (await response.json().catch(() => null)) as { detail?: unknown } | null;
@@ -65,8 +85,9 @@ export function httpProvider(baseUrl: string, connectorId: string, secret: Buffe
       throw new ProviderRejectedError(
         typeof body?.detail === 'string' ? body.detail : `The provider refused it (${response.status})`,
       );
-    return stateOf(body);
+    return body;
   }
+  const instructed = async (response: Response) => stateOf(await answered(response));
   return {
     submitPayout: async (instruction: PayoutInstruction) =>
       instructed(await call('POST', '/payouts', instruction)),
@@ -76,6 +97,28 @@ export function httpProvider(baseUrl: string, connectorId: string, secret: Buffe
       const response = await call('GET', `/instructions/${encodeURIComponent(reference)}`);
       if (response.status === 404) return null;
       return instructed(response);
+    },
+    async registerCustomer(registration) {
+      const state = await answered(await call('POST', '/customers', registration));
+      return customerStateOf(state);
+    },
+    async issueReference(request) {
+      const issued = (await answered(await call('POST', '/references', request))) as { reference?: unknown };
+      if (typeof issued?.reference !== 'string' || !REFERENCE_PATTERN.test(issued.reference))
+        throw new ProviderUnavailableError('The provider answered with an unreadable reference', false);
+      return { reference: issued.reference };
+    },
+    async decideCustomerForTest(reference, decision) {
+      const path = `/customers/${encodeURIComponent(reference)}/decision`;
+      const response = await call('POST', path, { decision });
+      if (response.status === 409 || response.status === 404) return null;
+      return customerStateOf(await answered(response));
+    },
+    async receiveForTest(reference, payment) {
+      const path = `/references/${encodeURIComponent(reference)}/receipts`;
+      const response = await call('POST', path, payment);
+      if (response.status === 404) return null;
+      return (await answered(response)) as Receipt;
     },
     async settleForTest(reference, outcome) {
       const response = await call('POST', `/instructions/${encodeURIComponent(reference)}/${outcome}`, {});

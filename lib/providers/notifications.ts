@@ -3,11 +3,15 @@
 // stale signature, or a notification id already taken (a replay), answers 401 and changes nothing. A
 // verified notification moves the record its reference names (lib/payments/ramps.ts); one whose
 // reference names no instruction of ours is acknowledged and ignored, so the provider stops retrying.
+// Bespoke connectors add `customer` (the decision on a customer's review, lib/customers) and `receipt`
+// (a customer paid into an on-ramp reference, lib/onramp/receipts.ts).
+import { applyCustomerDecision } from '../customers/service.ts';
 import { getRecord } from '../db/items.ts';
 import { providerKeys } from '../db/keys.ts';
 import { unauthorized } from '../http/problem.ts';
 import type { Environment } from '../http/types.ts';
 import { logger } from '../log.ts';
+import { receiveOnrampReceipt } from '../onramp/receipts.ts';
 import { applyRampNotification } from '../payments/ramp-notifications.ts';
 import * as z from '../zod.ts';
 import { INSTRUCTION_STATUSES, type InstructionStatus } from './contract.ts';
@@ -19,14 +23,34 @@ export const providerNotificationParams = z.strictObject({
   connectorId: z.string().check(z.regex(/^[a-z0-9-]{1,64}$/, 'must be a connector id')),
 });
 
-export const providerNotificationBody = z.object({
-  notificationId: z.string().check(z.minLength(1), z.maxLength(128)),
-  kind: z.enum(['payout', 'collection']),
-  reference: z.string().check(z.minLength(1), z.maxLength(128)),
-  providerReference: z.string().check(z.minLength(1), z.maxLength(128)),
-  status: z.enum(INSTRUCTION_STATUSES as [InstructionStatus, ...InstructionStatus[]]),
-  reason: z.optional(z.nullable(z.string().check(z.maxLength(500)))),
-});
+const id = z.string().check(z.minLength(1), z.maxLength(128));
+const reason = z.optional(z.nullable(z.string().check(z.maxLength(500))));
+
+export const providerNotificationBody = z.discriminatedUnion('kind', [
+  z.object({
+    notificationId: id,
+    kind: z.enum(['payout', 'collection']),
+    reference: id,
+    providerReference: id,
+    status: z.enum(INSTRUCTION_STATUSES as [InstructionStatus, ...InstructionStatus[]]),
+    reason,
+  }),
+  z.object({
+    notificationId: id,
+    kind: z.literal('receipt'),
+    receiptId: id,
+    reference: id,
+    amount: z.string().check(z.regex(/^\d{1,15}(\.\d{1,7})?$/, 'must be a decimal amount')),
+    currency: z.string().check(z.regex(/^[A-Z]{3}$/, 'must be a currency code')),
+  }),
+  z.object({
+    notificationId: id,
+    kind: z.literal('customer'),
+    reference: id,
+    status: z.enum(['verified', 'rejected']),
+    reason,
+  }),
+]);
 
 const BAD_SIGNATURE =
   'The notification is not signed with this connector’s secret, or its signature is stale.';
@@ -52,6 +76,27 @@ export async function receiveProviderNotification(
     },
   );
   if (seen) throw unauthorized('This notification was received before: a replay changes nothing.');
+  if (notification.kind === 'customer')
+    await applyCustomerDecision(
+      environment,
+      connectorId,
+      notification.reference,
+      { status: notification.status, reason: notification.reason ?? null },
+      now,
+    );
+  else if (notification.kind === 'receipt')
+    await receiveOnrampReceipt(environment, connectorId, notification, now);
+  else await applyInstructionNotification(environment, connectorId, notification, now);
+  await takeNotificationId(environment, connectorId, notification.notificationId, now);
+  return { received: true as const };
+}
+
+async function applyInstructionNotification(
+  environment: Environment,
+  connectorId: string,
+  notification: Extract<z.infer<typeof providerNotificationBody>, { kind: 'payout' | 'collection' }>,
+  now: Date,
+) {
   const instruction = await findInstruction(environment, connectorId, notification.reference);
   if (instruction)
     await applyRampNotification(
@@ -65,6 +110,4 @@ export async function receiveProviderNotification(
       connectorId,
       reference: notification.reference,
     });
-  await takeNotificationId(environment, connectorId, notification.notificationId, now);
-  return { received: true as const };
 }

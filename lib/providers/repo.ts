@@ -2,8 +2,11 @@
 // - credential: the connector's signing secret, sealed under the environment's KEK;
 // - instruction: which tenant's record an instruction (our reference) belongs to, so a notification,
 //   which names only the reference, reaches its record;
-// - notification: each notification id the provider sent, taken once (a replay finds it), kept a day.
+// - notification: each notification id the provider sent, taken once (a replay finds it), kept a day;
+// - binding: which tenant's customer review or on-ramp reference a provider's reference names (bespoke
+//   connectors), so a decision or a receipt, which names only the reference, reaches its tenant.
 import { randomBytes } from 'node:crypto';
+import { absent } from '../db/conditions.ts';
 import { entity } from '../db/entity.ts';
 import { createIfAbsent, getRecord } from '../db/items.ts';
 import { providerKeys } from '../db/keys.ts';
@@ -47,6 +50,44 @@ const notificationEntity = entity<NotificationRecord>({
   type: 'providerNotification',
   keyOf: (r) => providerKeys.notification(r.environment, r.connectorId, r.notificationId),
 });
+
+export type BindingKind = 'CUSTOMER' | 'REFERENCE';
+
+export interface BindingRecord {
+  environment: Environment;
+  connectorId: string;
+  kind: BindingKind;
+  reference: string;
+  associationId: string;
+  /** The customerId (CUSTOMER) or the reference itself (REFERENCE) in the tenant. */
+  subjectId: string;
+  createdAt: string;
+}
+
+const bindingEntity = entity<BindingRecord>({
+  type: 'providerBinding',
+  keyOf: (r) => providerKeys.binding(r.environment, r.connectorId, r.kind, r.reference),
+});
+
+/**
+ * A binding as one write of a transaction (lib/db/items.ts transact), written with what it binds. A
+ * reference is bound once and for good: a second binding of it, to anyone, fails the transaction.
+ */
+export const bindingOf = (record: BindingRecord) => ({
+  entity: bindingEntity as never,
+  record,
+  condition: absent,
+});
+
+export const findBinding = (
+  environment: Environment,
+  connectorId: string,
+  kind: BindingKind,
+  reference: string,
+) =>
+  getRecord<BindingRecord>(providerKeys.binding(environment, connectorId, kind, reference), {
+    consistent: true,
+  });
 
 const ownerOf = (environment: Environment, connectorId: string) => `provider:${environment}:${connectorId}`;
 

@@ -1,11 +1,17 @@
 // The provider of a connector in an environment: the adapter configured for it, with its secret.
 import { config } from '../config.ts';
+import { badGateway, gatewayTimeout, serviceUnavailable } from '../http/problem.ts';
 import type { Environment } from '../http/types.ts';
-import { type ProviderAdapter, ProviderNotConfiguredError } from './contract.ts';
+import {
+  type ProviderAdapter,
+  ProviderNotConfiguredError,
+  ProviderRejectedError,
+  ProviderUnavailableError,
+} from './contract.ts';
 import { httpProvider } from './http-provider.ts';
 import { findProviderSecret } from './repo.ts';
 
-export { recordInstruction } from './repo.ts';
+export { bindingOf, findBinding, recordInstruction } from './repo.ts';
 
 const urlOf = (environment: Environment) =>
   environment === 'sandbox' ? config().PROVIDER_URL_SANDBOX : config().PROVIDER_URL_PRODUCTION;
@@ -20,4 +26,29 @@ export async function providerFor(environment: Environment, connectorId: string)
 /** Whether the connector's provider can be reached at all: a URL and a secret for it. */
 export async function providerConfigured(environment: Environment, connectorId: string): Promise<boolean> {
   return Boolean(urlOf(environment) && (await findProviderSecret(environment, connectorId)));
+}
+
+/**
+ * Asks the connector's provider something a request waits on (a customer's registration, a reference):
+ * its trouble is the caller's problem, and nothing was written — 503 (unreachable or not set up), 504
+ * (no answer in time), 502 (it refused).
+ */
+export async function askProvider<T>(
+  environment: Environment,
+  connectorId: string,
+  ask: (provider: ProviderAdapter) => Promise<T>,
+): Promise<T> {
+  try {
+    return await ask(await providerFor(environment, connectorId));
+  } catch (error) {
+    if (error instanceof ProviderNotConfiguredError)
+      throw serviceUnavailable(`Connector ${connectorId}'s provider is not set up in ${environment}.`);
+    if (error instanceof ProviderUnavailableError)
+      throw error.timedOut
+        ? gatewayTimeout(`Connector ${connectorId}'s provider did not answer in time.`)
+        : serviceUnavailable(`Connector ${connectorId}'s provider is unavailable; try again shortly.`);
+    if (error instanceof ProviderRejectedError)
+      throw badGateway(`Connector ${connectorId}'s provider refused the request: ${error.message}`);
+    throw error;
+  }
 }

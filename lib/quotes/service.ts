@@ -261,3 +261,25 @@ export async function createQuote(
   await putQuote(record);
   return toQuoteResource(record);
 }
+
+/**
+ * A provider on-ramp receipt (a customer paid `amount` of the connector's fiat into a reference), priced
+ * as an on-ramp quote of that amount is: the connector's fee out of it, the rest at the environment's
+ * rate. Undefined when no rate is available now.
+ */
+export async function priceReceipt(
+  environment: Tenant['environment'],
+  connector: ConnectorRecord,
+  amount: BigNumber,
+) {
+  const rate = await rateSourceFor(environment).rate(connector.destinationAsset, connector.acceptedAsset);
+  if (!rate) return undefined;
+  const priced = priceOnRamp({
+    amount,
+    rate,
+    fee: connector.fee,
+    sendDecimals: fiatDecimals(connector.acceptedAsset),
+    receiveDecimals: await assetDecimals(environment, connector.destinationAsset),
+  });
+  return { fee: priced.fee, receiveAmount: priced.receiveAmount, rate };
+}

@@ -1,7 +1,7 @@
 // The event catalogue: every type a registration can subscribe to, the producer named in its `source`,
 // and what triggers it. Lifecycles map their states onto types by rule (`payment.<status>`), so a later
 // status (refund_completed, the off-ramp's) is a new entry here and nothing in delivery changes.
-export const EVENT_SOURCES = ['payments', 'wallets', 'payment-destinations', 'customers', 'onramp'] as const;
+export const EVENT_SOURCES = ['payments', 'wallets', 'payment-destinations', 'customers'] as const;
 export type EventSource = (typeof EVENT_SOURCES)[number];
 
 export interface EventTypeDoc {
@@ -12,7 +12,8 @@ export interface EventTypeDoc {
 export const eventCatalogue = {
   'payment.initiated': {
     source: 'payments',
-    trigger: 'A payment submission was accepted: its transaction record exists, status initiated.',
+    trigger:
+      'A payment submission was accepted, or a provider on-ramp receipt arrived (type provider_onramp, metaData.data its payout summary): its transaction record exists, status initiated.',
   },
   'payment.completed': {
     source: 'payments',
@@ -44,16 +45,13 @@ export const eventCatalogue = {
   },
   Customer_Verified: {
     source: 'customers',
-    trigger: 'A provider verified a customer registered through a bespoke connector (not served yet).',
+    trigger:
+      'A provider verified a customer registered through a bespoke connector (data: the registration, status VERIFIED).',
   },
   Customer_Rejected: {
     source: 'customers',
-    trigger: 'A provider rejected a customer registered through a bespoke connector (not served yet).',
-  },
-  'onramp.received': {
-    source: 'onramp',
     trigger:
-      'A provider on-ramp payment arrived on a reference (not served yet); metaData.data carries netAmount, totalFees, assetCode and reference.',
+      'A provider rejected a customer registered through a bespoke connector (data: the registration, status REJECTED, reason).',
   },
 } as const satisfies Record<string, EventTypeDoc>;
 

@@ -7,7 +7,7 @@ import type { Tenant } from '../http/types.ts';
 import { timeOrderedNameBasedId } from '../ids.ts';
 import { logger } from '../log.ts';
 import { subscribes } from './catalogue.ts';
-import { eventDataOf } from './event-data.ts';
+import { eventDataOf, eventMetaDataOf } from './event-data.ts';
 import type { EventMessage } from './event-message.ts';
 import { activeRegistrations, type DeliveryRecord, putDelivery } from './repo.ts';
 import { MAX_ATTEMPTS } from './schedule.ts';
@@ -23,7 +23,7 @@ export function envelopeOf(message: EventMessage) {
     createdAt: message.createdAt,
     source: message.source,
     data: eventDataOf(message),
-    metaData: { environment: message.environment },
+    metaData: { environment: message.environment, ...eventMetaDataOf(message) },
   };
 }
 

@@ -1,9 +1,11 @@
 // An event's `data`: the resource the change wrote, as the API returns it (a transaction record as
 // GET /transactions/{id} shows it, a wallet as GET /wallets/{id} without its balances, a payment
-// destination as its route shows it). Built by the dispatcher, not the outbox router, which bundles no
-// domain code.
+// destination as its route shows it, a customer's registration as GET /customers/… shows it). Built by
+// the dispatcher, not the outbox router, which bundles no domain code.
 import { toDestinationResource } from '../beneficiaries/destination-resource.ts';
 import type { PaymentDestinationRecord } from '../beneficiaries/repo.ts';
+import type { CustomerRecord } from '../customers/repo.ts';
+import { toCustomerResource } from '../customers/responses.ts';
 import { recordOf } from '../db/entity.ts';
 import type { TransactionRecord } from '../payments/repo.ts';
 import { toTransactionResource } from '../payments/responses.ts';
@@ -21,7 +23,28 @@ export function eventDataOf(message: EventMessage): unknown {
       return toWalletResource(record as WalletRecord, null);
     case 'paymentDestination':
       return toDestinationResource(record as PaymentDestinationRecord);
+    case 'customer':
+      return toCustomerResource(record as CustomerRecord);
     default:
       throw new Error(`No event data for items of type ${message.itemType}`);
   }
+}
+
+/**
+ * What an event's `metaData` carries beside the environment: a provider on-ramp's payout summary
+ * (spec §6.4), `data: {netAmount, totalFees, assetCode, reference}`, on each of its record's events.
+ */
+export function eventMetaDataOf(message: EventMessage): Record<string, unknown> {
+  const receipt =
+    message.itemType === 'transaction' ? recordOf<TransactionRecord>(message.item).receipt : undefined;
+  if (!receipt) return {};
+  return {
+    data: {
+      netAmount: Number(receipt.netAmount),
+      totalFees: Number(receipt.totalFees),
+      feeCurrency: receipt.feeCurrency,
+      assetCode: receipt.assetCode,
+      reference: receipt.reference,
+    },
+  };
 }

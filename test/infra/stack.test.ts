@@ -270,6 +270,10 @@ const expectedAccess: Record<string, ExpectedAccess> = {
   // No queue: an accepted payment's insert asks for its execution through the outbox.
   payments: { table: 'readWrite', secrets: ['token-jwks'] },
   providers: { table: 'readWrite', secrets: ['kek-sandbox', 'kek-production'] },
+  // Registers customers with the connector's provider: opens its secret to sign the request.
+  customers: { table: 'readWrite', secrets: ['token-jwks', 'kek-sandbox', 'kek-production'] },
+  // Asks the connector's provider for references: opens its secret to sign the request.
+  onramp: { table: 'readWrite', secrets: ['token-jwks', 'kek-sandbox', 'kek-production'] },
   transactions: { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
   // Seals each new webhook's signing secret; a redelivery asks for its attempt through the outbox.
   // Deleting a webhook deletes its URL's claim.

@@ -45,6 +45,10 @@ export interface Fixture {
   onramp: Record<string, unknown>;
   /** Its record, completed: the sandbox ramp helper's valid request completes it again. */
   rampTransaction: string;
+  /** A customer registered with the bespoke connector, VERIFIED: its valid PUT replays it. */
+  customerId: string;
+  /** An on-ramp reference of that customer, bound to `wallet`. */
+  reference: string;
 }
 
 export const CONNECTOR_ID = 'ke-momo-offramp-usdc-kes';
@@ -68,6 +72,21 @@ export const compliantIndividual = {
   idNumber: '9004120000000',
 };
 export const beneficiaryAddress = { line1: '1 Long Street', city: 'Cape Town', countryIsoCode2: 'ZA' };
+
+/** The bespoke (provider on-ramp) connector, and an identity its provider verifies. */
+export const BESPOKE_CONNECTOR_ID = 'za-bank-onramp-zar-usdc';
+export const bespokeIndividual = { ...compliantIndividual, idCountryIsoCode2: 'ZA' };
+
+/** Waits until the caller's customer registration with the bespoke connector has `status`. */
+export async function customerWhen(caller: Caller, customerId: string, status: string) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const { body } = await as(caller, `/customers/${customerId}/connectors/${BESPOKE_CONNECTOR_ID}`);
+    if (body?.status === status) return body;
+    assert.ok(Date.now() < deadline, `customer ${customerId} is ${body?.status}, not ${status}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 /** The on-ramp connector, and a Kenyan M-Pesa account a counterparty pays from. */
 export const ONRAMP_CONNECTOR_ID = 'ke-momo-onramp-kes-usdc';
@@ -219,6 +238,16 @@ export async function newFixture(): Promise<Fixture> {
   };
   const collected = await post('/payments/onramp', onramp);
   assert.equal(collected.status, 202, JSON.stringify(collected.body));
+  const customerId = 'fixture-customer';
+  const customer = await as(
+    caller,
+    `/customers/${customerId}/connectors/${BESPOKE_CONNECTOR_ID}/register/individual`,
+    {
+      method: 'PUT',
+      body: bespokeIndividual,
+    },
+  );
+  assert.equal(customer.status, 201, JSON.stringify(customer.body));
   const payment = await post('/payments/p2p/own', {
     transactionId: randomUUID(),
     walletId: wallet,
@@ -235,7 +264,14 @@ export async function newFixture(): Promise<Fixture> {
     // Completed by the sandbox provider a few seconds after its instruction: nothing follows.
     paymentSettled(caller, ramp.body.transactionRecordId, 'completed'),
     paymentSettled(caller, collected.body.transactionRecordId, 'completed'),
+    customerWhen(caller, customerId, 'VERIFIED'),
   ]);
+  const reference = await post('/onramp/references', {
+    customerId,
+    connectorId: BESPOKE_CONNECTOR_ID,
+    walletId: wallet,
+  });
+  assert.equal(reference.status, 201, JSON.stringify(reference.body));
   const delivery = await deliveredOnce(caller, deliveryWebhook, 3);
   return {
     caller,
@@ -255,6 +291,8 @@ export async function newFixture(): Promise<Fixture> {
     offramp,
     onramp,
     rampTransaction: ramp.body.transactionRecordId,
+    customerId,
+    reference: reference.body.reference,
   };
 }
 
@@ -371,6 +409,22 @@ function validBody(key: string, f: Fixture): unknown {
       return { assetCode: 'USDC', amount: 1 };
     case 'POST /v1/sandbox/payment-destinations/{destinationId}/verification':
       return { decision: 'APPROVED' };
+    case 'PUT /v1/customers/{customerId}/connectors/{connectorId}/register/individual':
+      return { ...bespokeIndividual };
+    case 'PUT /v1/customers/{customerId}/connectors/{connectorId}/register/business':
+      // Another customerId's first registration (the fixture's customer is an individual): 201.
+      return { registeredName: 'Nkosi Traders', registrationNumber: '2019/123456/07', countryIsoCode2: 'ZA' };
+    case 'POST /v1/onramp/references':
+      return { customerId: f.customerId, connectorId: BESPOKE_CONNECTOR_ID, walletId: f.wallet };
+    case 'PUT /v1/onramp/references':
+      return { references: [{ reference: f.reference, isActive: true }] };
+    case 'PUT /v1/onramp/references/{reference}':
+      return { walletId: f.wallet };
+    case 'POST /v1/sandbox/onramp/references/{reference}/receipts':
+      return { amount: 100, currency: 'ZAR' };
+    case 'POST /v1/sandbox/customers/{customerId}/connectors/{connectorId}/decision':
+      // The decision it has: answered again.
+      return { decision: 'VERIFIED' };
     default:
       return undefined;
   }
@@ -388,7 +442,14 @@ function paramValue(key: string, param: string, f: Fixture): string {
     case 'destinationId':
       return f.destination;
     case 'connectorId':
+      if (key.includes('/customers/')) return BESPOKE_CONNECTOR_ID;
       return key.startsWith('POST /v1/provider-notifications/') ? RAMP_CONNECTOR_ID : CONNECTOR_ID;
+    case 'reference':
+      return f.reference;
+    case 'customerId':
+      return key.endsWith('/register/business')
+        ? `fixture-business-${randomUUID().slice(0, 8)}`
+        : f.customerId;
     case 'transactionId':
       return f.transaction;
     case 'webhookId':

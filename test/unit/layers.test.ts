@@ -39,6 +39,8 @@ describe('layers', () => {
       'auth',
       'beneficiaries',
       'connectors',
+      'customers',
+      'onramp',
       'payments',
       'providers',
       'quotes',

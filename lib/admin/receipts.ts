@@ -1,0 +1,69 @@
+// Provider on-ramp receipts held for platform operations (issue #22 §3): a customer paid into a reference
+// that was unknown or inactive (or the receipt could not be paid: another currency, nothing left after
+// the fee). Held receipts are listed per connector and resolved once, one of two ways: paid to an active
+// reference the operator names (the reference's own tenant and wallet: as a receipt on it would be), or
+// recorded as returned to the customer by the provider (nothing moves on the ledger).
+import { findConnector } from '../connectors/repo.ts';
+import type { Environment } from '../http/types.ts';
+import {
+  connectorReceipts,
+  findReceiptItem,
+  type ReceiptItem,
+  receiptMove,
+  resolveReceiptItem,
+} from '../onramp/receipt-records.ts';
+import { creditReceipt } from '../onramp/receipts.ts';
+import { findReference } from '../onramp/repo.ts';
+import { findBinding } from '../providers/service.ts';
+
+export async function listHeldReceipts(
+  environment: Environment,
+  connectorId: string,
+): Promise<ReceiptItem[]> {
+  if (!(await findConnector(environment, connectorId)))
+    throw new Error(`No connector ${connectorId} in ${environment}`);
+  return (await connectorReceipts(environment, connectorId)).filter((r) => r.status === 'held');
+}
+
+export type Resolution = { reference: string } | { returned: string };
+
+export async function resolveReceipt(
+  environment: Environment,
+  connectorId: string,
+  receiptId: string,
+  resolution: Resolution,
+  now = new Date(),
+): Promise<ReceiptItem> {
+  const item = await findReceiptItem(environment, connectorId, receiptId);
+  if (item?.status !== 'held')
+    throw new Error(`No held receipt ${receiptId} of ${connectorId} in ${environment}`);
+  if ('returned' in resolution) {
+    const written = await resolveReceiptItem(
+      item,
+      { status: 'resolved', resolution: `returned: ${resolution.returned}` },
+      now,
+    );
+    if (written.outcome !== 'written') throw new Error(`Receipt ${receiptId} was resolved meanwhile`);
+    return written.record;
+  }
+  const binding = await findBinding(environment, connectorId, 'REFERENCE', resolution.reference);
+  const reference =
+    binding &&
+    (await findReference({ environment, associationId: binding.associationId }, resolution.reference));
+  if (!reference?.isActive) throw new Error(`No active reference ${resolution.reference} of ${connectorId}`);
+  const outcome = await creditReceipt(reference, item, now, (credited) =>
+    receiptMove(
+      item,
+      {
+        status: 'credited',
+        associationId: credited.associationId,
+        transactionRecordId: credited.transactionRecordId,
+        resolution: `paid to reference ${resolution.reference}`,
+      },
+      now,
+    ),
+  );
+  if (outcome === 'taken') throw new Error(`Receipt ${receiptId} was resolved meanwhile`);
+  if (outcome !== 'credited') throw new Error(`Receipt ${receiptId} cannot be paid: ${outcome.held}`);
+  return (await findReceiptItem(environment, connectorId, receiptId)) as ReceiptItem;
+}

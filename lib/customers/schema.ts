@@ -1,0 +1,24 @@
+// Customer registration requests (spec §4.10, issue #22 §1). The body is the identity, in the shapes the
+// beneficiary routes use (an individual's or a business's members, at the top level): shape errors are
+// 400s here; which members the connector's provider needs is the service's 422 (one error each).
+import { business, individual } from '../beneficiaries/schema.ts';
+import { connectorIdParam } from '../connectors/schema.ts';
+import * as z from '../zod.ts';
+
+/** The caller's own identifier for its customer. */
+export const customerIdField = z
+  .string()
+  .check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or -'));
+
+export const customerParams = z.strictObject({ customerId: customerIdField, connectorId: connectorIdParam });
+
+export const individualRegistration = individual;
+export const businessRegistration = business;
+export type Identity = Record<string, unknown>;
+
+export const KINDS = ['individual', 'business'] as const;
+export type CustomerKind = (typeof KINDS)[number];
+
+export const customerDecisionBody = z.strictObject({
+  decision: z.enum(['VERIFIED', 'REJECTED'], { message: 'must be VERIFIED or REJECTED' }),
+});

@@ -1,0 +1,34 @@
+import { ok, operation } from '../http/api-function.ts';
+import {
+  activationBody,
+  createReferenceBody,
+  listReferencesQuery,
+  moveBody,
+  referenceParams,
+} from '../onramp/schema.ts';
+import { activateReferences, createReference, listReferences, moveReference } from '../onramp/service.ts';
+
+/** The operations of functions/api/onramp.ts, by the operation names of lib/routes.ts. */
+export const onrampOperations = {
+  createOnrampReference: operation({
+    body: createReferenceBody,
+    handle: async ({ tenant, body, now }) => ({
+      status: 201,
+      body: await createReference(tenant, body, now),
+    }),
+  }),
+  activateOnrampReferences: operation({
+    body: activationBody,
+    handle: async ({ tenant, body, now }) => ok(await activateReferences(tenant, body, now)),
+  }),
+  moveOnrampReference: operation({
+    params: referenceParams,
+    body: moveBody,
+    handle: async ({ tenant, params, body, now }) =>
+      ok(await moveReference(tenant, params.reference, body.walletId, now)),
+  }),
+  listOnrampReferences: operation({
+    query: listReferencesQuery,
+    handle: async ({ tenant, query }) => ok(await listReferences(tenant, query)),
+  }),
+};
