@@ -15,6 +15,10 @@ export const tagDescriptions: Record<string, string> = {
   Payments:
     'P2P, swaps, atomic multi-transfers, off-ramps and on-ramps. Each is identified by your `transactionId` (a UUID): sending the same one again is safe and answers the first request’s record (`isIdempotent: true`). A 202 is acceptance, not settlement: read the transaction until its `status` leaves `initiated`, or listen to its webhooks.',
   Transactions: 'The records payments leave, read one at a time or listed with filters.',
+  Customers:
+    'Your customers registered with a BESPOKE connector’s provider (individual or business): the provider reviews each registration and its decision arrives as `Customer_Verified` or `Customer_Rejected`.',
+  'On-ramp references':
+    'References a verified customer pays into at a BESPOKE on-ramp provider, each bound to one of your own Verified wallets: what the customer pays against a reference is paid, net of fees, into that wallet on the ledger.',
   Providers:
     'Signed notifications from the off-ramp and on-ramp providers, authenticated by the provider’s signature rather than an API key.',
   Sandbox:
