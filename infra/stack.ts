@@ -60,13 +60,16 @@ export interface PaymentsGatewayStackProps extends StackProps {
  * Wallets (balances) and payments (a swap's path) wait on one ledger request, up to LEDGER_TIMEOUT_MS,
  * after their DynamoDB reads. The sandbox waits up to 5 s for a wallet's account to open
  * (lib/wallets/sandbox.ts), then starts ledger rounds for at most 4 s, the last of which may wait
- * LEDGER_TIMEOUT_MS. test/infra/stack.test.ts finds the bundles that reach the ledger.
+ * LEDGER_TIMEOUT_MS. Statements catch a wallet's lines up from the ledger for at most 15 s
+ * (lib/statements/ledger-sync.ts), then page them. test/infra/stack.test.ts finds the bundles that reach
+ * the ledger.
  */
 const LEDGER_WAIT = Duration.millis(DEFAULT_LEDGER_TIMEOUT_MS);
 const apiTimeouts: Partial<Record<string, Duration>> = {
   wallets: LEDGER_WAIT.plus(Duration.seconds(5)),
   payments: LEDGER_WAIT.plus(Duration.seconds(5)),
   sandbox: Duration.seconds(28),
+  statements: Duration.seconds(28),
 };
 
 const pascal = (name: string) => name.replace(/(^|[-_/])(\w)/g, (_, _sep, c: string) => c.toUpperCase());

@@ -4,6 +4,8 @@
 // turn into a domain result (a replay, a conflict, a not-found).
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
   DeleteCommand,
   GetCommand,
   PutCommand,
@@ -50,6 +52,26 @@ export async function getRecord<R>(
     }),
   );
   return recordOf<R>(Item);
+}
+
+/**
+ * The records at `keys` (any order; missing ones left out), eventually consistent: BatchGetItem, 100
+ * keys a call, asking again for what DynamoDB left unprocessed.
+ */
+export async function getRecords<R>(keys: ItemKey[]): Promise<R[]> {
+  const TableName = tableName();
+  const records: R[] = [];
+  for (let i = 0; i < keys.length; i += 100) {
+    let Keys: Record<string, unknown>[] | undefined = keys.slice(i, i + 100).map((key) => ({ ...key }));
+    while (Keys?.length) {
+      const { Responses, UnprocessedKeys }: BatchGetCommandOutput = await db.send(
+        new BatchGetCommand({ RequestItems: { [TableName]: { Keys } } }),
+      );
+      for (const item of Responses?.[TableName] ?? []) records.push(recordOf<R>(item));
+      Keys = UnprocessedKeys?.[TableName]?.Keys;
+    }
+  }
+  return records;
 }
 
 /** Writes the record if its item does not exist; otherwise answers with the one that does. */
@@ -159,6 +181,12 @@ export async function readAllPages<R>(query: QueryShape): Promise<R[]> {
     startKey = result.LastEvaluatedKey;
   } while (startKey);
   return records;
+}
+
+/** The first record a query finds (ScanIndexForward decides which end), or undefined. */
+export async function firstRecord<R>(query: QueryShape): Promise<R | undefined> {
+  const result = await db.send(new QueryCommand({ ...query, TableName: tableName(), Limit: 1 }));
+  return recordOf<R>(result.Items?.[0]);
 }
 
 /** One write of a transaction. */

@@ -14,6 +14,8 @@
 // | quote              | T#<env>#<assoc>          | QUOTE#<quoteId>                 |                                         | /quotes (TTL)                      |
 // | feeRow             | T#<env>#<assoc>          | FEE#<connectorId>#<type>        |                                         | /quotes, admin fees                |
 // | transaction        | T#<env>#<assoc>          | TXN#<transactionRecordId>       | gsi1: T#<env>#<assoc> / TXN#<createdAt>#<id> | /payments/…, /transactions     |
+// | statementLine      | T#<env>#<assoc>#STMT#<walletId> | LINE#<asset>#<closedAt>#<rowId> |                            | /statements/transactions           |
+// | statementSync      | T#<env>#<assoc>#STMT#<walletId> | SYNC                     |                                         | /statements/transactions           |
 // | rampUseHead        | T#<env>#<assoc>          | RAMPUSE#<connectorId>#HEAD      |                                         | /payments/offramp (limits)         |
 // | rampUse            | T#<env>#<assoc>          | RAMPUSE#<connectorId>#USE#<id>  |                                         | /payments/offramp, ramps (TTL)     |
 // | webhook            | T#<env>#<assoc>          | WEBHOOK#<webhookId>             |                                         | /webhooks, delivery workers        |
@@ -204,6 +206,25 @@ export const transactionKeys = {
   }),
   /** Bounds of gsi1sk for records created in [from, to): ISO timestamps sort as text. */
   creationPrefix: 'TXN#',
+};
+
+/**
+ * A wallet's statement (tenant-owned): one partition per wallet, so its history can grow without
+ * weighing on the tenant's partition. Lines sort by asset, then ledger close time, then the ledger's
+ * id of the movement; the sync item holds how far the ledger has been read and the balances there.
+ */
+export const statementKeys = {
+  partition: (tenant: Tenant, walletId: string): string => `${tenantScope(tenant)}#STMT#${walletId}`,
+  line: (tenant: Tenant, walletId: string, asset: string, closedAt: string, rowId: string): ItemKey => ({
+    pk: statementKeys.partition(tenant, walletId),
+    sk: `LINE#${asset}#${closedAt}#${rowId}`,
+  }),
+  /** Bounds of sk for an asset's lines: close times (ISO, Z) sort as text. */
+  linePrefix: (asset: string): string => `LINE#${asset}#`,
+  sync: (tenant: Tenant, walletId: string): ItemKey => ({
+    pk: statementKeys.partition(tenant, walletId),
+    sk: 'SYNC',
+  }),
 };
 
 /**

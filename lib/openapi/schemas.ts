@@ -26,6 +26,7 @@ import {
 } from '../payments/responses.ts';
 import { providerNotificationReceipt } from '../providers/responses.ts';
 import { quoteResource } from '../quotes/responses.ts';
+import { statementLine, statementResource } from '../statements/responses.ts';
 import {
   balanceResource,
   sandboxFundingPendingResource,
@@ -71,6 +72,8 @@ const responseSchemas: Record<string, z.core.$ZodType> = {
   ProviderNotificationReceipt: providerNotificationReceipt,
   Transaction: transactionResource,
   TransactionPage: transactionPage,
+  StatementLine: statementLine,
+  Statement: statementResource,
   Webhook: webhookResource,
   CreatedWebhook: createdWebhookResource,
   WebhookPage: webhookPage,

@@ -15,6 +15,8 @@ export const tagDescriptions: Record<string, string> = {
   Payments:
     'P2P, swaps, atomic multi-transfers, off-ramps and on-ramps. Each is identified by your `transactionId` (a UUID): sending the same one again is safe and answers the first request’s record (`isIdempotent: true`). A 202 is acceptance, not settlement: read the transaction until its `status` leaves `initiated`, or listen to its webhooks.',
   Transactions: 'The records payments leave, read one at a time or listed with filters.',
+  Statements:
+    'A wallet’s settled ledger lines per asset, with running balances and stable row ids, as JSON or CSV.',
   Providers:
     'Signed notifications from the off-ramp and on-ramp providers, authenticated by the provider’s signature rather than an API key.',
   Sandbox:

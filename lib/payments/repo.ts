@@ -4,7 +4,7 @@
 // moves backwards and never completes twice.
 import { holds } from '../db/conditions.ts';
 import { entity, recordOf } from '../db/entity.ts';
-import { createIfAbsent, getRecord, updateIf, type Written } from '../db/items.ts';
+import { createIfAbsent, getRecord, getRecords, updateIf, type Written } from '../db/items.ts';
 import { tenantOf, tenantScope, transactionKeys } from '../db/keys.ts';
 import { type PageRequest, queryPage } from '../db/paginate.ts';
 import type { Environment, Tenant } from '../http/types.ts';
@@ -140,6 +140,10 @@ export const findTransaction = (
   transactionRecordId: string,
   options: { consistent?: boolean } = {},
 ) => getRecord<TransactionRecord>(transactionKeys.record(tenant, transactionRecordId), options);
+
+/** The tenant's records among `ids` (missing ones left out), eventually consistent. */
+export const findTransactions = (tenant: Tenant, transactionRecordIds: string[]) =>
+  getRecords<TransactionRecord>(transactionRecordIds.map((id) => transactionKeys.record(tenant, id)));
 
 /** Moves a record from one status to another, setting `set` with it; anything else is left as it is. */
 export function moveTransaction(
