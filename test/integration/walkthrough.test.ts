@@ -47,6 +47,11 @@ describe.skipIf(!hasCurl)('examples/walkthrough.sh', () => {
       /Off-ramp:[^\n]*\n(Me|Unverified)\ncompleted\nfailed\nrefund_completed\n/,
       'paid out, failed, refunded',
     );
+    assert.match(
+      stdout,
+      /Statement:[^\n]*\n\d+(\.\d+)?\n\uFEFFrowId,date,direction,amount,assetCode,runningBalance,/,
+      'the statement as JSON and as CSV',
+    );
     assert.match(stdout, /\n== Done\n$/);
   });
 
