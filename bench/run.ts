@@ -28,6 +28,7 @@ import {
 import { measureOfframps, OFFRAMP_SECTION_CAP_MS } from './offramp.ts';
 import { measurePaymentBurst, PAYMENT_BURST_CAP_MS } from './payment-burst.ts';
 import { measurePayments, PAYMENTS_SECTION_CAP_MS } from './payments.ts';
+import { measureStatements, STATEMENTS_SECTION_CAP_MS } from './statements.ts';
 import { fixed, ROUTE_VS_FLOOR_COLUMNS, routeVsFloorRow, table } from './stats.ts';
 import { BURST_SECTION_CAP_MS, measureSubmissionBurst } from './submission-burst.ts';
 import { measureWebhooks, WEBHOOK_SECTION_CAP_MS } from './webhooks.ts';
@@ -70,6 +71,7 @@ const HARD_CAP_MS =
   BURST_SECTION_CAP_MS +
   PAYMENTS_SECTION_CAP_MS +
   OFFRAMP_SECTION_CAP_MS +
+  STATEMENTS_SECTION_CAP_MS +
   PAYMENT_BURST_CAP_MS +
   WEBHOOK_SECTION_CAP_MS +
   FUNCTION_MEMORY_CAP_MS;
@@ -351,6 +353,7 @@ try {
   await timed('4', () => measureSubmissionBurst(env));
   await timed('5+6', () => measurePayments(running, accessToken));
   await timed('10', () => measureOfframps(running, accessToken));
+  await timed('11', () => measureStatements(running, accessToken));
   // Stopped before the payment burst, whose runs start stacks of their own (one stack at a time), and
   // before the cold loads, so DynamoDB Local's JVM does not compete with them.
   stack = undefined;

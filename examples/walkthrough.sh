@@ -113,4 +113,10 @@ curl "${A[@]}" -X POST "$B/sandbox/transactions/$HELD/fail" | json .providerStat
 until_true "$HELD" .status refund_completed
 curl "${A[@]}" "$B/transactions/$HELD" | json .status | says 'held off-ramp status'
 
+step 'Statement: this month of the wallet, from the ledger, as JSON (its closing balance) and as CSV'
+MONTH=$(date -u +%Y-%m-01)
+STATEMENT="$B/statements/transactions?walletId=$OWN&assetCode=USDC&startDate=$MONTH&endDate=$(date -u +%F)&limit=100"
+curl "${A[@]}" "$STATEMENT" | json .closingBalance | says 'statement closingBalance'
+curl "${A[@]}" -H 'Accept: text/csv' "$STATEMENT" | sed -n '1,2p' | sed 's/^/statement CSV: /'
+
 step 'Done'

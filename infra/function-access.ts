@@ -76,6 +76,8 @@ export const functionAccess: Readonly<Record<string, FunctionAccess>> = {
   'api/onramp': { table: 'readWrite', secrets: ['token-jwks', ...BOTH_KEKS] },
   // Transaction records: read-only, paged.
   'api/transactions': { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
+  // Statements: writes the lines it reads from the ledger (lib/statements/ledger-sync.ts), pages them.
+  'api/statements': { table: 'readWrite', secrets: ['token-jwks', 'cursor-key'] },
   // Sandbox helpers: KYC decisions and funding payments signed by platform accounts; a payment still
   // pending is handed to the ledger-submissions queue to be resumed. Sandbox tenants only: never the
   // production KEK.
@@ -159,7 +161,12 @@ export interface AccessTargets {
 }
 
 /** Grants exactly the declared access to a function's role. */
-export const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
+export const TABLE_READ_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:ConditionCheckItem',
+];
 export const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem'];
 
 export function grantAccess(

@@ -88,6 +88,8 @@ export const functionMemory: Readonly<Record<string, number>> = {
   'api/onramp': 768,
   'api/beneficiaries': 832, // peak 100.2, p50 9.0
   'api/transactions': 832, // peak 96.8, p50 8.9
+  // Not measured yet: sized as api/transactions, its nearest kin (paged reads, plus Horizon's JSON).
+  'api/statements': 832,
   'api/wallets': 896, // peak 148.9, p50 9.8 (AES-GCM seals each new key; balances from Horizon)
   'api/connectors': 1024, // peak 96.6, p50 11.3 (catalogue records: nested maps of several KB)
   'api/sandbox': 1216, // peak 133.2, p50 13.3

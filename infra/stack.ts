@@ -63,13 +63,16 @@ export interface PaymentsGatewayStackProps extends StackProps {
  * payments on two (a swap's path, then the paying wallet's balances: lib/payments/spendable.ts). The
  * sandbox waits up to 5 s for a wallet's account to open (lib/wallets/sandbox.ts), then starts ledger
  * rounds for at most 4 s (a trustline's opening, then the payment), the last of which may wait
- * LEDGER_TIMEOUT_MS. test/infra/stack.test.ts finds the bundles that reach the ledger.
+ * LEDGER_TIMEOUT_MS. Statements catch a wallet's lines up from the ledger for at most 15 s
+ * (lib/statements/ledger-sync.ts), then page them. test/infra/stack.test.ts finds the bundles that reach
+ * the ledger.
  */
 const LEDGER_WAIT = Duration.millis(DEFAULT_LEDGER_TIMEOUT_MS);
 const apiTimeouts: Partial<Record<string, Duration>> = {
   wallets: LEDGER_WAIT.plus(Duration.seconds(5)),
   payments: LEDGER_WAIT.plus(LEDGER_WAIT).plus(Duration.seconds(5)),
   sandbox: Duration.seconds(28),
+  statements: Duration.seconds(28),
 };
 
 /** A run: at most RECONCILE_MAX_PER_RUN records, each a query share, its sends and one update. */

@@ -129,6 +129,13 @@ export const routes = [
     operation: 'getTransaction',
     auth: 'token',
   },
+  {
+    method: 'GET',
+    path: '/statements/transactions',
+    fn: 'statements',
+    operation: 'getStatement',
+    auth: 'token',
+  },
   { method: 'POST', path: '/webhooks', fn: 'webhooks', operation: 'createWebhook', auth: 'token' },
   { method: 'GET', path: '/webhooks', fn: 'webhooks', operation: 'listWebhooks', auth: 'token' },
   { method: 'GET', path: '/webhooks/{webhookId}', fn: 'webhooks', operation: 'getWebhook', auth: 'token' },

@@ -54,6 +54,17 @@ export async function getRecord<R>(
   return recordOf<R>(Item);
 }
 
+/**
+ * The records at `keys` (in their order; missing ones left out), eventually consistent: BatchGetItem, 100
+ * keys a call, asking again for what DynamoDB left unprocessed.
+ */
+export async function getRecords<R>(keys: ItemKey[]): Promise<R[]> {
+  const records: R[] = [];
+  for (let i = 0; i < keys.length; i += 100)
+    for (const item of await getItems(keys.slice(i, i + 100))) if (item) records.push(recordOf<R>(item));
+  return records;
+}
+
 /** Writes the record if its item does not exist; otherwise answers with the one that does. */
 export async function createIfAbsent<R>(definition: Entity<R>, record: R): Promise<Written<R>> {
   return putIf(definition, record, { expression: 'attribute_not_exists(pk)' });
@@ -191,6 +202,12 @@ export async function getItems(keys: ItemKey[]): Promise<(Record<string, unknown
     pending = (UnprocessedKeys?.[tableName()]?.Keys ?? []) as ItemKey[];
   }
   return keys.map((key) => found.get(id(key)));
+}
+
+/** The first record a query finds (ScanIndexForward decides which end), or undefined. */
+export async function firstRecord<R>(query: QueryShape): Promise<R | undefined> {
+  const result = await db.send(new QueryCommand({ ...query, TableName: tableName(), Limit: 1 }));
+  return recordOf<R>(result.Items?.[0]);
 }
 
 /** One write of a transaction. */

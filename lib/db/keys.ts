@@ -25,6 +25,8 @@
 // |                    |                          |                                 | list2: <scope>#TXN#TYPE#<type> / <createdAt>#<id> | ?type                    |
 // |                    |                          |                                 | list3: <scope>#TXN#STATUS#<status> / <type>#<createdAt>#<id> | ?status&type  |
 // | transactionWallet  | T#<env>#<assoc>          | TXNWALLET#<walletId>#<createdAt>#<id> |                                   | /transactions?walletId (+type, status in the page) |
+// | statementLine      | T#<env>#<assoc>#STMT#<walletId> | LINE#<asset>#<closedAt>#<rowId> |                            | /statements/transactions           |
+// | statementSync      | T#<env>#<assoc>#STMT#<walletId> | SYNC                     |                                         | /statements/transactions           |
 // | rampUseHead        | T#<env>#<assoc>          | RAMPUSE#<connectorId>#HEAD      |                                         | /payments/offramp (limits)         |
 // | rampUse            | T#<env>#<assoc>          | RAMPUSE#<connectorId>#USE#<id>  |                                         | /payments/offramp, ramps (TTL)     |
 // | webhook            | T#<env>#<assoc>          | WEBHOOK#<webhookId>             |                                         | /webhooks, delivery workers        |
@@ -355,6 +357,25 @@ export const transactionKeys = {
     sk: `TXNWALLET#${walletId}#${createdAt}#${transactionRecordId}`,
   }),
   walletEntryPrefix: (walletId: string) => `TXNWALLET#${walletId}#`,
+};
+
+/**
+ * A wallet's statement (tenant-owned): one partition per wallet, so its history can grow without
+ * weighing on the tenant's partition. Lines sort by asset, then ledger close time, then the ledger's
+ * id of the movement; the sync item holds how far the ledger has been read and the balances there.
+ */
+export const statementKeys = {
+  partition: (tenant: Tenant, walletId: string): string => `${tenantScope(tenant)}#STMT#${walletId}`,
+  line: (tenant: Tenant, walletId: string, asset: string, closedAt: string, rowId: string): ItemKey => ({
+    pk: statementKeys.partition(tenant, walletId),
+    sk: `LINE#${asset}#${closedAt}#${rowId}`,
+  }),
+  /** Bounds of sk for an asset's lines: close times (ISO, Z) sort as text. */
+  linePrefix: (asset: string): string => `LINE#${asset}#`,
+  sync: (tenant: Tenant, walletId: string): ItemKey => ({
+    pk: statementKeys.partition(tenant, walletId),
+    sk: 'SYNC',
+  }),
 };
 
 /**

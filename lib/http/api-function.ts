@@ -24,6 +24,8 @@ import { parseOrThrow } from './validation.ts';
 export interface Reply {
   status: number;
   body?: unknown;
+  /** A body that is not JSON (a CSV export), sent as it is; its Content-Type goes in `headers`. */
+  text?: string;
   headers?: Record<string, string>;
 }
 
@@ -63,6 +65,8 @@ export interface Operation<B = unknown, Q = unknown, P = unknown> {
 export const operation = <B = undefined, Q = undefined, P = undefined>(op: Operation<B, Q, P>) => op;
 
 function toResult(reply: Reply): ApiResult {
+  if (reply.text !== undefined)
+    return { statusCode: reply.status, headers: { ...reply.headers }, body: reply.text };
   const hasBody = reply.body !== undefined;
   return {
     statusCode: reply.status,

@@ -156,3 +156,132 @@ export async function accountPayments(
   }));
   return { records, nextCursor: records.length === limit ? (records.at(-1)?.pagingToken ?? null) : null };
 }
+
+/** One balance movement of an account, from Horizon's effects: the ledger's own record of it. */
+export interface LedgerMovement {
+  /** Horizon's effect id (`<operation id>-<order>`, zero-padded): unique and stable for the movement. */
+  effectId: string;
+  operationId: string;
+  direction: 'credit' | 'debit';
+  asset: LedgerAssetRef;
+  /** A 7-place decimal string. */
+  amount: string;
+  closedAt: string;
+}
+
+interface HorizonEffectRecord extends HorizonAsset {
+  id: string;
+  paging_token: string;
+  type: string;
+  created_at: string;
+  amount?: string;
+  starting_balance?: string;
+  _links: { operation: { href: string } };
+}
+
+/**
+ * The effects that move a balance: credits, debits, and an account's opening (its starting XLM). The
+ * others (trustlines, signers, a pool's side of a trade) change no balance of the account.
+ */
+function movementOf(effect: HorizonEffectRecord): LedgerMovement | null {
+  const operationId = effect.paging_token.split('-')[0] ?? '';
+  const base = { effectId: effect.id, operationId, closedAt: effect.created_at };
+  switch (effect.type) {
+    case 'account_created':
+      return { ...base, direction: 'credit', asset: 'native', amount: effect.starting_balance ?? '0' };
+    case 'account_credited':
+    case 'account_debited':
+      return {
+        ...base,
+        direction: effect.type === 'account_credited' ? 'credit' : 'debit',
+        asset: fromHorizonAsset(effect.asset_type, effect.asset_code, effect.asset_issuer),
+        amount: effect.amount ?? '0',
+      };
+    default:
+      return null;
+  }
+}
+
+/** One page of an account's effects after `cursor`, oldest first: its movements and where it ends. */
+export async function accountMovements(
+  environment: Environment,
+  publicKey: string,
+  options: { cursor: string; limit: number },
+): Promise<{ movements: LedgerMovement[]; lastCursor: string | null; full: boolean }> {
+  const failure = 'The ledger could not be read (account effects)';
+  const page = await horizonGet<HorizonPage<HorizonEffectRecord>>(
+    environment,
+    ['accounts', publicKey, 'effects'],
+    { order: 'asc', limit: String(options.limit), cursor: options.cursor || undefined },
+    failure,
+  );
+  // An account the ledger does not know (not opened yet) has no effects.
+  const records = page?._embedded.records ?? [];
+  return {
+    movements: records.flatMap((r) => movementOf(r) ?? []),
+    lastCursor: records.at(-1)?.paging_token ?? null,
+    full: records.length === options.limit,
+  };
+}
+
+/** What a statement line takes from the operation that made it and its transaction. */
+export interface LedgerOperationFacts {
+  operationId: string;
+  transactionHash: string;
+  type: string;
+  /** Who paid (a payment's `from`, an account's funder) and who was paid. */
+  from: string | null;
+  to: string | null;
+  /** The transaction's memo as Horizon gives it: `memo_type` and `memo` (hash memos base64). */
+  memoType: string;
+  memo: string | null;
+}
+
+interface HorizonOperationRecord {
+  id: string;
+  type: string;
+  transaction_hash: string;
+  from?: string;
+  to?: string;
+  funder?: string;
+  account?: string;
+  transaction?: { memo_type?: string; memo?: string };
+}
+
+/**
+ * An account's operations with ids in [firstId, lastId], each with its transaction (`join=transactions`),
+ * read page by page from just before `firstId`.
+ */
+export async function accountOperations(
+  environment: Environment,
+  publicKey: string,
+  firstId: string,
+  lastId: string,
+): Promise<Map<string, LedgerOperationFacts>> {
+  const found = new Map<string, LedgerOperationFacts>();
+  const limit = 200;
+  let cursor = (BigInt(firstId) - 1n).toString();
+  for (;;) {
+    const records = await readPage<HorizonOperationRecord>(
+      environment,
+      'account operations',
+      ['accounts', publicKey, 'operations'],
+      { order: 'asc', limit: String(limit), cursor, join: 'transactions' },
+    );
+    for (const r of records) {
+      if (BigInt(r.id) > BigInt(lastId)) return found;
+      found.set(r.id, {
+        operationId: r.id,
+        transactionHash: r.transaction_hash,
+        type: r.type,
+        from: r.from ?? r.funder ?? null,
+        to: r.to ?? r.account ?? null,
+        memoType: r.transaction?.memo_type ?? 'none',
+        memo: r.transaction?.memo ?? null,
+      });
+    }
+    const last = records.at(-1);
+    if (records.length < limit || !last) return found;
+    cursor = last.id;
+  }
+}

@@ -44,6 +44,7 @@ import {
 import { providerNotificationReceipt } from '../providers/responses.ts';
 import { quoteExample, quoteResource } from '../quotes/responses.ts';
 import type { RouteEntry } from '../routes.ts';
+import { statementExample, statementResource } from '../statements/responses.ts';
 import {
   sandboxFundingExample,
   sandboxFundingPendingExample,
@@ -375,6 +376,26 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
       'By the `transactionId` the caller submitted it with, or by its `transactionRecordId`; the `transactionId` is looked up first, so a later payment whose `transactionId` is an earlier record’s id is the record found (the earlier one stays readable by its own `transactionId`). Ids in any case. Another association’s record is a 404, as a missing one. `receiveAmount` and `exchangeRate` are what the ledger delivered: null while the record is `initiated` and on a `failed` record, which received nothing; `sendAmount` is what the payment asked to move, whatever its status.',
     success: ok('The record.', transactionResource, transactionExample),
     problems: { 404: 'No such record for the caller.' },
+  },
+  getStatement: {
+    tag: 'Statements',
+    summary: 'Read a wallet’s statement',
+    description:
+      'The wallet’s settled lines for one asset over the range, oldest first: one line per balance movement on the ledger (the source of truth), whether or not it came through this API — payments both ways, both sides of a swap, each leg of a multi-transfer, off-ramp legs and their refunds, on-ramp credits, sandbox funding, an outside account paying the wallet. Records only enrich a line (`description`, `reference`, `transactionRecordId`). `runningBalance` is the wallet’s ledger balance after the line; `openingBalance` is the balance before the range, `closingBalance` at its end (the last line’s runningBalance when the range has lines). `rowId` is the ledger’s id of the movement: the same on every export and every page. Cursor-paginated as every list; the range is read up to now. An asset of the registry the wallet never held answers 200 with no lines and balances 0. With `Accept: text/csv` the same page comes as CSV (RFC 4180, a header row, the same columns and rowIds, UTF-8 with a byte order mark), and the next page’s address in a `Link: <…>; rel="next"` header: follow it until there is none to download a long range page by page (`limit` up to 100 lines a page).',
+    query: {
+      walletId: 'One of the caller’s wallets (another association’s is a 404).',
+      assetCode: 'An asset of the registry (another code is a 422).',
+      startDate:
+        '`YYYY-MM-DD` (from the first second of that UTC day) or an ISO 8601 instant with a zone; not in the future, not after endDate.',
+      endDate:
+        '`YYYY-MM-DD` (to the last second of that UTC day, inclusive) or an ISO 8601 instant; not in the future (today is fine), at most 366 days after startDate.',
+    },
+    success: ok('A page of the statement.', statementResource, statementExample),
+    problems: {
+      404: 'No such wallet for the caller (`errors` names walletId).',
+      422: 'An assetCode that is not in the registry.',
+      503: 'The ledger could not be read to bring the statement up to date, or a long history is still being read (`Retry-After`).',
+    },
   },
   createWebhook: {
     tag: 'Webhooks',

@@ -33,6 +33,7 @@ import {
 } from '../payments/responses.ts';
 import { providerNotificationReceipt } from '../providers/responses.ts';
 import { quoteResource } from '../quotes/responses.ts';
+import { statementLine, statementResource } from '../statements/responses.ts';
 import {
   balanceResource,
   sandboxFundingPendingResource,
@@ -84,6 +85,8 @@ const responseSchemas: Record<string, z.core.$ZodType> = {
   SandboxReceipt: sandboxReceiptResource,
   Transaction: transactionResource,
   TransactionPage: transactionPage,
+  StatementLine: statementLine,
+  Statement: statementResource,
   Webhook: webhookResource,
   CreatedWebhook: createdWebhookResource,
   WebhookPage: webhookPage,

@@ -19,6 +19,8 @@ export const tagDescriptions: Record<string, string> = {
     'Your customers registered with a BESPOKE connector’s provider (individual or business): the provider reviews each registration and its decision arrives as `Customer_Verified` or `Customer_Rejected`.',
   'On-ramp references':
     'References a verified customer pays into at a BESPOKE on-ramp provider, each bound to one of your own Verified wallets: what the customer pays against a reference is paid, net of fees, into that wallet on the ledger.',
+  Statements:
+    'A wallet’s settled ledger lines per asset, with running balances and stable row ids, as JSON or CSV.',
   Providers:
     'Signed notifications from the off-ramp and on-ramp providers, authenticated by the provider’s signature rather than an API key.',
   Sandbox:

@@ -13,6 +13,7 @@ import { paymentsOperations } from './payments.ts';
 import { providersOperations } from './providers.ts';
 import { quotesOperations } from './quotes.ts';
 import { sandboxOperations } from './sandbox.ts';
+import { statementsOperations } from './statements.ts';
 import { transactionsOperations } from './transactions.ts';
 import { walletsOperations } from './wallets.ts';
 import { webhooksOperations } from './webhooks.ts';
@@ -29,6 +30,7 @@ export const operationsByFunction = {
   quotes: quotesOperations,
   payments: paymentsOperations,
   transactions: transactionsOperations,
+  statements: statementsOperations,
   webhooks: webhooksOperations,
   sandbox: sandboxOperations,
   providers: providersOperations,

@@ -4,7 +4,15 @@
 // moves backwards and never completes twice.
 import { holds } from '../db/conditions.ts';
 import { entity, recordOf } from '../db/entity.ts';
-import { createIfAbsent, getItems, getRecord, putAll, updateIf, type Written } from '../db/items.ts';
+import {
+  createIfAbsent,
+  getItems,
+  getRecord,
+  getRecords,
+  putAll,
+  updateIf,
+  type Written,
+} from '../db/items.ts';
 import { type ListIndex, pendingKeys, tenantOf, tenantScope, transactionKeys } from '../db/keys.ts';
 import { type PageRequest, positionOn, queryPage } from '../db/paginate.ts';
 import type { Environment, Tenant } from '../http/types.ts';
@@ -195,6 +203,10 @@ const leavesInitiated = (from: TransactionStatus, set: Record<string, unknown>) 
   from === 'initiated' && set.status !== undefined && set.status !== 'initiated'
     ? { remove: pendingKeys.attributes }
     : {};
+
+/** The tenant's records among `ids` (missing ones left out), eventually consistent. */
+export const findTransactions = (tenant: Tenant, transactionRecordIds: string[]) =>
+  getRecords<TransactionRecord>(transactionRecordIds.map((id) => transactionKeys.record(tenant, id)));
 
 /** Moves a record from one status to another, setting `set` with it; anything else is left as it is. */
 export function moveTransaction(

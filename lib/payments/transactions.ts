@@ -9,7 +9,10 @@
 import { notFound } from '../http/problem.ts';
 import type { Tenant } from '../http/types.ts';
 import { transactionRecordIdOf } from './record-ids.ts';
-import { findTransaction, listTransactionPage } from './repo.ts';
+import { findTransaction, findTransactions, listTransactionPage, type TransactionRecord } from './repo.ts';
+
+export type { TransactionRecord };
+
 import { toTransactionResource } from './responses.ts';
 import type { ListTransactionsQuery } from './schema.ts';
 
@@ -29,3 +32,7 @@ export async function listTransactions(tenant: Tenant, query: ListTransactionsQu
   const page = await listTransactionPage(tenant, filters, { limit, cursor });
   return { data: page.data.map(toTransactionResource), pagination: page.pagination };
 }
+
+/** Records by id (missing ones left out): what another domain (statements) joins to ledger lines. */
+export const transactionRecordsOf = (tenant: Tenant, ids: string[]): Promise<TransactionRecord[]> =>
+  findTransactions(tenant, ids);

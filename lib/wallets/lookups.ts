@@ -3,9 +3,13 @@
 // not bundle key generation. Strongly consistent: the API may have returned the wallet a moment ago,
 // and a wallet the API has returned must be found.
 import type { Tenant } from '../http/types.ts';
-import { findWallet, type WalletRecord } from './repo.ts';
+import { findWallet, findWallets, type WalletRecord } from './repo.ts';
 
 export type { WalletRecord };
 
 export const findWalletRecord = (tenant: Tenant, walletId: string): Promise<WalletRecord | undefined> =>
   findWallet(tenant, walletId, { consistent: true });
+
+/** Wallets by id, for naming them (statement lines): missing ones are left out. */
+export const findWalletRecords = (tenant: Tenant, walletIds: string[]): Promise<WalletRecord[]> =>
+  findWallets(tenant, walletIds);

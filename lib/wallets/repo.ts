@@ -1,7 +1,7 @@
 // Wallets: tenant-owned items under the tenant scope (lib/db/keys.ts walletKeys).
 import { holds } from '../db/conditions.ts';
 import { entity, recordOf } from '../db/entity.ts';
-import { createIfAbsent, getRecord, updateIf } from '../db/items.ts';
+import { createIfAbsent, getRecord, getRecords, updateIf } from '../db/items.ts';
 import { type ListIndex, pendingKeys, tenantOf, tenantScope, walletKeys } from '../db/keys.ts';
 import { listPartition, type PageRequest, positionOn, queryPage, underPrefix } from '../db/paginate.ts';
 import type { Tenant } from '../http/types.ts';
@@ -52,6 +52,10 @@ export async function putWallet(record: WalletRecord): Promise<void> {
   const written = await createIfAbsent(walletEntity, record);
   if (written.outcome !== 'written') throw new Error(`Wallet ${record.walletId} already exists`);
 }
+
+/** The tenant's wallets among `walletIds` (missing ones left out), eventually consistent. */
+export const findWallets = (tenant: Tenant, walletIds: string[]) =>
+  getRecords<WalletRecord>(walletIds.map((walletId) => walletKeys.wallet(tenant, walletId)));
 
 export async function findWallet(
   tenant: Tenant,

@@ -235,6 +235,9 @@ describe('functions', () => {
     // Sandbox funding waits up to 5 s for the wallet's account, then pays within the ledger timeout (10 s).
     const sandbox = functionIdByBundle.get('api/sandbox') as string;
     assert.ok(Number(props(sandbox).Timeout) >= 15, 'the sandbox function outlasts its wait and payment');
+    // A statement catches its wallet up from the ledger for up to 15 s before it pages.
+    const statements = functionIdByBundle.get('api/statements') as string;
+    assert.ok(Number(props(statements).Timeout) >= 20, 'the statements function outlasts its catch-up');
   });
 });
 
@@ -275,6 +278,8 @@ const expectedAccess: Record<string, ExpectedAccess> = {
   // Asks the connector's provider for references: opens its secret to sign the request.
   onramp: { table: 'readWrite', secrets: ['token-jwks', 'kek-sandbox', 'kek-production'] },
   transactions: { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
+  // Writes the lines it reads from the ledger.
+  statements: { table: 'readWrite', secrets: ['token-jwks', 'cursor-key'] },
   // Seals each new webhook's signing secret; a redelivery asks for its attempt through the outbox.
   // Deleting a webhook deletes its URL's claim.
   webhooks: {
@@ -345,7 +350,12 @@ const queueIdNamed = (name: string) => {
 // Stated here independently of infra/function-access.ts: what lib/db calls, and nothing more.
 const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem'];
 const DELETE_ACTION = 'dynamodb:DeleteItem';
-const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
+const READ_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:ConditionCheckItem',
+];
 
 function statementsOf(functionId: string): PolicyStatement[] {
   const roleId = referencedId(props(functionId).Role);

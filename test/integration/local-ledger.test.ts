@@ -977,4 +977,23 @@ describe('local ledger: account history', () => {
       },
     );
   });
+
+  it('joins each operation’s transaction when asked (join=transactions), as Horizon does', async () => {
+    const holder = await fund('10');
+    await submit(await build(bank, [pay(holder.publicKey(), '1')], { memo: Memo.text('joined') }));
+    const operations = (join: string) =>
+      fetch(`${ledger.url}/accounts/${holder.publicKey()}/operations${join}`).then(async (response) => ({
+        status: response.status,
+        // biome-ignore lint/suspicious/noExplicitAny: Horizon records are asserted on member by member.
+        records: (response.ok ? ((await response.json()) as any)._embedded.records : []) as any[],
+      }));
+    const joined = await operations('?join=transactions');
+    const payment = joined.records.find((op: { type: string }) => op.type === 'payment');
+    assert.equal(payment.transaction.hash, payment.transaction_hash);
+    assert.deepEqual([payment.transaction.memo_type, payment.transaction.memo], ['text', 'joined']);
+    const plain = await operations('');
+    assert.ok(plain.records.every((op: object) => !('transaction' in op)));
+    const wrong = await operations('?join=effects');
+    assert.equal(wrong.status, 400);
+  });
 });

@@ -58,6 +58,11 @@ describe.skipIf(!hasCurl)('examples/walkthrough.sh', () => {
     for (const line of stdout.split('\n').filter((l) => l && !/^\s/.test(l))) {
       assert.match(line, /^(== .+|[A-Za-z][^:]*: .+|[\]}])$/, `unlabelled line: ${line}`);
     }
+    assert.match(
+      stdout,
+      /Statement:[^\n]*\nstatement closingBalance: \d+(\.\d+)?\nstatement CSV: \uFEFFrowId,date,direction,amount,assetCode,runningBalance,/,
+      'the statement as JSON and as CSV',
+    );
     assert.match(stdout, /\n== Done\n$/);
   });
 

@@ -319,8 +319,10 @@ export interface RequestSpec {
 }
 
 /** The query members a route's valid request carries (beside which the tests add theirs). */
-const VALID_QUERY: Record<string, string> = {
-  'GET /v1/payments/requirements': `connectorId=${CONNECTOR_ID}`,
+const VALID_QUERY: Record<string, (f: Fixture) => string> = {
+  'GET /v1/payments/requirements': () => `connectorId=${CONNECTOR_ID}`,
+  'GET /v1/statements/transactions': (f) =>
+    `walletId=${f.wallet}&assetCode=USDC&startDate=${new Date().toISOString().slice(0, 10)}&endDate=${new Date().toISOString().slice(0, 10)}`,
 };
 
 /** The routes that page (limit and cursor are theirs). */
@@ -331,6 +333,7 @@ export const PAGED_ROUTES = new Set([
   'GET /v1/beneficiaries/{beneficiaryId}/payment-destinations',
   'GET /v1/connectors',
   'GET /v1/transactions',
+  'GET /v1/statements/transactions',
   'GET /v1/webhooks',
   'GET /v1/webhooks/{webhookId}/deliveries',
 ]);
@@ -481,7 +484,7 @@ export function validRequest(route: Route, f: Fixture, params: Record<string, st
     /\{(\w+)\}/g,
     (_, name: string) => params[name] ?? paramValue(key, name, f),
   );
-  const query = VALID_QUERY[key];
+  const query = VALID_QUERY[key]?.(f);
   return {
     method: route.method,
     path: query ? `${path}?${query}` : path,

@@ -20,10 +20,15 @@ export interface OwnWallet {
 }
 
 /** An own wallet of `assetCode`, open on the ledger, funded with `amount` when given. */
-export async function ownWallet(caller: Caller, assetCode: string, amount?: number): Promise<OwnWallet> {
+export async function ownWallet(
+  caller: Caller,
+  assetCode: string,
+  amount?: number,
+  walletName = `Own ${assetCode}`,
+): Promise<OwnWallet> {
   const created = await as(caller, '/wallets', {
     method: 'POST',
-    body: { walletName: `Own ${assetCode}`, assetCode, ownAccount: true },
+    body: { walletName, assetCode, ownAccount: true },
   });
   assert.equal(created.status, 201, JSON.stringify(created.body));
   await activationDone(caller, created.body.id);

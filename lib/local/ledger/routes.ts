@@ -66,6 +66,9 @@ function collection(
   const query = parsePageQuery(url.searchParams);
   if ('invalid' in query) return fail(badRequest(query.invalid, query.reason));
   const includeFailed = scope.failedByDefault || url.searchParams.get('include_failed') === 'true';
+  // Horizon's `join=transactions`: each operation carries the transaction that made it (its memo, say).
+  const join = url.searchParams.get('join');
+  if (join !== null && join !== 'transactions') return fail(badRequest('join', 'join must be transactions'));
   const history = ledger.history;
   const page = <T>(
     records: readonly T[],
@@ -98,7 +101,10 @@ function collection(
             scope.operations(r),
         ),
         (r) => [r.id, 0],
-        (r) => operationResource(base, r),
+        (r) => ({
+          ...operationResource(base, r),
+          ...(join ? { transaction: transactionResource(base, r.transaction) } : {}),
+        }),
       );
     case 'effects':
       return page(
