@@ -421,6 +421,18 @@ function printTestTotals(reportFile) {
   );
 }
 
+/** dist/openapi.json and the dist/docs/ site, then the typed client's types generated from that document. */
+function clientTypeSteps(nodeBin) {
+  return [
+    ['write the OpenAPI document and the docs site', nodeBin, ['lib/openapi/write.ts']], // dist/openapi.json, dist/docs/
+    [
+      'generate the client types',
+      'npx',
+      ['openapi-typescript', 'dist/openapi.json', '-o', CLIENT_TYPES, '--silent'],
+    ],
+  ];
+}
+
 /** Steps for each command: [name (null: a single step, whose output is the command's own), executable, args, options?]. */
 function commandSteps(command, args, nodeBin) {
   switch (command) {
@@ -429,6 +441,8 @@ function commandSteps(command, args, nodeBin) {
     case 'test':
       return [
         ['lint (biome check)', 'npx', ['biome', 'check', '--error-on-warnings', '.']],
+        // The client's types first: the tests that typecheck import the client (generated, not committed).
+        ...clientTypeSteps(nodeBin),
         ['typecheck (tsc --noEmit)', 'npx', ['tsc', '--noEmit']],
         ['build the function bundles (esbuild)', nodeBin, ['esbuild.config.ts']], // the infra tests read them
         ['tests (vitest)', 'npx', vitestArgs(args)],
@@ -436,13 +450,7 @@ function commandSteps(command, args, nodeBin) {
     case 'build':
       return [
         ['build the function bundles (esbuild)', nodeBin, ['esbuild.config.ts', ...args]],
-        ['write the OpenAPI document and the docs site', nodeBin, ['lib/openapi/write.ts']], // dist/openapi.json, dist/docs/
-        // The typed client (clients/typescript): its types from that document, then compiled to its dist/.
-        [
-          'generate the client types',
-          'npx',
-          ['openapi-typescript', 'dist/openapi.json', '-o', CLIENT_TYPES, '--silent'],
-        ],
+        ...clientTypeSteps(nodeBin),
         ['compile the client', 'npx', ['tsc', '-p', 'clients/typescript']],
       ];
     case 'bench':

@@ -50,16 +50,19 @@ export type ListReferencesQuery = z.infer<typeof listReferencesQuery>;
 /** The largest payment the sandbox helper takes (the seed connector's TRANSACTION limit is 1,000,000). */
 export const MAX_SANDBOX_RECEIPT = 1_000_000_000;
 
-/** Sandbox: a customer paying into a reference, in fiat minor units (cents). */
-export const sandboxReceiptBody = z.strictObject({
-  amount: z.number().check(
-    z.positive('must be greater than 0'),
-    z.lte(MAX_SANDBOX_RECEIPT, `must be at most ${MAX_SANDBOX_RECEIPT}`),
-    z.refine(
-      (value) => Number.isInteger(Number((value * 100).toFixed(6))),
-      'must have at most 2 decimal places',
-    ),
+/** Sandbox: what a customer pays into a reference, in fiat with at most 2 decimals (cents). */
+export const receiptAmount = z.number().check(
+  z.positive('must be greater than 0'),
+  z.lte(MAX_SANDBOX_RECEIPT, `must be at most ${MAX_SANDBOX_RECEIPT}`),
+  z.refine(
+    (value) => Number.isInteger(Number((value * 100).toFixed(6))),
+    'must have at most 2 decimal places',
   ),
+);
+
+/** Sandbox: a customer paying into a reference. */
+export const sandboxReceiptBody = z.strictObject({
+  amount: receiptAmount,
   currency: z.string().check(z.regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code in upper case')),
 });
 

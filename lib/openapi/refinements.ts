@@ -8,6 +8,7 @@ import { bankAccountNumber, bankCodeField } from '../beneficiaries/schema.ts';
 import { LARGEST_LIMIT } from '../http/pagination.ts';
 import { amountField } from '../ledger/amount-field.ts';
 import { LEDGER_DECIMALS, MAX_AMOUNT, MEMO_BYTES } from '../ledger/amounts.ts';
+import { MAX_SANDBOX_RECEIPT, receiptAmount } from '../onramp/schema.ts';
 import { memoText } from '../payments/schema.ts';
 import { createWalletBody } from '../wallets/schema.ts';
 import type * as z from '../zod.ts';
@@ -34,6 +35,16 @@ const stated = new Map<z.core.$ZodType, JsonSchema>([
       maximum: MAX_AMOUNT.toNumber(),
       multipleOf: 10 ** -LEDGER_DECIMALS,
       description: `A JSON number greater than 0 with at most ${LEDGER_DECIMALS} decimals (a whole number of stroops), at most ${MAX_AMOUNT.toFixed()} (int64 stroops, what the ledger can hold). It is read exactly as written: \`1.00000001\` is refused, not rounded.`,
+    },
+  ],
+  [
+    receiptAmount,
+    {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: MAX_SANDBOX_RECEIPT,
+      multipleOf: 0.01,
+      description: `Fiat paid in: greater than 0, at most ${MAX_SANDBOX_RECEIPT}, with at most 2 decimals.`,
     },
   ],
   [

@@ -438,16 +438,23 @@ describe('wallets', () => {
       destinationId: crypto.randomUUID(),
       transactionRecordId: crypto.randomUUID(),
       outcome: 'complete',
+      customerId: 'customer-1',
+      connectorId: 'za-bank-onramp-zar-usdc',
+      reference: 'PG0000000001',
     };
     const bodies: Record<string, unknown> = {
+      decideCustomer: { decision: 'VERIFIED' },
+      payIntoReference: { amount: 1000, currency: 'ZAR' },
       decideKyc: { decision: 'Verified' },
       fundWallet: { assetCode: 'USDC', amount: 1 },
       verifyPaymentDestination: { decision: 'APPROVED' },
     };
     const sandbox = routes.filter((route) => route.path.startsWith('/sandbox/'));
     assert.deepEqual(sandbox.map((route) => route.operation).sort(), [
+      'decideCustomer',
       'decideKyc',
       'fundWallet',
+      'payIntoReference',
       'settleRampInstruction',
       'verifyPaymentDestination',
     ]);

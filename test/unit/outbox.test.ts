@@ -81,7 +81,13 @@ describe('outbox rows', () => {
   });
 
   it('names only item types and queues that exist', () => {
-    assert.deepEqual(outboxItemTypes, ['wallet', 'transaction', 'paymentDestination', 'webhookDelivery']);
+    assert.deepEqual(outboxItemTypes, [
+      'wallet',
+      'transaction',
+      'paymentDestination',
+      'customer',
+      'webhookDelivery',
+    ]);
     const known = new Set(queues.map((queue) => queue.name));
     for (const queue of outboxQueues) assert.ok(known.has(queue), queue);
   });
