@@ -117,6 +117,33 @@ step 'Statement: this month of the wallet, from the ledger, as JSON (its closing
 MONTH=$(date -u +%Y-%m-01)
 STATEMENT="$B/statements/transactions?walletId=$OWN&assetCode=USDC&startDate=$MONTH&endDate=$(date -u +%F)&limit=100"
 curl "${A[@]}" "$STATEMENT" | json .closingBalance | says 'statement closingBalance'
-curl "${A[@]}" -H 'Accept: text/csv' "$STATEMENT" | sed -n '1,2p' | sed 's/^/statement CSV: /'
+# CSV rows end in CRLF (RFC 4180): the CR goes before the label is added.
+curl "${A[@]}" -H 'Accept: text/csv' "$STATEMENT" | sed -n '1,2p' | tr -d '\r' | sed 's/^/statement CSV: /'
+
+step 'Bespoke connectors: a customer, a reference, money in (1,000 ZAR paid to the provider, USDC in the wallet)'
+curl "${A[@]}" "$B/connectors?flow=BESPOKE" | json ".data[0].id" | says 'BESPOKE connector'
+ZA=za-bank-onramp-zar-usdc
+curl "${A[@]}" -X PUT "$B/customers/lerato-1001/connectors/$ZA/register/individual" \
+  -d '{"firstName":"Lerato","lastName":"Mokoena","dateOfBirth":"1992-03-14","idType":"NATIONAL_ID","idNumber":"9203140000000"}' | json .status | says 'customer status'
+# The sandbox provider decides within 2 s; its helper decides at once. Either way Customer_Verified follows.
+curl "${A[@]}" -X POST "$B/sandbox/customers/lerato-1001/connectors/$ZA/decision" -d '{"decision":"VERIFIED"}' | json . > /dev/null
+for _ in $(seq 100); do [[ $(curl "${A[@]}" "$B/customers/lerato-1001/connectors/$ZA" | json .status) == VERIFIED ]] && break; sleep 0.2; done
+curl "${A[@]}" "$B/customers/lerato-1001/connectors/$ZA" | json .status | says 'customer status, decided'
+DEPOSITS=$(curl "${A[@]}" -X POST "$B/wallets" -d '{"walletName":"ZAR deposits","assetCode":"USDC","ownAccount":true}' | json .id)
+# A reference binds to a Verified wallet: an own wallet is, once its ledger account is open (a second or so).
+for _ in $(seq 100); do [[ $(curl "${A[@]}" "$B/wallets/$DEPOSITS" | json .status) == Verified ]] && break; sleep 0.2; done
+REF=$(curl "${A[@]}" -X POST "$B/onramp/references" \
+  -d "{\"customerId\":\"lerato-1001\",\"connectorId\":\"$ZA\",\"walletId\":\"$DEPOSITS\"}" | json .reference)
+echo "reference: $REF"
+curl "${A[@]}" -X POST "$B/sandbox/onramp/references/$REF/receipts" -d '{"amount":1000,"currency":"ZAR"}' | json .receiptId | says 'receiptId'
+# The provider's receipt notification makes a provider_onramp record, completed once the connector's
+# settlement account has paid the wallet on the ledger (a second or so).
+for _ in $(seq 100); do [[ $(curl "${A[@]}" "$B/transactions?type=provider_onramp&status=completed&limit=1" | json .data) == *"\"$REF\""* ]] && break; sleep 0.2; done
+RECEIPT=$(curl "${A[@]}" "$B/transactions?type=provider_onramp&limit=1" | json ".data[0].transactionRecordId")
+curl "${A[@]}" "$B/transactions/$RECEIPT" | json .type | says 'receipt record type'
+curl "${A[@]}" "$B/transactions/$RECEIPT" | json .status | says 'receipt record status'
+curl "${A[@]}" "$B/transactions/$RECEIPT" | json .receiveAmount | says 'receipt record receiveAmount (USDC)'
+curl "${A[@]}" "$B/transactions/$RECEIPT" | json .toRef | says 'receipt record toRef'
+curl -sS --fail-with-body "$HORIZON/accounts/$(curl "${A[@]}" "$B/wallets/$DEPOSITS" | json .publicKey)" | json .balances | says 'deposits wallet balances (ledger)'
 
 step 'Done'

@@ -63,17 +63,27 @@ describe.skipIf(!hasCurl)('examples/walkthrough.sh', () => {
       /Statement:[^\n]*\nstatement closingBalance: \d+(\.\d+)?\nstatement CSV: \uFEFFrowId,date,direction,amount,assetCode,runningBalance,/,
       'the statement as JSON and as CSV',
     );
+    assert.match(
+      stdout,
+      /Bespoke connectors:[^\n]*\nBESPOKE connector: za-bank-onramp-zar-usdc\ncustomer status: PENDING\ncustomer status, decided: VERIFIED\nreference: (PG\d{10})\nreceiptId: RCPT-[^\n]+\nreceipt record type: provider_onramp\nreceipt record status: completed\nreceipt record receiveAmount \(USDC\): 53\.35\nreceipt record toRef: \1\ndeposits wallet balances \(ledger\): \[\n {2}\{\n {4}"balance": "53\.3500000",/,
+      'a customer verified, a reference, 1,000 ZAR paid in as 53.35 USDC on the ledger',
+    );
     assert.match(stdout, /\n== Done\n$/);
   });
 
   it('is where docs/walkthrough.md’s lines come from', () => {
-    const block = /## Walkthrough\n[\s\S]*?```sh\n([\s\S]*?)```/.exec(read('docs/walkthrough.md'))?.[1];
-    assert.ok(block, 'docs/walkthrough.md has a Walkthrough section with a sh block');
     const script = new Set(read('examples/walkthrough.sh').split('\n'));
     // The script's own set-up differs (it finds json.mjs beside itself and takes overrides).
     const setUp = /^(json\(\)|C=|B=)/;
-    for (const line of block.split('\n').filter((l) => l && !setUp.test(l))) {
-      assert.ok(script.has(line), `docs/walkthrough.md line not in examples/walkthrough.sh: ${line}`);
+    // The first sh block of each section the script runs.
+    for (const section of ['Walkthrough', 'Bespoke connectors: a customer, a reference, money in']) {
+      const block = new RegExp(`## ${section}\n[\\s\\S]*?\`\`\`sh\n([\\s\\S]*?)\`\`\``).exec(
+        read('docs/walkthrough.md'),
+      )?.[1];
+      assert.ok(block, `docs/walkthrough.md has a ${section} section with a sh block`);
+      for (const line of block.split('\n').filter((l) => l && !setUp.test(l))) {
+        assert.ok(script.has(line), `docs/walkthrough.md line not in examples/walkthrough.sh: ${line}`);
+      }
     }
   });
 });
