@@ -263,7 +263,10 @@ export async function executeTransaction(
   const at = now();
   const moved = await settleTransaction(tenant, record.transactionRecordId, settlement, at);
   const errorCode = settlement.status === 'failed' ? settlement.errorCode : null;
+  // The ids in the line as well as the keys: the line that ends the payment is found by them for sure.
   logger.info(`Payment ${settlement.status}`, {
+    transactionRecordId: record.transactionRecordId,
+    requestId: message.requestId,
     moved: moved.outcome === 'written',
     stellarTxHash: settlement.stellarTxHash,
     ...(errorCode ? { errorCode } : {}),
