@@ -20,6 +20,7 @@ import { CLOUDFRONT_WAF_REGION, EdgeFirewallStack } from './constructs/edge-fire
 import { GatewayApi } from './constructs/gateway-api.ts';
 import { GatewayTable } from './constructs/gateway-table.ts';
 import { KeySecrets } from './constructs/key-secrets.ts';
+import { Observability, type ObservabilityProps } from './constructs/observability.ts';
 import { OutboxFailures } from './constructs/outbox-failures.ts';
 import { ReconcilerSchedule } from './constructs/reconciler-schedule.ts';
 import { TableBackup } from './constructs/table-backup.ts';
@@ -133,11 +134,18 @@ export class PaymentsGatewayStack extends Stack {
     Tags.of(this).add('service', SERVICE_NAME);
     Tags.of(this).add('stage', stage);
 
+    // What the dashboard shows (infra/constructs/observability.ts): every queue and function, as made.
+    const watched: ObservabilityProps = { stage, alarms, queues: [], functions: [] };
     // Queues first: producers get their URLs and send grants when they are created.
     const workQueues = new Map(
       queues.map((definition) => {
         const id = pascal(definition.name);
         const created = new WorkQueue(this, id, { stage, definition, removalPolicy });
+        watched.queues.push({
+          name: definition.name,
+          queue: created.queue,
+          deadLetterQueue: created.deadLetterQueue,
+        });
         alarms.onDeadLetters(`${id}DeadLetters`, created.deadLetterQueue, definition.name);
         // Retries delay their own messages, so only a worker that is failing or starved lets one age.
         alarms.onQueueAge(`${id}Age`, created.queue, definition.name, Duration.minutes(30));
@@ -175,6 +183,7 @@ export class PaymentsGatewayStack extends Stack {
         timeout,
       });
       alarms.onFunction(pascal(bundleName), created.function, bundleName, timeout);
+      watched.functions.push({ name: bundleName, fn: created.function });
       grantAccess(created.role, granted, {
         table,
         secrets: secrets.byName,
@@ -277,6 +286,8 @@ export class PaymentsGatewayStack extends Stack {
     });
     alarms.onDeadLetters('ReconcilerDeadLetters', schedule.deadLetterQueue, 'the outbox reconciler schedule');
     alarms.onRedriven('ReconcilerRedriven', reconciler.logGroup, stage, REDRIVEN_MESSAGE);
+
+    new Observability(this, 'Observability', watched);
 
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the API: every route is under /v1 (e.g. POST <ApiUrl>/auth/token).',

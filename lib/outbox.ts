@@ -108,6 +108,7 @@ const paymentMessageOf = ({ newImage }: Change<TransactionRecord>): PaymentMessa
     associationId: record.associationId,
     transactionRecordId: record.transactionRecordId,
     requestedAt: record.createdAt,
+    ...(record.requestId ? { requestId: record.requestId } : {}),
   };
 };
 
@@ -242,6 +243,17 @@ export const REDRIVEN_MESSAGE = 'Outbox reconciler: re-drove a stuck record';
 export interface OutboxMessage {
   queue: string;
   message: unknown;
+}
+
+/**
+ * What a log line says of the item a change wrote (the router's, the dispatcher's): the ids that follow its work across the
+ * queues (a payment's record id and the request that created it), so one Logs Insights query finds them.
+ */
+export function logKeysOf(item: Record<string, unknown> = {}): Record<string, string> {
+  const keys: Record<string, string> = {};
+  for (const name of ['transactionRecordId', 'requestId', 'walletId', 'webhookId', 'deliveryId'])
+    if (typeof item[name] === 'string') keys[name] = item[name];
+  return keys;
 }
 
 /** The messages one change asks for, in row order (none for most changes). */

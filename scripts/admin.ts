@@ -64,6 +64,10 @@ Commands:
   channels open --environment sandbox|production --count <n>
       Makes the first n channel accounts (keys sealed under the environment's key-encryption key) and
       opens those the ledger lacks from the funding account (n = LEDGER_CHANNELS, 16 by default).
+  metrics [--minutes <n>] [--file <function output>]
+      The local stack's business metrics of the last n minutes (15 by default), from the embedded metric
+      format lines its functions wrote (.local/function-output.jsonl): per metric and dimension values,
+      count, sum and, for durations, p50/p99/max. A deployed stage's are on its dashboard (docs/production.md).
   ledger sandbox-assets
       Opens the sandbox assets' issuer accounts (the platform mints sandbox test money) from the sandbox
       funding account and loads the sandbox asset registry naming them. These three run in the stage's
@@ -99,6 +103,7 @@ const options = {
   receipt: { type: 'string' },
   reference: { type: 'string' },
   returned: { type: 'string' },
+  minutes: { type: 'string', default: '15' },
   count: { type: 'string' },
   connector: { type: 'string' },
   'transaction-type': { type: 'string' },
@@ -166,6 +171,23 @@ async function main(): Promise<void> {
     const missing = await preflight(required('stage'), values['certificate-arn']);
     console.log(missing.length > 0 ? missing.join('\n') : 'ready');
     if (missing.length > 0) process.exitCode = 1;
+    return;
+  }
+  // Local only: the file the local stack writes, no service to address.
+  if (noun === 'metrics') {
+    const minutes = Number(values.minutes);
+    if (!Number.isInteger(minutes) || minutes < 1)
+      fail('--minutes must be a whole number of minutes, 1 or more');
+    const { metricsTable, summariseMetrics } = await import('../lib/admin/metrics.ts');
+    const { functionOutputPath } = await import('../lib/local/function-output.ts');
+    const file =
+      values.file ?? functionOutputPath(join(fileURLToPath(new URL('..', import.meta.url)), '.local'));
+    if (!existsSync(file)) fail(`No function output at ${file}: start the local stack (npm start)`);
+    const rows = summariseMetrics(
+      readFileSync(file, 'utf8').split('\n'),
+      new Date(Date.now() - minutes * 60_000),
+    );
+    console.log(rows.length > 0 ? metricsTable(rows) : `No metrics in the last ${minutes} minutes.`);
     return;
   }
   await configureTarget();

@@ -11,7 +11,7 @@ import type { Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { sendToQueue } from '../../lib/aws/queues.ts';
 import { config } from '../../lib/config.ts';
 import { logger } from '../../lib/log.ts';
-import { type Change, outboxMessages } from '../../lib/outbox.ts';
+import { type Change, logKeysOf, outboxMessages } from '../../lib/outbox.ts';
 
 config();
 const processor = new BatchProcessor(EventType.DynamoDBStreams);
@@ -28,8 +28,12 @@ const route = async (record: DynamoDBRecord) => {
     newImage: imageOf(record.dynamodb?.NewImage),
     oldImage: imageOf(record.dynamodb?.OldImage),
   };
+  logger.appendKeys(logKeysOf(change.newImage ?? change.oldImage));
   // In row order, one at a time: a failure leaves the rest to the redelivery, which sends them all again.
-  for (const { queue, message } of outboxMessages(change)) await sendToQueue(queue, message);
+  for (const { queue, message } of outboxMessages(change)) {
+    await sendToQueue(queue, message);
+    logger.info('Outbox message sent', { queue });
+  }
 };
 
 // In stream order, one at a time: each record's log keys are its own.

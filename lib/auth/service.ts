@@ -3,6 +3,7 @@
 import { config } from '../config.ts';
 import { forbidden, unauthorized } from '../http/problem.ts';
 import type { Caller, Tenant } from '../http/types.ts';
+import * as metrics from '../metrics.ts';
 import { credentialMatches, hashCredential } from './credentials.ts';
 import { countFailure, countTokenIssued, refuseWhileFailing } from './rate-limit.ts';
 import { findApiKey, findClient } from './repo.ts';
@@ -54,7 +55,15 @@ export async function issueToken(
   source: { sourceIp: string; now: Date },
 ): Promise<IssuedToken> {
   const { sourceIp, now } = source;
-  await refuseWhileFailing(application.applicationId, sourceIp, now);
+  const { applicationId, environment } = application;
+  // A refusal is counted by why; a 429 of either window is the caller's rate limit.
+  const refused =
+    (reason: metrics.TokenRefusal) =>
+    (error: unknown): never => {
+      metrics.countTokenRefused(environment, applicationId, reason);
+      throw error;
+    };
+  await refuseWhileFailing(applicationId, sourceIp, now).catch(refused('rate_limited'));
   const client = await findClient(credentials.clientId);
   const valid =
     client &&
@@ -62,10 +71,11 @@ export async function issueToken(
     client.applicationId === application.applicationId &&
     credentialMatches(credentials.clientSecret, client.secretHash);
   if (!valid) {
-    await countFailure(application.applicationId, sourceIp, now);
-    throw unauthorized('The client credentials are invalid.');
+    await countFailure(applicationId, sourceIp, now);
+    return refused('invalid_credentials')(unauthorized('The client credentials are invalid.'));
   }
-  await countTokenIssued(client.clientId, now);
+  await countTokenIssued(client.clientId, now).catch(refused('rate_limited'));
+  metrics.countTokenIssued(environment, applicationId);
   return {
     accessToken: await signAccessToken({ sub: client.clientId, app: application.applicationId }, now),
     tokenType: 'Bearer',

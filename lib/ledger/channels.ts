@@ -20,6 +20,7 @@ import { entity } from '../db/entity.ts';
 import { createIfAbsent, readAllPages, updateIf } from '../db/items.ts';
 import { ledgerKeys } from '../db/keys.ts';
 import type { Environment } from '../http/types.ts';
+import * as metrics from '../metrics.ts';
 import { type AccountKeys, newAccountKeys, type SealedSecret } from './custody.ts';
 import { latestClosedAt } from './proofs.ts';
 
@@ -130,6 +131,21 @@ export async function leaseChannel(
   maxTime: number,
 ): Promise<LeasedChannel | null> {
   const pool = await channelPool(environment);
+  const lease = await leaseFrom(pool, environment, intentId, maxTime);
+  // The pool as this lease leaves it (as read, with this lease): the channels held, and a wait when none was free.
+  const inUse = pool.filter(
+    (channel) => channel.publicKey === lease?.publicKey || (channel.holder ?? intentId) !== intentId,
+  ).length;
+  metrics.countChannelLease(environment, inUse, pool.length, lease === null);
+  return lease;
+}
+
+async function leaseFrom(
+  pool: ChannelAccount[],
+  environment: Environment,
+  intentId: string,
+  maxTime: number,
+): Promise<LeasedChannel | null> {
   if (pool.length === 0) {
     throw new Error(`No ${environment} channel accounts: create them with \`admin channels\``);
   }

@@ -25,6 +25,7 @@ import { secretNames } from '../secret-names.ts';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
 import { ensureQueues, startSqs } from './fauxqs.ts';
 import type { FunctionHost } from './function-host.ts';
+import { functionOutputPath, keepFunctionOutput, keptLevelOf } from './function-output.ts';
 import { lambdaContext } from './lambda-event.ts';
 import type { InvokedHandler } from './lambda-service.ts';
 import { freePort } from './ports.ts';
@@ -179,6 +180,9 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
   const secretsDir = join(options.dataDir, 'secrets');
   mkdirSync(secretsDir, { recursive: true, mode: 0o700 });
 
+  // The functions log at INFO into the data folder's output file, printing at the level asked for.
+  const printLevel = process.env.LOG_LEVEL ?? 'WARN';
+  const output = keepFunctionOutput(functionOutputPath(options.dataDir), printLevel);
   const dynamo = await startDynamoDbLocal(options.dynamoDbDir);
   writeFileSync(join(options.dataDir, PID_FILE), JSON.stringify({ pids: [process.pid, dynamo.pid] }));
   const sqs = await startSqs({ port: 0 });
@@ -223,11 +227,13 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
     HORIZON_URL_PRODUCTION: `http://127.0.0.1:${ledgerPorts.production}`,
     PROVIDER_URL_SANDBOX: `http://127.0.0.1:${providerPort}/sandbox`,
     PROVIDER_URL_PRODUCTION: `http://127.0.0.1:${providerPort}/production`,
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
+    LOG_LEVEL: keptLevelOf(printLevel),
     POWERTOOLS_SERVICE_NAME: 'payments-gateway',
   };
   // The functions run in this process, as each would in its own Lambda: they read this environment.
   Object.assign(process.env, env);
+  // Their one logger may have been made before (the level is read when it is): it takes this one.
+  (await import('../log.ts')).logger.setLogLevel(env.LOG_LEVEL as 'INFO');
   await ensureLocalSecrets(stage);
 
   await createTable(dynamo.endpoint, env.TABLE_NAME as string);
@@ -376,6 +382,7 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
         sqs.stop(),
         dynamo.stop(),
       ]);
+      await output.stop();
     },
   };
 }

@@ -22,30 +22,37 @@ import {
 export const paymentsOperations = {
   payP2pOwn: operation({
     body: p2pOwnBody,
-    handle: async ({ tenant, body, now }) => accepted(await payP2pOwn(tenant, body, now)),
+    handle: async ({ tenant, body, now, requestId }) =>
+      accepted(await payP2pOwn(tenant, body, now, requestId)),
   }),
   payP2pOwnMulti: operation({
     body: p2pOwnMultiBody,
-    handle: async ({ tenant, body, now }) => accepted(await payP2pOwnMulti(tenant, body, now)),
+    handle: async ({ tenant, body, now, requestId }) =>
+      accepted(await payP2pOwnMulti(tenant, body, now, requestId)),
   }),
   payP2pBeneficiary: operation({
     body: p2pBeneficiaryBody,
-    handle: async ({ tenant, body, now }) => accepted(await payP2pBeneficiary(tenant, body, now)),
+    handle: async ({ tenant, body, now, requestId }) =>
+      accepted(await payP2pBeneficiary(tenant, body, now, requestId)),
   }),
   paySwapOwn: operation({
     body: swapOwnBody,
-    handle: async ({ tenant, body, now }) => accepted(await paySwapOwn(tenant, body, now)),
+    handle: async ({ tenant, body, now, requestId }) =>
+      accepted(await paySwapOwn(tenant, body, now, requestId)),
   }),
   payOfframp: operation({
     body: offrampBody,
-    handle: async ({ tenant, body, now }) => accepted(await payOfframp(tenant, body, now)),
+    handle: async ({ tenant, body, now, requestId }) =>
+      accepted(await payOfframp(tenant, body, now, requestId)),
   }),
   payOnramp: operation({
     body: onrampBody,
-    handle: async ({ tenant, body, now }) => accepted(await payOnramp(tenant, body, now)),
+    handle: async ({ tenant, body, now, requestId }) =>
+      accepted(await payOnramp(tenant, body, now, requestId)),
   }),
   paySwapBeneficiary: operation({
     body: swapBeneficiaryBody,
-    handle: async ({ tenant, body, now }) => accepted(await paySwapBeneficiary(tenant, body, now)),
+    handle: async ({ tenant, body, now, requestId }) =>
+      accepted(await paySwapBeneficiary(tenant, body, now, requestId)),
   }),
 };

@@ -15,6 +15,7 @@ import { LedgerInputError, LedgerUnavailableError } from '../ledger/errors.ts';
 import type { CustodialAccount, LedgerAssetRef } from '../ledger/operations.ts';
 import { executePayment, type PaymentLeg, pathPaymentReceipts } from '../ledger/payments.ts';
 import { logger } from '../log.ts';
+import * as metrics from '../metrics.ts';
 import { findWalletRecord, type WalletRecord } from '../wallets/lookups.ts';
 import type { PaymentMessage } from './message.ts';
 import { notifierFor } from './notifier.ts';
@@ -141,10 +142,16 @@ async function completion(record: TransactionRecord, hash: string): Promise<Sett
   };
 }
 
+/** A settlement, with the ledger envelopes it took (null: none was built). */
+interface Settled {
+  settlement: Settlement;
+  envelopes: number | null;
+}
+
 /** Runs the record's ledger transaction: its settlement, or why it is not settled yet. */
-async function execute(tenant: Tenant, record: TransactionRecord): Promise<Settlement | { pending: string }> {
+async function execute(tenant: Tenant, record: TransactionRecord): Promise<Settled | { pending: string }> {
   const ready = await walletsReady(tenant, record);
-  if ('failed' in ready) return ready.failed;
+  if ('failed' in ready) return { settlement: ready.failed, envelopes: null };
   if ('pending' in ready) return ready;
   let outcome: Awaited<ReturnType<typeof executePayment>>;
   try {
@@ -163,22 +170,28 @@ async function execute(tenant: Tenant, record: TransactionRecord): Promise<Settl
     // Acceptance checked what the ledger checks here; a refusal means a record that can never execute.
     if (!(error instanceof LedgerInputError)) throw error;
     return {
-      status: 'failed',
-      stellarTxHash: null,
-      errorCode: 'PAYMENT_INVALID',
-      failureReason: error.message,
+      settlement: {
+        status: 'failed',
+        stellarTxHash: null,
+        errorCode: 'PAYMENT_INVALID',
+        failureReason: error.message,
+      },
+      envelopes: null,
     };
   }
   if (outcome.status === 'pending') return { pending: `${outcome.errorCode}: ${outcome.failureReason}` };
   if (outcome.status === 'failed')
     return {
-      status: 'failed',
-      stellarTxHash: outcome.hash,
-      errorCode: outcome.errorCode,
-      failureReason: outcome.failureReason,
+      settlement: {
+        status: 'failed',
+        stellarTxHash: outcome.hash,
+        errorCode: outcome.errorCode,
+        failureReason: outcome.failureReason,
+      },
+      envelopes: outcome.attempt,
     };
   if (!outcome.hash) throw new Error(`Payment ${record.intentId} succeeded without a transaction`);
-  return completion(record, outcome.hash);
+  return { settlement: await completion(record, outcome.hash), envelopes: outcome.attempt };
 }
 
 /** Puts the message back with a delay; past MAX_REQUEUES, fails it for the queue's redrive policy. */
@@ -228,7 +241,7 @@ export async function executeTransaction(
   now: () => Date = () => new Date(),
 ): Promise<void> {
   const tenant: Tenant = { environment: message.environment, associationId: message.associationId };
-  logger.appendKeys({ transactionRecordId: message.transactionRecordId });
+  logger.appendKeys({ transactionRecordId: message.transactionRecordId, requestId: message.requestId });
   // Consistent: the message follows the insert within milliseconds.
   const record = await findTransaction(tenant, message.transactionRecordId, { consistent: true });
   if (!record) {
@@ -238,7 +251,7 @@ export async function executeTransaction(
   }
   if (record.ramp) return advanceRamp(tenant, record, message, now);
   if (record.status !== 'initiated') return;
-  let result: Settlement | { pending: string };
+  let result: Settled | { pending: string };
   try {
     result = await execute(tenant, record);
   } catch (error) {
@@ -246,10 +259,22 @@ export async function executeTransaction(
     result = { pending: error.message };
   }
   if ('pending' in result) return requeue(message, result.pending);
-  const moved = await settleTransaction(tenant, record.transactionRecordId, result, now());
-  logger.info(`Payment ${result.status}`, {
+  const { settlement, envelopes } = result;
+  const at = now();
+  const moved = await settleTransaction(tenant, record.transactionRecordId, settlement, at);
+  const errorCode = settlement.status === 'failed' ? settlement.errorCode : null;
+  // The ids in the line as well as the keys: the line that ends the payment is found by them for sure.
+  logger.info(`Payment ${settlement.status}`, {
+    transactionRecordId: record.transactionRecordId,
+    requestId: message.requestId,
     moved: moved.outcome === 'written',
-    stellarTxHash: result.stellarTxHash,
-    ...(result.status === 'failed' ? { errorCode: result.errorCode } : {}),
+    stellarTxHash: settlement.stellarTxHash,
+    ...(errorCode ? { errorCode } : {}),
   });
+  // Counted by the write that moved it: a redelivery that finds it moved counts nothing.
+  if (moved.outcome === 'written')
+    metrics.countSettled(
+      { ...record, status: settlement.status, errorCode, deliveries: message.attempt ?? 1, envelopes },
+      at,
+    );
 }

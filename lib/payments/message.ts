@@ -12,6 +12,8 @@ export const paymentMessage = z.object({
   associationId: z.string().check(z.minLength(1), z.maxLength(128)),
   transactionRecordId: z.uuid(),
   requestedAt: z.iso.datetime(),
+  /** The request that created the record: the worker's log lines carry it beside the record's id. */
+  requestId: z.optional(z.string().check(z.maxLength(256))),
   attempt: z._default(z.number().check(z.int(), z.positive()), 1),
 });
 

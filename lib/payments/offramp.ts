@@ -166,5 +166,5 @@ async function offrampDraft(tenant: Tenant, body: Offramp, now: Date): Promise<D
   };
 }
 
-export const payOfframp = (tenant: Tenant, body: Offramp, now: Date) =>
-  accept(tenant, 'payOfframp', body, now, () => offrampDraft(tenant, body, now));
+export const payOfframp = (tenant: Tenant, body: Offramp, now: Date, requestId?: string) =>
+  accept(tenant, 'payOfframp', body, now, () => offrampDraft(tenant, body, now), requestId);

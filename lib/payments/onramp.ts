@@ -135,5 +135,5 @@ async function onrampDraft(tenant: Tenant, body: Onramp, now: Date): Promise<Dra
   };
 }
 
-export const payOnramp = (tenant: Tenant, body: Onramp, now: Date) =>
-  accept(tenant, 'payOnramp', body, now, () => onrampDraft(tenant, body, now));
+export const payOnramp = (tenant: Tenant, body: Onramp, now: Date, requestId?: string) =>
+  accept(tenant, 'payOnramp', body, now, () => onrampDraft(tenant, body, now), requestId);

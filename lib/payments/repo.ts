@@ -58,6 +58,11 @@ export interface TransactionRecord {
   requestFingerprint: string;
   /** The caller's transactionId. */
   idempotencyKey: string;
+  /**
+   * The X-Request-Id of the request that created it: its outbox messages and the workers' log lines
+   * carry it beside the record's id (absent on records written before it was kept).
+   */
+  requestId?: string;
   intentId: string;
   /** Decimal strings, never floats (design convention 8); numbers only on the wire. */
   sendAmount: string;

@@ -26,6 +26,8 @@ import { LedgerUnavailableError } from '../ledger/errors.ts';
 import { MAX_PAYMENT_LEGS, MAX_PAYMENT_WALLETS } from '../ledger/payment-limits.ts';
 import { purposeOf } from '../ledger/purpose.ts';
 import { strictSendPaths } from '../ledger/reads.ts';
+import { logger } from '../log.ts';
+import * as metrics from '../metrics.ts';
 import { findWalletRecord, type WalletRecord } from '../wallets/lookups.ts';
 import { intentIdOf, transactionRecordIdOf } from './record-ids.ts';
 import {
@@ -135,8 +137,11 @@ export async function accept(
   body: { transactionId: string } & Record<string, unknown>,
   now: Date,
   check: () => Promise<Draft>,
+  requestId?: string,
 ): Promise<Acceptance> {
   const transactionRecordId = transactionRecordIdOf(tenant, body.transactionId);
+  // Every later line of the request names the record it is about (a replay's too).
+  logger.appendKeys({ transactionRecordId });
   const fingerprint = purposeOf({ operation, request: canonicalRequest(body) });
   // A replay is answered from the record, whatever has changed since (a wallet rejected, an asset gone).
   const existing = await findTransaction(tenant, transactionRecordId, { consistent: true });
@@ -152,6 +157,7 @@ export async function accept(
     operation,
     requestFingerprint: fingerprint,
     idempotencyKey: body.transactionId,
+    ...(requestId ? { requestId } : {}),
     intentId: intentIdOf(transactionRecordId),
     stellarTxHash: null,
     errorCode: null,
@@ -162,6 +168,8 @@ export async function accept(
   };
   const written = await putTransaction(record);
   if (written.outcome === 'conditionFailed') return replayOf(written.current, operation, fingerprint);
+  logger.info('Payment accepted', { transactionType: record.transactionType });
+  metrics.countAccepted(record);
   return acceptanceOf(record, false);
 }
 
@@ -481,17 +489,17 @@ async function multiDraft(tenant: Tenant, body: P2pOwnMulti): Promise<Draft> {
 
 // ── routes ───────────────────────────────────────────────────────────────────────────────────────
 
-export const payP2pOwn = (tenant: Tenant, body: P2pOwn, now: Date) =>
-  accept(tenant, 'payP2pOwn', body, now, () => ownDraft(tenant, body));
+export const payP2pOwn = (tenant: Tenant, body: P2pOwn, now: Date, requestId?: string) =>
+  accept(tenant, 'payP2pOwn', body, now, () => ownDraft(tenant, body), requestId);
 
-export const paySwapOwn = (tenant: Tenant, body: SwapOwn, now: Date) =>
-  accept(tenant, 'paySwapOwn', body, now, () => ownDraft(tenant, body, body));
+export const paySwapOwn = (tenant: Tenant, body: SwapOwn, now: Date, requestId?: string) =>
+  accept(tenant, 'paySwapOwn', body, now, () => ownDraft(tenant, body, body), requestId);
 
-export const payP2pBeneficiary = (tenant: Tenant, body: P2pBeneficiary, now: Date) =>
-  accept(tenant, 'payP2pBeneficiary', body, now, () => beneficiaryDraft(tenant, body));
+export const payP2pBeneficiary = (tenant: Tenant, body: P2pBeneficiary, now: Date, requestId?: string) =>
+  accept(tenant, 'payP2pBeneficiary', body, now, () => beneficiaryDraft(tenant, body), requestId);
 
-export const paySwapBeneficiary = (tenant: Tenant, body: SwapBeneficiary, now: Date) =>
-  accept(tenant, 'paySwapBeneficiary', body, now, () => beneficiaryDraft(tenant, body, body));
+export const paySwapBeneficiary = (tenant: Tenant, body: SwapBeneficiary, now: Date, requestId?: string) =>
+  accept(tenant, 'paySwapBeneficiary', body, now, () => beneficiaryDraft(tenant, body, body), requestId);
 
-export const payP2pOwnMulti = (tenant: Tenant, body: P2pOwnMulti, now: Date) =>
-  accept(tenant, 'payP2pOwnMulti', body, now, () => multiDraft(tenant, body));
+export const payP2pOwnMulti = (tenant: Tenant, body: P2pOwnMulti, now: Date, requestId?: string) =>
+  accept(tenant, 'payP2pOwnMulti', body, now, () => multiDraft(tenant, body), requestId);

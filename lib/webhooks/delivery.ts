@@ -19,8 +19,9 @@ import { sendToQueue } from '../aws/queues.ts';
 import { config } from '../config.ts';
 import type { Tenant } from '../http/types.ts';
 import { logger } from '../log.ts';
+import * as metrics from '../metrics.ts';
 import type { DeliveryMessage } from './delivery-message.ts';
-import { post, urlPolicyFor } from './destinations.ts';
+import { type PostResult, post, urlPolicyFor } from './destinations.ts';
 import {
   cancelDelivery,
   clearSlow,
@@ -67,6 +68,23 @@ const MAX_DELAY_SECONDS = 900;
  */
 const DEFER_SECONDS = { burst: { min: 1, max: 2 }, backlog: { min: 10, max: 30 } };
 const BURST_MS = 1000;
+
+/** What an attempt came to, for WebhookDelivery (lib/metrics.ts). */
+function outcomeOf(result: PostResult): metrics.DeliveryOutcome {
+  if (result.statusCode !== null) return `${Math.min(5, Math.floor(result.statusCode / 100))}xx` as never;
+  if (result.error === 'timeout' || result.error === 'blocked') return result.error;
+  return 'unreachable';
+}
+
+/**
+ * From the envelope sent: when its event was created, and the payment it is about when it is one (its
+ * id follows it from the request to the receiver).
+ */
+function envelopeFacts(payload: string): { createdAt: string; transactionRecordId: string | undefined } {
+  const { createdAt, data } = JSON.parse(payload) as { createdAt: string; data?: Record<string, unknown> };
+  const recordId = data?.transactionRecordId;
+  return { createdAt, transactionRecordId: typeof recordId === 'string' ? recordId : undefined };
+}
 
 async function requeue(message: DeliveryMessage, notBefore: number, now: Date): Promise<void> {
   const delay = Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil((notBefore - now.getTime()) / 1000)));
@@ -137,9 +155,19 @@ async function attemptHoldingSlot(
   }
   const attempt = delivery.attemptCount + 1;
   const at = now();
+  const envelope = envelopeFacts(delivery.payload);
+  const fact = {
+    associationId: delivery.associationId,
+    webhookId: delivery.webhookId,
+    deliveryId: delivery.deliveryId,
+    eventId: delivery.eventId,
+    eventType: delivery.eventType,
+    transactionRecordId: envelope.transactionRecordId,
+  };
   // An attempt still unanswered after SLOW_ATTEMPT_MS marks the receiver slow at once (or renews the
   // mark), so its other deliveries stop taking main-lane invocations while this one waits out its timeout.
   const slow = setTimeout(() => {
+    metrics.countMarkedSlow(fact);
     markSlow(tenant, registration.webhookId, new Date(Date.now() + SLOW_LANE_MS)).catch((error: unknown) =>
       logger.warn('A slow receiver could not be marked', { error: (error as Error).message }),
     );
@@ -178,9 +206,14 @@ async function attemptHoldingSlot(
   );
   // Another worker recorded this attempt first (the same message twice): its schedule stands.
   if (recorded.outcome !== 'written') return;
+  metrics.countDelivery(
+    { ...fact, outcome: outcomeOf(result), attempt, eventCreatedAt: envelope.createdAt },
+    now(),
+  );
   logger.info('Webhook delivery attempted', {
     attempt,
     eventType: delivery.eventType,
+    transactionRecordId: fact.transactionRecordId,
     statusCode: result.statusCode,
     error: result.error,
     detail: result.detail,

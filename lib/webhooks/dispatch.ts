@@ -6,6 +6,7 @@ import { plainJson } from '../http/plain-json.ts';
 import type { Tenant } from '../http/types.ts';
 import { timeOrderedNameBasedId } from '../ids.ts';
 import { logger } from '../log.ts';
+import { logKeysOf } from '../outbox.ts';
 import { subscribes } from './catalogue.ts';
 import { eventDataOf, eventMetaDataOf } from './event-data.ts';
 import type { EventMessage } from './event-message.ts';
@@ -56,10 +57,12 @@ export async function dispatchEvent(message: EventMessage, now: Date): Promise<n
     };
     if ((await putDelivery(delivery)).outcome === 'written') written += 1;
   }
+  // In the line, not the logger's keys: the dispatcher fans events out side by side.
   logger.info('Webhook event fanned out', {
     eventId: message.eventId,
     type: message.type,
     deliveries: written,
+    ...logKeysOf(message.item),
   });
   return written;
 }
