@@ -8,15 +8,14 @@
 import BigNumber from 'bignumber.js';
 import { findRegistryAsset } from '../assets/service.ts';
 import { connectorOrNotFound } from '../connectors/service.ts';
-import { absent } from '../db/conditions.ts';
-import { type TransactionWrite, transact } from '../db/items.ts';
+import type { TransactionWrite } from '../db/items.ts';
 import type { Tenant } from '../http/types.ts';
 import { nameBasedId } from '../ids.ts';
 import { purposeOf } from '../ledger/purpose.ts';
 import type { Receipt } from '../providers/contract.ts';
 import { priceReceipt } from '../quotes/service.ts';
 import { findWalletRecord } from '../wallets/lookups.ts';
-import { type TransactionRecord, transactionEntity } from './repo.ts';
+import { putTransactionWith, type TransactionRecord } from './repo.ts';
 import { onRecord } from './service.ts';
 
 /** This service's namespace for receipt record ids (fixed forever). */
@@ -131,9 +130,5 @@ export async function recordReceipt(
   record: TransactionRecord,
   alongside: TransactionWrite,
 ): Promise<boolean> {
-  const written = await transact([
-    { put: { entity: transactionEntity as never, record, condition: absent } },
-    alongside,
-  ]);
-  return written.outcome === 'written';
+  return putTransactionWith(record, alongside);
 }

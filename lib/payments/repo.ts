@@ -2,7 +2,7 @@
 // transactionKeys). The record is the outbox: its insert, `initiated`, is what asks for the ledger work
 // (lib/outbox.ts), and every later move is conditional on the status the mover read, so a record never
 // moves backwards and never completes twice.
-import { holds } from '../db/conditions.ts';
+import { absent, holds } from '../db/conditions.ts';
 import { entity, recordOf } from '../db/entity.ts';
 import {
   createIfAbsent,
@@ -10,6 +10,8 @@ import {
   getRecord,
   getRecords,
   putAll,
+  type TransactionWrite,
+  transact,
   updateIf,
   type Written,
 } from '../db/items.ts';
@@ -195,6 +197,19 @@ export const walletEntriesOf = (record: TransactionRecord): TransactionWalletEnt
 export async function putTransaction(record: TransactionRecord): Promise<Written<TransactionRecord>> {
   await putAll(transactionWalletEntity, walletEntriesOf(record));
   return createIfAbsent(transactionEntity, record);
+}
+
+/** Writes a new record (its wallet entries first, as putTransaction) with `alongside`, both or neither. */
+export async function putTransactionWith(
+  record: TransactionRecord,
+  alongside: TransactionWrite,
+): Promise<boolean> {
+  await putAll(transactionWalletEntity, walletEntriesOf(record));
+  const written = await transact([
+    { put: { entity: transactionEntity as never, record, condition: absent } },
+    alongside,
+  ]);
+  return written.outcome === 'written';
 }
 
 export const findTransaction = (

@@ -237,6 +237,12 @@ describe('on-ramp references and provider receipts', () => {
     assert.equal(done.receiveAmount, 53.35);
     assert.equal(done.receiveCurrency, 'USDC');
     assert.equal(done.walletId, wallet.id);
+    // Listed among the wallet's records, as any record that pays it.
+    assert.ok(
+      (await listed(alice, `walletId=${wallet.id}`)).some(
+        (r: { transactionRecordId: string }) => r.transactionRecordId === done.transactionRecordId,
+      ),
+    );
     assert.equal(done.toRef, ref.reference);
     assert.equal(done.connectorId, BESPOKE_CONNECTOR_ID);
     assert.equal(done.quoteId, null);
