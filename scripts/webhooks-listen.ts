@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { show, summary } from './webhook-summary.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const defaultCredentials = join(root, '.local', 'credentials.json');
@@ -222,63 +223,6 @@ function checkStandardSignature(req: IncomingMessage, body: string, secret: stri
 
 // ---------------------------------------------------------------------------------------------
 // Printing
-
-type Data = Record<string, unknown>;
-const show = (value: unknown) =>
-  value === null || value === undefined || value === '' ? '-' : String(value);
-
-/** The few members of `data` a tester looks at, by source. */
-function summary(event: { source?: string; data?: unknown; metaData?: unknown }): string {
-  const data = (event.data ?? {}) as Data;
-  switch (event.source) {
-    case 'payments': {
-      const parts = [
-        `status ${show(data.status)}`,
-        `${show(data.sendAmount)} ${show(data.sendCurrency)}`,
-        `type ${show(data.type)}`,
-        `transactionRecordId ${show(data.transactionRecordId)}`,
-        `stellarTxHash ${show(data.stellarTxHash)}`,
-      ];
-      if (data.receiveCurrency && data.receiveCurrency !== data.sendCurrency)
-        parts.splice(2, 0, `receives ${show(data.receiveAmount)} ${show(data.receiveCurrency)}`);
-      // Ramps: the connector, the provider's reference and, once paid back, the refund's ledger hash.
-      if (data.connectorId)
-        parts.push(
-          `connector ${show(data.connectorId)}`,
-          `externalReference ${show(data.externalReference)}`,
-        );
-      if (data.refundTxHash) parts.push(`refundTxHash ${show(data.refundTxHash)}`);
-      if (data.errorCode) parts.push(`errorCode ${show(data.errorCode)}: ${show(data.failureReason)}`);
-      return parts.join(' · ');
-    }
-    case 'wallets':
-      return [
-        `wallet ${show(data.id)}`,
-        `"${show(data.walletName)}"`,
-        `status ${show(data.status)}`,
-        show(data.assetCode),
-      ].join(' · ');
-    case 'payment-destinations':
-      return [
-        `destination ${show(data.id)}`,
-        show(data.method),
-        `verificationStatus ${show(data.verificationStatus)}`,
-        `beneficiary ${show(data.beneficiaryId)}`,
-      ].join(' · ');
-    case 'onramp': {
-      const payout = ((event.metaData as Data | undefined)?.data ?? {}) as Data;
-      return [
-        `net ${show(payout.netAmount)} ${show(payout.assetCode)}`,
-        `fees ${show(payout.totalFees)}`,
-        `reference ${show(payout.reference)}`,
-      ].join(' · ');
-    }
-    default: {
-      const text = JSON.stringify(data);
-      return text.length > 160 ? `${text.slice(0, 159)}…` : text;
-    }
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 
