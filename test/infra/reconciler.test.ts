@@ -3,32 +3,15 @@
 // send to the queues the reconciled inserts' rows name, and nothing else; its dead letters and its
 // re-drives alarmed.
 import assert from 'node:assert/strict';
-import { Template } from 'aws-cdk-lib/assertions';
 import { describe, test } from 'vitest';
 import { RECONCILER_DEAD_LETTERS_QUEUE } from '../../infra/constructs/reconciler-schedule.ts';
-import { PaymentsGatewayStack } from '../../infra/stack.ts';
 import { stageSettings } from '../../infra/stage.ts';
 import { PENDING_INDEX } from '../../lib/db/keys.ts';
 import { REDRIVEN_MESSAGE, reconcilerQueues } from '../../lib/outbox.ts';
 import { physicalQueueName } from '../../lib/queue-names.ts';
-import {
-  asArray,
-  ensureBundles,
-  newApp,
-  ofType,
-  onlyOfType,
-  type Resources,
-  referencedId,
-  stageProps,
-  statementsOfRole,
-} from './support.ts';
+import { asArray, ofType, onlyOfType, referencedId, stageResources, statementsOfRole } from './support.ts';
 
-await ensureBundles();
-const app = newApp();
-const devStack = new PaymentsGatewayStack(app, 'Dev', { stage: 'dev' });
-const prodStack = new PaymentsGatewayStack(app, 'Prod', stageProps('prod'));
-const resources = Template.fromStack(devStack).toJSON().Resources as Resources;
-const prodResources = Template.fromStack(prodStack).toJSON().Resources as Resources;
+const { dev: resources, prod: prodResources } = await stageResources();
 const tableId = onlyOfType(resources, 'AWS::DynamoDB::Table');
 const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
 

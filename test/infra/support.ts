@@ -2,8 +2,9 @@
 // and small helpers to follow references through a synthesized template.
 import { existsSync, readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
 import { buildAll, bundleEntries } from '../../esbuild.config.ts';
-import type { PaymentsGatewayStackProps } from '../../infra/stack.ts';
+import { PaymentsGatewayStack, type PaymentsGatewayStackProps } from '../../infra/stack.ts';
 
 /** `npm test` builds first; a bare `node --test test/infra` builds only what is missing. */
 export async function ensureBundles(): Promise<void> {
@@ -98,3 +99,14 @@ export function referencedId(value: unknown): string {
 
 export const asArray = <T>(value: T | T[] | undefined): T[] =>
   value === undefined ? [] : Array.isArray(value) ? value : [value];
+
+/** The resources of a dev and a prod stack of one new app (both made before it synthesizes), bundles built first. */
+export async function stageResources(): Promise<{ dev: Resources; prod: Resources }> {
+  await ensureBundles();
+  const app = newApp();
+  const dev = new PaymentsGatewayStack(app, 'Dev', { stage: 'dev' });
+  const prod = new PaymentsGatewayStack(app, 'Prod', stageProps('prod'));
+  const resourcesOf = (stack: PaymentsGatewayStack) =>
+    Template.fromStack(stack).toJSON().Resources as Resources;
+  return { dev: resourcesOf(dev), prod: resourcesOf(prod) };
+}

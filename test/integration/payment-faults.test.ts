@@ -390,6 +390,20 @@ describe('payment execution under faults', () => {
     return { record, message: await messageFor(record.transactionRecordId) };
   };
 
+  /** A worker's ledger part of the record, as executeTransaction runs it, and nothing after it. */
+  const ledgerPartOf = async (pair: Pair, record: TransactionRecord) => {
+    const outcome = await payments.executePayment({
+      environment: 'sandbox',
+      intentId: record.intentId,
+      purpose: record.requestFingerprint,
+      legs: legsOf(pair, record),
+      slippage: '0',
+      budgetMs: 6_000,
+    });
+    assert.equal(outcome.status, 'succeeded', JSON.stringify(outcome));
+    return outcome;
+  };
+
   /** The record completed, once, with the one transaction that reached the ledger. */
   const assertCompletedOnce = async (pair: Pair, record: TransactionRecord): Promise<TransactionRecord> => {
     const completed = await recordOf(record.transactionRecordId);
@@ -408,15 +422,7 @@ describe('payment execution under faults', () => {
     const { record, message } = await paymentOf(pair, 12.5);
     // The dead worker's ledger part: the record's intent, purpose and legs, as executeTransaction runs it;
     // then the crash, before the record moved.
-    const outcome = await payments.executePayment({
-      environment: 'sandbox',
-      intentId: record.intentId,
-      purpose: record.requestFingerprint,
-      legs: legsOf(pair, record),
-      slippage: '0',
-      budgetMs: 6_000,
-    });
-    assert.equal(outcome.status, 'succeeded', JSON.stringify(outcome));
+    const outcome = await ledgerPartOf(pair, record);
     assert.ok(outcome.hash);
     assert.equal((await submissionOf(record))?.status, 'succeeded');
     assert.equal((await recordOf(record.transactionRecordId)).status, 'initiated');
@@ -609,15 +615,7 @@ describe('payment execution under faults', () => {
     const { record, message } = await paymentOf(pair, 8);
     // The worker's ledger part ran (the payment landed, its submission record holds the hash); the
     // record is still initiated, as while a worker is re-queueing it.
-    const outcome = await payments.executePayment({
-      environment: 'sandbox',
-      intentId: record.intentId,
-      purpose: record.requestFingerprint,
-      legs: legsOf(pair, record),
-      slippage: '0',
-      budgetMs: 6_000,
-    });
-    assert.equal(outcome.status, 'succeeded', JSON.stringify(outcome));
+    const outcome = await ledgerPartOf(pair, record);
     assert.equal((await recordOf(record.transactionRecordId)).status, 'initiated');
 
     await reconcileIn(16);
