@@ -34,6 +34,7 @@ import {
   referencedId,
   stageProps,
   statementsOfRole,
+  synthesisMessages,
 } from './support.ts';
 
 await ensureBundles();
@@ -1140,6 +1141,12 @@ describe('outbox stream', () => {
     ).Variables;
     const queueEnv = Object.keys(env).filter((variable) => variable.startsWith('QUEUE_URL_'));
     assert.deepEqual(queueEnv, outboxQueues.map(queueUrlVariable));
+  });
+});
+
+describe('synthesis', () => {
+  test('no stack of either stage (their us-east-1 edge stacks included) carries an annotation: synth prints nothing', () => {
+    assert.deepEqual(synthesisMessages(assembly), []);
   });
 });
 

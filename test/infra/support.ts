@@ -100,6 +100,17 @@ export function referencedId(value: unknown): string {
 export const asArray = <T>(value: T | T[] | undefined): T[] =>
   value === undefined ? [] : Array.isArray(value) ? value : [value];
 
+/**
+ * Every annotation an assembly's stacks carry (nested stages' too), as `level path: message`: the
+ * warnings and errors `cdk synth` prints with a validation report. None is expected, so a construct
+ * that starts warning fails a test instead of adding lines to every run's output.
+ */
+export function synthesisMessages(assembly: ReturnType<App['synth']>): string[] {
+  return assembly.stacksRecursively.flatMap((stack) =>
+    stack.messages.map((m) => `${m.level} ${m.id}: ${String(m.entry.data)}`),
+  );
+}
+
 /** The resources of a dev and a prod stack of one new app (both made before it synthesizes), bundles built first. */
 export async function stageResources(): Promise<{ dev: Resources; prod: Resources }> {
   await ensureBundles();

@@ -4,10 +4,10 @@ import { beforeAll, describe, it } from 'vitest';
 import {
   type ApiResponse,
   as,
+  assertAnsweredAsMissing,
   assertFieldError,
   type Caller,
   newCaller,
-  problemShape,
 } from '../support/api.ts';
 
 const thandi = { firstName: 'Thandi', lastName: 'Nkosi' };
@@ -250,9 +250,7 @@ describe('beneficiaries', () => {
     const unknown = crypto.randomUUID();
     const theirs = await as(bob, `/beneficiaries/${id}`);
     const missing = await as(bob, `/beneficiaries/${unknown}`);
-    assert.equal(theirs.status, 404);
-    // Every member alike but the echoed id (and the request's own requestId and instance).
-    assert.deepEqual(problemShape(theirs.body, id), problemShape(missing.body, unknown));
+    assertAnsweredAsMissing(theirs, id, missing, unknown);
     const before = (await as(alice, `/beneficiaries/${id}`)).body;
     const change = { tags: [{ key: 'owner', value: 'bob' }], individual: { firstName: 'Mallory' } };
     assert.equal((await patch(bob, id, change)).status, 404);

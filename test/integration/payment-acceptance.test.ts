@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, it } from 'vitest';
-import { type ApiResponse, as, type Caller, newCaller, problemShape } from '../support/api.ts';
+import { type ApiResponse, as, assertAnsweredAsMissing, type Caller, newCaller } from '../support/api.ts';
 import { bankDestination, created, cryptoDestination, person } from '../support/fixtures.ts';
 import {
   accepted,
@@ -385,7 +385,7 @@ describe('payment acceptance', () => {
       const unknown = randomUUID();
       const theirs = await refusedWith('p2p/own', { walletId: bobs }, 404, ['walletId']);
       const missing = await refusedWith('p2p/own', { walletId: unknown }, 404, ['walletId']);
-      assert.deepEqual(problemShape(theirs.body, bobs), problemShape(missing.body, unknown));
+      assertAnsweredAsMissing(theirs, bobs, missing, unknown);
     });
 
     it('answers 403 for a wallet that is not Verified, naming the member', async () => {

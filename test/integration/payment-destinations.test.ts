@@ -8,10 +8,10 @@ import { beforeAll, describe, it } from 'vitest';
 import {
   type ApiResponse,
   as,
+  assertAnsweredAsMissing,
   assertFieldError,
   type Caller,
   newCaller,
-  problemShape,
 } from '../support/api.ts';
 
 const run = promisify(execFile);
@@ -351,9 +351,7 @@ describe('payment destinations', () => {
     const unknown = crypto.randomUUID();
     const theirs = await as(bob, `${base}/${destinationId}`);
     const missing = await as(bob, `${base}/${unknown}`);
-    assert.equal(theirs.status, 404);
-    // Every member alike but the echoed id (and the request's own requestId and instance).
-    assert.deepEqual(problemShape(theirs.body, destinationId), problemShape(missing.body, unknown));
+    assertAnsweredAsMissing(theirs, destinationId, missing, unknown);
     assert.equal((await as(bob, base)).status, 404);
     assert.equal((await addDestination(bob, beneficiaryId, bank)).status, 404);
     assert.equal((await addDestination(alice, crypto.randomUUID(), bank)).status, 404);

@@ -15,10 +15,10 @@ import { findQuote, isQuoteExpired } from '../../lib/quotes/repo.ts';
 import {
   type ApiResponse,
   as,
+  assertAnsweredAsMissing,
   assertFieldError,
   type Caller,
   newCaller,
-  problemShape,
 } from '../support/api.ts';
 
 const run = promisify(execFile);
@@ -673,8 +673,7 @@ describe('quotes', () => {
         beneficiaryId: unknown,
         paymentDestinationId: thandi.keMomo,
       });
-      assert.equal(theirs.status, 404);
-      assert.deepEqual(problemShape(theirs.body, thandi.id), problemShape(missing.body, unknown));
+      assertAnsweredAsMissing(theirs, thandi.id, missing, unknown);
     });
 
     it('refuses malformed requests with 400 naming the member', async () => {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, it } from 'vitest';
-import { as, baseUrl, type Caller, newCaller, problemShape } from '../support/api.ts';
+import { as, assertAnsweredAsMissing, baseUrl, type Caller, newCaller } from '../support/api.ts';
 import {
   accepted,
   listed,
@@ -182,13 +182,8 @@ describe('transaction records', () => {
     const record = made[0];
     const unknown = randomUUID();
     const missing = await as(fred, `/transactions/${unknown}`);
-    assert.equal(missing.status, 404);
-    assert.equal(missing.headers.get('content-type'), 'application/problem+json');
     for (const id of [record.transactionRecordId, record.idempotencyKey]) {
-      const theirs = await as(fred, `/transactions/${id}`);
-      assert.equal(theirs.status, 404, JSON.stringify(theirs.body));
-      assert.equal(theirs.headers.get('content-type'), 'application/problem+json');
-      assert.deepEqual(problemShape(theirs.body, id), problemShape(missing.body, unknown));
+      assertAnsweredAsMissing(await as(fred, `/transactions/${id}`), id, missing, unknown);
     }
     assert.deepEqual(await listed(fred), []);
 

@@ -4,11 +4,11 @@ import { routes } from '../../lib/routes.ts';
 import {
   type ApiResponse,
   as,
+  assertAnsweredAsMissing,
   assertFieldError,
   type Caller,
   horizon,
   newCaller,
-  problemShape,
 } from '../support/api.ts';
 import { recordPendingWithoutOutbox, recordWallet } from '../support/wallet-records.ts';
 
@@ -398,14 +398,12 @@ describe('wallets', () => {
     });
     const id = created.body.id;
     const unknown = crypto.randomUUID();
-    // Every member alike but the echoed id (and the request's own requestId and instance).
     const alike = async (
       path: (walletId: string) => string,
       options: { method?: string; body?: unknown } = {},
     ) => {
       const [theirs, missing] = [await as(bob, path(id), options), await as(bob, path(unknown), options)];
-      assert.equal(theirs.status, 404, JSON.stringify(theirs.body));
-      assert.deepEqual(problemShape(theirs.body, id), problemShape(missing.body, unknown));
+      assertAnsweredAsMissing(theirs, id, missing, unknown, path('{id}'));
     };
     await alike((walletId) => `/wallets/${walletId}`);
     await alike((walletId) => `/sandbox/wallets/${walletId}/kyc`, {

@@ -9,11 +9,11 @@ import { beforeAll, describe, it } from 'vitest';
 import {
   type ApiResponse,
   as,
+  assertAnsweredAsMissing,
   assertFieldError,
   type Caller,
   newCaller,
   pagesAt,
-  problemShape,
 } from '../support/api.ts';
 
 const REGISTRATION_MEMBERS = [
@@ -292,13 +292,7 @@ describe('webhook registration', () => {
       const theirs = await as(bob, path, { method });
       const [missingMethod, missingPath] = missingRoutes[i] as [string, string];
       const none = await as(bob, missingPath, { method: missingMethod });
-      assert.equal(theirs.status, 404, `${method} ${path}: ${JSON.stringify(theirs.body)}`);
-      assert.equal(none.status, 404);
-      assert.deepEqual(
-        problemShape(theirs.body, mine.id),
-        problemShape(none.body, missing),
-        `${method} ${path}`,
-      );
+      assertAnsweredAsMissing(theirs, mine.id, none, missing, `${method} ${path}`);
     }
     // Production and sandbox are separate tenants too.
     assert.equal((await as(production, `/webhooks/${mine.id}`)).status, 404);

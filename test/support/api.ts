@@ -188,7 +188,26 @@ export function assertFieldError(response: ApiResponse, status: number, field: s
 }
 
 /** A problem body as two requests may share it: without their own requestId and instance, `id` as `{id}`. */
-export function problemShape(body: Record<string, unknown>, id: string): unknown {
+function problemShape(body: Record<string, unknown>, id: string): unknown {
   const { requestId: _, instance: __, ...shared } = body;
   return JSON.parse(JSON.stringify(shared).replaceAll(id, '{id}'));
+}
+
+/**
+ * Another tenant's resource answered exactly like a missing one: both 404 problem+json, every member of
+ * the body alike but the echoed id (`theirId` in one, `missingId` in the other) and each request's own
+ * requestId and instance, so not even a detail tells that the id exists.
+ */
+export function assertAnsweredAsMissing(
+  theirs: ApiResponse,
+  theirId: string,
+  missing: ApiResponse,
+  missingId: string,
+  label = '',
+): void {
+  for (const response of [theirs, missing]) {
+    assert.equal(response.status, 404, `${label} ${JSON.stringify(response.body)}`);
+    assert.equal(response.headers.get('content-type'), 'application/problem+json', label);
+  }
+  assert.deepEqual(problemShape(theirs.body, theirId), problemShape(missing.body, missingId), label);
 }
