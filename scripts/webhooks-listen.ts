@@ -32,7 +32,7 @@ Options:
   --print-json          Also print each event's whole body.
   --help                This text.`;
 
-/** Deliveries older (or later) than this are refused, as the API notes tell receivers to. */
+/** Deliveries older (or later) than this are refused, as the API reference's Webhooks tag tells receivers to. */
 const TOLERANCE_MS = 5 * 60_000;
 /** Larger bodies are refused: no event comes near it. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -162,7 +162,7 @@ function api(credentials: Credentials) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Verification, as a receiver does it (docs/api.md: Webhooks): both schemes, constant-time comparisons.
+// Verification, as a receiver does it (the Webhooks tag, lib/openapi/webhook-docs.ts): both schemes, constant-time comparisons.
 
 const header = (req: IncomingMessage, name: string): string | undefined => {
   const value = req.headers[name];

@@ -6,7 +6,7 @@ export interface FieldError {
   message: string;
 }
 
-/** Each status's slug (the last segment of `type`) and title; docs/api.md "Errors" documents them. */
+/** Each status's slug (the last segment of `type`) and title; the OpenAPI introduction's error table is built from them. */
 export const problemKinds = {
   400: { slug: 'bad-request', title: 'Bad Request' },
   401: { slug: 'unauthorized', title: 'Unauthorized' },

@@ -3,27 +3,43 @@
 import { MAX_BODY_BYTES } from '../http/json-body.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../http/pagination.ts';
 import { type ProblemStatus, problemKinds } from '../http/problem.ts';
+import { md } from './markdown.ts';
 import { problemDescriptions } from './problems.ts';
 
 export function apiDescription(): string {
   const errorRows = (Object.keys(problemKinds) as unknown as ProblemStatus[])
     .map((status) => `| ${status} | \`${problemKinds[status].slug}\` | ${problemDescriptions[status]} |`)
     .join('\n');
-  return `One REST API for registered integrators: Stellar wallets, beneficiaries, payment destinations, connectors, quotes, payments (P2P, swaps, atomic multi-transfers) with their transaction records, and signed webhooks.
-
-**Authentication.** Every route needs the application's \`x-service-auth\` key; every route but \`POST /auth/token\` also needs \`Authorization: Bearer <token>\`, a token from \`POST /auth/token\` (900 s). A token works only with the key of the application it was issued to.
-
-**Errors** are \`application/problem+json\` (RFC 7807): \`type\` (the deployment's error base URL and the slug, by default \`https://errors.payments-gateway.dev/<slug>\`), \`title\`, \`status\`, \`detail\`, \`instance\` (the request path), \`requestId\`, and \`errors[{field, message}]\` when fields are at fault (\`field\` is the member path, \`transfers.0.amount\`, or the query or path parameter's name).
-
-| status | slug | when |
-|---|---|---|
-${errorRows}
-
-**Every request** is held to the same rules: bodies at most ${MAX_BODY_BYTES / 1024} KiB, \`application/json\` (or \`+json\`), strict UTF-8, nested at most 32 levels, numbers exactly as written; a body on a route that takes none, a query member the route does not take, and a repeated query member are 400s naming them. Amounts are JSON numbers > 0 with at most 7 decimals.
-
-**Retries.** Operations that list the \`Idempotency-Key\` header take one (1–255 printable ASCII characters): the same key with the same request gets the first request's result, resuming it when it answered 202; the same key with another request is a 409 naming \`Idempotency-Key\`. Keys are scoped to the caller; without one, every request is new.
-
-**Pagination.** Lists take \`limit\` (1–${MAX_LIMIT}, default ${DEFAULT_LIMIT}) and \`cursor\` and answer \`{data, pagination: {nextCursor, hasMore}}\`; on the last page \`nextCursor\` is null and \`hasMore\` false. A request reads a bounded number of records whatever the collection's size: where filters combine, a page may come back short (even empty) with \`hasMore\` true, and its \`nextCursor\` resumes where the read stopped; follow it until \`hasMore\` is false.
-
-**Request ids.** Every response carries \`X-Request-Id\`; a caller's own id is kept when it is 8–128 characters of \`A-Z a-z 0-9 . _ : -\`.`;
+  return md(
+    'One REST API for registered integrators: Stellar wallets, beneficiaries, payment destinations, connectors, quotes, payments (P2P, swaps, atomic multi-transfers, off-ramps and on-ramps) with their transaction records and statements, and signed webhooks. Each tag below starts with what holds for its routes; each operation says the rest.',
+    '',
+    '**Authentication.**',
+    '- Every route needs the application’s `x-service-auth` key; every route but `POST /auth/token` also needs `Authorization: Bearer <token>`, a token from `POST /auth/token`. Missing or bad either is a 401.',
+    '- Tokens are ES256 JWTs (signed with `jose`, verified with `aws-jwt-verify`): issuer, audience, expiry, `kid` and algorithm are checked; `alg: none` and unknown kids are refused, and so is a token without any of `exp`, `iat`, `iss`, `aud` (or `sub`, `app`), even one signed with the real key. A token lives 900 s (`expiresIn`, `TOKEN_TTL_SECONDS`).',
+    '- A token is bound to the application it was issued to: presented with another application’s key, it is a 401.',
+    '- The association is read from the token’s client record at request time: a revoked client’s tokens stop working at once, and an `x-association-id` header is ignored. A client with no association gets a token (`associationId: null`) and a 403 on every other route until it has one.',
+    '- Key material that cannot be fetched in time (`KEY_FETCH_TIMEOUT_MS`, 3 s, one retry included) is a 504; unreachable, a 503. A function keeps each secret it reads for `SECRET_MAX_AGE_SECONDS` (300) through Powertools Parameters. A rotated signing key verifies at once (the verifier reads the public keys again as soon as a token names a kid it has not seen); a rotated cursor key or key-encryption key reaches every function within five minutes, and a cursor or sealed value naming a newer key makes the server read its keys again at once (cursors at most every 30 s).',
+    '- API keys look like `pgw_<environment>_<43 characters>` and client secrets `pgwcs_<43 characters>` (256 random bits each): the environment prefix tells a production key at a glance, to secret scanners and to people.',
+    '',
+    '**Errors** are `application/problem+json` (RFC 7807): `type` (`<ERRORS_BASE>/<slug>`: the deployment’s error base URL, `ERRORS_BASE`, by default `https://errors.payments-gateway.dev`, and the slug), `title`, `status`, `detail`, `instance` (the request path), `requestId`, and `errors[{field, message}]` when fields are at fault. `field` is the member’s path in the body (`transfers.0.amount`) or the query or path parameter’s name (`limit`, `assetCode`); an unknown member is reported as `is not accepted`. A 422’s title is `Validation Error`. A 500 reveals nothing; the error is logged with the requestId.',
+    '',
+    '| status | slug | when |',
+    '|---|---|---|',
+    errorRows,
+    '',
+    '**Every request** is held to the same rules, by one chain no route can leave out:',
+    `- Bodies: at most ${MAX_BODY_BYTES / 1024} KiB (413); \`Content-Type: application/json\` or \`+json\` (415); strictly UTF-8 (a malformed byte sequence is a 400 naming \`body\`, never replaced); nested at most 32 levels deep (a 400 naming \`body\`, checked before the text is parsed); every string and member name well-formed Unicode (a lone surrogate such as \`"\\ud800"\` is a 400 naming the member); every number exactly what the caller wrote (more significant digits than a double holds, such as \`9007199254740993\` or \`0.10000000000000001\`, is a 400 naming the member). A body on a route that takes none is a 400 naming \`body\`. Parsing is \`@middy/http-json-body-parser\`; a \`__proto__\` member is not accepted.`,
+    '- Query: read from the raw query string. A member the route does not take (on routes that take no query, any member) is a 400 naming it; so is a repeated member (`?limit=1&limit=2`, `must not be repeated`) and a malformed percent-escape.',
+    '- Path: a malformed percent-escape (`/v1/assets/%FF`) is a 400 naming `path`, answered before authentication like an unknown route.',
+    '- Amounts, wherever a route takes one: a JSON number > 0 with at most 7 decimals (the ledger’s stroop) and at most 922337203685.4775807 (int64 stroops); anything else is a 400 naming the member. Amounts in answers are JSON numbers too, always in plain decimals (`0.0000001`, never `1e-7`).',
+    '- Ids: UUIDs are case-insensitive. Every id a caller sends (path, query or body: wallets, beneficiaries, destinations, transactions, webhooks, quotes) is read in lower case, so an upper-case id finds the same resource and a replay spelling it in upper case is the same request. An id that is not a UUID is a 400 naming it.',
+    '- Tenancy: every resource belongs to the caller’s association and environment. Another tenant’s resource answers exactly like a missing one (the same 404, the same body but the id).',
+    '- Requests no route matches are answered without authentication: 404 (the routes the contract removed, such as `GET /wallets/{walletId}/balances`, answer exactly like any unknown route, revealing nothing), 405 with `Allow` for a known path with another method.',
+    '',
+    '**Retries (`Idempotency-Key`).** Operations that list the `Idempotency-Key` header take one, Stripe-style (today `POST /sandbox/wallets/{walletId}/fund`); other routes ignore the header. It is 1–255 printable ASCII characters (space to `~`), else a 400 naming `Idempotency-Key`. It names one request in the caller’s tenant (the same key in another tenant is unrelated): sent again with the same request, it gets the first request’s result, resuming the work when it was not finished (an answer of 202); with another request, it is a 409 naming `Idempotency-Key`. Without a key every request is new, so a retry may do the work twice. Payments have their own idempotency key, `transactionId` (see the Payments tag).',
+    '',
+    `**Pagination.** Lists take \`limit\` (1–${MAX_LIMIT}, default ${DEFAULT_LIMIT}; above ${MAX_LIMIT} reads as ${MAX_LIMIT}; anything else is a 400 naming \`limit\`) and \`cursor\`, and answer \`{data, pagination: {nextCursor, hasMore}}\`; on the last page \`nextCursor\` is null and \`hasMore\` false. A cursor is opaque: sealed (AES-256-GCM), bound to the tenant and the query. A forged or altered cursor, or one issued to another tenant or for another query, is a 400 naming \`cursor\`. A request reads a bounded number of records whatever the collection’s size: where filters combine (\`GET /transactions?walletId=…&status=…\`, \`GET /connectors\` with several filters), a page may come back short, even empty, with \`hasMore\` true, and its \`nextCursor\` resumes where the read stopped; follow it until \`hasMore\` is false. \`hasMore: false\` always means there is nothing more.`,
+    '',
+    '**Request ids.** Every response carries `X-Request-Id`. A caller’s own `X-Request-Id` is kept when it is 8–128 characters of `A-Z a-z 0-9 . _ : -`; otherwise a new UUID is used. Every log line of the request carries it as `requestId`, with the function’s context (`function_request_id`, `function_name`, `cold_start`) and, once authenticated, `applicationId`, `environment` and `associationId` (never a credential), dropped when the invocation ends; a queue worker’s lines carry the message’s `messageId`, `environment`, `associationId` and `walletId`. Quote it to support.',
+  );
 }

@@ -16,7 +16,7 @@ import { MAX_ATTEMPTS } from './schedule.ts';
 /** This service's namespace for delivery ids (fixed forever). */
 const NAMESPACE = '7c2d9e4f-1a3b-4c5d-8e6f-9a0b1c2d3e4f';
 
-/** What receivers get (docs/api.md: the event envelope): the same bytes at every attempt. */
+/** What receivers get (the API reference's Webhooks tag: the event envelope): the same bytes at every attempt. */
 export function envelopeOf(message: EventMessage) {
   return {
     id: message.eventId,

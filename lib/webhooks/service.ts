@@ -62,7 +62,7 @@ function checkedEvents(events: string[]): string[] {
       : [
           {
             field: `events.${i}`,
-            message: `${name} is not an event type (see the catalogue in the API notes)`,
+            message: `${name} is not an event type (see the catalogue in the API reference’s Webhooks tag)`,
           },
         ],
   );

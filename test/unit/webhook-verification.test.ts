@@ -1,27 +1,26 @@
-// The API notes' webhook verification snippets (docs/api.md) (Node and Python), run as a receiver would run them on
+// The webhook verification code of the OpenAPI document's Webhooks tag (Node and Python), run as a receiver would run them on
 // deliveries the gateway's own signing code makes (lib/webhooks/signing.ts): a genuine one is accepted;
 // one naming another registration's id, a forgery keyed on a made-up X-Webhook-Id, a tampered body and
 // timestamps more than 5 minutes off on either signature are refused, each for its reason.
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'vitest';
+import { openApiDocument } from '../../lib/openapi/document.ts';
 import { deliveryHeaders, newWebhookSecret, serviceSignature } from '../../lib/webhooks/signing.ts';
 
-const readme = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
 const hasPython = spawnSync('python3', ['--version'], { stdio: 'ignore' }).status === 0;
 
-/** The one fenced block of `language` in the Webhooks notes. */
+/** The one fenced block of `language` in the Webhooks tag's description, as the API reference shows it. */
 function snippet(language: 'js' | 'python'): string {
-  const section = /\*\*Webhooks\*\* \(`POST\/GET \/webhooks`[\s\S]*?(?=\n\*\*Unknown routes\*\*)/.exec(
-    readme,
-  )?.[0];
-  assert.ok(section, 'docs/api.md has its Webhooks notes');
+  const tags = openApiDocument().tags as { name: string; description: string }[];
+  const section = tags.find((tag) => tag.name === 'Webhooks')?.description;
+  assert.ok(section, 'the document has a Webhooks tag with a description');
   const blocks = [...section.matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, 'g'))];
-  assert.equal(blocks.length, 1, `one ${language} block in the Webhooks notes`);
+  assert.equal(blocks.length, 1, `one ${language} block in the Webhooks tag`);
   return blocks[0]?.[1] as string;
 }
 
@@ -112,7 +111,7 @@ async function assertVerdicts(command: string, args: string[]) {
   assert.deepEqual(answers[0], { event: JSON.parse(body) });
 }
 
-describe("the API notes' webhook verification snippets", () => {
+describe("the Webhooks tag's verification code", () => {
   it('Node: accepts a genuine delivery and refuses forged, tampered and stale ones', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'verify-node-'));
     writeFileSync(join(dir, 'verify.mjs'), snippet('js'));
