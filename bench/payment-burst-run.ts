@@ -9,7 +9,8 @@
 // wallet i % n to wallet (i + 1) % n (a ring), through POST /v1/payments/p2p/own at the run's concurrency,
 // its memo naming it; the run waits until every record has settled, reads the records and their
 // submission records from the table, counts every payment on the ledger and sends the figures back.
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { config } from '../lib/config.ts';
 import { type LocalStack, startStack } from '../lib/local/stack.ts';
 import { ledgerPaymentsByMemo } from './burst-census.ts';
@@ -28,6 +29,8 @@ export interface PaymentBurstSpec {
   /** The stack's data folder (the parent removes it, and what a killed run left running). */
   dataDir: string;
   dynamoDbDir: string;
+  /** DynamoDB Local's database folder (-dbPath); absent, in memory. */
+  dynamoDbData?: string;
   wallets: number;
   /** USDC each wallet is funded with. */
   fundEach: number;
@@ -83,6 +86,22 @@ export interface PaymentBurstFigures extends PaymentCensus {
   /** Failed records by errorCode. */
   failures: Record<string, number>;
   firstError: string | undefined;
+  /** DynamoDB Local after the wallets' setup and after the burst settled (bench/dynamodb-growth.ts). */
+  dynamoDb: { before: DynamoDbSize; after: DynamoDbSize };
+}
+
+/** DynamoDB Local's resident memory (KiB, /proc) and its database files (bytes; 0 in memory). */
+export interface DynamoDbSize {
+  rssKiB: number;
+  diskBytes: number;
+}
+
+function dynamoDbSize(pid: number, dbPath: string | undefined): DynamoDbSize {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const rssKiB = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? Number.NaN);
+  const files =
+    dbPath === undefined ? [] : readdirSync(dbPath).map((name) => statSync(join(dbPath, name)).size);
+  return { rssKiB, diskBytes: files.reduce((sum, size) => sum + size, 0) };
 }
 
 const SETUP_CONCURRENCY = 8;
@@ -151,6 +170,7 @@ async function burst(running: LocalStack, stackMs: number): Promise<PaymentBurst
   const ring = wallets.filter(Boolean);
   if (ring.length < 2) throw new Error(`only ${ring.length} wallet(s) set up: ${firstError}`);
 
+  const before = dynamoDbSize(running.dynamoDbPid, spec.dynamoDbData);
   const client = httpClient(spec.concurrency);
   const pay = p2pPayer(running, client, accessToken);
   const memoOf = (i: number) => `pb:${spec.run}:${i}`;
@@ -203,6 +223,7 @@ async function burst(running: LocalStack, stackMs: number): Promise<PaymentBurst
     const failures: Record<string, number> = {};
     for (const r of settled)
       if (r.status === 'failed') failures[r.errorCode ?? '?'] = (failures[r.errorCode ?? '?'] ?? 0) + 1;
+    const after = dynamoDbSize(running.dynamoDbPid, spec.dynamoDbData);
     const byMemo = await ledgerPaymentsByMemo(
       running.horizonUrl,
       ring.map((w) => w.publicKey),
@@ -230,6 +251,7 @@ async function burst(running: LocalStack, stackMs: number): Promise<PaymentBurst
       missingSubmissions: settled.length - submissions.size,
       failures,
       firstError,
+      dynamoDb: { before, after },
       ...paymentCensus(accepted, records, byMemo),
     };
   } finally {
@@ -244,6 +266,7 @@ try {
     port: 0,
     dataDir: spec.dataDir,
     dynamoDbDir: spec.dynamoDbDir,
+    dynamoDbData: spec.dynamoDbData,
   });
   const figures = await burst(stack, performance.now() - stackStart);
   await new Promise((resolve) => send(figures, undefined, {}, resolve));

@@ -23,6 +23,13 @@ const concurrencyOf = (name: string) => queues.find((q) => q.name === name)?.max
 export const SUBMITTERS = concurrencyOf('ledger-submissions');
 const FUND_EACH = 100;
 const AMOUNT = 0.01;
+interface BurstRun {
+  run: string;
+  closeIntervalMs: number;
+  sendCapMs: number;
+  settleCapMs: number;
+}
+
 /**
  * Per run: sending (the API accepts 500 in seconds), then settling. At the cadence 500 payments need at
  * least 500 / 16 channels = 32 ledgers, 160 s; at once, some tens of seconds.
@@ -76,7 +83,7 @@ function stopLeftovers(dataDir: string): void {
 }
 
 /** Runs one burst in its own process; its figures, or why there are none. */
-function runBurst(spec: PaymentBurstSpec, capMs: number): Promise<PaymentBurstFigures | string> {
+export function runBurst(spec: PaymentBurstSpec, capMs: number): Promise<PaymentBurstFigures | string> {
   return new Promise((resolve) => {
     const child = fork(fileURLToPath(new URL('./payment-burst-run.ts', import.meta.url)), [], {
       env: { ...process.env, LOG_LEVEL: 'WARN', PAYMENT_BURST_RUN: JSON.stringify(spec) },
@@ -105,11 +112,16 @@ const perSecond = (n: number, ms: number) => fixed(n / (ms / 1000), 1);
 const closeOf = (spec: PaymentBurstSpec) =>
   spec.closeIntervalMs > 0 ? `every ${spec.closeIntervalMs} ms` : 'at once';
 
-/** The section: both runs, one after the other, then their figures. */
-export async function measurePaymentBurst(): Promise<void> {
-  const results: Array<{ spec: PaymentBurstSpec; figures: PaymentBurstFigures | string }> = [];
-  for (const { run, closeIntervalMs, sendCapMs, settleCapMs } of RUNS) {
-    const spec: PaymentBurstSpec = {
+/** The burst at once (immediate closes): what bench/dynamodb-growth.ts runs too. */
+export const IMMEDIATE_RUN = RUNS[0];
+
+/** A run's spec, its stack in a folder of its own under .local/; and the most it may take. */
+export function burstSpecOf({ run, closeIntervalMs, sendCapMs, settleCapMs }: BurstRun): {
+  spec: PaymentBurstSpec;
+  capMs: number;
+} {
+  return {
+    spec: {
       run,
       closeIntervalMs,
       dataDir: join(root, '.local', `bench-${process.pid}-payments-${run}`),
@@ -125,8 +137,16 @@ export async function measurePaymentBurst(): Promise<void> {
       setupCapMs: SETUP_CAP_MS,
       setupCloseMs: SETUP_CLOSE_MS,
       activators: ACTIVATORS,
-    };
-    const capMs = SETUP_CAP_MS + sendCapMs + settleCapMs + RUN_GRACE_MS;
+    },
+    capMs: SETUP_CAP_MS + sendCapMs + settleCapMs + RUN_GRACE_MS,
+  };
+}
+
+/** The section: both runs, one after the other, then their figures. */
+export async function measurePaymentBurst(): Promise<void> {
+  const results: Array<{ spec: PaymentBurstSpec; figures: PaymentBurstFigures | string }> = [];
+  for (const run of RUNS) {
+    const { spec, capMs } = burstSpecOf(run);
     results.push({ spec, figures: await runBurst(spec, capMs) });
   }
 

@@ -25,6 +25,7 @@ import {
   tokenRoute,
   walletRoute,
 } from './latency.ts';
+import { BENCH_LISTS, LISTS_SECTION_CAP_MS, measureLists } from './lists.ts';
 import { measureOfframps, OFFRAMP_SECTION_CAP_MS } from './offramp.ts';
 import { measurePaymentBurst, PAYMENT_BURST_CAP_MS } from './payment-burst.ts';
 import { measurePayments, PAYMENTS_SECTION_CAP_MS } from './payments.ts';
@@ -72,6 +73,7 @@ const HARD_CAP_MS =
   PAYMENTS_SECTION_CAP_MS +
   OFFRAMP_SECTION_CAP_MS +
   STATEMENTS_SECTION_CAP_MS +
+  LISTS_SECTION_CAP_MS +
   PAYMENT_BURST_CAP_MS +
   WEBHOOK_SECTION_CAP_MS +
   FUNCTION_MEMORY_CAP_MS;
@@ -354,6 +356,7 @@ try {
   await timed('5+6', () => measurePayments(running, accessToken));
   await timed('10', () => measureOfframps(running, accessToken));
   await timed('11', () => measureStatements(running, accessToken));
+  await timed('12', () => measureLists(running, BENCH_LISTS));
   // Stopped before the payment burst, whose runs start stacks of their own (one stack at a time), and
   // before the cold loads, so DynamoDB Local's JVM does not compete with them.
   stack = undefined;

@@ -119,14 +119,15 @@ export const countAccepted = (fact: PaymentFact): void =>
 /**
  * A record moved to completed or failed: its count (by status, type and error code; a total by status
  * for the failure rate), the time from its 202 (createdAt) to now, and how many deliveries of its
- * message and ledger envelopes it took.
+ * message and ledger envelopes it took. P2P payments (execution.ts) and ramps (ramps.ts) alike.
  */
 export function countSettled(
   fact: PaymentFact & {
     status: 'completed' | 'failed';
     errorCode: string | null;
     createdAt: string;
-    deliveries: number;
+    /** Null where no one message carries it (a ramp's steps and its provider's notifications). */
+    deliveries: number | null;
     envelopes: number | null;
   },
   now: Date,
@@ -147,7 +148,8 @@ export function countSettled(
     {},
     properties,
   );
-  emit(metricNames.paymentDeliveries, MetricUnit.Count, fact.deliveries, {}, properties);
+  if (fact.deliveries !== null)
+    emit(metricNames.paymentDeliveries, MetricUnit.Count, fact.deliveries, {}, properties);
   if (fact.envelopes !== null)
     emit(metricNames.paymentEnvelopes, MetricUnit.Count, fact.envelopes, {}, properties);
 }

@@ -12,6 +12,7 @@ import { sendToQueue } from '../../lib/aws/queues.ts';
 import { config } from '../../lib/config.ts';
 import { logger } from '../../lib/log.ts';
 import { type Change, logKeysOf, outboxMessages } from '../../lib/outbox.ts';
+import { annotate, tracedEach } from '../../lib/trace.ts';
 
 config();
 const processor = new BatchProcessor(EventType.DynamoDBStreams);
@@ -28,7 +29,9 @@ const route = async (record: DynamoDBRecord) => {
     newImage: imageOf(record.dynamodb?.NewImage),
     oldImage: imageOf(record.dynamodb?.OldImage),
   };
-  logger.appendKeys(logKeysOf(change.newImage ?? change.oldImage));
+  const keys = logKeysOf(change.newImage ?? change.oldImage);
+  logger.appendKeys(keys);
+  annotate(keys);
   // In row order, one at a time: a failure leaves the rest to the redelivery, which sends them all again.
   for (const { queue, message } of outboxMessages(change)) {
     await sendToQueue(queue, message);
@@ -38,5 +41,8 @@ const route = async (record: DynamoDBRecord) => {
 
 // In stream order, one at a time: each record's log keys are its own.
 export const handler = middy(async (event: DynamoDBStreamEvent, context: Context) =>
-  processPartialResponse(event, route, processor, { context, processInParallel: false }),
+  processPartialResponse(event, tracedEach('outbox-route', route), processor, {
+    context,
+    processInParallel: false,
+  }),
 ).use(injectLambdaContext(logger, { resetKeys: true }));

@@ -13,6 +13,7 @@ import { config } from '../../lib/config.ts';
 import { logger } from '../../lib/log.ts';
 import { executeTransaction } from '../../lib/payments/execution.ts';
 import { paymentMessage } from '../../lib/payments/message.ts';
+import { tracedEach } from '../../lib/trace.ts';
 import { fundingResumeMessage } from '../../lib/wallets/funding-message.ts';
 import { resumeFunding } from '../../lib/wallets/sandbox.ts';
 import * as z from '../../lib/zod.ts';
@@ -35,5 +36,8 @@ const submit = async (record: SQSRecord) => {
 // One message a batch (lib/queues.ts): each may take its whole ledger budget, and intents run side by
 // side as separate invocations, each on a channel account of its own.
 export const handler = middy(async (event: SQSEvent, context: Context) =>
-  processPartialResponse(event, submit, processor, { context, processInParallel: false }),
+  processPartialResponse(event, tracedEach('ledger-submission', submit), processor, {
+    context,
+    processInParallel: false,
+  }),
 ).use(injectLambdaContext(logger, { resetKeys: true }));

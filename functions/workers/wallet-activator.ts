@@ -7,6 +7,7 @@ import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { messageBody } from '../../lib/aws/message-body.ts';
 import { config } from '../../lib/config.ts';
 import { logger } from '../../lib/log.ts';
+import { tracedEach } from '../../lib/trace.ts';
 import { activateWallet } from '../../lib/wallets/activation.ts';
 import { activationMessage } from '../../lib/wallets/activation-message.ts';
 
@@ -26,5 +27,8 @@ const activate = async (record: SQSRecord) => {
 // One at a time, so each record's log keys are its own (the queue hands over one per batch today,
 // lib/queues.ts, so that a slow activation never times out others with it).
 export const handler = middy(async (event: SQSEvent, context: Context) =>
-  processPartialResponse(event, activate, processor, { context, processInParallel: false }),
+  processPartialResponse(event, tracedEach('wallet-activation', activate), processor, {
+    context,
+    processInParallel: false,
+  }),
 ).use(injectLambdaContext(logger, { resetKeys: true }));

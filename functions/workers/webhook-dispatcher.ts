@@ -8,6 +8,7 @@ import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { messageBody } from '../../lib/aws/message-body.ts';
 import { config } from '../../lib/config.ts';
 import { logger } from '../../lib/log.ts';
+import { tracedEach } from '../../lib/trace.ts';
 import { dispatchEvent } from '../../lib/webhooks/dispatch.ts';
 import { eventMessage } from '../../lib/webhooks/event-message.ts';
 
@@ -20,5 +21,8 @@ const dispatch = async (record: SQSRecord) => {
 };
 
 export const handler = middy(async (event: SQSEvent, context: Context) =>
-  processPartialResponse(event, dispatch, processor, { context, processInParallel: true }),
+  processPartialResponse(event, tracedEach('webhook-dispatch', dispatch), processor, {
+    context,
+    processInParallel: true,
+  }),
 ).use(injectLambdaContext(logger, { resetKeys: true }));

@@ -7,6 +7,7 @@ import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { messageBody } from '../../lib/aws/message-body.ts';
 import { config } from '../../lib/config.ts';
 import { logger } from '../../lib/log.ts';
+import { tracedEach } from '../../lib/trace.ts';
 import { attemptDelivery } from '../../lib/webhooks/delivery.ts';
 import { deliveryMessage } from '../../lib/webhooks/delivery-message.ts';
 
@@ -16,5 +17,8 @@ const processor = new BatchProcessor(EventType.SQS);
 const deliver = async (record: SQSRecord) => attemptDelivery(messageBody(record, deliveryMessage), 'slow');
 
 export const handler = middy(async (event: SQSEvent, context: Context) =>
-  processPartialResponse(event, deliver, processor, { context, processInParallel: true }),
+  processPartialResponse(event, tracedEach('webhook-delivery', deliver), processor, {
+    context,
+    processInParallel: true,
+  }),
 ).use(injectLambdaContext(logger, { resetKeys: true }));

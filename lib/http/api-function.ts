@@ -7,6 +7,7 @@ import type { Context } from 'aws-lambda';
 import { config } from '../config.ts';
 import { logger } from '../log.ts';
 import { type FunctionName, type OperationOf, type Route, routeKeyOf, routes } from '../routes.ts';
+import { traced } from '../trace.ts';
 import type * as z from '../zod.ts';
 import { type Authenticator, authenticate } from './authenticate.ts';
 import { idempotencyKeyOf } from './idempotency-key.ts';
@@ -135,6 +136,10 @@ export const apiFunctionWith =
       };
       return toResult(await op.handle(request));
     };
+    // The operation is the trace's unit of work: a subsegment named after it, annotated with the request
+    // (and, once a payment is accepted, with its record: lib/payments/service.ts).
+    const tracedDispatch = (event: ApiEvent, context: ApiContext) =>
+      traced(context.route.operation, () => dispatch(event, context), { requestId: context.requestId });
     // The logger's context comes first, so its after/onError run last: the problem mapper's error log
     // still carries every key, and then they are dropped.
     return middy<ApiEvent, ApiResult, Error, Context>()
@@ -147,5 +152,5 @@ export const apiFunctionWith =
       .use(authenticate(services.authenticator) as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
       .use(logCaller() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
       .use(jsonBody() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
-      .handler((event, context) => dispatch(event, context as ApiContext));
+      .handler((event, context) => tracedDispatch(event, context as ApiContext));
   };

@@ -1,5 +1,7 @@
-// AWS's DynamoDB Local (the jar, run with Java), in memory: every start begins from an empty table
-// that the stack creates and seeds, so runs never depend on what an earlier one left behind.
+// AWS's DynamoDB Local (the jar, run with Java), in memory by default: every start begins from an empty
+// table that the stack creates and seeds, so runs never depend on what an earlier one left behind. With
+// `dbPath` it keeps its database in a file there instead (-dbPath): what it holds then grows on disk,
+// not in the JVM's memory (docs/local-stack.md has the figures).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +13,10 @@ export interface DynamoDbLocal {
   stop(): Promise<void>;
 }
 
-export async function startDynamoDbLocal(installDir: string, port?: number): Promise<DynamoDbLocal> {
+export async function startDynamoDbLocal(
+  installDir: string,
+  { port, dbPath }: { port?: number; dbPath?: string } = {},
+): Promise<DynamoDbLocal> {
   const jar = join(installDir, 'DynamoDBLocal.jar');
   if (!existsSync(jar))
     throw new Error(`DynamoDB Local is not installed at ${installDir}; run npm start or npm test`);
@@ -23,7 +28,7 @@ export async function startDynamoDbLocal(installDir: string, port?: number): Pro
       '-Xms64m',
       '-jar',
       jar,
-      '-inMemory',
+      ...(dbPath === undefined ? ['-inMemory'] : ['-dbPath', dbPath]),
       // One database whatever region or access key a client signs with (by default DynamoDB Local keeps
       // one per pair): the admin CLI signs for a deployed stage's region when tests point it here.
       '-sharedDb',

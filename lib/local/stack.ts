@@ -3,7 +3,7 @@
 // worker, the table stream's poller (the outbox router) and the outbox reconciler's schedule, wired through the AWS SDK's standard endpoint variables. `npm start` and the test setup
 // both start it from here.
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import {
@@ -43,6 +43,8 @@ export interface StackOptions {
   dataDir: string;
   /** Where DynamoDB Local is installed. */
   dynamoDbDir: string;
+  /** A folder for DynamoDB Local's database file (-dbPath, emptied at the start); absent, it runs in memory. */
+  dynamoDbData?: string;
   stage?: string;
   /** Runs functions elsewhere than in this process (see function-host.ts); absent, every one runs here. */
   functionHost?: FunctionHost;
@@ -61,6 +63,8 @@ export interface LocalStack {
   /** Environment the functions run with; tests and the admin CLI reuse it to reach the same services. */
   env: Record<string, string>;
   seededTenant: NewTenant;
+  /** DynamoDB Local's process (the bench reads its memory). */
+  dynamoDbPid: number;
   stop(): Promise<void>;
 }
 
@@ -183,7 +187,12 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
   // The functions log at INFO into the data folder's output file, printing at the level asked for.
   const printLevel = process.env.LOG_LEVEL ?? 'WARN';
   const output = keepFunctionOutput(functionOutputPath(options.dataDir), printLevel);
-  const dynamo = await startDynamoDbLocal(options.dynamoDbDir);
+  if (options.dynamoDbData !== undefined) {
+    // A fresh table every start, as in memory: the file only moves what it holds out of the JVM.
+    rmSync(options.dynamoDbData, { recursive: true, force: true });
+    mkdirSync(options.dynamoDbData, { recursive: true });
+  }
+  const dynamo = await startDynamoDbLocal(options.dynamoDbDir, { dbPath: options.dynamoDbData });
   writeFileSync(join(options.dataDir, PID_FILE), JSON.stringify({ pids: [process.pid, dynamo.pid] }));
   const sqs = await startSqs({ port: 0 });
   // The key secrets exist empty until their rotation writes them, as infra creates them in AWS; the
@@ -362,6 +371,7 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     horizonUrl: env.HORIZON_URL_SANDBOX as string,
+    dynamoDbPid: dynamo.pid,
     friendbotUrl: `${env.HORIZON_URL_SANDBOX}/friendbot`,
     providerUrl: `http://127.0.0.1:${providerPort}`,
     env,

@@ -17,6 +17,9 @@ const stack = await startStack({
   port: Number(process.env.PORT ?? 3000),
   dataDir,
   dynamoDbDir: join(dataDir, 'dynamodb'),
+  // On disk, not in memory: a stack left running all day keeps what it writes in a file, not in the JVM
+  // (docs/local-stack.md: DynamoDB Local's growth). Emptied at every start, as the in-memory table was.
+  dynamoDbData: join(dataDir, 'dynamodb-data'),
   ...(!quiet && {
     traffic: createTrafficLog((line) => process.stdout.write(`${line}\n`), {
       colour: useColour(process.stdout),

@@ -16,6 +16,7 @@ import type { CustodialAccount, LedgerAssetRef } from '../ledger/operations.ts';
 import { executePayment, type PaymentLeg, pathPaymentReceipts } from '../ledger/payments.ts';
 import { logger } from '../log.ts';
 import * as metrics from '../metrics.ts';
+import { annotate } from '../trace.ts';
 import { findWalletRecord, type WalletRecord } from '../wallets/lookups.ts';
 import type { PaymentMessage } from './message.ts';
 import { notifierFor } from './notifier.ts';
@@ -241,7 +242,9 @@ export async function executeTransaction(
   now: () => Date = () => new Date(),
 ): Promise<void> {
   const tenant: Tenant = { environment: message.environment, associationId: message.associationId };
-  logger.appendKeys({ transactionRecordId: message.transactionRecordId, requestId: message.requestId });
+  const keys = { transactionRecordId: message.transactionRecordId, requestId: message.requestId };
+  logger.appendKeys(keys);
+  annotate(keys);
   // Consistent: the message follows the insert within milliseconds.
   const record = await findTransaction(tenant, message.transactionRecordId, { consistent: true });
   if (!record) {

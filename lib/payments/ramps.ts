@@ -10,12 +10,14 @@
 //                the wallet back, under an intent of its own (`refund:<id>`), → refund_completed.
 // The provider's notifications (applyProviderState) move processing → completed | failed and
 // completed → failed (returned); the record's change asks for the refund through the outbox.
+import type { Written } from '../db/items.ts';
 import type { Tenant } from '../http/types.ts';
 import { LedgerInputError } from '../ledger/errors.ts';
 import { executePayment } from '../ledger/payments.ts';
 import { platformAccount } from '../ledger/platform-accounts.ts';
 import type { SubmissionOutcome } from '../ledger/submit.ts';
 import { logger } from '../log.ts';
+import * as metrics from '../metrics.ts';
 import {
   type InstructionState,
   ProviderNotConfiguredError,
@@ -83,6 +85,38 @@ function rampMove(
   return null;
 }
 
+/**
+ * Moves a ramp record from `from`. The write that settles it (to completed or failed, from initiated or
+ * processing) counts its settlement, as a P2P's does (execution.ts): whichever step or notification
+ * makes it, once. A payout returned after it completed is no second settlement.
+ */
+async function moveRamp(
+  tenant: Tenant,
+  record: TransactionRecord,
+  from: TransactionRecord['status'],
+  set: Record<string, unknown>,
+  now: Date,
+): Promise<Written<TransactionRecord>> {
+  const written = await moveTransaction(tenant, record.transactionRecordId, from, set, now);
+  const status = set.status;
+  if (
+    written.outcome === 'written' &&
+    from !== 'completed' &&
+    (status === 'completed' || status === 'failed')
+  )
+    metrics.countSettled(
+      {
+        ...record,
+        status,
+        errorCode: status === 'failed' ? String(set.errorCode) : null,
+        deliveries: null,
+        envelopes: null,
+      },
+      now,
+    );
+  return written;
+}
+
 /** An off-ramp that completes tells its beneficiary, as a P2P does (notifyEmail / notifyWhatsApp). */
 async function notified(record: TransactionRecord, at: string) {
   if (!record.notify || !record.ramp) return {};
@@ -108,14 +142,14 @@ export async function applyProviderState(
   const common = { externalReference: state.providerReference, providerStatus: state.status };
   if (!move) {
     if (record.externalReference !== state.providerReference || record.providerStatus !== state.status)
-      await moveTransaction(tenant, record.transactionRecordId, record.status, common, now);
+      await moveRamp(tenant, record, record.status, common, now);
     return;
   }
   const at = now.toISOString();
   const completes = move.set.status === 'completed';
-  const written = await moveTransaction(
+  const written = await moveRamp(
     tenant,
-    record.transactionRecordId,
+    record,
     move.from,
     {
       ...common,
@@ -157,9 +191,9 @@ async function payLedgerLeg(tenant: Tenant, record: TransactionRecord, now: Date
   }
   if (outcome.status === 'pending') return { pending: `${outcome.errorCode}: ${outcome.failureReason}` };
   if (outcome.status === 'failed') {
-    await moveTransaction(
+    await moveRamp(
       tenant,
-      record.transactionRecordId,
+      record,
       'initiated',
       {
         status: 'failed',
@@ -173,13 +207,7 @@ async function payLedgerLeg(tenant: Tenant, record: TransactionRecord, now: Date
     if (record.ramp) await releaseRampUse(tenant, record.ramp.connectorId, record.transactionRecordId);
     return { done: true };
   }
-  await moveTransaction(
-    tenant,
-    record.transactionRecordId,
-    'initiated',
-    { status: 'processing', stellarTxHash: outcome.hash },
-    now,
-  );
+  await moveRamp(tenant, record, 'initiated', { status: 'processing', stellarTxHash: outcome.hash }, now);
   return { done: true };
 }
 
@@ -227,13 +255,7 @@ async function instruct(
     if (error instanceof ProviderUnavailableError || error instanceof ProviderNotConfiguredError)
       return { pending: error.message };
     if (!(error instanceof ProviderRejectedError)) throw error;
-    await moveTransaction(
-      tenant,
-      reference,
-      refused.from,
-      { ...refused.set, failureReason: error.message },
-      now,
-    );
+    await moveRamp(tenant, record, refused.from, { ...refused.set, failureReason: error.message }, now);
     return { done: true };
   }
 }
@@ -278,13 +300,7 @@ async function refund(tenant: Tenant, record: TransactionRecord, now: Date): Pro
   // A refund the ledger refuses is retried until the queue's redrive policy alarms: the money is owed.
   if (outcome.status !== 'succeeded')
     return { pending: `refund ${outcome.status}: ${outcome.failureReason}` };
-  await moveTransaction(
-    tenant,
-    record.transactionRecordId,
-    'failed',
-    { status: 'refund_completed', refundTxHash: outcome.hash },
-    now,
-  );
+  await moveRamp(tenant, record, 'failed', { status: 'refund_completed', refundTxHash: outcome.hash }, now);
   await releaseRampUse(tenant, ramp.connectorId, record.transactionRecordId);
   return { done: true };
 }
@@ -298,9 +314,9 @@ async function startCollection(tenant: Tenant, record: TransactionRecord, now: D
   if (isStep(answer)) return answer;
   // The provider's state itself (providerStatus) is what its notifications write: a notification that
   // beat this answer must not be overwritten by it.
-  await moveTransaction(
+  await moveRamp(
     tenant,
-    record.transactionRecordId,
+    record,
     'initiated',
     { status: 'processing', externalReference: answer.providerReference },
     now,
@@ -339,9 +355,9 @@ async function payWallet(tenant: Tenant, record: TransactionRecord, now: Date): 
   // The counterparty has paid: a payout the ledger refuses is retried until the redrive policy alarms.
   if (outcome.status !== 'succeeded')
     return { pending: `payout ${outcome.status}: ${outcome.failureReason}` };
-  await moveTransaction(
+  await moveRamp(
     tenant,
-    record.transactionRecordId,
+    record,
     record.status,
     { status: 'completed', stellarTxHash: outcome.hash, completedAt: now.toISOString() },
     now,

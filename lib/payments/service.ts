@@ -28,6 +28,7 @@ import { purposeOf } from '../ledger/purpose.ts';
 import { strictSendPaths } from '../ledger/reads.ts';
 import { logger } from '../log.ts';
 import * as metrics from '../metrics.ts';
+import { annotate } from '../trace.ts';
 import { findWalletRecord, type WalletRecord } from '../wallets/lookups.ts';
 import { intentIdOf, transactionRecordIdOf } from './record-ids.ts';
 import {
@@ -142,6 +143,7 @@ export async function accept(
   const transactionRecordId = transactionRecordIdOf(tenant, body.transactionId);
   // Every later line of the request names the record it is about (a replay's too).
   logger.appendKeys({ transactionRecordId });
+  annotate({ transactionRecordId });
   const fingerprint = purposeOf({ operation, request: canonicalRequest(body) });
   // A replay is answered from the record, whatever has changed since (a wallet rejected, an asset gone).
   const existing = await findTransaction(tenant, transactionRecordId, { consistent: true });

@@ -20,6 +20,7 @@ import { config } from '../config.ts';
 import type { Tenant } from '../http/types.ts';
 import { logger } from '../log.ts';
 import * as metrics from '../metrics.ts';
+import { annotate } from '../trace.ts';
 import type { DeliveryMessage } from './delivery-message.ts';
 import { type PostResult, post, urlPolicyFor } from './destinations.ts';
 import {
@@ -156,6 +157,7 @@ async function attemptHoldingSlot(
   const attempt = delivery.attemptCount + 1;
   const at = now();
   const envelope = envelopeFacts(delivery.payload);
+  annotate({ transactionRecordId: envelope.transactionRecordId });
   const fact = {
     associationId: delivery.associationId,
     webhookId: delivery.webhookId,

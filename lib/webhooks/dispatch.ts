@@ -7,6 +7,7 @@ import type { Tenant } from '../http/types.ts';
 import { timeOrderedNameBasedId } from '../ids.ts';
 import { logger } from '../log.ts';
 import { logKeysOf } from '../outbox.ts';
+import { annotate } from '../trace.ts';
 import { subscribes } from './catalogue.ts';
 import { eventDataOf, eventMetaDataOf } from './event-data.ts';
 import type { EventMessage } from './event-message.ts';
@@ -57,12 +58,14 @@ export async function dispatchEvent(message: EventMessage, now: Date): Promise<n
     };
     if ((await putDelivery(delivery)).outcome === 'written') written += 1;
   }
-  // In the line, not the logger's keys: the dispatcher fans events out side by side.
+  // In the line, not the logger's keys: the dispatcher fans events out side by side (each its own subsegment).
+  const keys = logKeysOf(message.item);
+  annotate(keys);
   logger.info('Webhook event fanned out', {
     eventId: message.eventId,
     type: message.type,
     deliveries: written,
-    ...logKeysOf(message.item),
+    ...keys,
   });
   return written;
 }

@@ -10,7 +10,20 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { metricNames } from '../../lib/metrics.ts';
 import { as, type Caller, newCaller } from '../support/api.ts';
-import { type OwnWallet, ownWallet, settled } from '../support/payments.ts';
+import {
+  bankDestination,
+  beneficiaryAddress,
+  compliantIndividual,
+  RAMP_CONNECTOR_ID,
+} from '../support/fixtures.ts';
+import {
+  accepted,
+  type OwnWallet,
+  offrampBody,
+  ownWallet,
+  recordWhen,
+  settled,
+} from '../support/payments.ts';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
 
 type Line = Record<string, unknown> & { _aws?: { CloudWatchMetrics: { Dimensions: string[][] }[] } };
@@ -135,5 +148,55 @@ describe('a payment in the functions’ output', () => {
     assert.equal(settledBy?.requestId, requestId, 'the worker names the creating request');
     const acceptedBy = logged.find((line) => line.message === lineOf.payments);
     assert.equal(acceptedBy?.requestId, requestId);
+  });
+
+  // Ramps settle in steps and through their provider's notifications (lib/payments/ramps.ts), not in
+  // the one write of a P2P: each settling move is counted once, whichever function makes it.
+  it('has a settled metric for an off-ramp the provider completes and one it fails', async () => {
+    const beneficiary = await as(alice, '/beneficiaries', {
+      method: 'POST',
+      body: { individual: compliantIndividual, addresses: [beneficiaryAddress] },
+    });
+    assert.equal(beneficiary.status, 201, JSON.stringify(beneficiary.body));
+    const destination = await as(alice, `/beneficiaries/${beneficiary.body.id}/payment-destinations`, {
+      method: 'POST',
+      body: bankDestination,
+    });
+    assert.equal(destination.status, 201, JSON.stringify(destination.body));
+    const payee = { beneficiaryId: beneficiary.body.id, paymentDestinationId: destination.body.id };
+    const offramp = async (toRef: string) => {
+      const quote = await as(alice, '/quotes', {
+        method: 'POST',
+        body: { amount: 10, connectorId: RAMP_CONNECTOR_ID, ...payee },
+      });
+      assert.equal(quote.status, 201, JSON.stringify(quote.body));
+      return accepted(alice, 'offramp', offrampBody(a.id, payee, quote.body.quoteId, toRef));
+    };
+    const completed = await offramp('INV-OBS');
+    // HOLD- references wait for the sandbox helper, which has the provider fail the payout.
+    const failed = await offramp('HOLD-OBS');
+    await recordWhen(alice, completed, (r) => r.status === 'completed');
+    await recordWhen(alice, failed, (r) => r.status === 'processing' && r.externalReference !== null);
+    const fail = await as(alice, `/sandbox/transactions/${failed}/fail`, { method: 'POST' });
+    assert.equal(fail.status, 202, JSON.stringify(fail.body));
+    await recordWhen(alice, failed, (r) => r.status === 'refund_completed');
+
+    for (const [recordId, status, errorCode] of [
+      [completed, 'completed', 'none'],
+      [failed, 'failed', 'PROVIDER_FAILED'],
+    ] as const) {
+      const lines = await linesUntil(
+        recordId,
+        (found) => metricLine(found, metricNames.paymentSettled) !== undefined,
+      );
+      const settledLines = lines.filter((line) => line._aws && metricNames.paymentSettled in line);
+      assert.equal(settledLines.length, 1, `one PaymentSettled line for ${recordId}`);
+      const [line] = settledLines;
+      assert.deepEqual([line?.status, line?.type, line?.errorCode], [status, 'offramp', errorCode]);
+      assert.ok(
+        metricLine(lines, metricNames.settlementLatency),
+        `a SettlementLatency value for ${recordId}`,
+      );
+    }
   });
 });

@@ -23,7 +23,7 @@ import {
   ONRAMP_CONNECTOR_ID,
   RAMP_CONNECTOR_ID,
 } from '../support/fixtures.ts';
-import { accepted, ownWallet, recordWhen, settled, submit } from '../support/payments.ts';
+import { accepted, offrampBody, ownWallet, recordWhen, settled, submit } from '../support/payments.ts';
 
 const run = promisify(execFile);
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -206,18 +206,8 @@ describe('npm run webhooks:listen', () => {
       return answer.body.quoteId as string;
     };
     const offramp = async (toRef: string) => {
-      const answer = await submit(seeded, 'offramp', {
-        transactionId: randomUUID(),
-        walletId: wallet.id,
-        ...bank,
-        quoteId: await quote('/quotes', { amount: 50, connectorId: RAMP_CONNECTOR_ID, ...bank }),
-        sendingAssetCode: 'USDC',
-        purpose: 'FAMILY_SUPPORT',
-        sourceOfFunds: 'SALARY',
-        toRef,
-      });
-      assert.equal(answer.status, 202, JSON.stringify(answer.body));
-      return answer.body.transactionRecordId as string;
+      const quoteId = await quote('/quotes', { amount: 50, connectorId: RAMP_CONNECTOR_ID, ...bank });
+      return accepted(seeded, 'offramp', offrampBody(wallet.id, bank, quoteId, toRef));
     };
 
     listener = startListener(credentials);

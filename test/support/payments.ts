@@ -69,6 +69,23 @@ export async function unopenedWallet(caller: Caller) {
 export const submit = (caller: Caller, route: string, body: Record<string, unknown>): Promise<ApiResponse> =>
   as(caller, `/payments/${route}`, { method: 'POST', body });
 
+/** An off-ramp's body: `walletId` pays the payee (beneficiary and destination ids) on `quoteId`, in USDC. */
+export const offrampBody = (
+  walletId: string,
+  payee: { beneficiaryId: string; paymentDestinationId: string },
+  quoteId: string,
+  toRef: string,
+) => ({
+  transactionId: randomUUID(),
+  walletId,
+  ...payee,
+  quoteId,
+  sendingAssetCode: 'USDC',
+  purpose: 'FAMILY_SUPPORT',
+  sourceOfFunds: 'SALARY',
+  toRef,
+});
+
 /** Submits a payment that must be accepted: its record id. */
 export async function accepted(
   caller: Caller,
