@@ -10,7 +10,6 @@ import {
   fillEmptyPools,
   isEmpty,
   type PoolDeposit,
-  type PoolReserves,
   poolIdOf,
   poolReserves,
 } from '../ledger/liquidity-pools.ts';
@@ -68,49 +67,38 @@ export interface SandboxLiquidityReport {
   summary: string;
 }
 
-const refOf = (asset: Asset): LedgerAssetRef | 'native' =>
-  asset.assetIssuer === null ? 'native' : { code: asset.assetCode, issuer: asset.assetIssuer };
+/** The registry's asset of `code` as the ledger names it. */
+function ledgerAssetOf(registry: Asset[], code: string): LedgerAssetRef | 'native' {
+  const asset = registry.find((a) => a.assetCode === code);
+  if (!asset) throw new Error(`No ${code} in the sandbox registry`);
+  return asset.assetIssuer === null ? 'native' : { code: asset.assetCode, issuer: asset.assetIssuer };
+}
 
 /** The reference pools between `registry`'s assets (the sandbox registry), with `depth`. */
 export function poolDeposits(registry: Asset[], depth: Readonly<Record<string, string>>): PoolDeposit[] {
-  const assetOf = (code: string) => {
-    const asset = registry.find((a) => a.assetCode === code);
-    if (!asset) throw new Error(`No ${code} in the sandbox registry`);
-    return refOf(asset);
-  };
   return sandboxPools(depth).map((pool) => ({
-    assetA: assetOf(pool.base),
-    assetB: assetOf(pool.quote),
+    assetA: ledgerAssetOf(registry, pool.base),
+    assetB: ledgerAssetOf(registry, pool.quote),
     amountA: pool.baseAmount,
     amountB: pool.quoteAmount,
   }));
 }
 
-function statusOf(
-  registry: Asset[],
-  pool: SandboxPool,
-  found: PoolReserves | null,
-  id: string,
-): SandboxPoolStatus {
+/** The reference pools between `registry`'s assets as the ledger has them now, reserves by asset code. */
+export async function sandboxPoolsStatus(registry: Asset[]): Promise<SandboxPoolStatus[]> {
   const codeOf = (canonical: string) =>
     canonical === 'native'
       ? 'XLM'
       : (registry.find((a) => `${a.assetCode}:${a.assetIssuer}` === canonical)?.assetCode ?? canonical);
-  return {
-    pair: `${pool.base}/${pool.quote}`,
-    id,
-    reserves: found ? Object.fromEntries(found.reserves.map((r) => [codeOf(r.asset), r.amount])) : null,
-  };
-}
-
-/** The reference pools between `registry`'s assets as the ledger has them now. */
-export async function sandboxPoolsStatus(registry: Asset[]): Promise<SandboxPoolStatus[]> {
-  const deposits = poolDeposits(registry, DEPLOYED_POOL_DEPTH);
-  const pools = sandboxPools(DEPLOYED_POOL_DEPTH);
   return Promise.all(
-    deposits.map(async (deposit, i) => {
-      const found = await poolReserves('sandbox', deposit.assetA, deposit.assetB);
-      return statusOf(registry, pools[i] as SandboxPool, found, poolIdOf(deposit.assetA, deposit.assetB));
+    SANDBOX_POOL_RATES.map(async ({ base, quote }) => {
+      const [a, b] = [ledgerAssetOf(registry, base), ledgerAssetOf(registry, quote)];
+      const found = await poolReserves('sandbox', a, b);
+      return {
+        pair: `${base}/${quote}`,
+        id: poolIdOf(a, b),
+        reserves: found ? Object.fromEntries(found.reserves.map((r) => [codeOf(r.asset), r.amount])) : null,
+      };
     }),
   );
 }
