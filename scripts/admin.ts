@@ -60,7 +60,8 @@ Commands:
       Ends a BANK or MOBILE_MONEY payment destination's verification (only a PENDING one moves).
   ledger status --environment sandbox|production
       The environment's funding account (its keys made on first use: send it XLM) and channel account
-      pool: public keys, whether each is open on the ledger, XLM held, leases. Never a secret.
+      pool: public keys, whether each is open on the ledger, XLM held, leases; for the sandbox, its
+      pools' reserves. Never a secret.
   channels open --environment sandbox|production --count <n>
       Makes the first n channel accounts (keys sealed under the environment's key-encryption key) and
       opens those the ledger lacks from the funding account (n = LEDGER_CHANNELS, 16 by default).
@@ -70,8 +71,13 @@ Commands:
       count, sum and, for durations, p50/p99/max. A deployed stage's are on its dashboard (docs/production.md).
   ledger sandbox-assets
       Opens the sandbox assets' issuer accounts (the platform mints sandbox test money) from the sandbox
-      funding account and loads the sandbox asset registry naming them. These three run in the stage's
-      ledger admin function: only a stage's functions may decrypt its keys.
+      funding account and loads the sandbox asset registry naming them.
+  ledger sandbox-liquidity
+      Fills a liquidity pool between each pair of sandbox assets at the reference rates, so swaps between
+      them find a path: the issuers pay their test money, the funding account its XLM, to the platform's
+      liquidity account, which deposits. A pool that holds liquidity is left as it is: a second run submits
+      nothing and says so. These four run in the stage's ledger admin function: only a stage's functions
+      may decrypt its keys.
 
 Options:
   --stage <stage>   A deployed stage (declared in cdk.json's "stages"): every command addresses its table,
@@ -284,6 +290,10 @@ async function main(): Promise<void> {
     case 'ledger sandbox-assets': {
       const { invokeLedgerAdmin } = await import('../lib/admin/ledger-admin.ts');
       return print(await invokeLedgerAdmin({ action: 'open-sandbox-assets' }));
+    }
+    case 'ledger sandbox-liquidity': {
+      const { invokeLedgerAdmin } = await import('../lib/admin/ledger-admin.ts');
+      return print(await invokeLedgerAdmin({ action: 'open-sandbox-liquidity' }));
     }
     case 'ledger status':
     case 'channels open': {

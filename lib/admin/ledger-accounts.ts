@@ -1,6 +1,6 @@
 // The platform's ledger accounts of one environment, for the platform team: the funding account (its
-// keys made on first use; putting XLM on it is the team's job), the channel account pool, and the
-// sandbox assets' issuers. It runs
+// keys made on first use; putting XLM on it is the team's job), the channel account pool, the
+// sandbox assets' issuers and the sandbox's liquidity pools. It runs
 // inside the stage, in functions/admin/ledger-accounts.ts, because only a stage's functions may decrypt
 // its key-encryption keys; the admin CLI invokes it (lib/admin/ledger-admin.ts), locally and deployed.
 import BigNumber from 'bignumber.js';
@@ -15,6 +15,13 @@ import * as z from '../zod.ts';
 import { CHANNEL_STARTING_XLM, type ChannelPoolReport, openChannelPool } from './channels.ts';
 import { OpeningNotSettled } from './platform-openings.ts';
 import { ISSUER_STARTING_XLM, openSandboxAssets, sandboxRegistry } from './sandbox-assets.ts';
+import {
+  emptySandboxPools,
+  liquidityLumens,
+  openSandboxLiquidity,
+  type SandboxPoolStatus,
+  sandboxPoolsStatus,
+} from './sandbox-liquidity.ts';
 
 export const ledgerAdminRequest = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('status'), environment: z.enum(['sandbox', 'production']) }),
@@ -25,6 +32,8 @@ export const ledgerAdminRequest = z.discriminatedUnion('action', [
   }),
   // Sandbox only: production's registry names the stablecoins' real issuers (`admin assets load`).
   z.strictObject({ action: z.literal('open-sandbox-assets') }),
+  // Sandbox only: swaps between the sandbox's own assets need pools (sandbox-liquidity.ts).
+  z.strictObject({ action: z.literal('open-sandbox-liquidity') }),
 ]);
 export type LedgerAdminRequest = z.infer<typeof ledgerAdminRequest>;
 
@@ -45,6 +54,8 @@ export interface LedgerAccountsStatus {
   /** LEDGER_CHANNELS: the pool the functions lease from. */
   channelsConfigured: number;
   channels: (LedgerAccount & { index: number; leasedBy: string | null })[];
+  /** Sandbox: the reference pools between its assets and their reserves (null: no such pool). */
+  pools?: SandboxPoolStatus[];
 }
 
 /**
@@ -75,19 +86,15 @@ export async function ledgerAccountsStatus(environment: Environment): Promise<Le
         leasedBy: channel.holder ?? null,
       })),
     ),
+    ...(environment === 'sandbox' ? { pools: await sandboxPoolsStatus(await sandboxRegistry()) } : {}),
   };
 }
 
 /**
- * Why the funding account cannot open `missing` accounts of `startingXlm` each, or null when it can: not
- * on the ledger yet, or holding too little (the operator's next step, in one line).
+ * Why the funding account cannot spend `spending` XLM on `what`, or null when it can: not on the ledger
+ * yet, or holding too little (the operator's next step, in one line).
  */
-function fundingShortfall(
-  status: LedgerAccountsStatus,
-  missing: number,
-  startingXlm: string,
-  what: string,
-): string | null {
+function fundingShortfall(status: LedgerAccountsStatus, spending: BigNumber, what: string): string | null {
   const { environment, funding, network } = status;
   if (!funding.open) {
     return (
@@ -95,11 +102,11 @@ function fundingShortfall(
       'send it XLM first (on the test network: https://friendbot.stellar.org?addr=<it>).'
     );
   }
-  const needed = new BigNumber(startingXlm).times(missing).plus(FUNDING_FLOOR_XLM);
-  if (missing === 0 || new BigNumber(funding.xlm ?? '0').gte(needed)) return null;
+  const needed = spending.plus(FUNDING_FLOOR_XLM);
+  if (spending.isZero() || new BigNumber(funding.xlm ?? '0').gte(needed)) return null;
   return (
-    `The ${environment} funding account ${funding.publicKey} holds ${funding.xlm} XLM; opening ${missing} ` +
-    `${what} needs at least ${needed.toFixed()} XLM: send it more first.`
+    `The ${environment} funding account ${funding.publicKey} holds ${funding.xlm} XLM; ${what} ` +
+    `needs at least ${needed.toFixed()} XLM: send it more first.`
   );
 }
 
@@ -107,7 +114,11 @@ function fundingShortfall(
 export async function openChannels(environment: Environment, count: number): Promise<LedgerAdminResult> {
   const status = await ledgerAccountsStatus(environment);
   const missing = Math.max(0, count - status.channels.filter((channel) => channel.open).length);
-  const shortfall = fundingShortfall(status, missing, CHANNEL_STARTING_XLM, 'channel account(s)');
+  const shortfall = fundingShortfall(
+    status,
+    new BigNumber(CHANNEL_STARTING_XLM).times(missing),
+    `opening ${missing} channel account(s)`,
+  );
   if (shortfall) return { ok: false, error: shortfall };
   const report: ChannelPoolReport = await openChannelPool(environment, count);
   return { ok: true, report };
@@ -122,9 +133,27 @@ export async function openSandboxIssuers(): Promise<LedgerAdminResult> {
     issuers.map(async (issuer) => (await ledgerAccount('sandbox', issuer)).open),
   );
   const missing = open.filter((isOpen) => !isOpen).length;
-  const shortfall = fundingShortfall(status, missing, ISSUER_STARTING_XLM, 'issuer account(s)');
+  const shortfall = fundingShortfall(
+    status,
+    new BigNumber(ISSUER_STARTING_XLM).times(missing),
+    `opening ${missing} issuer account(s)`,
+  );
   if (shortfall) return { ok: false, error: shortfall };
   return { ok: true, report: await openSandboxAssets(assets) };
+}
+
+/** Fills the sandbox's empty reference pools (lib/admin/sandbox-liquidity.ts), or says what funding lacks first. */
+export async function openSandboxPools(): Promise<LedgerAdminResult> {
+  const status = await ledgerAccountsStatus('sandbox');
+  const registry = await sandboxRegistry();
+  const empty = await emptySandboxPools(registry);
+  const shortfall = fundingShortfall(
+    status,
+    liquidityLumens(empty),
+    `filling ${empty.length} sandbox pool(s)`,
+  );
+  if (shortfall) return { ok: false, error: shortfall };
+  return { ok: true, report: await openSandboxLiquidity(registry, empty) };
 }
 
 export async function runLedgerAdmin(request: LedgerAdminRequest): Promise<LedgerAdminResult> {
@@ -132,6 +161,7 @@ export async function runLedgerAdmin(request: LedgerAdminRequest): Promise<Ledge
     if (request.action === 'status')
       return { ok: true, report: await ledgerAccountsStatus(request.environment) };
     if (request.action === 'open-sandbox-assets') return await openSandboxIssuers();
+    if (request.action === 'open-sandbox-liquidity') return await openSandboxPools();
     return await openChannels(request.environment, request.count);
   } catch (error) {
     // Not a fault of the function: the ledger is unreachable, or has not settled the opening yet, or

@@ -1,16 +1,17 @@
 // Opening platform accounts (channel accounts, the sandbox issuers) from the funding account, as the ledger
-// admin function does: one intent per set of accounts, so running the same request again resumes it (or
+// admin function does (and filling the sandbox pools, sandbox-liquidity.ts, settled the same way): one intent per set of accounts, so running the same request again resumes it (or
 // answers its recorded outcome) rather than building anew; bounded in time, so the function answers
 // inside its timeout even when the ledger is slow.
 import { createHash } from 'node:crypto';
 import type { Environment } from '../http/types.ts';
 import { openPlatformAccounts } from '../ledger/operations.ts';
+import type { SubmissionOutcome } from '../ledger/submit.ts';
 
 /**
  * submitOnce starts no round after this: with the reads before it and one last ledger request
  * (LEDGER_TIMEOUT_MS) the ledger admin function answers inside its 60 s timeout (infra/stack.ts).
  */
-const OPENING_BUDGET_MS = 20_000;
+export const OPENING_BUDGET_MS = 20_000;
 
 /** The opening did not settle (the ledger is slow or refused it): the operator's next step, in its message. */
 export class OpeningNotSettled extends Error {
@@ -32,14 +33,24 @@ export async function openAccountsOnce(
     startingBalance,
     budgetMs: OPENING_BUDGET_MS,
   });
+  return settledHash(outcome, what);
+}
+
+/** The hash of a settled outcome (null: nothing was submitted), else the operator's next step, thrown. */
+export function settledHash(
+  outcome: SubmissionOutcome,
+  what: string,
+  verb: 'open' | 'fill' = 'open',
+): string | null {
+  const doing = verb === 'open' ? 'Opening' : 'Filling';
   if (outcome.status === 'pending') {
     throw new OpeningNotSettled(
-      `Opening the ${what} is not settled yet (${outcome.failureReason}): run the same command again to resume it.`,
+      `${doing} the ${what} is not settled yet (${outcome.failureReason}): run the same command again to resume it.`,
     );
   }
   if (outcome.status === 'failed') {
     throw new OpeningNotSettled(
-      `The ledger refused to open the ${what} (${outcome.errorCode}): ${outcome.failureReason}`,
+      `The ledger refused to ${verb} the ${what} (${outcome.errorCode}): ${outcome.failureReason}`,
     );
   }
   return outcome.hash;

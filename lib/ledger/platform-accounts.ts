@@ -1,5 +1,6 @@
 // The platform's own ledger accounts, per environment and role: `funding` pays every fee and opens
-// wallet accounts; `issuer:<CODE>` and `distributor:<CODE>` issue and hold sandbox assets;
+// wallet accounts; `issuer:<CODE>` and `distributor:<CODE>` issue and hold sandbox assets; `liquidity`
+// holds the shares of the sandbox's pools on a deployed stage (lib/admin/sandbox-liquidity.ts);
 // `settlement:<connectorId>` is where a connector's off-ramps are paid and its on-ramps paid from. Each is kept
 // in the table as { role, publicKey, sealedSecret }; putting its XLM on the ledger is an operator's job
 // (friendbot on testnet, the genesis of the local ledger, a treasury transfer in production).
@@ -9,7 +10,12 @@ import { ledgerKeys } from '../db/keys.ts';
 import type { Environment } from '../http/types.ts';
 import { type AccountKeys, newAccountKeys, type SealedSecret } from './custody.ts';
 
-export type PlatformRole = 'funding' | `issuer:${string}` | `distributor:${string}` | `settlement:${string}`;
+export type PlatformRole =
+  | 'funding'
+  | 'liquidity'
+  | `issuer:${string}`
+  | `distributor:${string}`
+  | `settlement:${string}`;
 
 export interface PlatformAccount {
   role: PlatformRole;
@@ -23,7 +29,7 @@ export class PlatformAccountMissingError extends Error {
   override name = 'PlatformAccountMissingError';
 }
 
-const ROLE = /^(funding|(issuer|distributor):[A-Za-z0-9]{1,12}|settlement:[a-z0-9-]{1,64})$/;
+const ROLE = /^(funding|liquidity|(issuer|distributor):[A-Za-z0-9]{1,12}|settlement:[a-z0-9-]{1,64})$/;
 
 function assertRole(role: string): asserts role is PlatformRole {
   if (!ROLE.test(role)) throw new TypeError(`Unknown platform account role ${JSON.stringify(role)}`);

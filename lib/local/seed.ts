@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { loadConnectorCatalogue } from '../admin/connectors.ts';
 import { sandboxRegistry } from '../admin/sandbox-assets.ts';
+import { LOCAL_POOL_DEPTH, sandboxPools } from '../admin/sandbox-liquidity.ts';
 import { createTenant } from '../admin/tenants.ts';
 import { seedRegistries } from '../assets/registry-seed.ts';
 import { putAsset } from '../assets/repo.ts';
@@ -30,15 +31,6 @@ const SANDBOX_ONRAMP_FLOAT = '1000000';
 const CONNECTOR_CATALOGUE: unknown = JSON.parse(
   readFileSync(new URL('../../seed/connectors.json', import.meta.url), 'utf8'),
 );
-
-/** Pools priced near real rates (1 XLM ≈ 0.12 USD, 1 EUR ≈ 1.08 USD), deep enough for realistic slippage. */
-const POOL_DEPTH: Record<string, { assetA: string; assetB: string; reserveA: string; reserveB: string }[]> = {
-  sandbox: [
-    { assetA: 'XLM', assetB: 'USDC', reserveA: '10000000', reserveB: '1200000' },
-    { assetA: 'XLM', assetB: 'EURC', reserveA: '10000000', reserveB: '1110000' },
-    { assetA: 'USDC', assetB: 'EURC', reserveA: '1080000', reserveB: '1000000' },
-  ],
-};
 
 async function registryOf(environment: Environment): Promise<Asset[]> {
   // Sandbox assets are issued by platform accounts whose keys we hold, so the sandbox helpers can mint
@@ -89,12 +81,17 @@ function genesisOf(
         };
       }),
     ],
-    pools: (POOL_DEPTH[environment] ?? []).map((p) => ({
-      assetA: ledgerAsset(p.assetA),
-      assetB: ledgerAsset(p.assetB),
-      reserveA: p.reserveA,
-      reserveB: p.reserveB,
-    })),
+    // The sandbox's pools at its reference rates, deep; a deployed sandbox opens shallower ones
+    // (`admin ledger sandbox-liquidity`). Production's ledger is the public network's: none of ours.
+    pools:
+      environment === 'sandbox'
+        ? sandboxPools(LOCAL_POOL_DEPTH).map((p) => ({
+            assetA: ledgerAsset(p.base),
+            assetB: ledgerAsset(p.quote),
+            reserveA: p.baseAmount,
+            reserveB: p.quoteAmount,
+          }))
+        : [],
   };
 }
 

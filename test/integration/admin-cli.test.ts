@@ -45,6 +45,7 @@ describe('admin CLI', () => {
       'channels open',
       'ledger status',
       'ledger sandbox-assets',
+      'ledger sandbox-liquidity',
       'assets seed',
     ]) {
       assert.ok(stdout.includes(command), command);
@@ -310,6 +311,7 @@ describe('admin CLI: every ordinary mistake in one line', () => {
       ['ledger', 'status', '--environment', 'staging'],
       ['channels', 'open', '--count', '0'],
       ['ledger', 'sandbox-assets', '--stage', 'nowhere'],
+      ['ledger', 'sandbox-liquidity', '--stage', 'nowhere'],
       ['wallets', 'list'],
     ];
     // Four at a time: each is a Node process of its own, and they are independent.
@@ -392,6 +394,25 @@ describe('admin CLI: ledger accounts, through the ledger admin function', () => 
     assert.equal(status.channels.length, status.channelsConfigured);
     assert.ok(status.channels.every((c: { open: boolean; xlm: string }) => c.open && Number(c.xlm) > 0));
     assert.doesNotMatch(JSON.stringify(status), /sealed|secret|"S[A-Z2-7]{55}"/i);
+  });
+
+  it("finds the local sandbox's genesis pools holding liquidity: nothing submitted, their reserves in ledger status", async () => {
+    const filled = await admin('ledger', 'sandbox-liquidity');
+    assert.equal(filled.openedBy, null);
+    assert.equal(filled.summary, 'Every sandbox pool already holds liquidity: nothing was submitted.');
+    // Other test files swap through these pools meanwhile: the reserves move, the pairs do not.
+    const { pools } = await admin('ledger', 'status', '--environment', 'sandbox');
+    assert.deepEqual(
+      pools.map((pool: { pair: string; reserves: Record<string, string> }) => [
+        pool.pair,
+        Object.keys(pool.reserves).sort(),
+      ]),
+      [
+        ['XLM/USDC', ['USDC', 'XLM']],
+        ['XLM/EURC', ['EURC', 'XLM']],
+        ['EURC/USDC', ['EURC', 'USDC']],
+      ],
+    );
   });
 
   it('answers a payload it cannot take with the reason, and an unknown function as Lambda does', async () => {

@@ -5,10 +5,13 @@ import { describe, it } from 'vitest';
 import { formatAmount, toStroops } from '../../lib/local/ledger/amounts.ts';
 import { parsePageQuery, selectPage } from '../../lib/local/ledger/history.ts';
 import {
+  depositInto,
   findStrictSendPaths,
   poolIdOf,
   quoteStrictSend,
+  sqrtFloor,
   tradeAlongPath,
+  withinPrice,
 } from '../../lib/local/ledger/pools.ts';
 import type { Pool } from '../../lib/local/ledger/state.ts';
 
@@ -34,6 +37,8 @@ describe('local ledger pools', () => {
     assetB: b,
     reserveA,
     reserveB,
+    totalShares: sqrtFloor(reserveA * reserveB),
+    trustlines: 0,
   });
 
   it('prices strict sends like stellar-core: floor(0.997 · out · in / (in_reserve + 0.997 · in))', () => {
@@ -71,6 +76,25 @@ describe('local ledger pools', () => {
       before,
     );
     assert.equal(tradeAlongPath(pools, ['native', eur], 1_0000000n), null, 'no XLM/EUR pool');
+  });
+
+  it('deposits like stellar-core: all of both and √(A·B) shares into an empty pool, proportionally after', () => {
+    assert.deepEqual([0n, 1n, 3n, 4n, 99n, 10n ** 18n].map(sqrtFloor), [0n, 1n, 1n, 2n, 9n, 10n ** 9n]);
+    const empty = { ...pool(eur, usd, 0n, 0n), totalShares: 0n };
+    const first = depositInto(empty, 100_0000000n, 108_0000000n);
+    assert.deepEqual(first, {
+      amountA: 100_0000000n,
+      amountB: 108_0000000n,
+      shares: sqrtFloor(100_0000000n * 108_0000000n),
+    });
+    const held = { ...empty, reserveA: first.amountA, reserveB: first.amountB, totalShares: first.shares };
+    // Twice as much B as the price needs: the A side bounds the shares, B is taken at the pool's price.
+    const second = depositInto(held, 10_0000000n, 30_0000000n);
+    assert.equal(second.amountA, 10_0000000n);
+    assert.equal(second.amountB, 10_8000000n);
+    assert.equal(second.shares, first.shares / 10n);
+    assert.equal(withinPrice(first, { n: 99n, d: 108n }, { n: 101n, d: 108n }), true);
+    assert.equal(withinPrice(first, { n: 1n, d: 1n }, { n: 2n, d: 1n }), false);
   });
 });
 

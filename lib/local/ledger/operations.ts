@@ -3,8 +3,8 @@
 // Each operation either succeeds and mutates the fork, or fails and leaves it exactly as it found it.
 import { StrKey, xdr } from '@stellar/stellar-sdk';
 import { formatAmount, INT64_MAX } from './amounts.ts';
-import { assetFields, assetKey, canonicalAsset, fromXdrAsset, isCredit } from './assets.ts';
-import { POOL_FEE_BPS, type PoolTrade, tradeAlongPath } from './pools.ts';
+import { assetFields, assetKey, canonicalAsset, comparePair, fromXdrAsset, isCredit } from './assets.ts';
+import { depositInto, POOL_FEE_BPS, type PoolTrade, poolIdOf, tradeAlongPath, withinPrice } from './pools.ts';
 import type { OpOutcome } from './results-xdr.ts';
 import { type Account, availableNative, type Entries, minBalance, newAccount, type Pool } from './state.ts';
 import type { LedgerAsset, LedgerAssetSpec } from './types.ts';
@@ -29,10 +29,9 @@ export function isSupported(op: xdr.Operation): boolean {
     case 'createAccount':
     case 'payment':
     case 'pathPaymentStrictSend':
-      return true;
     case 'changeTrust':
-      // Pool-share trustlines would need pool deposits/withdrawals, which we do not have.
-      return op.body.changeTrustOp.line.type !== 'assetTypePoolShare';
+    case 'liquidityPoolDeposit':
+      return true;
     default:
       return false;
   }
@@ -62,6 +61,26 @@ export function trustedAsset(line: xdr.ChangeTrustAsset): LedgerAssetSpec | null
   return null;
 }
 
+/** The pair a pool-share ChangeTrust names, in the order it names them; null for other lines or bad assets. */
+export function sharedPool(
+  line: xdr.ChangeTrustAsset,
+): { assetA: LedgerAsset; assetB: LedgerAsset; fee: number } | null {
+  if (line.type !== 'assetTypePoolShare') return null;
+  const { assetA, assetB, fee } = line.liquidityPool.constantProduct;
+  return decodesAssets([assetA, assetB])
+    ? { assetA: fromXdrAsset(assetA), assetB: fromXdrAsset(assetB), fee }
+    : null;
+}
+
+/** A pool-share line is well formed when its pair is in the network's order and its fee the only one (30 bps). */
+function malformedPoolShare(op: xdr.ChangeTrustOp): string | null {
+  const pool = sharedPool(op.line);
+  const ok = pool && comparePair(pool.assetA, pool.assetB) < 0 && BigInt(pool.fee) === POOL_FEE_BPS;
+  return ok && op.limit >= 0n ? null : 'op_malformed';
+}
+
+const positivePrice = (price: xdr.Price) => price.n > 0 && price.d > 0;
+
 /** stellar-core's doCheckValid: the checks that need no ledger state. Null when well formed. */
 export function malformedCode(op: xdr.Operation, source: string): string | null {
   const body = op.body;
@@ -78,10 +97,22 @@ export function malformedCode(op: xdr.Operation, source: string): string | null 
       return ok && decodesAssets([p.sendAsset, p.destAsset, ...p.path]) ? null : 'op_malformed';
     }
     case 'changeTrust': {
+      if (body.changeTrustOp.line.type === 'assetTypePoolShare')
+        return malformedPoolShare(body.changeTrustOp);
       const asset = trustedAsset(body.changeTrustOp.line);
       if (body.changeTrustOp.limit < 0n || !asset) return 'op_malformed';
       // Since protocol 16 trusting your own asset is malformed rather than op_self_not_allowed.
       return asset.issuer === source ? 'op_malformed' : null;
+    }
+    case 'liquidityPoolDeposit': {
+      const { maxAmountA, maxAmountB, minPrice, maxPrice } = body.liquidityPoolDepositOp;
+      const ok =
+        maxAmountA > 0n &&
+        maxAmountB > 0n &&
+        positivePrice(minPrice) &&
+        positivePrice(maxPrice) &&
+        BigInt(minPrice.n) * BigInt(maxPrice.d) <= BigInt(maxPrice.n) * BigInt(minPrice.d);
+      return ok ? null : 'op_malformed';
     }
     default:
       return null;
@@ -222,23 +253,27 @@ function payment(ctx: ApplyContext, source: Account, op: xdr.PaymentOp): Applied
   };
 }
 
+/** A pool as Horizon's effects and its /liquidity_pools resource describe it. */
+export function poolFields(pool: Pool): Record<string, unknown> {
+  return {
+    id: pool.id,
+    fee_bp: Number(POOL_FEE_BPS),
+    type: 'constant_product',
+    total_trustlines: String(pool.trustlines),
+    total_shares: formatAmount(pool.totalShares),
+    reserves: [
+      { asset: canonicalAsset(pool.assetA), amount: formatAmount(pool.reserveA) },
+      { asset: canonicalAsset(pool.assetB), amount: formatAmount(pool.reserveB) },
+    ],
+  };
+}
+
 function poolEffect(source: string, trade: PoolTrade): EffectSpec {
-  const pool: Pool = trade.pool;
   return {
     type: 'liquidity_pool_trade',
     account: source,
     fields: {
-      liquidity_pool: {
-        id: pool.id,
-        fee_bp: Number(POOL_FEE_BPS),
-        type: 'constant_product',
-        total_trustlines: '0',
-        total_shares: '0.0000000',
-        reserves: [
-          { asset: canonicalAsset(pool.assetA), amount: formatAmount(pool.reserveA) },
-          { asset: canonicalAsset(pool.assetB), amount: formatAmount(pool.reserveB) },
-        ],
-      },
+      liquidity_pool: poolFields(trade.pool),
       // From the pool's side, as Horizon reports it: what it sold to and bought from the trader.
       sold: { asset: canonicalAsset(trade.sold.asset), amount: formatAmount(trade.sold.amount) },
       bought: { asset: canonicalAsset(trade.bought.asset), amount: formatAmount(trade.bought.amount) },
@@ -295,7 +330,123 @@ function pathPaymentStrictSend(
   };
 }
 
+function trustlineEffect(type: string, account: Account, fields: Record<string, unknown>): AppliedOperation {
+  return {
+    outcome: { kind: 'changeTrust', code: 'op_success' },
+    effects: [{ type, account: account.id, fields }],
+  };
+}
+
+/**
+ * A pool-share trustline, as stellar-core keeps it: two subentries, a trustline for each credit asset of
+ * the pair first (unless the account issues it), and the pool itself opened (empty) by the first one.
+ */
+function changePoolTrust(ctx: ApplyContext, source: Account, op: xdr.ChangeTrustOp): AppliedOperation {
+  const kind = 'changeTrust';
+  const pair = sharedPool(op.line);
+  if (!pair) return fail(kind, 'op_malformed');
+  const id = poolIdOf(pair.assetA, pair.assetB);
+  const existing = source.poolShares.get(id);
+  const fields = {
+    asset_type: 'liquidity_pool_shares',
+    liquidity_pool_id: id,
+    limit: formatAmount(op.limit),
+  };
+  if (existing) {
+    if (op.limit < existing.balance) return fail(kind, 'op_invalid_limit');
+    touch(ctx, source);
+    if (op.limit > 0n) {
+      existing.limit = op.limit;
+      existing.lastModifiedLedger = ctx.ledger;
+      return trustlineEffect('trustline_updated', source, fields);
+    }
+    source.poolShares.delete(id);
+    source.subentries -= 2;
+    const pool = ctx.entries.pools.get(id);
+    if (pool) pool.trustlines -= 1;
+    if (pool && pool.trustlines === 0 && pool.totalShares === 0n) ctx.entries.pools.delete(id);
+    return trustlineEffect('trustline_removed', source, fields);
+  }
+  if (op.limit === 0n) return fail(kind, 'op_invalid_limit');
+  for (const asset of [pair.assetA, pair.assetB]) {
+    if (isCredit(asset) && asset.issuer !== source.id && !source.trustlines.has(assetKey(asset)))
+      return fail(kind, 'op_trust_line_missing');
+  }
+  if (source.balance < minBalance(source, ctx.baseReserve, 2)) return fail(kind, 'op_low_reserve');
+  touch(ctx, source);
+  source.poolShares.set(id, { balance: 0n, limit: op.limit, lastModifiedLedger: ctx.ledger });
+  source.subentries += 2;
+  const pool = ctx.entries.pools.get(id) ?? {
+    id,
+    assetA: pair.assetA,
+    assetB: pair.assetB,
+    reserveA: 0n,
+    reserveB: 0n,
+    totalShares: 0n,
+    trustlines: 0,
+  };
+  pool.trustlines += 1;
+  ctx.entries.pools.set(id, pool);
+  return trustlineEffect('trustline_created', source, fields);
+}
+
+/** Checks in stellar-core's order: trust, funds, price, the share line's room, the pool's. */
+function liquidityPoolDeposit(
+  ctx: ApplyContext,
+  source: Account,
+  op: xdr.LiquidityPoolDepositOp,
+): AppliedOperation {
+  const kind = 'liquidityPoolDeposit';
+  const id = Buffer.from(op.liquidityPoolId.value).toString('hex');
+  const line = source.poolShares.get(id);
+  const pool = ctx.entries.pools.get(id);
+  if (!line || !pool) return fail(kind, 'op_no_trust');
+  const assets = [pool.assetA, pool.assetB];
+  if (assets.some((a) => isCredit(a) && a.issuer !== source.id && !source.trustlines.has(assetKey(a))))
+    return fail(kind, 'op_no_trust');
+  const deposit = depositInto(pool, op.maxAmountA, op.maxAmountB);
+  if (
+    debitProblem(source, pool.assetA, deposit.amountA, ctx.baseReserve) ||
+    debitProblem(source, pool.assetB, deposit.amountB, ctx.baseReserve)
+  )
+    return fail(kind, 'op_underfunded');
+  const price = (p: xdr.Price) => ({ n: BigInt(p.n), d: BigInt(p.d) });
+  if (!withinPrice(deposit, price(op.minPrice), price(op.maxPrice))) return fail(kind, 'op_bad_price');
+  if (deposit.shares <= 0n || line.balance + deposit.shares > line.limit) return fail(kind, 'op_line_full');
+  if (
+    pool.reserveA + deposit.amountA > INT64_MAX ||
+    pool.reserveB + deposit.amountB > INT64_MAX ||
+    pool.totalShares + deposit.shares > INT64_MAX
+  )
+    return fail(kind, 'op_pool_full');
+  move(ctx, source, pool.assetA, -deposit.amountA);
+  move(ctx, source, pool.assetB, -deposit.amountB);
+  pool.reserveA += deposit.amountA;
+  pool.reserveB += deposit.amountB;
+  pool.totalShares += deposit.shares;
+  line.balance += deposit.shares;
+  line.lastModifiedLedger = ctx.ledger;
+  return {
+    outcome: { kind, code: 'op_success' },
+    effects: [
+      {
+        type: 'liquidity_pool_deposited',
+        account: source.id,
+        fields: {
+          liquidity_pool: poolFields(pool),
+          reserves_deposited: [
+            { asset: canonicalAsset(pool.assetA), amount: formatAmount(deposit.amountA) },
+            { asset: canonicalAsset(pool.assetB), amount: formatAmount(deposit.amountB) },
+          ],
+          shares_received: formatAmount(deposit.shares),
+        },
+      },
+    ],
+  };
+}
+
 function changeTrust(ctx: ApplyContext, source: Account, op: xdr.ChangeTrustOp): AppliedOperation {
+  if (op.line.type === 'assetTypePoolShare') return changePoolTrust(ctx, source, op);
   const kind = 'changeTrust';
   const asset = trustedAsset(op.line);
   if (!asset) return fail(kind, 'op_malformed');
@@ -347,6 +498,8 @@ export function applyOperation(ctx: ApplyContext, txSource: string, op: xdr.Oper
       return pathPaymentStrictSend(ctx, source, body.pathPaymentStrictSendOp);
     case 'changeTrust':
       return changeTrust(ctx, source, body.changeTrustOp);
+    case 'liquidityPoolDeposit':
+      return liquidityPoolDeposit(ctx, source, body.liquidityPoolDepositOp);
     default:
       return fail(kind, 'op_not_supported');
   }

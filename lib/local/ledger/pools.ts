@@ -130,3 +130,44 @@ export function findStrictSendPaths(
         : 1,
   );
 }
+
+/** floor(√n) for a non-negative bigint (Newton's method). */
+export function sqrtFloor(n: bigint): bigint {
+  if (n < 2n) return n;
+  let x = n;
+  let y = (x + 1n) / 2n;
+  while (y < x) {
+    x = y;
+    y = (x + n / x) / 2n;
+  }
+  return x;
+}
+
+export interface Deposit {
+  amountA: bigint;
+  amountB: bigint;
+  shares: bigint;
+}
+
+/**
+ * What a LiquidityPoolDeposit of at most maxA/maxB takes and the shares it mints, by stellar-core's rule:
+ * into an empty pool, all of both and √(A·B) shares; into one with shares, the largest whole number of
+ * shares both maxima cover, each amount rounded up.
+ */
+export function depositInto(pool: Pool, maxA: bigint, maxB: bigint): Deposit {
+  if (pool.totalShares === 0n) return { amountA: maxA, amountB: maxB, shares: sqrtFloor(maxA * maxB) };
+  const sharesA = (pool.totalShares * maxA) / pool.reserveA;
+  const sharesB = (pool.totalShares * maxB) / pool.reserveB;
+  const shares = sharesA < sharesB ? sharesA : sharesB;
+  const roundUp = (reserve: bigint) => (shares * reserve + pool.totalShares - 1n) / pool.totalShares;
+  return { amountA: roundUp(pool.reserveA), amountB: roundUp(pool.reserveB), shares };
+}
+
+/** Whether amountA/amountB lies within [min, max] (prices as n/d), cross-multiplied as core does. */
+export function withinPrice(
+  { amountA, amountB }: Pick<Deposit, 'amountA' | 'amountB'>,
+  min: { n: bigint; d: bigint },
+  max: { n: bigint; d: bigint },
+): boolean {
+  return amountA * min.d >= amountB * min.n && amountA * max.d <= amountB * max.n;
+}

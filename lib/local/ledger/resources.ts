@@ -4,9 +4,9 @@ import { encodeMuxedAccountToAddress, type xdr } from '@stellar/stellar-sdk';
 import { formatAmount } from './amounts.ts';
 import { assetFields, fromXdrAsset } from './assets.ts';
 import type { EffectRecord, OperationRecord, PageQuery, TransactionRecord } from './history.ts';
-import { accountIdOf, publicKeyId, trustedAsset } from './operations.ts';
-import type { FoundPath } from './pools.ts';
-import type { Account, LedgerHeader } from './state.ts';
+import { accountIdOf, poolFields, publicKeyId, sharedPool, trustedAsset } from './operations.ts';
+import { type FoundPath, poolIdOf } from './pools.ts';
+import type { Account, LedgerHeader, Pool } from './state.ts';
 import type { LedgerAsset } from './types.ts';
 import type { StateView } from './view.ts';
 
@@ -41,6 +41,16 @@ export function accountResource(base: string, account: Account): Record<string, 
     is_clawback_enabled: false,
     ...assetFields(line.asset),
   }));
+  const shares = [...account.poolShares].map(([id, line]) => ({
+    balance: formatAmount(line.balance),
+    limit: formatAmount(line.limit),
+    last_modified_ledger: line.lastModifiedLedger,
+    is_authorized: true,
+    is_authorized_to_maintain_liabilities: true,
+    is_clawback_enabled: false,
+    asset_type: 'liquidity_pool_shares',
+    liquidity_pool_id: id,
+  }));
   return {
     _links: {
       self: link(self),
@@ -71,6 +81,7 @@ export function accountResource(base: string, account: Account): Record<string, 
     // Horizon lists trustlines first and the native balance last.
     balances: [
       ...lines,
+      ...shares,
       {
         balance: formatAmount(account.balance),
         buying_liabilities: '0.0000000',
@@ -182,6 +193,7 @@ const OPERATION_TYPES: Record<string, [string, number]> = {
   payment: ['payment', 1],
   changeTrust: ['change_trust', 6],
   pathPaymentStrictSend: ['path_payment_strict_send', 13],
+  liquidityPoolDeposit: ['liquidity_pool_deposit', 22],
 };
 
 const pathFields = (path: LedgerAsset[]) => path.map((asset) => assetFields(asset));
@@ -228,12 +240,31 @@ function operationFields(record: OperationRecord): Record<string, unknown> {
       };
     }
     case 'changeTrust': {
+      const pool = sharedPool(body.changeTrustOp.line);
+      if (pool) {
+        return {
+          asset_type: 'liquidity_pool_shares',
+          liquidity_pool_id: poolIdOf(pool.assetA, pool.assetB),
+          limit: formatAmount(body.changeTrustOp.limit),
+          trustor: record.source,
+        };
+      }
       const asset = trustedAsset(body.changeTrustOp.line);
       return {
         ...(asset ? assetFields(asset) : {}),
         limit: formatAmount(body.changeTrustOp.limit),
         trustee: asset?.issuer,
         trustor: record.source,
+      };
+    }
+    case 'liquidityPoolDeposit': {
+      const p = body.liquidityPoolDepositOp;
+      const price = ({ n, d }: xdr.Price) => ({ n, d });
+      return {
+        liquidity_pool_id: Buffer.from(p.liquidityPoolId.value).toString('hex'),
+        reserves_max: [formatAmount(p.maxAmountA), formatAmount(p.maxAmountB)],
+        min_price_r: price(p.minPrice),
+        max_price_r: price(p.maxPrice),
       };
     }
     default:
@@ -272,6 +303,7 @@ const EFFECT_TYPES: Record<string, number> = {
   trustline_created: 20,
   trustline_removed: 21,
   trustline_updated: 22,
+  liquidity_pool_deposited: 90,
   liquidity_pool_trade: 92,
 };
 
@@ -430,5 +462,19 @@ export function pageResource(
       ),
     },
     _embedded: { records },
+  };
+}
+
+/** GET /liquidity_pools/{id}: the pool's pair, reserves and shares. */
+export function liquidityPoolResource(base: string, pool: Pool): Record<string, unknown> {
+  const self = `${base}/liquidity_pools/${pool.id}`;
+  return {
+    _links: {
+      self: link(self),
+      transactions: link(`${self}/transactions{?cursor,limit,order}`, true),
+      operations: link(`${self}/operations{?cursor,limit,order}`, true),
+    },
+    paging_token: pool.id,
+    ...poolFields(pool),
   };
 }

@@ -100,6 +100,17 @@ const CHANGE_TRUST: Record<string, () => xdr.ChangeTrustResult> = {
   op_invalid_limit: () => xdr.ChangeTrustResult.changeTrustInvalidLimit(),
   op_low_reserve: () => xdr.ChangeTrustResult.changeTrustLowReserve(),
   op_self_not_allowed: () => xdr.ChangeTrustResult.changeTrustSelfNotAllowed(),
+  op_trust_line_missing: () => xdr.ChangeTrustResult.changeTrustTrustLineMissing(),
+};
+
+const POOL_DEPOSIT: Record<string, () => xdr.LiquidityPoolDepositResult> = {
+  op_success: () => xdr.LiquidityPoolDepositResult.liquidityPoolDepositSuccess(),
+  op_malformed: () => xdr.LiquidityPoolDepositResult.liquidityPoolDepositMalformed(),
+  op_no_trust: () => xdr.LiquidityPoolDepositResult.liquidityPoolDepositNoTrust(),
+  op_underfunded: () => xdr.LiquidityPoolDepositResult.liquidityPoolDepositUnderfunded(),
+  op_line_full: () => xdr.LiquidityPoolDepositResult.liquidityPoolDepositLineFull(),
+  op_bad_price: () => xdr.LiquidityPoolDepositResult.liquidityPoolDepositBadPrice(),
+  op_pool_full: () => xdr.LiquidityPoolDepositResult.liquidityPoolDepositPoolFull(),
 };
 
 const STRICT_SEND: Record<string, () => xdr.PathPaymentStrictSendResult> = {
@@ -163,6 +174,8 @@ export function operationResultXdr(op: OpOutcome): xdr.OperationResult {
       return xdr.OperationResult.opInner(xdr.OperationResultTr.payment(pick(PAYMENT, op)));
     case 'changeTrust':
       return xdr.OperationResult.opInner(xdr.OperationResultTr.changeTrust(pick(CHANGE_TRUST, op)));
+    case 'liquidityPoolDeposit':
+      return xdr.OperationResult.opInner(xdr.OperationResultTr.liquidityPoolDeposit(pick(POOL_DEPOSIT, op)));
     case 'pathPaymentStrictSend':
       return xdr.OperationResult.opInner(
         xdr.OperationResultTr.pathPaymentStrictSend(

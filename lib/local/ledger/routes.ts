@@ -18,6 +18,7 @@ import {
   effectResource,
   feeStatsResource,
   ledgerResource,
+  liquidityPoolResource,
   operationResource,
   pageResource,
   pathResource,
@@ -259,6 +260,11 @@ export function routeGet(ledger: LedgerView, base: string, url: URL): Reply | un
     case 'payments':
     case 'effects':
       return id === undefined ? collection(ledger, base, url, resource, everything) : undefined;
+    case 'liquidity_pools': {
+      if (id === undefined || sub !== undefined) return undefined;
+      const pool = /^[0-9a-f]{64}$/.test(id) ? state.entries.pools.get(id) : undefined;
+      return pool ? ok(liquidityPoolResource(base, pool)) : fail(notFound());
+    }
     case 'paths':
       return id === 'strict-send' && sub === undefined ? strictSendPaths(ledger, url) : undefined;
     default:

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { StrKey } from '@stellar/stellar-sdk';
 import { toStroops } from './amounts.ts';
 import { assetKey, checkAsset, comparePair, isNative } from './assets.ts';
-import { poolIdOf } from './pools.ts';
+import { poolIdOf, sqrtFloor } from './pools.ts';
 import type { LedgerAsset, LedgerAssetSpec, LedgerGenesis } from './types.ts';
 
 export interface Trustline {
@@ -33,8 +33,16 @@ export interface Account {
   /** Extra signers besides the master key (only genesis can set them: SetOptions is not supported). */
   signers: Signer[];
   trustlines: Map<string, Trustline>;
+  /** Pool-share trustlines by pool id (each two subentries, as on the network). */
+  poolShares: Map<string, PoolShareLine>;
   lastModifiedLedger: number;
   lastModifiedTime: number;
+}
+
+export interface PoolShareLine {
+  balance: bigint;
+  limit: bigint;
+  lastModifiedLedger: number;
 }
 
 export interface Pool {
@@ -44,6 +52,10 @@ export interface Pool {
   assetB: LedgerAsset;
   reserveA: bigint;
   reserveB: bigint;
+  /** Shares issued to depositors (a genesis pool's are nobody's: sqrt(reserveA · reserveB)). */
+  totalShares: bigint;
+  /** Pool-share trustlines on it; the last one removed from an empty pool deletes it. */
+  trustlines: number;
 }
 
 export interface LedgerHeader {
@@ -68,7 +80,15 @@ export interface Entries {
 function cloneAccount(account: Account): Account {
   const trustlines = new Map<string, Trustline>();
   for (const [key, line] of account.trustlines) trustlines.set(key, { ...line });
-  return { ...account, thresholds: { ...account.thresholds }, signers: [...account.signers], trustlines };
+  const poolShares = new Map<string, PoolShareLine>();
+  for (const [id, line] of account.poolShares) poolShares.set(id, { ...line });
+  return {
+    ...account,
+    thresholds: { ...account.thresholds },
+    signers: [...account.signers],
+    trustlines,
+    poolShares,
+  };
 }
 
 export function forkEntries(entries: Entries): Entries {
@@ -173,6 +193,7 @@ export function newAccount(id: string, balance: bigint, ledger: number, closeTim
     thresholds: { low: 0, med: 0, high: 0 },
     signers: [],
     trustlines: new Map(),
+    poolShares: new Map(),
     lastModifiedLedger: ledger,
     lastModifiedTime: closeTime,
   };
@@ -238,7 +259,15 @@ function genesisEntries(genesis: LedgerGenesis, now: number): Entries {
     const id = poolIdOf(assetA, assetB);
     if (pools.has(id))
       throw new RangeError(`genesis: duplicate pool ${assetKey(assetA)}/${assetKey(assetB)}`);
-    pools.set(id, { id, assetA, assetB, reserveA, reserveB });
+    pools.set(id, {
+      id,
+      assetA,
+      assetB,
+      reserveA,
+      reserveB,
+      totalShares: sqrtFloor(reserveA * reserveB),
+      trustlines: 0,
+    });
   }
   return { accounts, pools };
 }
