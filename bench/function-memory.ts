@@ -1,20 +1,8 @@
-// Issue #12 §4: the memory each function needs, from measurement. Every bundle esbuild writes runs in a
-// process of its own (bench/hosted-function.ts: Node 24 from the toolchain, --enable-source-maps, the local
-// stack's environment), standing in for its source in a local stack this file starts, so the gateway, the
-// queues' pollers, the stream poller and the Secrets Manager stand-in invoke the bundles as Lambda would;
-// bench/function-workload.ts drives typical requests and the work they cause. Printed per bundle: RSS after
-// the import (cold), the process's peak RSS over its invocations, the V8 heap, CPU per invocation and of the
-// import, and the memory infra/function-memory.ts's rule asks for beside what the table gives.
-//
-// A section of `npm run bench` (bench/run.ts), in a process of its own: the stack's configuration is read
-// once per process. Alone: `node scripts/toolchain.mjs node bench/function-memory.ts`.
-import { fork } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { functionMemory, memoryRule } from '../infra/function-memory.ts';
 import { driveWorkload, WORKLOAD_CAP_MS } from './function-workload.ts';
 import { type HostedFunction, hostFunction, type StepFigures } from './hosted-function.ts';
-import { startHostedStack } from './hosted-stack.ts';
+import { runIfMain, runSectionProcess, startHostedStack } from './hosted-stack.ts';
 import { fixed, percentile, table } from './stats.ts';
 
 /** The build, the stack's start and stop, beside the workload: past this the run is stopped (SIGTERM)... */
@@ -109,30 +97,8 @@ async function measureHere(): Promise<void> {
   }
 }
 
-/** The section, in a process of its own (bench/run.ts has run stacks in its own process already). */
-export function measureFunctionMemory(): Promise<void> {
-  return new Promise((resolve) => {
-    const child = fork(fileURLToPath(import.meta.url), [], {
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    const killer = setTimeout(() => {
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS).unref();
-    }, RUN_CAP_MS);
-    child.on('exit', (code, signal) => {
-      clearTimeout(killer);
-      if (code !== 0) console.log(`\n== 9. Function memory: the run exited (${signal ?? `code ${code}`})`);
-      resolve();
-    });
-  });
-}
+/** The section, in a process of its own (the stack's configuration is read once per process). */
+export const measureFunctionMemory = (): Promise<void> =>
+  runSectionProcess(import.meta.url, RUN_CAP_MS, KILL_GRACE_MS, '9. Function memory');
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await measureHere().then(
-    () => process.exit(0),
-    (error: Error) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+await runIfMain(import.meta.url, measureHere);

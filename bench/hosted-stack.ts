@@ -1,6 +1,7 @@
 // A local stack whose every function is its bundle in a process of its own (bench/hosted-function.ts), as
 // Lambda runs them: what one function costs (CPU, memory, calls) is that process's alone. Used by the
 // function memory section and the payment CPU section.
+import { fork } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,4 +66,36 @@ export async function startHostedStack(purpose: string): Promise<HostedStack> {
     throw error;
   }
   return { stack, entries, hosted, stop };
+}
+
+/**
+ * A section that starts a stack of its own, run in a process of its own (the stack's configuration is
+ * read once per process): `moduleUrl` forked, SIGTERM past `capMs`, SIGKILL `killGraceMs` later; `title`
+ * is printed with how it exited when it fails.
+ */
+export function runSectionProcess(moduleUrl: string, capMs: number, killGraceMs: number, title: string) {
+  return new Promise<void>((resolve) => {
+    const child = fork(fileURLToPath(moduleUrl), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const killer = setTimeout(() => {
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), killGraceMs).unref();
+    }, capMs);
+    child.on('exit', (code, signal) => {
+      clearTimeout(killer);
+      if (code !== 0) console.log(`\n== ${title}: the run exited (${signal ?? `code ${code}`})`);
+      resolve();
+    });
+  });
+}
+
+/** Runs a section's `measureHere` when its module is the script node was asked to run; exits with its outcome. */
+export async function runIfMain(moduleUrl: string, measureHere: () => Promise<void>): Promise<void> {
+  if (!process.argv[1] || fileURLToPath(moduleUrl) !== process.argv[1]) return;
+  await measureHere().then(
+    () => process.exit(0),
+    (error: Error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
 }

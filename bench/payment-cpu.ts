@@ -1,20 +1,8 @@
-// Issue #24 §2: the CPU and the AWS calls one settled payment costs, by function. Every bundle runs in a
-// process of its own (bench/hosted-stack.ts), one invocation at a time as a Lambda instance runs them, so a
-// function's CPU is its process's alone and each invocation's calls are its own (bench/function-host.mjs
-// counts them off node:http). One sandbox tenant with a webhook registration taking every event (so the
-// dispatcher and deliverer work as they would), four own funded wallets, a few payments to warm every
-// function up, then PAYMENTS P2P payments one at a time, each read until settled; once the webhooks have
-// gone quiet, the invocations since the warm-up are summed by function.
-//
-// A section of `npm run bench` (bench/run.ts), in a process of its own; alone:
-// `node scripts/toolchain.mjs node bench/payment-cpu.ts`.
-import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { addCounts, type CallCounts } from './aws-calls.ts';
 import type { InvocationFigures } from './hosted-function.ts';
-import { startHostedStack } from './hosted-stack.ts';
+import { runIfMain, runSectionProcess, startHostedStack } from './hosted-stack.ts';
 import { httpClient } from './latency.ts';
 import { fixed, percentile, table } from './stats.ts';
 import { ownWallet, startReceiver, tenantApi, until } from './webhooks.ts';
@@ -161,29 +149,7 @@ async function measureHere(): Promise<void> {
 }
 
 /** The section, in a process of its own (the stack's configuration is read once per process). */
-export function measurePaymentCpu(): Promise<void> {
-  return new Promise((resolve) => {
-    const child = fork(fileURLToPath(import.meta.url), [], {
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    const killer = setTimeout(() => {
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS).unref();
-    }, RUN_CAP_MS);
-    child.on('exit', (code, signal) => {
-      clearTimeout(killer);
-      if (code !== 0) console.log(`\n== 7b. Payment CPU: the run exited (${signal ?? `code ${code}`})`);
-      resolve();
-    });
-  });
-}
+export const measurePaymentCpu = (): Promise<void> =>
+  runSectionProcess(import.meta.url, RUN_CAP_MS, KILL_GRACE_MS, '7b. Payment CPU');
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await measureHere().then(
-    () => process.exit(0),
-    (error: Error) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+await runIfMain(import.meta.url, measureHere);
