@@ -23,6 +23,9 @@ const concurrencyOf = (name: string) => queues.find((q) => q.name === name)?.max
 export const SUBMITTERS = concurrencyOf('ledger-submissions');
 const FUND_EACH = 100;
 const AMOUNT = 0.01;
+/** PAYMENT_BURST_RUNS=immediate (or cadence) runs that one alone; RUNS_EACH (default 1) runs each that often. */
+const only = process.env.PAYMENT_BURST_RUNS;
+const RUNS_EACH = Number(process.env.PAYMENT_BURST_REPEAT ?? '1');
 /**
  * Per run: sending (the API accepts 500 in seconds), then settling. At the cadence 500 payments need at
  * least 500 / 16 channels = 32 ledgers, 160 s; at once, some tens of seconds.
@@ -108,7 +111,9 @@ const closeOf = (spec: PaymentBurstSpec) =>
 /** The section: both runs, one after the other, then their figures. */
 export async function measurePaymentBurst(): Promise<void> {
   const results: Array<{ spec: PaymentBurstSpec; figures: PaymentBurstFigures | string }> = [];
-  for (const { run, closeIntervalMs, sendCapMs, settleCapMs } of RUNS) {
+  for (const { run, closeIntervalMs, sendCapMs, settleCapMs } of RUNS.filter(
+    (r) => !only || r.run === only,
+  ).flatMap((r) => Array.from({ length: RUNS_EACH }, () => r))) {
     const spec: PaymentBurstSpec = {
       run,
       closeIntervalMs,
@@ -215,6 +220,17 @@ export async function measurePaymentBurst(): Promise<void> {
         `${f.settleCapped ? `; settle cap of ${spec.settleCapMs / 1000} s reached` : ''}.`,
     );
     if (f.firstError) lines.push(`  first error: ${f.firstError}`);
+    const settled = f.completed + f.failed;
+    const aws = Object.entries(f.calls).filter(([name]) => name.includes('.'));
+    lines.push(
+      `  CPU per settled payment: ${fixed(f.cpuMs.stack / settled, 1)} ms in the stack's process (gateway, functions, ` +
+        `pollers, ledger, fauxqs) + ${fixed(f.cpuMs.dynamoDb / settled, 1)} ms in DynamoDB Local; load average ` +
+        `${fixed(f.load[0], 2)} -> ${fixed(f.load[1], 2)}; AWS calls per payment ${fixed(aws.reduce((sum, [, n]) => sum + n, 0) / settled, 1)}: ` +
+        aws
+          .sort((a, b) => b[1] - a[1])
+          .map(([name, n]) => `${name} ${fixed(n / settled, 1)}`)
+          .join(', '),
+    );
   }
   console.log(lines.join('\n'));
 }
