@@ -226,6 +226,7 @@ async function burst(running: LocalStack, stackMs: number): Promise<PaymentBurst
     const ids = accepted.map((p) => p.transactionRecordId);
     const waited = await reader.waitSettled(ids, { pollMs: SETTLE_POLL_MS, capMs: spec.settleCapMs });
     counting.stop();
+    const readsOfOwn = { ...ownReads };
     const stackCpu = process.cpuUsage(cpuAtStart.stack);
     const cpuMs = {
       stack: (stackCpu.user + stackCpu.system) / 1000,
@@ -275,7 +276,7 @@ async function burst(running: LocalStack, stackMs: number): Promise<PaymentBurst
       failures,
       cpuMs,
       calls: Object.fromEntries(
-        Object.entries(counting.counts).map(([name, n]) => [name, n - (ownReads[name] ?? 0)]),
+        Object.entries(counting.counts).map(([name, n]) => [name, n - (readsOfOwn[name] ?? 0)]),
       ),
       load,
       firstError,
