@@ -38,7 +38,7 @@ export interface PaymentBurstSpec {
   /** USDC each payment moves. */
   amount: number;
   concurrency: number;
-  /** Concurrent invocations of the ledger-submitter (pollers of its queue). */
+  /** Concurrent invocations of the ledger-submitter (its queue's maxConcurrency). */
   submitters: number;
   /** No payment is sent after this many ms from the first. */
   sendCapMs: number;
@@ -48,7 +48,7 @@ export interface PaymentBurstSpec {
   setupCapMs: number;
   /** On a ledger with a cadence, a ledger is closed this often during setup (not during the burst). */
   setupCloseMs: number;
-  /** Concurrent wallet-activator invocations (pollers of its queue). */
+  /** Concurrent wallet-activator invocations (its queue's maxConcurrency). */
   activators: number;
 }
 

@@ -18,7 +18,7 @@ import { fixed, table } from './stats.ts';
 export const BURST_WALLETS = 20;
 export const BURST_PAYMENTS = 500;
 export const BURST_CONCURRENCY = 16;
-/** Concurrent worker invocations, as lib/queues.ts states them (the stack runs as many pollers). */
+/** Concurrent worker invocations, as lib/queues.ts states them (the stack's poller runs as many at once). */
 const concurrencyOf = (name: string) => queues.find((q) => q.name === name)?.maxConcurrency ?? 1;
 export const SUBMITTERS = concurrencyOf('ledger-submissions');
 const FUND_EACH = 100;
@@ -190,8 +190,8 @@ export async function measurePaymentBurst(): Promise<void> {
     `through the API; on the cadence ledger the bench closes a ledger every ${SETUP_CLOSE_MS} ms during setup only, so activations and`,
     'fundings do not each wait out a close. The burst runs on the cadence alone.',
     `Payment i: wallet i % ${BURST_WALLETS} -> wallet (i + 1) % ${BURST_WALLETS}, a new transactionId, memo pb:<run>:<i> (its ledger transaction carries it).`,
-    `The ledger-submissions queue is read by ${SUBMITTERS} pollers of the ledger-submitter (the queue's maxConcurrency, lib/queues.ts), each one`,
-    "invocation at a time (batch size 1), as Lambda runs an SQS event source's batches side by side; the stack default is 1.",
+    `The ledger-submissions queue's one receive loop hands its messages to up to ${SUBMITTERS} ledger-submitter invocations at once (the queue's`,
+    "maxConcurrency, lib/queues.ts; batch size 1), as Lambda runs an SQS event source's batches side by side.",
     'accepted = 202s (* = the send cap stopped it); settled = records completed + failed (* = the settle cap came first).',
     'settled/s = settled / (first 202 -> the last record\'s settlement, its updatedAt): "settle wall".',
     'physical limit = channel accounts / close interval (a ledger takes one transaction per channel, each submitter waits',
