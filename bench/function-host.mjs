@@ -5,6 +5,7 @@
 //
 // Plain JavaScript, not TypeScript: for a .ts file Node would load its type stripper (a WebAssembly module)
 // into the very process whose memory is measured.
+import { subscribe } from 'node:diagnostics_channel';
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
@@ -30,6 +31,25 @@ const cpuMsSince = (start) => {
   return (user + system) / 1000;
 };
 
+/**
+ * The outgoing calls of the invocation in progress, by name, as bench/aws-calls.ts names them (one
+ * invocation at a time, so every request belongs to it).
+ */
+let calls = {};
+subscribe('http.client.request.start', ({ request }) => {
+  const target = request.getHeader('x-amz-target');
+  const name =
+    typeof target === 'string'
+      ? target.replace(/_\d{8}\./, '.').replace(/^AmazonSQS\./, 'SQS.')
+      : `${request.method} /${request.path.split(/[/?]/)[1] ?? ''}`;
+  calls[name] = (calls[name] ?? 0) + 1;
+});
+// fetch (undici): the Stellar SDK's Horizon calls.
+subscribe('undici:request:create', ({ request }) => {
+  const name = `${request.method} /${request.path.split(/[/?]/)[1] ?? ''}`;
+  calls[name] = (calls[name] ?? 0) + 1;
+});
+
 const bundle = process.argv[2];
 const loading = process.cpuUsage();
 const { handler } = bundle ? await import(pathToFileURL(bundle).href) : {};
@@ -38,6 +58,7 @@ process.send({ kind: 'loaded', cpuMs: cpuMsSince(loading), ...memory() });
 process.on('message', async ({ id, event, context, timeoutMs }) => {
   const deadline = Date.now() + timeoutMs;
   const started = process.cpuUsage();
+  calls = {};
   const answer = { kind: 'invoked', id };
   try {
     answer.result = await handler(event, {
@@ -47,5 +68,5 @@ process.on('message', async ({ id, event, context, timeoutMs }) => {
   } catch (error) {
     answer.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
   }
-  process.send({ ...answer, cpuMs: cpuMsSince(started), ...memory() });
+  process.send({ ...answer, cpuMs: cpuMsSince(started), calls, ...memory() });
 });

@@ -1,24 +1,8 @@
-// Issue #12 §4: the memory each function needs, from measurement. Every bundle esbuild writes runs in a
-// process of its own (bench/hosted-function.ts: Node 24 from the toolchain, --enable-source-maps, the local
-// stack's environment), standing in for its source in a local stack this file starts, so the gateway, the
-// queues' pollers, the stream poller and the Secrets Manager stand-in invoke the bundles as Lambda would;
-// bench/function-workload.ts drives typical requests and the work they cause. Printed per bundle: RSS after
-// the import (cold), the process's peak RSS over its invocations, the V8 heap, CPU per invocation and of the
-// import, and the memory infra/function-memory.ts's rule asks for beside what the table gives.
-//
-// A section of `npm run bench` (bench/run.ts), in a process of its own: the stack's configuration is read
-// once per process. Alone: `node scripts/toolchain.mjs node bench/function-memory.ts`.
-import { fork } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { functionMemory, memoryRule } from '../infra/function-memory.ts';
-import type { FunctionHost } from '../lib/local/function-host.ts';
-import type { LocalStack } from '../lib/local/stack.ts';
-import { buildFunctions } from './bundles.ts';
 import { driveWorkload, WORKLOAD_CAP_MS } from './function-workload.ts';
 import { type HostedFunction, hostFunction, type StepFigures } from './hosted-function.ts';
+import { runIfMain, runSectionProcess, startHostedStack } from './hosted-stack.ts';
 import { fixed, percentile, table } from './stats.ts';
 
 /** The build, the stack's start and stop, beside the workload: past this the run is stopped (SIGTERM)... */
@@ -28,11 +12,6 @@ const KILL_GRACE_MS = 20_000;
 /** The most the section can take (bench/run.ts adds it to its hard cap). */
 export const FUNCTION_MEMORY_CAP_MS = RUN_CAP_MS + KILL_GRACE_MS;
 const BASELINE = 'node alone (no bundle)';
-/** As bench/run.ts: the token requests are counted, none refused (the default allows 20 a minute). */
-const TOKEN_RATE_LIMIT = '1000000';
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-
 const mb = (value: number) => fixed(value, 1);
 
 /** A bundle's figures: its import, its first invocation, the warm ones after it. */
@@ -96,39 +75,8 @@ async function report(hosted: HostedFunction[], baseline: HostedFunction, notes:
 
 /** The whole measurement, in this process: build, stack, workload, figures. */
 async function measureHere(): Promise<void> {
-  const dataDir = join(root, '.local', `bench-memory-${process.pid}`);
-  const { entries } = await buildFunctions();
-  const hosted = new Map<string, HostedFunction>();
-  let stack: LocalStack | undefined;
-  let stopping: Promise<void> | undefined;
-  const stop = () =>
-    (stopping ??= (async () => {
-      await stack?.stop();
-      await Promise.all([...hosted.values()].map((h) => h.stop()));
-      rmSync(dataDir, { recursive: true, force: true });
-    })());
-  // bench/run.ts stops a run past its cap: the stack's DynamoDB Local and the hosts go with it.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const)
-    process.on(signal, () => void stop().finally(() => process.exit(1)));
-
-  const functionHost: FunctionHost = (name, env) => {
-    const entry = entries.find((e) => e.name === name);
-    if (!entry) throw new Error(`No bundle ${name}: the stack asked for a function esbuild did not build`);
-    let running = hosted.get(name);
-    if (!running) {
-      running = hostFunction(name, entry.outFile, { ...env, TOKEN_RATE_LIMIT });
-      hosted.set(name, running);
-    }
-    return running.handler;
-  };
-  const { startStack } = await import('../lib/local/stack.ts');
+  const { stack, entries, hosted, stop } = await startHostedStack('memory');
   try {
-    stack = await startStack({
-      port: 0,
-      dataDir,
-      dynamoDbDir: join(root, '.local', 'dynamodb'),
-      functionHost,
-    });
     const baseline = hostFunction(BASELINE, undefined, stack.env);
     hosted.set(BASELINE, baseline);
     const notes = await driveWorkload(stack);
@@ -149,30 +97,8 @@ async function measureHere(): Promise<void> {
   }
 }
 
-/** The section, in a process of its own (bench/run.ts has run stacks in its own process already). */
-export function measureFunctionMemory(): Promise<void> {
-  return new Promise((resolve) => {
-    const child = fork(fileURLToPath(import.meta.url), [], {
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    const killer = setTimeout(() => {
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS).unref();
-    }, RUN_CAP_MS);
-    child.on('exit', (code, signal) => {
-      clearTimeout(killer);
-      if (code !== 0) console.log(`\n== 9. Function memory: the run exited (${signal ?? `code ${code}`})`);
-      resolve();
-    });
-  });
-}
+/** The section, in a process of its own (the stack's configuration is read once per process). */
+export const measureFunctionMemory = (): Promise<void> =>
+  runSectionProcess(import.meta.url, RUN_CAP_MS, KILL_GRACE_MS, '9. Function memory');
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await measureHere().then(
-    () => process.exit(0),
-    (error: Error) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+await runIfMain(import.meta.url, measureHere);

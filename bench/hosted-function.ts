@@ -4,6 +4,7 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Context } from 'aws-lambda';
+import type { CallCounts } from './aws-calls.ts';
 
 /** What the import or an invocation cost (CPU ms, all threads) and what the process held after it (MiB). */
 export interface StepFigures {
@@ -14,20 +15,25 @@ export interface StepFigures {
   peakRssMb: number;
 }
 
+/** An invocation's figures and the calls it made (by name, bench/aws-calls.ts). */
+export interface InvocationFigures extends StepFigures {
+  calls: CallCounts;
+}
+
 export interface HostedFunction {
   name: string;
   /** Resolves once the bundle is imported; rejects when the process could not import it. */
   loaded: Promise<StepFigures>;
   /** Invokes the handler in the child, after the invocations before it (one instance, one event at a time). */
   handler(event: unknown, context: Context): Promise<unknown>;
-  invocations: StepFigures[];
+  invocations: InvocationFigures[];
   /** Invocations whose handler threw (each also fails its caller, as a Lambda error would). */
   errors: string[];
   stop(): Promise<void>;
 }
 
 type Answer = { kind: 'loaded' } & StepFigures;
-type Invoked = { kind: 'invoked'; id: number; result?: unknown; error?: string } & StepFigures;
+type Invoked = { kind: 'invoked'; id: number; result?: unknown; error?: string } & InvocationFigures;
 
 const hostScript = fileURLToPath(new URL('function-host.mjs', import.meta.url));
 /** Kept of the child's stderr, to say why it died. */
@@ -68,7 +74,7 @@ export function hostFunction(
     for (const waiting of pending.values()) waiting.reject(exited);
   });
 
-  const invocations: StepFigures[] = [];
+  const invocations: InvocationFigures[] = [];
   const errors: string[] = [];
   let nextId = 0;
   const invokeOnce = async (event: unknown, context: Context): Promise<unknown> => {
@@ -79,10 +85,10 @@ export function hostFunction(
     pending.set(id, answer);
     // The context's functions do not cross the channel: the host makes its own countdown.
     child.send({ id, event, context, timeoutMs: context.getRemainingTimeInMillis() });
-    const { result, error, cpuMs, rssMb, heapUsedMb, peakRssMb } = await answer.promise.finally(() =>
+    const { result, error, cpuMs, rssMb, heapUsedMb, peakRssMb, calls } = await answer.promise.finally(() =>
       pending.delete(id),
     );
-    invocations.push({ cpuMs, rssMb, heapUsedMb, peakRssMb });
+    invocations.push({ cpuMs, rssMb, heapUsedMb, peakRssMb, calls });
     if (error === undefined) return result;
     errors.push(error);
     throw new Error(`${name} failed: ${error}`);

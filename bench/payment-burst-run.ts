@@ -10,9 +10,11 @@
 // its memo naming it; the run waits until every record has settled, reads the records and their
 // submission records from the table, counts every payment on the ledger and sends the figures back.
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { config } from '../lib/config.ts';
 import { type LocalStack, startStack } from '../lib/local/stack.ts';
+import { type CallCounts, countCalls } from './aws-calls.ts';
 import { ledgerPaymentsByMemo } from './burst-census.ts';
 import { tableAccess } from './floor.ts';
 import { httpClient, issueAccessToken } from './latency.ts';
@@ -38,7 +40,7 @@ export interface PaymentBurstSpec {
   /** USDC each payment moves. */
   amount: number;
   concurrency: number;
-  /** Concurrent invocations of the ledger-submitter (pollers of its queue). */
+  /** Concurrent invocations of the ledger-submitter (its queue's maxConcurrency). */
   submitters: number;
   /** No payment is sent after this many ms from the first. */
   sendCapMs: number;
@@ -48,7 +50,7 @@ export interface PaymentBurstSpec {
   setupCapMs: number;
   /** On a ledger with a cadence, a ledger is closed this often during setup (not during the burst). */
   setupCloseMs: number;
-  /** Concurrent wallet-activator invocations (pollers of its queue). */
+  /** Concurrent wallet-activator invocations (its queue's maxConcurrency). */
   activators: number;
 }
 
@@ -85,6 +87,12 @@ export interface PaymentBurstFigures extends PaymentCensus {
   missingSubmissions: number;
   /** Failed records by errorCode. */
   failures: Record<string, number>;
+  /** CPU over the burst (first request → every record settled), ms: this process (the whole stack but DynamoDB Local) and DynamoDB Local. */
+  cpuMs: { stack: number; dynamoDb: number };
+  /** Calls this process sent over the burst, by name (bench/aws-calls.ts). */
+  calls: CallCounts;
+  /** The load average (1 min) as the burst started and as it ended. */
+  load: [number, number];
   firstError: string | undefined;
   /** DynamoDB Local after the wallets' setup and after the burst settled (bench/dynamodb-growth.ts). */
   dynamoDb: { before: DynamoDbSize; after: DynamoDbSize };
@@ -124,6 +132,16 @@ process.on('SIGTERM', () => void stop(143));
 process.on('SIGINT', () => void stop(130));
 // The parent went away (its own cap, a signal): nothing will read the figures.
 process.on('disconnect', () => void stop(1));
+
+/** CPU ms a process has used (utime + stime of /proc/<pid>/stat, at 100 ticks a second); 0 when unreadable. */
+function processCpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
 
 /** Runs `task` over 0..n-1 with `concurrency` workers, taking no new index past `deadline`. */
 async function overIndices(
@@ -178,6 +196,10 @@ async function burst(running: LocalStack, stackMs: number): Promise<PaymentBurst
   let refused = 0;
   let firstAcceptedAt = Number.POSITIVE_INFINITY;
   let lastAcceptedAt = 0;
+  const dynamoDb = running.dynamoDbPid;
+  const cpuAtStart = { stack: process.cpuUsage(), dynamoDb: processCpuMs(dynamoDb) };
+  const loadAtStart = loadavg()[0] ?? Number.NaN;
+  const counting = countCalls();
   const sendStart = performance.now();
   const { taken } = await overIndices(
     spec.payments,
@@ -204,10 +226,28 @@ async function burst(running: LocalStack, stackMs: number): Promise<PaymentBurst
   client.close();
 
   const { db, TableName } = tableAccess(running);
+  // The bench's own reads of the records are not the payments' calls: counted here, taken off below.
+  const ownReads: CallCounts = {};
+  db.middlewareStack.add(
+    (next, context) => (args) => {
+      const name = `DynamoDB.${(context.commandName ?? '').replace(/Command$/, '')}`;
+      ownReads[name] = (ownReads[name] ?? 0) + 1;
+      return next(args);
+    },
+    { step: 'initialize', name: 'countOwnReads' },
+  );
   const reader = recordReader(db, TableName, running.seededTenant);
   try {
     const ids = accepted.map((p) => p.transactionRecordId);
     const waited = await reader.waitSettled(ids, { pollMs: SETTLE_POLL_MS, capMs: spec.settleCapMs });
+    counting.stop();
+    const readsOfOwn = { ...ownReads };
+    const stackCpu = process.cpuUsage(cpuAtStart.stack);
+    const cpuMs = {
+      stack: (stackCpu.user + stackCpu.system) / 1000,
+      dynamoDb: processCpuMs(dynamoDb) - cpuAtStart.dynamoDb,
+    };
+    const load: [number, number] = [loadAtStart, loadavg()[0] ?? Number.NaN];
     // Whatever still waits in the pool lands (or not) now, so the count sees everything that can land.
     let records = waited.records;
     if (spec.closeIntervalMs > 0 && waited.capped) {
@@ -250,6 +290,11 @@ async function burst(running: LocalStack, stackMs: number): Promise<PaymentBurst
       ),
       missingSubmissions: settled.length - submissions.size,
       failures,
+      cpuMs,
+      calls: Object.fromEntries(
+        Object.entries(counting.counts).map(([name, n]) => [name, n - (readsOfOwn[name] ?? 0)]),
+      ),
+      load,
       firstError,
       dynamoDb: { before, after },
       ...paymentCensus(accepted, records, byMemo),

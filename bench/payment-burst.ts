@@ -18,11 +18,15 @@ import { fixed, table } from './stats.ts';
 export const BURST_WALLETS = 20;
 export const BURST_PAYMENTS = 500;
 export const BURST_CONCURRENCY = 16;
-/** Concurrent worker invocations, as lib/queues.ts states them (the stack runs as many pollers). */
+/** Concurrent worker invocations, as lib/queues.ts states them (the stack's poller runs as many at once). */
 const concurrencyOf = (name: string) => queues.find((q) => q.name === name)?.maxConcurrency ?? 1;
 export const SUBMITTERS = concurrencyOf('ledger-submissions');
 const FUND_EACH = 100;
 const AMOUNT = 0.01;
+/** PAYMENT_BURST_RUNS=immediate (or cadence) runs that one alone; RUNS_EACH (default 1) runs each that often. */
+const only = process.env.PAYMENT_BURST_RUNS;
+const RUNS_EACH = Number(process.env.PAYMENT_BURST_REPEAT ?? '1');
+
 interface BurstRun {
   run: string;
   closeIntervalMs: number;
@@ -145,7 +149,8 @@ export function burstSpecOf({ run, closeIntervalMs, sendCapMs, settleCapMs }: Bu
 /** The section: both runs, one after the other, then their figures. */
 export async function measurePaymentBurst(): Promise<void> {
   const results: Array<{ spec: PaymentBurstSpec; figures: PaymentBurstFigures | string }> = [];
-  for (const run of RUNS) {
+  const chosen = RUNS.filter((r) => !only || r.run === only);
+  for (const run of chosen.flatMap((r) => Array.from({ length: RUNS_EACH }, () => r))) {
     const { spec, capMs } = burstSpecOf(run);
     results.push({ spec, figures: await runBurst(spec, capMs) });
   }
@@ -205,8 +210,8 @@ export async function measurePaymentBurst(): Promise<void> {
     `through the API; on the cadence ledger the bench closes a ledger every ${SETUP_CLOSE_MS} ms during setup only, so activations and`,
     'fundings do not each wait out a close. The burst runs on the cadence alone.',
     `Payment i: wallet i % ${BURST_WALLETS} -> wallet (i + 1) % ${BURST_WALLETS}, a new transactionId, memo pb:<run>:<i> (its ledger transaction carries it).`,
-    `The ledger-submissions queue is read by ${SUBMITTERS} pollers of the ledger-submitter (the queue's maxConcurrency, lib/queues.ts), each one`,
-    "invocation at a time (batch size 1), as Lambda runs an SQS event source's batches side by side; the stack default is 1.",
+    `The ledger-submissions queue's one receive loop hands its messages to up to ${SUBMITTERS} ledger-submitter invocations at once (the queue's`,
+    "maxConcurrency, lib/queues.ts; batch size 1), as Lambda runs an SQS event source's batches side by side.",
     'accepted = 202s (* = the send cap stopped it); settled = records completed + failed (* = the settle cap came first).',
     'settled/s = settled / (first 202 -> the last record\'s settlement, its updatedAt): "settle wall".',
     'physical limit = channel accounts / close interval (a ledger takes one transaction per channel, each submitter waits',
@@ -235,6 +240,17 @@ export async function measurePaymentBurst(): Promise<void> {
         `${f.settleCapped ? `; settle cap of ${spec.settleCapMs / 1000} s reached` : ''}.`,
     );
     if (f.firstError) lines.push(`  first error: ${f.firstError}`);
+    const settled = f.completed + f.failed;
+    const aws = Object.entries(f.calls).filter(([name]) => name.includes('.'));
+    lines.push(
+      `  CPU per settled payment: ${fixed(f.cpuMs.stack / settled, 1)} ms in the stack's process (gateway, functions, ` +
+        `pollers, ledger, fauxqs) + ${fixed(f.cpuMs.dynamoDb / settled, 1)} ms in DynamoDB Local; load average ` +
+        `${fixed(f.load[0], 2)} -> ${fixed(f.load[1], 2)}; AWS calls per payment ${fixed(aws.reduce((sum, [, n]) => sum + n, 0) / settled, 1)}: ` +
+        aws
+          .sort((a, b) => b[1] - a[1])
+          .map(([name, n]) => `${name} ${fixed(n / settled, 1)}`)
+          .join(', '),
+    );
   }
   console.log(lines.join('\n'));
 }

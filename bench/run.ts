@@ -28,6 +28,7 @@ import {
 import { BENCH_LISTS, LISTS_SECTION_CAP_MS, measureLists } from './lists.ts';
 import { measureOfframps, OFFRAMP_SECTION_CAP_MS } from './offramp.ts';
 import { measurePaymentBurst, PAYMENT_BURST_CAP_MS } from './payment-burst.ts';
+import { measurePaymentCpu, PAYMENT_CPU_CAP_MS } from './payment-cpu.ts';
 import { measurePayments, PAYMENTS_SECTION_CAP_MS } from './payments.ts';
 import { measureStatements, STATEMENTS_SECTION_CAP_MS } from './statements.ts';
 import { fixed, ROUTE_VS_FLOOR_COLUMNS, routeVsFloorRow, table } from './stats.ts';
@@ -75,6 +76,7 @@ const HARD_CAP_MS =
   STATEMENTS_SECTION_CAP_MS +
   LISTS_SECTION_CAP_MS +
   PAYMENT_BURST_CAP_MS +
+  PAYMENT_CPU_CAP_MS +
   WEBHOOK_SECTION_CAP_MS +
   FUNCTION_MEMORY_CAP_MS;
 /** POST /v1/quotes: an off-ramp exploratory quote of this many units of the connector's asset, for this type. */
@@ -362,6 +364,7 @@ try {
   stack = undefined;
   await running.stop();
   await timed('7', () => measurePaymentBurst());
+  await timed('7b', () => measurePaymentCpu());
   await timed('8', () => measureBundlesAndColdLoads(workDir, env));
   // A stack of its own, in a process of its own, with every function's bundle in a process of its own.
   await timed('9', () => measureFunctionMemory());

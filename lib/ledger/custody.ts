@@ -1,10 +1,11 @@
 // Key custody: ledger secret keys are kept only sealed (AES-256-GCM, lib/secret-box.ts) under the
 // key-encryption key of their environment, which lives in Secrets Manager. The account's public key is the additional authenticated data, so a sealed
 // secret copied onto another account's record does not open. Secrets are never logged or returned.
-// New keys come from node:crypto and only opening a secret makes an SDK Keypair, so the wallets function
-// (which creates keys but builds no transactions) carries the SDK's StrKey, not its XDR.
+// New keys come from node:crypto and only opening a secret makes an SDK Keypair (one that signs through
+// node:crypto, ed25519.ts), so the wallets function (which creates keys but builds no transactions)
+// carries the SDK's StrKey, not its XDR.
 import { generateKeyPairSync } from 'node:crypto';
-import { Keypair, StrKey } from '@stellar/stellar-sdk';
+import { type Keypair, StrKey } from '@stellar/stellar-sdk';
 import type { Environment } from '../http/types.ts';
 import {
   CustodyError,
@@ -15,6 +16,7 @@ import {
   seal,
   sealBytes,
 } from '../secret-box.ts';
+import { NativeKeypair } from './ed25519.ts';
 
 export type { SealedSecret };
 
@@ -48,7 +50,7 @@ export function openWithKey(kek: Buffer | KekRing, publicKey: string, sealed: Se
 /** The keypair of an opened seed, checked against the account it was sealed for; wipes the seed. */
 function keypairOf(seed: Buffer, publicKey: string): Keypair {
   try {
-    const keypair = Keypair.fromRawEd25519Seed(Buffer.from(seed)); // a copy: `seed` is wiped below
+    const keypair = NativeKeypair.fromSeed(seed); // it keeps a copy: `seed` is wiped below
     if (keypair.publicKey() !== publicKey)
       throw new CustodyError(`The sealed secret of ${publicKey} cannot be opened`);
     return keypair;

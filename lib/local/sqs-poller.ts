@@ -1,5 +1,5 @@
-// A local stand-in for Lambda's SQS event source mapping: receive a batch, invoke the worker with an
-// SQSEvent, delete what succeeded. Retries and dead-lettering are left to the queue itself (visibility
+// A local stand-in for Lambda's SQS event source mapping: receive, invoke the worker with an SQSEvent
+// per batch (up to its maximum concurrency at once), delete what succeeded. Retries and dead-lettering are left to the queue itself (visibility
 // timeout and redrive policy), exactly as in AWS, so local runs exercise the same failure paths.
 import { randomUUID } from 'node:crypto';
 import {
@@ -32,9 +32,9 @@ export interface PollerOptions {
   sqs: SQSClient;
   queueUrl: string;
   queueArn: string;
-  /** 1–10: one ReceiveMessage is one invocation (no batching window). */
+  /** 1–10 records an invocation (no batching window). */
   batchSize: number;
-  /** Receive loops side by side, as the event source's maximum concurrency runs invocations. Default 1. */
+  /** Invocations at once, as the event source's maximum concurrency runs them; one receive loop feeds them. Default 1. */
   concurrency?: number;
   handler: SqsBatchHandler;
   /** Long-poll wait; 20 s (the SQS maximum) unless a test wants a faster loop. */
@@ -52,7 +52,7 @@ export interface PollerOptions {
 }
 
 export interface Poller {
-  /** Stops receiving, lets a batch already handed to the worker finish, and resolves once the loop exits. */
+  /** Stops receiving, lets batches already handed to the worker finish, and resolves once they have. */
   stop(): Promise<void>;
 }
 
@@ -63,40 +63,59 @@ export function startPoller(options: PollerOptions): Poller {
     throw new RangeError(`batchSize must be 1–10 (one ReceiveMessage), got ${options.batchSize}`);
   }
   const stopping = new AbortController();
-  const loops = Array.from({ length: options.concurrency ?? 1 }, () =>
-    pollUntilStopped(options, stopping.signal),
-  );
+  const loop = pollUntilStopped(options, stopping.signal);
   return {
     async stop() {
       stopping.abort();
-      await Promise.all(loops);
+      await loop;
     },
   };
 }
 
+/**
+ * One receive loop per queue handing batches to up to `concurrency` invocations at once, as Lambda's
+ * event source does. One long poll per free slot would multiply receives: the emulator wakes every
+ * waiting receiver for each message, so 16 pollers made ~15 empty receives a message.
+ */
 async function pollUntilStopped(options: PollerOptions, stopping: AbortSignal): Promise<void> {
   const logger = options.logger ?? console;
+  const concurrency = options.concurrency ?? 1;
+  const running = new Set<Promise<void>>();
   while (!stopping.aborted) {
+    if (running.size >= concurrency) {
+      await Promise.race(running);
+      continue;
+    }
     let messages: Message[];
     try {
-      messages = await receive(options, stopping);
+      // No more than the free invocations can take at once: a received message never waits for a slot
+      // (its visibility timeout would run while it did).
+      messages = await receive(options, stopping, (concurrency - running.size) * options.batchSize);
     } catch (error) {
       if (stopping.aborted) break;
       logger.error('receive failed; retrying', { queueUrl: options.queueUrl, error });
       await pause(receiveErrorBackoffMs, stopping);
       continue;
     }
-    // Not abortable from here on: the messages are in flight, and finishing the batch (handler and
-    // deletes) is what Lambda does too; abandoning it would only delay them by a visibility timeout.
-    if (messages.length > 0) await invoke(options, messages, logger);
+    // Not abortable from here on: the messages are in flight, and finishing their batches (handler and
+    // deletes) is what Lambda does too; abandoning them would only delay them by a visibility timeout.
+    for (let start = 0; start < messages.length; start += options.batchSize) {
+      const invocation: Promise<void> = invoke(
+        options,
+        messages.slice(start, start + options.batchSize),
+        logger,
+      ).finally(() => running.delete(invocation));
+      running.add(invocation);
+    }
   }
+  await Promise.all(running);
 }
 
-async function receive(options: PollerOptions, stopping: AbortSignal): Promise<Message[]> {
+async function receive(options: PollerOptions, stopping: AbortSignal, room: number): Promise<Message[]> {
   const { Messages } = await options.sqs.send(
     new ReceiveMessageCommand({
       QueueUrl: options.queueUrl,
-      MaxNumberOfMessages: options.batchSize,
+      MaxNumberOfMessages: Math.min(10, room),
       WaitTimeSeconds: options.waitTimeSeconds ?? 20,
       MessageSystemAttributeNames: ['All'],
       MessageAttributeNames: ['All'],

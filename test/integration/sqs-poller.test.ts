@@ -293,6 +293,94 @@ test('an itemIdentifier naming no message in the batch fails the whole batch, as
   await waitFor('the queue to be empty', async () => (await messagesIn(queue.queueUrl)) === 0);
 });
 
+/** A client of its own that counts the ReceiveMessage calls sent through it. */
+function countingReceives() {
+  const client = new SQSClient({
+    endpoint: localSqs.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+  });
+  const counter = { client, receives: 0 };
+  client.middlewareStack.add(
+    (next, context) => (args) => {
+      if (context.commandName === 'ReceiveMessageCommand') counter.receives += 1;
+      return next(args);
+    },
+    { step: 'initialize', name: 'countReceives' },
+  );
+  return counter;
+}
+
+test('one receive loop feeds every invocation: a burst costs about one receive a message, not one per poller', async (t) => {
+  const queue = await queueFor({ name: 'receives' });
+  const counter = countingReceives();
+  t.onTestFinished(() => counter.client.destroy());
+  const worker = recordingWorker();
+  const poller = startPoller({
+    sqs: counter.client,
+    queueUrl: queue.queueUrl,
+    queueArn: queue.queueArn,
+    batchSize: 1,
+    concurrency: 16,
+    handler: worker.handler,
+    // Long enough that no long poll ends empty within the test: every receive counted is a wake-up.
+    waitTimeSeconds: 20,
+    logger: recordingLogger().logger,
+  });
+  t.onTestFinished(() => poller.stop());
+  await waitFor('the first long poll', () => counter.receives > 0);
+  const messages = 20;
+  // One at a time, as payments arrive: each message wakes whoever is waiting on the queue.
+  for (let i = 0; i < messages; i += 1) {
+    await send(queue.queueUrl, [`m${i}`]);
+    await waitFor(`message ${i}`, () => worker.receivedBodies(`m${i}`).length === 1);
+  }
+  // Each message was received once, and the loop waits again: one receive per message and the one waiting.
+  assert.ok(counter.receives <= messages + 1, `${counter.receives} receives for ${messages} messages`);
+});
+
+test('up to maxConcurrency invocations run at once, and no more', async (t) => {
+  const queue = await queueFor({ name: 'concurrency' });
+  let inFlight = 0;
+  let mostInFlight = 0;
+  let handled = 0;
+  let release: () => void = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const handler: SqsBatchHandler = async () => {
+    inFlight += 1;
+    mostInFlight = Math.max(mostInFlight, inFlight);
+    await gate;
+    inFlight -= 1;
+    handled += 1;
+  };
+  const poller = startPoller({
+    sqs,
+    queueUrl: queue.queueUrl,
+    queueArn: queue.queueArn,
+    batchSize: 1,
+    concurrency: 16,
+    handler,
+    waitTimeSeconds: 1,
+    logger: recordingLogger().logger,
+  });
+  t.onTestFinished(() => poller.stop());
+  await send(
+    queue.queueUrl,
+    Array.from({ length: 10 }, (_, i) => `a${i}`),
+  );
+  await send(
+    queue.queueUrl,
+    Array.from({ length: 10 }, (_, i) => `b${i}`),
+  );
+  await waitFor('16 invocations at once', () => inFlight === 16);
+  release();
+  await waitFor('all 20 handled', () => handled === 20);
+  assert.equal(mostInFlight, 16);
+  await waitFor('the queue to be empty', async () => (await messagesIn(queue.queueUrl)) === 0);
+});
+
 test('stop() ends an in-flight long poll and resolves once the loop has exited', async () => {
   const queue = await queueFor({ name: 'stopping' });
   const worker = recordingWorker();

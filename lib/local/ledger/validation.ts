@@ -1,14 +1,15 @@
 // Decoding a submitted envelope and deciding whether it may enter a ledger, with stellar-core's checks in
 // stellar-core's order (missing op, time bounds, fee, source, sequence, signatures, fee balance, operations,
 // unused signatures). A rejection never touches the ledger: no fee, no sequence number consumed.
+import type { KeyObject } from 'node:crypto';
 import {
   FeeBumpTransaction,
-  Keypair,
   StrKey,
   type Transaction,
   TransactionBuilder,
   type xdr,
 } from '@stellar/stellar-sdk';
+import { publicKeyObject, verifySignature } from '../../ledger/ed25519.ts';
 import { accountIdOf, isSupported, malformedCode, operationSource } from './operations.ts';
 import type { OpOutcome, TxCode, TxOutcome } from './results-xdr.ts';
 import { type Account, availableNative, type LedgerState } from './state.ts';
@@ -93,14 +94,21 @@ export function decodeEnvelope(envelopeXdr: string, networkPassphrase: string): 
   return { envelopeXdr, hash: tx.hash, tx };
 }
 
-const keypairs = new Map<string, Keypair>();
-function keypairOf(publicKey: string): Keypair {
-  let keypair = keypairs.get(publicKey);
-  if (!keypair) {
-    keypair = Keypair.fromPublicKey(publicKey);
-    keypairs.set(publicKey, keypair);
+/** A signer's signature hint (the last 4 bytes of its key) and its key for native verification. */
+interface SignerKey {
+  hint: Buffer;
+  key: KeyObject;
+}
+
+const signerKeys = new Map<string, SignerKey>();
+function signerKeyOf(publicKey: string): SignerKey {
+  let signer = signerKeys.get(publicKey);
+  if (!signer) {
+    const raw = StrKey.decodeEd25519PublicKey(publicKey);
+    signer = { hint: Buffer.from(raw.subarray(raw.length - 4)), key: publicKeyObject(raw) };
+    signerKeys.set(publicKey, signer);
   }
-  return keypair;
+  return signer;
 }
 
 /** stellar-core's SignatureChecker: ed25519 signatures matched by hint, verified over the hash, marked used. */
@@ -120,12 +128,11 @@ export class SignatureChecker {
     let total = 0;
     for (const signer of signers) {
       if (signer.weight <= 0) continue;
-      const keypair = keypairOf(signer.key);
-      const hint = Buffer.from(keypair.signatureHint());
+      const { hint, key } = signerKeyOf(signer.key);
       for (let i = 0; i < this.signatures.length; i += 1) {
         const signature = this.signatures[i];
         if (!signature || !hint.equals(Buffer.from(signature.hint.toBytes()))) continue;
-        if (!keypair.verify(this.hash, signature.signature.toBytes())) continue;
+        if (!verifySignature(key, this.hash, signature.signature.toBytes())) continue;
         this.used[i] = true;
         total += Math.min(signer.weight, 255);
         if (total >= needed) return true;
