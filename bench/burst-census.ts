@@ -64,8 +64,10 @@ export interface Census {
   paidOnce: number;
   /** Intents with more than one payment on the ledger. */
   doubled: number;
-  /** Recorded succeeded with no payment on the ledger, or recorded failed with one there. */
+  /** Recorded failed with a payment on the ledger (paid, and told it was not). */
   lost: number;
+  /** Recorded succeeded with no payment on the ledger (told it was paid, and it was not). */
+  falseCompleted: number;
   /** Recorded succeeded with one payment on the ledger, but the record names another transaction. */
   misnamed: number;
   /** Payments between the accounts whose memo is no intent of the run. */
@@ -78,7 +80,7 @@ export function census(
   records: Map<string, SubmissionRecord | undefined>,
   byMemo: Map<string, string[]>,
 ): Census {
-  const result: Census = { paidOnce: 0, doubled: 0, lost: 0, misnamed: 0, stray: 0 };
+  const result: Census = { paidOnce: 0, doubled: 0, lost: 0, falseCompleted: 0, misnamed: 0, stray: 0 };
   const known = new Set(intentIds);
   for (const [memo, hashes] of byMemo) if (!known.has(memo)) result.stray += hashes.length;
   for (const intentId of intentIds) {
@@ -86,7 +88,7 @@ export function census(
     const record = records.get(intentId);
     if (onLedger.length === 1) result.paidOnce++;
     if (onLedger.length > 1) result.doubled++;
-    if (record?.status === 'succeeded' && onLedger.length === 0) result.lost++;
+    if (record?.status === 'succeeded' && onLedger.length === 0) result.falseCompleted++;
     if (record?.status === 'failed' && onLedger.length > 0) result.lost++;
     if (record?.status === 'succeeded' && onLedger.length === 1 && record.hash !== onLedger[0]) {
       result.misnamed++;

@@ -1,7 +1,8 @@
-// The submission burst's payments and the workers that send them: payment i goes from account i % n to
-// account (i + 1) % n, its transaction built on a leased channel account, and is its own intent. Workers
-// take payments in order and behave like at-least-once SQS workers: a payment whose submitOnce answers
-// `pending` is delivered again after a pause, as a redelivery would.
+// The submission burst's payments and the workers that send them: payment i goes from a random account to
+// another random one (or, in a ring, from account i % n to account (i + 1) % n), its transaction built on a
+// leased channel account, and is its own intent. Workers take payments in order and behave like
+// at-least-once SQS workers: a payment whose submitOnce answers `pending` is delivered again after a pause,
+// as a redelivery would.
 import { Asset, type Keypair, Memo, Operation, TransactionBuilder } from '@stellar/stellar-sdk';
 import { openWithKey } from '../lib/ledger/custody.ts';
 import type { BuildTransaction, SubmissionOutcome } from '../lib/ledger/submit.ts';
@@ -15,21 +16,48 @@ const MEMO_TEXT_BYTES = 28;
 
 export const intentIdOf = (run: string, index: number) => `bench-burst:${run}:${index}`;
 
+/** Payer and payee of a payment: indices into the accounts. */
+export type PaymentPair = readonly [payer: number, payee: number];
+
 /**
- * Builds payment `index`: 1 XLM from `accounts[index % n]` to the next account, with the intent id as
- * its text memo, so the ledger itself tells which intent each payment belongs to. As the gateway builds
- * payments (lib/ledger/operations.ts): on the channel submitOnce leased (the payer is the operation's
- * source), fee-bumped by the funding account.
+ * Who pays whom. `random`: a random payer and another random payee for each payment (seeded: every run
+ * pays the same pairs), so one payer is often in flight several times at once, as in real traffic.
+ * `ring`: payment i from account i % n to the next one, so the payers in flight at once are distinct.
+ */
+export type PairOrder = 'random' | 'ring';
+
+export function paymentPairs(payments: number, accounts: number, order: PairOrder): PaymentPair[] {
+  if (order === 'ring') return Array.from({ length: payments }, (_, i) => [i % accounts, (i + 1) % accounts]);
+  let seed = 0x9e3779b9;
+  const random = (n: number) => {
+    // xorshift32: enough to scatter payers; not for anything secret.
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return Math.floor(((seed >>> 0) / 2 ** 32) * n);
+  };
+  return Array.from({ length: payments }, () => {
+    const payer = random(accounts);
+    return [payer, (payer + 1 + random(accounts - 1)) % accounts];
+  });
+}
+
+/**
+ * Builds payment `index`: 1 XLM from its payer to its payee, with the intent id as its text memo, so the
+ * ledger itself tells which intent each payment belongs to. As the gateway builds payments
+ * (lib/ledger/operations.ts): on the channel submitOnce leased (the payer is the operation's source),
+ * fee-bumped by the funding account.
  */
 export function paymentBuild(
   submit: Submit,
   keys: { accounts: Keypair[]; kek: Buffer; funding: Keypair },
   run: string,
   index: number,
+  [from, to]: PaymentPair,
 ): BuildTransaction {
   const { accounts } = keys;
-  const payer = accounts[index % accounts.length] as Keypair;
-  const payee = accounts[(index + 1) % accounts.length] as Keypair;
+  const payer = accounts[from] as Keypair;
+  const payee = accounts[to] as Keypair;
   const memo = intentIdOf(run, index);
   if (Buffer.byteLength(memo) > MEMO_TEXT_BYTES) throw new RangeError(`memo ${memo} is over 28 bytes`);
   return async (ctx) => {
@@ -70,35 +98,8 @@ export interface Delivery {
   deliveries: number;
 }
 
-/**
- * The order workers take payments in. `in-order` (0, 1, 2…): with fewer workers than accounts, the
- * payments in flight at once have distinct payers, so two of one account rarely meet. `shuffled` (a fixed
- * permutation): they often do, as when a queue does not keep order or one payer sends many payments at once.
- */
-export type TakingOrder = 'in-order' | 'shuffled';
-
-/** Payment indices in the order they are taken; the shuffle is seeded, so every run takes the same one. */
-export function takingOrder(payments: number, order: TakingOrder): number[] {
-  const indices = Array.from({ length: payments }, (_, i) => i);
-  if (order === 'in-order') return indices;
-  let seed = 0x9e3779b9;
-  const random = () => {
-    // xorshift32: enough to scatter payers; not for anything secret.
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5;
-    return (seed >>> 0) / 2 ** 32;
-  };
-  for (let i = indices.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [indices[i], indices[j]] = [indices[j] as number, indices[i] as number];
-  }
-  return indices;
-}
-
 export interface WorkerOptions {
-  /** Payment indices, in the order they are taken. */
-  order: readonly number[];
+  payments: number;
   concurrency: number;
   /** Deliveries of one payment before it is left pending (the queue's maxReceiveCount). */
   maxDeliveries: number;
@@ -121,15 +122,15 @@ export interface WorkersResult {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Runs `concurrency` workers over the payments, each redelivering its payment while it is pending. */
+/** Runs `concurrency` workers over the payments, in order, each redelivering its payment while it is pending. */
 export async function runWorkers(options: WorkerOptions): Promise<WorkersResult> {
   const deliveries = new Map<number, Delivery>();
   let next = 0;
   let firstError: string | undefined;
   const begin = performance.now();
   const worker = async () => {
-    while (next < options.order.length && performance.now() < options.deadline) {
-      const index = options.order[next++] as number;
+    while (next < options.payments && performance.now() < options.deadline) {
+      const index = next++;
       const delivery: Delivery = { outcome: undefined, deliveries: 0 };
       deliveries.set(index, delivery);
       while (delivery.deliveries < options.maxDeliveries) {

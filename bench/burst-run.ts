@@ -16,16 +16,23 @@ import { startLocalLedger } from '../lib/local/ledger/index.ts';
 import { useOwnTable } from '../lib/local/stack.ts';
 import { queues } from '../lib/queues.ts';
 import { census, ledgerPaymentsByMemo } from './burst-census.ts';
-import { intentIdOf, paymentBuild, runWorkers, type TakingOrder, takingOrder } from './burst-payments.ts';
+import {
+  intentIdOf,
+  type PairOrder,
+  type PaymentPair,
+  paymentBuild,
+  paymentPairs,
+  runWorkers,
+} from './burst-payments.ts';
 
 /** What the parent hands the run (JSON in BURST_RUN). */
 export interface BurstRunSpec {
-  /** `immediate` or `cadence`: part of every intent id and memo. */
+  /** Names the run (its pool and its number): part of every intent id and memo. */
   run: string;
   closeIntervalMs: number;
   payments: number;
-  /** The order workers take payments in. */
-  order: TakingOrder;
+  /** Who pays whom. */
+  order: PairOrder;
   accounts: number;
   /** Channel accounts in the pool (LEDGER_CHANNELS). */
   channels: number;
@@ -62,6 +69,10 @@ export interface BurstFigures {
   lost: number;
   misnamed: number;
   stray: number;
+  /** Recorded succeeded with no payment of theirs on the ledger. */
+  falseCompleted: number;
+  /** CPU time of this process (the workers, submitOnce, the local ledger) during the burst, ms. */
+  cpuMs: number;
   firstError: string | undefined;
 }
 
@@ -137,8 +148,10 @@ try {
   }) as typeof server.submitTransaction;
 
   const intentIds = Array.from({ length: spec.payments }, (_, i) => intentIdOf(spec.run, i));
+  const pairs = paymentPairs(spec.payments, spec.accounts, spec.order);
+  const cpuBefore = process.cpuUsage();
   const worked = await runWorkers({
-    order: takingOrder(spec.payments, spec.order),
+    payments: spec.payments,
     concurrency: spec.concurrency,
     maxDeliveries,
     redeliveryPauseMs: spec.redeliveryPauseMs,
@@ -148,9 +161,10 @@ try {
         environment: 'sandbox',
         intentId: intentIdOf(spec.run, i),
         channel: true,
-        build: paymentBuild(submit, { accounts, kek, funding }, spec.run, i),
+        build: paymentBuild(submit, { accounts, kek, funding }, spec.run, i, pairs[i] as PaymentPair),
       }),
   });
+  const cpu = process.cpuUsage(cpuBefore);
   // Whatever still waits in the pool lands (or not) now, so the count sees everything that can land.
   if (spec.closeIntervalMs > 0) await ledger.closeLedgerNow();
 
@@ -188,6 +202,7 @@ try {
     highestFee: submit.baseFeeFor(Math.max(1, ...feeLevels)),
     answers,
     ...onLedger,
+    cpuMs: (cpu.user + cpu.system) / 1000,
     firstError: worked.firstError,
   };
   await new Promise((resolve) => send(figures, undefined, {}, resolve));

@@ -59,7 +59,7 @@ const SHORT_CASE_CAP_MS = 6_000;
 const DRAIN_CAP_MS = 20_000;
 /**
  * The whole latency section, from the start of the run; the rest (activation, build, cold loads) takes about
- * 70 s, and the submission burst about 3 minutes more.
+ * 70 s, and the submission burst (three pools, three runs each) 6 to 15 minutes more.
  */
 const LATENCY_CAP_MS = 150_000;
 /** Wallet activation: wallets created one at a time, each given PER_WALLET_MS, the whole section ACTIVATION_CAP_MS. */

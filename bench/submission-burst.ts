@@ -1,58 +1,68 @@
-// Issue #9 §4: a submission burst straight through submitOnce. Payments between accounts the bench holds
-// (in its own ledger's genesis), at concurrency 16, twice: with immediate closes and with the network's
-// 5 s cadence. It prints throughput against the physical limit, the replacement envelopes the protocol
-// built, and, counted on the ledger itself, the payments doubled or lost (both must be 0).
+// Issue #9 §4, issue #24 §1: a submission burst straight through submitOnce, at the network's 5 s cadence,
+// with pools of 16, 64 and 256 channel accounts, three runs each. Payments go between 100 accounts the
+// bench holds (in its own ledger's genesis), each from a random payer to a random payee, so one payer is
+// in flight several times at once; as many workers as channels (the ledger-submitter's concurrency follows
+// the pool, lib/queues.ts). It prints settled/s min–median–max against the physical limit and the goal,
+// and, counted on the ledger itself by memo, the payments doubled, lost or falsely completed (all 0).
 //
 // A section of `npm run bench` (records in the stack's DynamoDB Local); run alone with
 // `node scripts/toolchain.mjs node bench/submission-burst.ts` (it starts a DynamoDB Local of its own).
-// BURST_PAYMENTS shrinks (or grows) the burst; BURST_ORDER=shuffled has the workers take the payments in a
-// shuffled order, so payments of one account meet in flight (see TakingOrder).
+// BURST_CHANNELS=16,64 picks the pools, BURST_RUNS the runs of each (1 to 5), BURST_ORDER=ring sends
+// payment i from account i % 100 to the next one instead (the payers in flight at once are then distinct).
 import { fork } from 'node:child_process';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createTableInput } from '../lib/db/table.ts';
 import { startDynamoDbLocal } from '../lib/local/dynamodb-local.ts';
-import { PAYMENT_XLM, type TakingOrder } from './burst-payments.ts';
+import { submitterConcurrency } from '../lib/queues.ts';
+import { PAYMENT_XLM, type PairOrder } from './burst-payments.ts';
 import type { BurstFigures, BurstRunSpec } from './burst-run.ts';
-import { fixed, table } from './stats.ts';
+import { fixed, median, table } from './stats.ts';
 
-const DEFAULT_PAYMENTS = 500;
-/** Intent ids are memos too (at most 28 bytes): `bench-burst:immediate:9999` fits. */
-const MAX_PAYMENTS = 10_000;
-const ACCOUNTS = 20;
-const CONCURRENCY = 16;
-/** Channel accounts in the pool (the stack's LEDGER_CHANNELS default). */
-const CHANNELS = 16;
+const ACCOUNTS = 100;
+const CLOSE_INTERVAL_MS = 5000;
+/** Pools measured, and what each should settle a second in random order (issue #24's goals: 90 % of the limit). */
+const POOLS = [
+  { channels: 16, goal: 2.9 },
+  { channels: 64, goal: 11.5 },
+  { channels: 256, goal: 46 },
+] as const;
+const DEFAULT_RUNS = 3;
+/** Each run sends this many ledgers' worth of payments (channels × closes): enough to hold the pool full. */
+const CLOSES_PER_RUN = 5;
 /** A worker's pause before delivering a pending payment again (SQS would wait out the visibility timeout). */
 const REDELIVERY_PAUSE_MS = 1000;
+/** Per run, no payment is taken after this: twice its closes at the cadence, and 20 s more. */
+const CAP_MS = 2 * CLOSES_PER_RUN * CLOSE_INTERVAL_MS + 20_000;
 /**
- * Per run, the time after which no payment is taken. 500 payments at the cadence take ~160 s (16 in
- * flight per 5 s ledger); immediate closes take seconds.
+ * After its cap, a run finishes the deliveries in hand, closes a ledger and counts: then it is killed. A pool
+ * of 256 on a starved machine needs minutes for its keys, its count and the submissions still waiting.
  */
-const RUNS = [
-  { run: 'immediate', closeIntervalMs: 0, capMs: 60_000 },
-  { run: 'cadence', closeIntervalMs: 5000, capMs: 200_000 },
-] as const;
-/** After its cap, a run finishes the deliveries in hand, closes a ledger and counts: then it is killed. */
-const RUN_GRACE_MS = 90_000;
+const RUN_GRACE_MS = 180_000;
 /** The most the whole section can take (bench/run.ts adds it to its hard cap). */
-export const BURST_SECTION_CAP_MS = RUNS.reduce((sum, r) => sum + r.capMs + RUN_GRACE_MS, 0);
+export const BURST_SECTION_CAP_MS = POOLS.length * 5 * (CAP_MS + RUN_GRACE_MS);
 
-function paymentsWanted(): number {
-  const text = process.env.BURST_PAYMENTS ?? String(DEFAULT_PAYMENTS);
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || n < 1 || n > MAX_PAYMENTS)
-    throw new Error(
-      `BURST_PAYMENTS must be a whole number from 1 to ${MAX_PAYMENTS}, not ${JSON.stringify(text)}`,
-    );
-  return n;
+function poolsWanted(): (typeof POOLS)[number][] {
+  const text = process.env.BURST_CHANNELS;
+  if (!text) return [...POOLS];
+  const wanted = text.split(',').map((n) => POOLS.find((pool) => String(pool.channels) === n.trim()));
+  if (wanted.some((pool) => !pool))
+    throw new Error(`BURST_CHANNELS must list pools among ${POOLS.map((p) => p.channels).join(', ')}`);
+  return wanted as (typeof POOLS)[number][];
 }
 
-function orderWanted(): TakingOrder {
-  const order = process.env.BURST_ORDER ?? 'in-order';
-  if (order !== 'in-order' && order !== 'shuffled')
-    throw new Error(`BURST_ORDER must be in-order or shuffled, not ${JSON.stringify(order)}`);
+function runsWanted(): number {
+  const text = process.env.BURST_RUNS ?? String(DEFAULT_RUNS);
+  if (!/^[1-5]$/.test(text)) throw new Error(`BURST_RUNS must be 1 to 5, not ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+function orderWanted(): PairOrder {
+  const order = process.env.BURST_ORDER ?? 'random';
+  if (order !== 'random' && order !== 'ring')
+    throw new Error(`BURST_ORDER must be random or ring, not ${JSON.stringify(order)}`);
   return order;
 }
 
@@ -60,7 +70,14 @@ function orderWanted(): TakingOrder {
 function runBurst(spec: BurstRunSpec, env: Record<string, string>): Promise<BurstFigures | string> {
   return new Promise((resolve) => {
     const child = fork(fileURLToPath(new URL('./burst-run.ts', import.meta.url)), [], {
-      env: { ...process.env, LOG_LEVEL: 'WARN', ...env, BURST_RUN: JSON.stringify(spec) },
+      // The lease metrics (one EMF line a lease) are the functions' business, not this section's output.
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'WARN',
+        POWERTOOLS_METRICS_DISABLED: 'true',
+        ...env,
+        BURST_RUN: JSON.stringify(spec),
+      },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     let figures: BurstFigures | undefined;
@@ -76,113 +93,142 @@ function runBurst(spec: BurstRunSpec, env: Record<string, string>): Promise<Burs
   });
 }
 
-const perSecond = (n: number, ms: number) => fixed(n / (ms / 1000), 1);
-const limitOf = (closeIntervalMs: number, sources: number) =>
-  closeIntervalMs > 0 ? perSecond(sources, closeIntervalMs) : 'n/a';
+const perSecond = (n: number, ms: number) => n / (ms / 1000);
 const answersOf = (answers: Record<string, number>) =>
   Object.entries(answers)
     .sort(([, a], [, b]) => b - a)
     .map(([code, n]) => `${code} ${n}`)
     .join(', ') || 'none';
+const load = () =>
+  loadavg()
+    .map((n) => fixed(n, 1))
+    .join(' / ');
+const sum = (figures: BurstFigures[], pick: (f: BurstFigures) => number) =>
+  figures.reduce((total, f) => total + pick(f), 0);
 
-/** The section: both runs against the DynamoDB table `env` names, then their figures. */
+/** The section: each pool's runs against the DynamoDB table `env` names, then the table. */
 export async function measureSubmissionBurst(env: Record<string, string>): Promise<void> {
-  const payments = paymentsWanted();
+  const pools = poolsWanted();
+  const runs = runsWanted();
   const order = orderWanted();
-  const results: Array<{ spec: BurstRunSpec; figures: BurstFigures | string }> = [];
-  for (const { run, closeIntervalMs, capMs } of RUNS) {
-    const spec: BurstRunSpec = {
-      run,
-      closeIntervalMs,
-      payments,
-      order,
-      accounts: ACCOUNTS,
-      channels: CHANNELS,
-      concurrency: CONCURRENCY,
-      capMs,
-      redeliveryPauseMs: REDELIVERY_PAUSE_MS,
-    };
-    results.push({ spec, figures: await runBurst(spec, env) });
+  const measured: Array<{
+    channels: number;
+    goal: number;
+    payments: number;
+    figures: BurstFigures[];
+    failures: string[];
+    loadBefore: string;
+    loadAfter: string;
+  }> = [];
+  for (const { channels, goal } of pools) {
+    const payments = channels * CLOSES_PER_RUN;
+    const loadBefore = load();
+    const figures: BurstFigures[] = [];
+    const failures: string[] = [];
+    for (let run = 1; run <= runs; run++) {
+      const spec: BurstRunSpec = {
+        run: `c${channels}r${run}`,
+        closeIntervalMs: CLOSE_INTERVAL_MS,
+        payments,
+        order,
+        accounts: ACCOUNTS,
+        channels,
+        concurrency: submitterConcurrency(channels),
+        capMs: CAP_MS,
+        redeliveryPauseMs: REDELIVERY_PAUSE_MS,
+      };
+      const result = await runBurst(spec, env);
+      if (typeof result === 'string') failures.push(result);
+      else figures.push(result);
+    }
+    measured.push({ channels, goal, payments, figures, failures, loadBefore, loadAfter: load() });
   }
 
-  const closeOf = (spec: BurstRunSpec) =>
-    spec.closeIntervalMs > 0 ? `every ${spec.closeIntervalMs} ms` : 'at once';
   console.log(
-    `\n== 4. Submission burst straight through submitOnce (${payments} payments between ${ACCOUNTS} accounts, ${CHANNELS} channel accounts, concurrency ${CONCURRENCY}, taken ${order}, each its own intent)`,
+    `\n== 4. Submission burst straight through submitOnce at ${CLOSE_INTERVAL_MS / 1000} s closes (${CLOSES_PER_RUN} ledgers' worth of payments a run between ${ACCOUNTS} accounts, ${order === 'random' ? 'random payer and payee' : 'in a ring'}, as many workers as channels, ${runs} runs a pool)`,
   );
   console.log(
     table(
       [
-        'ledger closes',
-        'settled',
-        'settled/s',
+        'channels',
         'physical limit/s',
-        'wall s',
-        'replacements',
-        'redeliveries',
-        'failed',
-        'pending',
-        'not taken',
+        'goal/s',
+        'settled/s min',
+        'median',
+        'max',
+        'settled',
         'doubled',
         'lost',
+        'false completed',
+        'replacements',
+        'run CPU % of a core (median)',
+        'load avg before',
+        'after',
       ],
-      results.map(({ spec, figures: f }) =>
-        typeof f === 'string'
-          ? [closeOf(spec), `run failed: ${f}`]
-          : [
-              closeOf(spec),
-              `${f.succeeded}/${spec.payments}`,
-              perSecond(f.succeeded, f.wallMs),
-              limitOf(spec.closeIntervalMs, Math.min(spec.channels, spec.concurrency)),
-              fixed(f.wallMs / 1000, 1),
-              String(f.replacements),
-              String(f.redeliveries),
-              String(f.failed),
-              String(f.pending),
-              String(f.notTaken),
-              String(f.doubled),
-              String(f.lost),
-            ],
-      ),
+      measured.map((m) => {
+        const rates = m.figures.map((f) => perSecond(f.succeeded, f.wallMs)).sort((a, b) => a - b);
+        const cpu = m.figures.map((f) => (100 * f.cpuMs) / f.wallMs);
+        return [
+          String(m.channels),
+          fixed(m.channels / (CLOSE_INTERVAL_MS / 1000), 1),
+          fixed(m.goal, 1),
+          ...(rates.length
+            ? [rates[0], median(rates), rates.at(-1)].map((r) => fixed(r ?? 0, 1))
+            : ['-', '-', '-']),
+          `${sum(m.figures, (f) => f.succeeded)}/${m.payments * m.figures.length}`,
+          String(sum(m.figures, (f) => f.doubled)),
+          String(sum(m.figures, (f) => f.lost)),
+          String(sum(m.figures, (f) => f.falseCompleted)),
+          String(sum(m.figures, (f) => f.replacements)),
+          cpu.length ? fixed(median(cpu), 0) : '-',
+          m.loadBefore,
+          m.loadAfter,
+        ];
+      }),
     ),
   );
   const lines = [
     '',
-    `Payment i pays ${PAYMENT_XLM} XLM from account i % ${ACCOUNTS} to account (i + 1) % ${ACCOUNTS}, intent bench-burst:<run>:<i>, its transaction`,
-    `built as the gateway builds payments: on a channel account submitOnce leases from a pool of ${CHANNELS} (the payer is the`,
-    "operation's source and signs), fee-bumped by a funding account. Each run has a ledger of its own (its genesis",
-    'holds the accounts and channels) in a process of its own; records and the pool go to a table of its own.',
-    ...(order === 'in-order'
-      ? [
-          'Workers take payments in order (0, 1, 2…): with fewer workers than accounts, the payments in flight at once',
-          '  have distinct payers (BURST_ORDER=shuffled makes payments of one account meet in flight).',
-        ]
-      : [
-          'Workers take payments in a shuffled order (BURST_ORDER=shuffled): payments of one account meet in flight, on',
-          '  different channels, so they land in the same ledger (the payer is not the sequence source).',
-        ]),
-    'They act as at-least-once SQS workers: a payment for which submitOnce (its defaults: 5 rounds, 1 s pauses) answers',
-    `'pending' is delivered again ${REDELIVERY_PAUSE_MS} ms later, at most the ledger-submissions queue's maxReceiveCount times in all`,
-    '(then it stays pending, as the message would go to the DLQ).',
-    'settled/s = payments recorded succeeded / wall time (first payment taken -> last worker done).',
-    'physical limit = channel accounts / close interval: a ledger takes one transaction per source, and every',
-    `  transaction's source is a channel. With ${CONCURRENCY} workers each waiting for its ledger (Horizon answers a submission`,
-    `  once it has closed), at most min(${CHANNELS} channels, ${CONCURRENCY} workers) payments can enter a ledger: ${perSecond(Math.min(CONCURRENCY, CHANNELS), RUNS[1].closeIntervalMs)}/s at ${RUNS[1].closeIntervalMs} ms.`,
-    "replacements = envelopes built beyond each intent's first (sum of envelopes.length - 1 over the records); each",
-    '  raises the fee (baseFeeFor(feeLevel)) only when a node refused the one before for its fee or its queue.',
-    'redeliveries = submitOnce calls beyond the first per payment. failed / pending = records failed / still in flight.',
-    'doubled / lost, from the ledger: every payment each account sent (Horizon, all pages) is tied to its intent by',
-    "  its transaction's text memo (the intent id). doubled = intents with more than one payment on the ledger;",
-    '  lost = intents recorded succeeded with none there, or recorded failed with one there. Both must be 0.',
+    `Payment i pays ${PAYMENT_XLM} XLM ${order === 'random' ? `from a random one of ${ACCOUNTS} accounts to another random one (seeded: every run pays the same pairs), so one` : `from account i % ${ACCOUNTS} to the next one, so the`}`,
+    `${order === 'random' ? 'payer is in flight several times at once' : 'payers in flight at once are distinct'}; intent bench-burst:<run>:<i>, its transaction built as the gateway builds payments: on`,
+    "a channel account submitOnce leases (the payer is the operation's source and signs), fee-bumped by a funding account.",
+    'Each run has a ledger of its own (its genesis holds the accounts and channels) in a process of its own, with the pool and',
+    `the records in a table of its own; ${CLOSES_PER_RUN} ledgers' worth of payments (channels × ${CLOSES_PER_RUN}), taken in order by as many workers as`,
+    'channels, each an at-least-once SQS worker: a payment answered pending is delivered again 1 s later, at most the',
+    "ledger-submissions queue's maxReceiveCount times.",
+    'settled/s = payments recorded succeeded / wall time (first payment taken -> last worker done), min / median / max over the runs.',
+    'physical limit = channels / close interval: a ledger takes one transaction per source, and every source is a channel.',
+    'doubled / lost / false completed, from the ledger: every payment each account sent (Horizon, all pages) is tied to its',
+    "intent by its transaction's text memo. doubled = intents with more than one payment there; lost = recorded failed with",
+    'one there; false completed = recorded succeeded with none there. All must be 0 (summed over the runs).',
+    "run CPU = the run process's CPU time over the burst (the workers, submitOnce, the local ledger in the same process) / wall",
+    "time: near 100 % the process is saturated; far below it while the load average is above the cores, the machine's",
+    "other work held the CPU. Either way the rate is then the CPU's, not the pool's. load avg = 1 / 5 / 15 min, before",
+    "and after the pool's runs (the machine is shared). 'no answer' = a submission whose HTTP answer did not come within",
+    'LEDGER_TIMEOUT_MS (the worker looks it up by hash and resubmits: nothing is sent twice).',
   ];
-  for (const { spec, figures: f } of results) {
-    if (typeof f === 'string') continue;
-    lines.push(
-      `closes ${closeOf(spec)}: submission answers: ${answersOf(f.answers)}; on the ledger once ${f.paidOnce},` +
-        ` most envelopes for one intent ${f.mostEnvelopes} (highest fee offered ${f.highestFee} stroops), records naming another transaction than the ledger's ${f.misnamed},` +
-        ` payments of no intent ${f.stray}${f.notTaken ? `; cap of ${spec.capMs / 1000} s reached` : ''}.`,
-    );
-    if (f.firstError) lines.push(`  first error: ${f.firstError}`);
+  for (const m of measured) {
+    const rates = m.figures.map((f) => perSecond(f.succeeded, f.wallMs));
+    const met = rates.length > 0 && median(rates) >= m.goal;
+    const cpu = m.figures.length ? median(m.figures.map((f) => (100 * f.cpuMs) / f.wallMs)) : 0;
+    const load1 = Number(m.loadAfter.split(' / ')[0]);
+    const cores = availableParallelism();
+    const reason = met
+      ? 'goal met'
+      : load1 > cores
+        ? `goal NOT met: the machine's CPU was oversubscribed (load ${fixed(load1, 1)} on ${cores} cores), the run process got ${fixed(cpu, 0)} % of a core`
+        : cpu >= 85
+          ? `goal NOT met: the run process was CPU-saturated (${fixed(cpu, 0)} % of a core)`
+          : `goal NOT met (run CPU ${fixed(cpu, 0)} % of a core, load ${fixed(load1, 1)} on ${cores} cores): see the answers below`;
+    lines.push(`${m.channels} channels: ${reason}.`);
+    for (const f of m.figures) {
+      lines.push(
+        `  ${f.spec.run}: ${f.succeeded}/${f.spec.payments} in ${fixed(f.wallMs / 1000, 1)} s; answers: ${answersOf(f.answers)};` +
+          ` redeliveries ${f.redeliveries}, failed ${f.failed}, pending ${f.pending}, not taken ${f.notTaken}, most envelopes ${f.mostEnvelopes},` +
+          ` misnamed ${f.misnamed}, stray ${f.stray}${f.firstError ? `; first error: ${f.firstError}` : ''}.`,
+      );
+    }
+    for (const failure of m.failures) lines.push(`  a run failed: ${failure}`);
   }
   console.log(lines.join('\n'));
 }

@@ -6,7 +6,7 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import type { Construct } from 'constructs';
 import { type BundleEntry, bundleEntries } from '../esbuild.config.ts';
 import type { STAGE_OUTPUT_VARIABLES } from '../lib/admin/stage-outputs.ts';
-import { DEFAULT_LEDGER_TIMEOUT_MS } from '../lib/config.ts';
+import { DEFAULT_LEDGER_TIMEOUT_MS, ledgerChannels } from '../lib/config.ts';
 import { outboxItemTypes, outboxStream, REDRIVEN_MESSAGE } from '../lib/outbox.ts';
 import { queueUrlVariable } from '../lib/queue-names.ts';
 import { type QueueDefinition, queues as queueDefinitions } from '../lib/queues.ts';
@@ -164,6 +164,8 @@ export class PaymentsGatewayStack extends Stack {
         TABLE_NAME: table.tableName,
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
         LOG_LEVEL: settings.logLevel,
+        // The pool the functions lease from, as the ledger-submitter's maxConcurrency follows it (lib/queues.ts).
+        LEDGER_CHANNELS: String(ledgerChannels()),
         ...settings.ledger,
       };
       for (const name of [...granted.secrets, ...(granted.writes ?? [])])

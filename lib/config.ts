@@ -4,6 +4,12 @@ import * as z from './zod.ts';
 /** LEDGER_TIMEOUT_MS unless set: infra sizes the timeouts of the functions that wait on the ledger by it. */
 export const DEFAULT_LEDGER_TIMEOUT_MS = 10_000;
 
+/**
+ * The largest channel pool: the ledger-submitter runs one invocation per channel, and an SQS event source
+ * runs at most 1,000 at once.
+ */
+export const MAX_LEDGER_CHANNELS = 1000;
+
 const positiveInt = (fallback: number) =>
   z._default(z.coerce.number().check(z.int(), z.positive()), fallback);
 const nonEmpty = () => z.string().check(z.minLength(1));
@@ -58,7 +64,7 @@ const schema = z.object({
    * Channel accounts per environment (lib/ledger/channels.ts): how many transactions the gateway can have
    * in flight at once, and so at most how many land per ledger close.
    */
-  LEDGER_CHANNELS: positiveInt(16),
+  LEDGER_CHANNELS: z._default(z.coerce.number().check(z.int(), z.positive(), z.lte(MAX_LEDGER_CHANNELS)), 16),
   /**
    * Secrets Manager secrets holding each environment's key-encryption key ring (lib/secret-box.ts):
    * ledger and webhook secrets of sandbox tenants are sealed under the first, production's under the
@@ -112,6 +118,14 @@ export type Config = z.infer<typeof schema>;
 let cached: Config | undefined;
 
 /** The validated configuration; parsed on first use (module load of each handler) and kept. */
+/**
+ * LEDGER_CHANNELS as config() reads it, alone: the queue definitions and the stack read it where the rest
+ * of config is not set (a synth), so the pool the functions lease from and the ledger-submitter's
+ * concurrency (lib/queues.ts) come from the same value.
+ */
+export const ledgerChannels = (env: NodeJS.ProcessEnv = process.env): number =>
+  schema.shape.LEDGER_CHANNELS.parse(env.LEDGER_CHANNELS);
+
 export function config(): Config {
   cached ??= schema.parse(process.env);
   return cached;

@@ -1,5 +1,6 @@
 // The SQS queues and the workers they feed. Infra builds queues, DLQs and event sources from this,
 // and the local stack creates the same queues and runs one poller per worker from it.
+import { ledgerChannels } from './config.ts';
 
 export interface QueueDefinition {
   /** Logical name; the physical queue is `${stage}-${name}` (and `${stage}-${name}-dlq`). */
@@ -22,6 +23,15 @@ export interface QueueDefinition {
   tenantShare?: number;
 }
 
+/**
+ * The ledger-submitter's invocations at once: one per channel account (LEDGER_CHANNELS), since each holds
+ * one while its payment lands; more would only wait for a free channel, fewer would leave channels idle.
+ * At least 2, the least an SQS event source takes (its most, 1,000, bounds the pool: MAX_LEDGER_CHANNELS).
+ */
+export function submitterConcurrency(channels: number = ledgerChannels()): number {
+  return Math.max(2, channels);
+}
+
 export const queues: QueueDefinition[] = [
   // Visibility 120 s gives the worker a 20 s budget (a sixth): its ledger rounds (6 s) and one last ledger
   // request (10 s). One a batch, so a slow activation never takes others down with it when it times out.
@@ -31,7 +41,7 @@ export const queues: QueueDefinition[] = [
     batchSize: 1,
     visibilityTimeoutSeconds: 120,
     maxReceiveCount: 10,
-    // Each activation holds a ledger channel account (LEDGER_CHANNELS, 16) while it lands: a few at once
+    // Each activation holds a ledger channel account (LEDGER_CHANNELS) while it lands: a few at once
     // keep the channels for payments.
     maxConcurrency: 4,
   },
@@ -45,8 +55,10 @@ export const queues: QueueDefinition[] = [
     batchSize: 1,
     visibilityTimeoutSeconds: 120,
     maxReceiveCount: 5,
-    // One payment per channel account in flight: more invocations would only wait for a free channel.
-    maxConcurrency: 16,
+    // Follows the pool, read when the stack or the local pollers ask (LEDGER_CHANNELS may be set late).
+    get maxConcurrency() {
+      return submitterConcurrency();
+    },
   },
   // Webhook events from the table's stream (through the outbox), fanned out to deliveries.
   {

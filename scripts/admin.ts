@@ -64,7 +64,8 @@ Commands:
       pools' reserves. Never a secret.
   channels open --environment sandbox|production --count <n>
       Makes the first n channel accounts (keys sealed under the environment's key-encryption key) and
-      opens those the ledger lacks from the funding account (n = LEDGER_CHANNELS, 16 by default).
+      opens those the ledger lacks from the funding account, 100 a transaction (n = LEDGER_CHANNELS, 16 by
+      default; at most 1000).
   metrics [--minutes <n>] [--file <function output>]
       The local stack's business metrics of the last n minutes (15 by default), from the embedded metric
       format lines its functions wrote (.local/function-output.jsonl): per metric and dimension values,
@@ -303,8 +304,9 @@ async function main(): Promise<void> {
       const { invokeLedgerAdmin } = await import('../lib/admin/ledger-admin.ts');
       if (verb === 'status') return print(await invokeLedgerAdmin({ action: 'status', environment }));
       const count = required('count');
-      if (!/^\d{1,3}$/.test(count) || Number(count) < 1 || Number(count) > 100)
-        fail('--count must be a whole number from 1 to 100');
+      const { MAX_LEDGER_CHANNELS } = await import('../lib/config.ts');
+      if (!/^\d{1,4}$/.test(count) || Number(count) < 1 || Number(count) > MAX_LEDGER_CHANNELS)
+        fail(`--count must be a whole number from 1 to ${MAX_LEDGER_CHANNELS}`);
       return print(await invokeLedgerAdmin({ action: 'open-channels', environment, count: Number(count) }));
     }
     case 'connectors load': {

@@ -4,7 +4,7 @@
 // inside the stage, in functions/admin/ledger-accounts.ts, because only a stage's functions may decrypt
 // its key-encryption keys; the admin CLI invokes it (lib/admin/ledger-admin.ts), locally and deployed.
 import BigNumber from 'bignumber.js';
-import { config } from '../config.ts';
+import { config, MAX_LEDGER_CHANNELS } from '../config.ts';
 import type { Environment } from '../http/types.ts';
 import { accountBalances } from '../ledger/balances.ts';
 import { channelPool } from '../ledger/channels.ts';
@@ -28,7 +28,7 @@ export const ledgerAdminRequest = z.discriminatedUnion('action', [
   z.strictObject({
     action: z.literal('open-channels'),
     environment: z.enum(['sandbox', 'production']),
-    count: z.number().check(z.int(), z.gte(1), z.lte(100)),
+    count: z.number().check(z.int(), z.gte(1), z.lte(MAX_LEDGER_CHANNELS)),
   }),
   // Sandbox only: production's registry names the stablecoins' real issuers (`admin assets load`).
   z.strictObject({ action: z.literal('open-sandbox-assets') }),

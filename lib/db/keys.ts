@@ -53,6 +53,7 @@
 // | providerReceipt    | PROVIDER#<env>#<connId>  | RECEIPT#<receiptId>             |                                         | receipts (once each), admin        |
 // | platformAccount    | PLATFORM#<env>           | ACCOUNT#<role>                  |                                         | ledger                             |
 // | ledgerChannel      | PLATFORM#<env>           | CHANNEL#<nnnn>                  |                                         | ledger (channel leases, submitOnce)|
+// | ledgerChannelKey   | PLATFORM#<env>           | CHANNELKEY#<publicKey>          |                                         | ledger (a channel's number by key) |
 // | ledgerSubmission   | SUBMISSION#<env>#<intent>| SUBMISSION                      |                                         | ledger (submitOnce)                |
 //
 // The list indexes (list1…list4, lib/db/table.ts) are overloaded: each entity writes, with the item, the
@@ -190,6 +191,11 @@ export const ledgerKeys = {
     sk: `${CHANNEL_PREFIX}${String(index).padStart(4, '0')}`,
   }),
   channelPool: (environment: Environment) => ({ pk: `PLATFORM#${environment}`, skPrefix: CHANNEL_PREFIX }),
+  /** A channel's number by its account: renewing or freeing a lease is one write, whatever the pool's size. */
+  channelKey: (environment: Environment, publicKey: string): ItemKey => ({
+    pk: `PLATFORM#${environment}`,
+    sk: `CHANNELKEY#${publicKey}`,
+  }),
   submission: (environment: Environment, intentId: string): ItemKey => ({
     pk: `SUBMISSION#${environment}#${intentId}`,
     sk: 'SUBMISSION',

@@ -13,11 +13,17 @@
 //
 // An intent stays on its channel for same-sequence replacements (renewLease); it moves only when every
 // envelope it built is proven dead (expired or superseded, proofs.ts): the expiry proof covers the move.
+//
+// A lease costs the same whatever the pool's size (issue #24): it reads at most LEASE_PROBES slots (the
+// intent's home slot, a hash of its id, then random ones) in one batch and claims the first free one, so
+// a pool of hundreds is never read whole. Renewing and freeing go straight to the channel's item by its
+// account (a CHANNELKEY item, written with the channel, gives its number): one conditional write each.
 
+import { createHash } from 'node:crypto';
 import { config } from '../config.ts';
-import { holds } from '../db/conditions.ts';
+import { type Condition, holds } from '../db/conditions.ts';
 import { entity } from '../db/entity.ts';
-import { createIfAbsent, readAllPages, updateIf } from '../db/items.ts';
+import { createIfAbsent, getRecord, getRecords, readAllPages, updateIf } from '../db/items.ts';
 import { ledgerKeys } from '../db/keys.ts';
 import type { Environment } from '../http/types.ts';
 import * as metrics from '../metrics.ts';
@@ -72,7 +78,16 @@ const channelEntity = entity<ChannelAccount>({
 
 const conditions = {
   free: { expression: 'attribute_exists(pk) AND attribute_not_exists(holder)' },
-  heldBy: (intentId: string) => holds({ holder: intentId }),
+  /** Held by the intent (and, to renew it to `maxTime`, a lease not reaching further already). */
+  heldBy: (intentId: string, maxTime?: number): Condition => {
+    const held = holds({ holder: intentId });
+    if (maxTime === undefined) return held;
+    return {
+      expression: `${held.expression} AND (attribute_not_exists(#cMax) OR #cMax <= :cMax)`,
+      names: { ...held.names, '#cMax': 'leaseMaxTime' },
+      values: { ...held.values, ':cMax': maxTime },
+    };
+  },
   /** Still held as the taker saw it, when its lease had run out by ledger time. */
   heldAsSeen: (channel: ChannelAccount) =>
     holds({ holder: channel.holder, leaseMaxTime: channel.leaseMaxTime }),
@@ -96,9 +111,25 @@ export async function channelPool(environment: Environment): Promise<ChannelAcco
   return channels.filter((channel) => channel.index < config().LEDGER_CHANNELS);
 }
 
+/** A channel's number by its account (immutable once written: cached for the process). */
+interface ChannelKey {
+  environment: Environment;
+  publicKey: string;
+  index: number;
+}
+
+const channelKeyEntity = entity<ChannelKey>({
+  type: 'ledgerChannelKey',
+  keyOf: (key) => ledgerKeys.channelKey(key.environment, key.publicKey),
+});
+
+/** Channels written at once by ensureChannelKeys (a pool of hundreds is made in seconds). */
+const CHANNELS_WRITTEN_AT_ONCE = 25;
+
 /**
- * The keys of the pool's first `count` channels, creating those missing (idempotent). `newKeys` seals
- * them (the custody KEK by default; the bench, which has none, brings its own).
+ * The keys of the pool's first `count` channels, creating those missing (idempotent), each with the item
+ * that finds it by its account. `newKeys` seals them (the custody KEK by default; the bench, which has
+ * none, brings its own).
  */
 export async function ensureChannelKeys(
   environment: Environment,
@@ -106,62 +137,108 @@ export async function ensureChannelKeys(
   options: { now?: Date; newKeys?: (environment: Environment) => Promise<AccountKeys> } = {},
 ): Promise<ChannelAccount[]> {
   const now = options.now ?? new Date();
-  const channels: ChannelAccount[] = [];
-  for (let index = 0; index < count; index++) {
+  const ensure = async (index: number): Promise<ChannelAccount> => {
     const { publicKey, sealedSecret } = await (options.newKeys ?? newAccountKeys)(environment);
-    const channel = { environment, index, publicKey, sealedSecret, createdAt: now.toISOString() };
-    const created = await createIfAbsent(channelEntity, channel);
-    channels.push(created.outcome === 'conditionFailed' ? created.current : channel);
+    const fresh = { environment, index, publicKey, sealedSecret, createdAt: now.toISOString() };
+    const created = await createIfAbsent(channelEntity, fresh);
+    const channel = created.outcome === 'conditionFailed' ? created.current : fresh;
+    await createIfAbsent(channelKeyEntity, { environment, publicKey: channel.publicKey, index });
+    return channel;
+  };
+  const channels: ChannelAccount[] = [];
+  for (let first = 0; first < count; first += CHANNELS_WRITTEN_AT_ONCE) {
+    const indices = Array.from(
+      { length: Math.min(CHANNELS_WRITTEN_AT_ONCE, count - first) },
+      (_, i) => first + i,
+    );
+    channels.push(...(await Promise.all(indices.map(ensure))));
   }
   return channels;
+}
+
+const knownIndices = new Map<string, number>();
+
+/** The channel's number in the pool, from its account; undefined for an account that is no channel. */
+async function channelIndexOf(environment: Environment, publicKey: string): Promise<number | undefined> {
+  const id = `${environment}:${publicKey}`;
+  let index = knownIndices.get(id);
+  if (index === undefined) {
+    const key = await getRecord<ChannelKey>(ledgerKeys.channelKey(environment, publicKey));
+    // A channel made before its key item (`admin channels open` writes the missing ones): read the pool.
+    index =
+      key?.index ??
+      (await channelPool(environment)).find((channel) => channel.publicKey === publicKey)?.index;
+    if (index !== undefined) knownIndices.set(id, index);
+  }
+  return index;
 }
 
 const leaseChanges = (intentId: string, maxTime: number) => ({
   set: { holder: intentId, leaseMaxTime: maxTime },
 });
 
+/** Slots a lease reads at most, whatever the pool's size: all of a pool this small. */
+export const LEASE_PROBES = 16;
+
 /**
- * Leases a channel to the intent until `maxTime`: the one it already holds (a worker resuming after a
- * crash), else a free one (starting at a random place, so workers spread), else one whose lease ran out
- * by ledger time. null when every channel is busy: the caller waits or returns its message.
+ * The slots a lease tries, in order: the intent's home slot (a worker resuming the intent tries the one it
+ * most likely holds first), then others at random, LEASE_PROBES in all.
+ */
+function probesFor(intentId: string, size: number): number[] {
+  const home = createHash('sha256').update(intentId).digest().readUInt32BE(0) % size;
+  if (size <= LEASE_PROBES) return Array.from({ length: size }, (_, i) => (home + i) % size);
+  const probes = new Set([home]);
+  while (probes.size < LEASE_PROBES) probes.add(Math.floor(Math.random() * size));
+  return [...probes];
+}
+
+/**
+ * Leases a channel to the intent until `maxTime`: the one it already holds among the slots read (a worker
+ * resuming after a crash), else a free one, else one whose lease ran out by ledger time. null when every
+ * slot read is busy: the caller waits or returns its message.
  */
 export async function leaseChannel(
   environment: Environment,
   intentId: string,
   maxTime: number,
 ): Promise<LeasedChannel | null> {
-  const pool = await channelPool(environment);
-  const lease = await leaseFrom(pool, environment, intentId, maxTime);
-  // The pool as this lease leaves it (as read, with this lease): the channels held, and a wait when none was free.
-  const inUse = pool.filter(
+  const size = config().LEDGER_CHANNELS;
+  // Eventually consistent: only a hint of which slots are free; the conditional claim decides.
+  const slots = await getRecords<ChannelAccount>(
+    probesFor(intentId, size).map((index) => ledgerKeys.channel(environment, index)),
+  );
+  if (slots.length === 0) {
+    throw new Error(`No ${environment} channel accounts: create them with \`admin channels\``);
+  }
+  const lease = await leaseFrom(slots, environment, intentId, maxTime);
+  // The pool as this lease leaves it, estimated from the slots read: the share held, and a wait when none was free.
+  const held = slots.filter(
     (channel) => channel.publicKey === lease?.publicKey || (channel.holder ?? intentId) !== intentId,
   ).length;
-  metrics.countChannelLease(environment, inUse, pool.length, lease === null);
+  metrics.countChannelLease(environment, Math.round((held / slots.length) * size), size, lease === null);
   return lease;
 }
 
 async function leaseFrom(
-  pool: ChannelAccount[],
+  slots: ChannelAccount[],
   environment: Environment,
   intentId: string,
   maxTime: number,
 ): Promise<LeasedChannel | null> {
-  if (pool.length === 0) {
-    throw new Error(`No ${environment} channel accounts: create them with \`admin channels\``);
-  }
-  const own = pool.find((channel) => channel.holder === intentId);
-  if (own) return renewLease(environment, own.publicKey, intentId, maxTime, pool);
-  const start = Math.floor(Math.random() * pool.length);
-  const rotated = [...pool.slice(start), ...pool.slice(0, start)];
-  for (const channel of rotated.filter((c) => c.holder === undefined)) {
+  const own = slots.find((channel) => channel.holder === intentId);
+  if (own) return renewAt(environment, own.index, intentId, maxTime);
+  for (const channel of slots.filter((c) => c.holder === undefined)) {
     const written = await updateIf<ChannelAccount>(
       ledgerKeys.channel(environment, channel.index),
       leaseChanges(intentId, maxTime),
       conditions.free,
     );
     if (written.outcome === 'written') return leased(written.record);
+    // The read was stale and the slot is the intent's own already.
+    if (written.outcome === 'conditionFailed' && written.current.holder === intentId)
+      return renewAt(environment, channel.index, intentId, maxTime);
   }
-  const held = rotated.filter((c) => c.holder !== undefined);
+  const held = slots.filter((c) => c.holder !== undefined);
   if (held.length === 0) return null;
   const closedAt = await latestClosedAt(environment);
   for (const channel of held.filter((c) => closedAt !== null && (c.leaseMaxTime ?? 0) < closedAt)) {
@@ -177,42 +254,57 @@ async function leaseFrom(
 
 /**
  * Extends the intent's lease of the channel `publicKey` to cover an envelope valid until `maxTime` (a
- * same-sequence replacement). null when the intent no longer holds it.
+ * same-sequence replacement; a lease already reaching further stays as it is). null when the intent no
+ * longer holds it.
  */
 export async function renewLease(
   environment: Environment,
   publicKey: string,
   intentId: string,
   maxTime: number,
-  pool?: ChannelAccount[],
 ): Promise<LeasedChannel | null> {
-  const channel = (pool ?? (await channelPool(environment))).find((c) => c.publicKey === publicKey);
-  if (!channel || channel.holder !== intentId) return null;
+  const index = await channelIndexOf(environment, publicKey);
+  return index === undefined ? null : renewAt(environment, index, intentId, maxTime);
+}
+
+async function renewAt(
+  environment: Environment,
+  index: number,
+  intentId: string,
+  maxTime: number,
+): Promise<LeasedChannel | null> {
   const written = await updateIf<ChannelAccount>(
-    ledgerKeys.channel(environment, channel.index),
-    leaseChanges(intentId, Math.max(maxTime, channel.leaseMaxTime ?? 0)),
-    conditions.heldBy(intentId),
+    ledgerKeys.channel(environment, index),
+    leaseChanges(intentId, maxTime),
+    conditions.heldBy(intentId, maxTime),
   );
-  return written.outcome === 'written' ? leased(written.record) : null;
+  if (written.outcome === 'written') return leased(written.record);
+  return written.outcome === 'conditionFailed' && written.current.holder === intentId
+    ? leased(written.current)
+    : null;
 }
 
 /**
- * Frees every channel the intent holds: it settled, or holds nothing that can land. `landed` is the
- * envelope of the intent's that a closed ledger holds, if any: its channel keeps that sequence number.
+ * Frees the channels `publicKeys` the intent holds (those of its envelopes, and the one it leased now):
+ * it settled, or holds nothing that can land; one conditional write each, a channel held by another
+ * left alone. `landed` is the envelope of the intent's that a closed ledger holds, if any: its channel
+ * keeps that sequence number.
  */
 export async function releaseChannels(
   environment: Environment,
   intentId: string,
+  publicKeys: readonly string[],
   landed?: LandedSequence & { source: string },
 ): Promise<void> {
-  const held = (await channelPool(environment)).filter((channel) => channel.holder === intentId);
-  for (const channel of held) {
+  for (const publicKey of new Set(publicKeys)) {
+    const index = await channelIndexOf(environment, publicKey);
+    if (index === undefined) continue;
     const consumed =
-      landed?.source === channel.publicKey
+      landed?.source === publicKey
         ? { landed: { network: landed.network, sequence: landed.sequence } }
         : undefined;
     await updateIf<ChannelAccount>(
-      ledgerKeys.channel(environment, channel.index),
+      ledgerKeys.channel(environment, index),
       { remove: ['holder', 'leaseMaxTime'], ...(consumed ? { set: consumed } : {}) },
       conditions.heldBy(intentId),
     );

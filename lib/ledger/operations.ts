@@ -282,9 +282,9 @@ export async function openPlatformAccounts(
   const funding = await platformAccount(environment, 'funding');
 
   const build = async (ctx: BuildContext) => {
-    const missing: string[] = [];
-    for (const account of accounts)
-      if (!(await findLedgerAccount(environment, account))) missing.push(account);
+    // Read side by side: a transaction opens up to 100, one read after another would take its budget.
+    const open = await Promise.all(accounts.map((account) => findLedgerAccount(environment, account)));
+    const missing = accounts.filter((_, i) => !open[i]);
     if (missing.length === 0) return null;
     const source = await platformLedgerAccount(environment, funding.publicKey, 'funding');
     const builder = new TransactionBuilder(sourceAccountFor(ctx, source), {

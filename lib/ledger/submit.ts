@@ -251,6 +251,8 @@ class SubmissionRun {
   readonly networkPassphrase: string;
   /** The network's id (the hash of its passphrase): a channel's landed sequence is kept per network. */
   readonly networkId: string;
+  /** The channel this run leased or renewed (its account), freed with the intent's others. */
+  leased: string | undefined;
 
   constructor(options: SubmitOptions) {
     const network = ledgerNetwork(options.environment);
@@ -314,23 +316,26 @@ class SubmissionRun {
     this.log('Ledger submission taken over by another worker', current);
     if (current.status === 'submitting') return { record: current, adopted: true };
     // The writer may have crashed before freeing the channel.
-    await this.releaseChannels();
+    await this.releaseChannels(current);
     return { outcome: outcomeOf(current) };
   }
 
   /**
-   * Frees the channels the intent holds once it settled (or built nothing). With the hash of the
-   * intent's transaction a closed ledger holds, its channel keeps that envelope's sequence number: the
-   * next holder builds above it even when its account read lags behind the ledger.
+   * Frees the channels the intent holds once it settled (or built nothing): those its envelopes were built
+   * on and the one leased in this call. With the hash of the intent's transaction a closed ledger holds,
+   * its channel keeps that envelope's sequence number: the next holder builds above it even when its
+   * account read lags behind the ledger.
    */
   async releaseChannels(record?: SubmissionRecord, landedHash?: string): Promise<void> {
     if (!this.useChannel) return;
     const envelope = landedHash
       ? record?.envelopes.find((e) => e.hash === landedHash || e.innerHash === landedHash)
       : undefined;
+    const held = [...(this.leased ? [this.leased] : []), ...(record?.envelopes ?? []).map((e) => e.source)];
     await releaseChannels(
       this.environment,
       this.intentId,
+      held,
       envelope
         ? { source: envelope.source, sequence: envelope.sequence, network: this.networkId }
         : undefined,
@@ -338,14 +343,20 @@ class SubmissionRun {
   }
 
   /**
-   * The channel to build on: the reused envelope's, its lease renewed, else one leased now (the intent's
-   * own if it holds one). null when none is free, or the reused one is no longer the intent's.
+   * The channel to build on: the reused envelope's, its lease renewed, else the one the intent's last
+   * envelope was built on if it still holds it, else one leased now. null when none is free, or the reused
+   * one is no longer the intent's.
    */
-  async channelFor(reuse: EnvelopeRef | undefined, maxTime: number): Promise<BuildContext['channel'] | null> {
-    const lease = reuse
-      ? await renewLease(this.environment, reuse.source, this.intentId, maxTime)
-      : await leaseChannel(this.environment, this.intentId, maxTime);
+  async channelFor(
+    reuse: EnvelopeRef | undefined,
+    last: EnvelopeRef | undefined,
+    maxTime: number,
+  ): Promise<BuildContext['channel'] | null> {
+    const kept = reuse ?? last;
+    const renewed = kept ? await renewLease(this.environment, kept.source, this.intentId, maxTime) : null;
+    const lease = reuse || renewed ? renewed : await leaseChannel(this.environment, this.intentId, maxTime);
     if (!lease) return null;
+    this.leased = lease.publicKey;
     const onLedger = await platformLedgerAccount(this.environment, lease.publicKey, 'channel');
     const sequence = sequenceToBuildOn(onLedger.sequenceNumber(), lease.landed, this.networkId);
     return {
@@ -382,7 +393,9 @@ class SubmissionRun {
     const expected = previous ? previous.hash : undefined;
     const feeLevel =
       (previous?.feeLevel ?? previous?.attempt ?? 0) + (mode === 'sameSequence' || !previous ? 1 : 0);
-    const channel = this.useChannel ? await this.channelFor(reuse, timeBoundsFor(now).maxTime) : undefined;
+    const channel = this.useChannel
+      ? await this.channelFor(reuse, previous?.envelopes.at(-1), timeBoundsFor(now).maxTime)
+      : undefined;
     if (channel === null) {
       this.log('Every ledger channel is busy: waiting', previous);
       return previous ? { record: previous, wait: true } : { busy: true };
@@ -420,7 +433,7 @@ class SubmissionRun {
       const written = await replaceSubmission(record, expected);
       this.log('Ledger submission refused before submitting', record, { errorCode: error.errorCode });
       if (!written.written) return this.adopt(written);
-      await this.releaseChannels();
+      await this.releaseChannels(record);
       return { outcome: outcomeOf(record) };
     }
     if (tx === null) {
@@ -438,7 +451,7 @@ class SubmissionRun {
       const written = await replaceSubmission(record, expected);
       this.log('Ledger already in the wanted state: nothing submitted', record);
       if (!written.written) return this.adopt(written);
-      await this.releaseChannels();
+      await this.releaseChannels(record);
       return { outcome: outcomeOf(record) };
     }
     const { envelopeXdr, ...ref } = this.describe(tx);

@@ -125,3 +125,30 @@ describe('a queue with a worker', () => {
     );
   });
 });
+
+describe('the ledger-submitter follows the channel pool', () => {
+  test('a pool of 64 (LEDGER_CHANNELS at synth): 64 invocations at once, and the functions lease from 64', () => {
+    process.env.LEDGER_CHANNELS = '64';
+    try {
+      const pooled = Template.fromStack(
+        new PaymentsGatewayStack(newApp(), 'Pool64', { stage: 'dev' }),
+      ).toJSON().Resources as Resources;
+      const [queueId] = ofType(pooled, 'AWS::SQS::Queue')
+        .filter(([, r]) => r.Properties?.QueueName === physicalQueueName('dev', 'ledger-submissions'))
+        .map(([id]) => id);
+      const [, mapping] =
+        ofType(pooled, 'AWS::Lambda::EventSourceMapping').find(
+          ([, r]) => referencedId(r.Properties?.EventSourceArn) === queueId,
+        ) ?? assert.fail('no event source on the ledger-submissions queue');
+      assert.deepEqual(mapping.Properties?.ScalingConfig, { MaximumConcurrency: 64 });
+      const submitter = pooled[referencedId(mapping.Properties?.FunctionName)]?.Properties as {
+        Environment?: { Variables?: Record<string, unknown> };
+      };
+      assert.equal(submitter.Environment?.Variables?.LEDGER_CHANNELS, '64');
+      // The local stack's pollers read the same definition.
+      assert.equal(queues.find((q) => q.name === 'ledger-submissions')?.maxConcurrency, 64);
+    } finally {
+      delete process.env.LEDGER_CHANNELS;
+    }
+  });
+});

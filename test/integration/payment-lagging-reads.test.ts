@@ -130,8 +130,11 @@ describe('payments while account reads lag behind the ledger', () => {
     // sequence number as unused.
     const pool = await channels.channelPool('sandbox');
     const blockers = pool.slice(1).map((_, i) => `test-blocker:${i}:${randomUUID()}`);
-    for (const blocker of blockers)
-      assert.ok(await channels.leaseChannel('sandbox', blocker, Math.floor(Date.now() / 1000) + 3600));
+    const blocked: string[] = [];
+    for (const blocker of blockers) {
+      const lease = await channels.leaseChannel('sandbox', blocker, Math.floor(Date.now() / 1000) + 3600);
+      blocked.push(lease?.publicKey ?? assert.fail(`${blocker} leased nothing`));
+    }
     try {
       ledger.faults.set({ accountsIngestDelayMs: 60_000 });
       const moment = new Date();
@@ -146,7 +149,8 @@ describe('payments while account reads lag behind the ledger', () => {
       assert.deepEqual(landed.map((op) => op.transaction_hash).sort(), [first.hash, second.hash].sort());
       assert.equal((await holdings(wallet.payee.publicKey)).USDC, stroops('2'));
     } finally {
-      for (const blocker of blockers) await channels.releaseChannels('sandbox', blocker);
+      for (const [i, blocker] of blockers.entries())
+        await channels.releaseChannels('sandbox', blocker, [blocked[i] as string]);
     }
   });
 

@@ -33,6 +33,9 @@ function refusal(envelope: DecodedEnvelope, code: TxOutcome['code'], ledger: Led
   return { kind: 'rejected', envelope, outcome, resultXdr: transactionResultXdr(outcome) };
 }
 
+/** Operations the public network's ledgers take at most (its tx-set limit). */
+const PUBLIC_NETWORK_TX_SET_OPERATIONS = 1000;
+
 export class Core {
   readonly pool = new Pool();
   readonly ingestion = new Ingestion();
@@ -45,14 +48,24 @@ export class Core {
   readonly clock: LedgerClock;
   readonly faults: Faults;
   readonly closeIntervalMs: number;
+  readonly maxTxSetOperations: number;
 
-  constructor(ledger: Ledger, clock: LedgerClock, faults: Faults, closeIntervalMs: number) {
+  constructor(
+    ledger: Ledger,
+    clock: LedgerClock,
+    faults: Faults,
+    closeIntervalMs: number,
+    maxTxSetOperations = PUBLIC_NETWORK_TX_SET_OPERATIONS,
+  ) {
     this.ledger = ledger;
     this.clock = clock;
     this.faults = faults;
     this.closeIntervalMs = closeIntervalMs;
+    this.maxTxSetOperations = maxTxSetOperations;
     if (!Number.isSafeInteger(closeIntervalMs) || closeIntervalMs < 0)
       throw new RangeError(`closeIntervalMs must be whole milliseconds, 0 or more, not ${closeIntervalMs}`);
+    if (!Number.isSafeInteger(maxTxSetOperations) || maxTxSetOperations < 1)
+      throw new RangeError(`maxTxSetOperations must be a whole number above 0, not ${maxTxSetOperations}`);
   }
 
   start(): void {
@@ -110,11 +123,14 @@ export class Core {
     return { kind: 'pending', hash: envelope.hash, settled: this.answerOf(added.settled, envelope.hash) };
   }
 
-  /** Closes the next ledger now with the pool (and `extra` transactions after it); restarts the cadence. */
+  /**
+   * Closes the next ledger now with the pool, up to the tx-set limit (and `extra` transactions after it);
+   * restarts the cadence. What the limit leaves waits for the next close.
+   */
   closeLedger(extra: DecodedEnvelope[] = []): { header: LedgerHeader; closed: Closed[] } {
     const state = this.ledger.state;
     this.ingestion.schedule(state, Date.now(), this.faults.ingestDelayMs, this.faults.accountsIngestDelayMs);
-    const waiting = this.pool.drain();
+    const waiting = this.pool.take(this.maxTxSetOperations);
     const closeTime = this.ledger.nextCloseTime(this.clock.nowSeconds());
     const result = this.ledger.close([...waiting.map((p) => p.envelope), ...extra], closeTime);
     waiting.forEach((pending, index) => {

@@ -1,6 +1,7 @@
 // The pending pool of a ledger that closes on a cadence: accepted transactions in arrival order, waiting for
 // the next close. Like stellar-core's queue it holds at most one transaction per source account, and
-// counts what each fee source already owes, so a new submission is judged against state + pool.
+// counts what each fee source already owes, so a new submission is judged against state + pool. A close
+// takes what fits in the ledger's operation limit; the rest waits for the next one.
 import type { Closed } from './ledger.ts';
 import type { DecodedEnvelope } from './validation.ts';
 
@@ -14,6 +15,8 @@ export interface Pending {
 /** The most a transaction can charge its fee source: its bid (the bump's, for a fee bump). */
 const bidOf = (envelope: DecodedEnvelope) => envelope.feeBump?.fee ?? envelope.tx.fee;
 const feeSourceOf = (envelope: DecodedEnvelope) => envelope.feeBump?.feeSource ?? envelope.tx.source;
+const operationsOf = (envelope: DecodedEnvelope) =>
+  envelope.tx.operations.length + (envelope.feeBump ? 1 : 0);
 
 export class Pool {
   private queue: Pending[] = [];
@@ -57,12 +60,24 @@ export class Pool {
     return pending;
   }
 
-  /** Everything waiting, in arrival order; the pool is empty afterwards. */
-  drain(): Pending[] {
-    const drained = this.queue;
-    this.queue = [];
-    this.byHash.clear();
-    this.bySource.clear();
-    return drained;
+  /**
+   * What waits, in arrival order, while its operations fit in `maxOperations` (a fee bump counts one more,
+   * as stellar-core counts it); the rest stays for the next ledger.
+   */
+  take(maxOperations: number): Pending[] {
+    let operations = 0;
+    let taken = 0;
+    for (const pending of this.queue) {
+      operations += operationsOf(pending.envelope);
+      if (operations > maxOperations) break;
+      taken++;
+    }
+    const ledger = this.queue.slice(0, taken);
+    this.queue = this.queue.slice(taken);
+    for (const { envelope } of ledger) {
+      this.byHash.delete(envelope.hash);
+      this.bySource.delete(envelope.tx.source);
+    }
+    return ledger;
   }
 }

@@ -77,7 +77,7 @@ export function startLocalLedger(options: LocalLedgerOptions): Promise<LocalLedg
     genesisTime: clock.nowSeconds(),
   });
   const faults = new Faults();
-  const core = new Core(ledger, clock, faults, options.closeIntervalMs ?? 0);
+  const core = new Core(ledger, clock, faults, options.closeIntervalMs ?? 0, options.maxTxSetOperations);
   const friendbot = keys && new Friendbot(core, keys);
   let base = '';
 

@@ -86,6 +86,12 @@ export interface LocalLedgerOptions {
   baseReserve?: string;
   /** 0 or absent: each accepted transaction closes its own ledger at once. > 0: a ledger closes every N ms. */
   closeIntervalMs?: number;
+  /**
+   * Operations one ledger takes at most, as stellar-core's ledger limit (a fee bump counts its inner
+   * operations and one more); what the pool holds beyond it waits for the next close, in arrival order.
+   * Default 1,000, the public network's.
+   */
+  maxTxSetOperations?: number;
   /** The ledger clock's initial offset from real time, in ms (genesis closes on it too). */
   clockOffsetMs?: number;
   /** GET|POST /friendbot funds new accounts; default on, except on the public network's passphrase. */
