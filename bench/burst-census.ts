@@ -45,12 +45,15 @@ export async function ledgerPaymentsByMemo(
 ): Promise<Map<string, string[]>> {
   const byMemo = new Map<string, string[]>();
   for (const account of accounts) {
+    // Payments first, their transactions after: a payment that lands between the two reads is then
+    // either missed by both or found with its transaction, never taken for a payment of no intent.
+    const payments = await readAll<PaymentRecord>(horizonUrl, `/accounts/${account}/payments`);
     const memos = new Map<string, string>();
     for (const tx of await readAll<TransactionRecord>(horizonUrl, `/accounts/${account}/transactions`)) {
       memos.set(tx.hash, tx.memo_type === 'text' ? (tx.memo ?? '') : `(${tx.memo_type} memo)`);
     }
     // Each payment counted once: under the account that sent it.
-    for (const payment of await readAll<PaymentRecord>(horizonUrl, `/accounts/${account}/payments`)) {
+    for (const payment of payments) {
       if (payment.type !== 'payment' || payment.from !== account) continue;
       const memo = memos.get(payment.transaction_hash) ?? '(transaction not found)';
       byMemo.set(memo, [...(byMemo.get(memo) ?? []), payment.transaction_hash]);
