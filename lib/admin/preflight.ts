@@ -1,6 +1,7 @@
 // `admin preflight --stage <s>`: what a first deploy of a stage needs from its account that the deploy
 // itself would only discover half-way (and roll back over): the Lambda concurrency quota production's
-// reservations need, the CDK bootstrap in both regions (the stage's and us-east-1, the edge stack's), and
+// reservations need, the CDK bootstrap in every region the stage deploys to (its own, us-east-1 for the
+// edge stack, and production's key replica region), and
 // the two certificates of the domain: the one CloudFront serves (us-east-1) and the one the API's
 // regional custom domain serves (the stage's region), each issued and covering the domain's names.
 // Read-only: Lambda GetAccountSettings, CloudFormation DescribeStacks on CDKToolkit, ACM
@@ -40,7 +41,10 @@ export interface PreflightDomain {
 export async function preflight(stage: string, domain: PreflightDomain): Promise<string[]> {
   const target = stageTargetOf(declaredStages(), stage);
   const production = stage === 'prod';
-  const regions = [...new Set([target.region, EDGE_REGION])];
+  // Production's key secrets are replicated to a region whose stack (the replica key) deploys first.
+  const regions = [
+    ...new Set([target.region, EDGE_REGION, ...(target.keyReplicaRegion ? [target.keyReplicaRegion] : [])]),
+  ];
   // Production always has a domain (the synth refuses it without one); another stage only when given one.
   const required = production || domain.certificateArn !== undefined;
   const checked = (arn: string | undefined, use: CertificateUse) =>

@@ -654,7 +654,7 @@ describe('admin CLI against a deployed stage (--stage)', () => {
 describe('admin CLI: preflight before a first deploy', () => {
   // The prod account as AWS would describe it (simulated: quotas, bootstrap stacks and certificates have
   // no local service); the CLI reads it in each service's own protocol, region by region.
-  const { account, region } = stageTargetOf(declaredStages(), 'prod');
+  const { account, region, keyReplicaRegion } = stageTargetOf(declaredStages(), 'prod');
   const certificateArn = `arn:aws:acm:us-east-1:${account}:certificate/1f0c2c4e-0000-4000-8000-000000000001`;
   const regionalArn = `arn:aws:acm:${region}:${account}:certificate/1f0c2c4e-0000-4000-8000-000000000002`;
   const domainArgs = ['--domain-name', 'api.example.com', '--regional-certificate-arn', regionalArn];
@@ -666,6 +666,8 @@ describe('admin CLI: preflight before a first deploy', () => {
     status: 'UPDATE_COMPLETE',
     outputs: { BootstrapVersion: version, BucketName: `cdk-hnb659fds-assets-${account}-${stackRegion}` },
   });
+  // The stage's region, us-east-1 (the edge) and the key secrets' replica region.
+  const bootstrapped = [region, 'us-east-1', keyReplicaRegion as string].map((r) => toolkit(r, '30'));
   const preflightAt = async (
     stacks: SimulatedStack[],
     simulated: SimulatedAccount,
@@ -690,9 +692,9 @@ describe('admin CLI: preflight before a first deploy', () => {
     }
   };
 
-  it('says "ready" for an account with the quota, both regions bootstrapped and both certificates issued for the domain', async () => {
+  it('says "ready" for an account with the quota, its regions bootstrapped and both certificates issued for the domain', async () => {
     const ready = await preflightAt(
-      [toolkit(region, '30'), toolkit('us-east-1', '30')],
+      bootstrapped,
       { certificates: [{ arn: certificateArn, status: 'ISSUED' }, issuedRegional] },
       '--certificate-arn',
       certificateArn,
@@ -701,7 +703,7 @@ describe('admin CLI: preflight before a first deploy', () => {
     assert.deepEqual(ready, { code: 0, stdout: 'ready\n', stderr: '' });
   });
 
-  it('names each missing thing in one line and exits 1: a new account quota, a region not bootstrapped, an old bootstrap, a pending or misplaced certificate', async () => {
+  it('names each missing thing in one line and exits 1: a new account quota, regions not bootstrapped (the key replica region too), an old bootstrap, a pending or misplaced certificate', async () => {
     const notReady = await preflightAt(
       [toolkit(region, '5')],
       {
@@ -717,13 +719,14 @@ describe('admin CLI: preflight before a first deploy', () => {
       `Lambda concurrent executions quota in ${region} is 10; prod reserves 36 (workers/ledger-submitter, workers/wallet-activator, streams/outbox, schedules/reconciler, api/fallback) and Lambda keeps 100 unreserved, so it needs 136: request "Concurrent executions" (L-B99A9384) in Service Quotas, 1,000 is the default.`,
       `CDK bootstrap in ${region} is version 5, older than 6: run npx cdk bootstrap aws://${account}/${region}.`,
       `No CDK bootstrap in us-east-1: run npx cdk bootstrap aws://${account}/us-east-1.`,
+      `No CDK bootstrap in ${keyReplicaRegion}: run npx cdk bootstrap aws://${account}/${keyReplicaRegion}.`,
       `Certificate ${certificateArn} is PENDING_VALIDATION, not ISSUED: add the validation record that aws acm describe-certificate --region us-east-1 shows and wait for ISSUED.`,
     ]);
     assert.equal(notReady.stderr, '');
 
     const misplaced = certificateArn.replace('us-east-1', region);
     const elsewhere = await preflightAt(
-      [toolkit(region, '30'), toolkit('us-east-1', '30')],
+      bootstrapped,
       { certificates: [{ arn: misplaced, status: 'ISSUED' }, issuedRegional] },
       '--certificate-arn',
       misplaced,
@@ -736,7 +739,7 @@ describe('admin CLI: preflight before a first deploy', () => {
     );
     assert.equal(elsewhere.stdout.split('\n').filter(Boolean).length, 1);
 
-    const none = await preflightAt([toolkit(region, '30'), toolkit('us-east-1', '30')], {});
+    const none = await preflightAt(bootstrapped, {});
     assert.equal(none.code, 1);
     assert.deepEqual(none.stdout.trimEnd().split('\n'), [
       'No certificate: pass --certificate-arn <the ACM certificate in us-east-1 that -c certificateArn will name>.',
@@ -744,7 +747,7 @@ describe('admin CLI: preflight before a first deploy', () => {
       'No domain name: pass --domain-name <the names -c domainName will name, comma-separated>.',
     ]);
     const unknown = await preflightAt(
-      [toolkit(region, '30'), toolkit('us-east-1', '30')],
+      bootstrapped,
       { certificates: [issuedRegional] },
       '-c',
       certificateArn,
@@ -754,7 +757,6 @@ describe('admin CLI: preflight before a first deploy', () => {
   });
 
   it('checks the regional certificate: in the stage region, ISSUED, covering every name of the domain', async () => {
-    const bootstrapped = [toolkit(region, '30'), toolkit('us-east-1', '30')];
     const edge = {
       arn: certificateArn,
       status: 'ISSUED',
