@@ -4,7 +4,9 @@
 // cdk.json's `stages` (lib/stage-targets.ts); the web ACL's stack beside it is in us-east-1, where
 // CloudFront's must be.
 // Custom domain: `-c domainName=api.example.com -c certificateArn=<ACM ARN in us-east-1>
-// -c regionalCertificateArn=<ACM ARN in the stage's region>` (CloudFront's and the API's); alarm
+// -c regionalCertificateArn=<ACM ARN in the stage's region>` (CloudFront's and the API's), with mutual TLS
+// between them: `-c originClientCertificateArn=<ACM ARN in us-east-1> -c originTruststoreUri=s3://…`
+// (prod: required; infra/constructs/edge.ts); alarm
 // subscribers: `-c alarmEmail=<address>` and/or `-c alarmHttpsEndpoint=<pager URL>`. Both are required
 // for prod, which refuses to synthesize without them (one line saying what is missing). Prod's break-glass
 // role, the one that may disable or delete the key material: `-c breakGlassRoleArn=<role ARN>`; where

@@ -7,7 +7,7 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
-import { PENDING_INDEX } from '../lib/db/keys.ts';
+import { PENDING_INDEX, pendingKeys, TENANT_KEY_PREFIX } from '../lib/db/keys.ts';
 import { outboxQueues, reconcilerQueues } from '../lib/outbox.ts';
 import { type SecretName, secretIdVariable } from '../lib/secret-names.ts';
 
@@ -169,6 +169,17 @@ export const TABLE_READ_ACTIONS = [
 ];
 export const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem'];
 
+/**
+ * The reconciler's UpdateItem (lib/db/pending-index.ts markRedriven) moves a record's place on the pending
+ * index, nothing else: tenant records only (the records it re-drives, transactions and wallets, are
+ * tenant-owned; credentials, platform accounts and submissions are not) and no attribute but the item's
+ * and the index's keys, so a bug or a stolen role cannot rewrite a record's status, amounts or sealed keys.
+ */
+export const RECONCILER_UPDATE_CONDITIONS = {
+  'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${TENANT_KEY_PREFIX}*`] },
+  'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', ...pendingKeys.attributes] },
+};
+
 export function grantAccess(
   grantee: iam.IGrantable & IConstruct,
   access: FunctionAccess,
@@ -200,7 +211,11 @@ export function grantAccess(
     if (access.table !== 'none') throw new Error('pendingIndex is for a function with table none');
     // Named ARNs, no wildcard: the table for UpdateItem, the one index for Query.
     grantee.grantPrincipal.addToPrincipalPolicy(
-      new iam.PolicyStatement({ actions: ['dynamodb:UpdateItem'], resources: [targets.table.tableArn] }),
+      new iam.PolicyStatement({
+        actions: ['dynamodb:UpdateItem'],
+        resources: [targets.table.tableArn],
+        conditions: RECONCILER_UPDATE_CONDITIONS,
+      }),
     );
     grantee.grantPrincipal.addToPrincipalPolicy(
       new iam.PolicyStatement({

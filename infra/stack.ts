@@ -19,7 +19,8 @@ import { EdgeAlarmsStack } from './constructs/edge-alarms.ts';
 import { CLOUDFRONT_WAF_REGION, EdgeFirewallStack } from './constructs/edge-firewall.ts';
 import { GatewayApi } from './constructs/gateway-api.ts';
 import { GatewayTable } from './constructs/gateway-table.ts';
-import { KeySecrets } from './constructs/key-secrets.ts';
+import { KeyReplicaStack, rotationRoleName } from './constructs/key-replica.ts';
+import { KeySecrets, keySecretNames } from './constructs/key-secrets.ts';
 import { Observability, type ObservabilityProps } from './constructs/observability.ts';
 import { OutboxFailures } from './constructs/outbox-failures.ts';
 import { ReconcilerSchedule } from './constructs/reconciler-schedule.ts';
@@ -34,7 +35,7 @@ import {
   secretIdVariable,
 } from './function-access.ts';
 import { functionMemory, memoryOf } from './function-memory.ts';
-import { SERVICE_NAME, type StageSettings, stageSettings } from './stage.ts';
+import { SERVICE_NAME, type StageSettings, SynthRefusal, stageSettings } from './stage.ts';
 
 export interface PaymentsGatewayStackProps extends StackProps {
   stage: string;
@@ -99,7 +100,11 @@ export class PaymentsGatewayStack extends Stack {
     } = props;
     const settings = stageSettings(stageName);
     // The stage's account and region from cdk.json (lib/stage-targets.ts), never the credentials'.
-    const env = stackProps.env ?? stageTargetOf(scope.node.tryGetContext('stages'), stageName);
+    const declared = stackProps.env
+      ? undefined
+      : stageTargetOf(scope.node.tryGetContext('stages'), stageName);
+    const { account, region } = stackProps.env ?? declared ?? {};
+    const env = { account, region };
     super(scope, id, {
       description: `${SERVICE_NAME} (${settings.stage})`,
       terminationProtection: settings.production,
@@ -122,7 +127,30 @@ export class PaymentsGatewayStack extends Stack {
     const { table } = new GatewayTable(this, 'Data', { removalPolicy });
     if (settings.production)
       new TableBackup(this, 'Backup', { table, removalPolicy, copyVaultArn: backupCopyVaultArn });
-    const secrets = new KeySecrets(this, 'Keys', { stage, removalPolicy });
+    // Production's key secrets are replicated to a second region, whose key is made there first.
+    const replicaRegion = declared?.keyReplicaRegion;
+    if (settings.production && !replicaRegion)
+      throw new SynthRefusal(
+        `Stage ${stage} needs a second region for its key material: add "keyReplicaRegion": "<region>" to ` +
+          `its entry in cdk.json's "stages" (docs/production.md).`,
+      );
+    const replica =
+      settings.production && replicaRegion
+        ? new KeyReplicaStack(scope, `${id}-key-replica`, {
+            description: `${SERVICE_NAME} (${stage}): the key that encrypts the key secrets' replicas`,
+            env: { account, region: replicaRegion },
+            terminationProtection: true,
+            stage,
+            removalPolicy,
+            secretNames: Object.values(keySecretNames(stage)),
+            breakGlassRoleArn,
+          })
+        : undefined;
+    const secrets = new KeySecrets(this, 'Keys', {
+      stage,
+      removalPolicy,
+      replica: replica && { region: replica.region, keyArn: replica.keyArnFor(this) },
+    });
     const alarms = new AlarmTopic(this, 'Alarms', {
       stage,
       production: settings.production,
@@ -153,7 +181,11 @@ export class PaymentsGatewayStack extends Stack {
       }),
     );
 
-    const bundledFunction = (bundleName: string, timeout = Duration.seconds(DEFAULT_TIMEOUT_SECONDS)) => {
+    const bundledFunction = (
+      bundleName: string,
+      timeout = Duration.seconds(DEFAULT_TIMEOUT_SECONDS),
+      roleName?: string,
+    ) => {
       const bundle = bundles.find((entry) => entry.name === bundleName);
       if (!bundle) throw new Error(`No source for ${bundleName}: expected functions/${bundleName}.ts.`);
       const granted = accessOf(bundleName, declaredAccess);
@@ -183,6 +215,7 @@ export class PaymentsGatewayStack extends Stack {
         reservedConcurrentExecutions: settings.reservedConcurrency[bundleName],
         memorySize: memoryOf(bundleName, declaredMemory),
         timeout,
+        roleName,
       });
       alarms.onFunction(pascal(bundleName), created.function, bundleName, timeout);
       watched.functions.push({ name: bundleName, fn: created.function });
@@ -248,7 +281,9 @@ export class PaymentsGatewayStack extends Stack {
     const ledgerAdmin = bundledFunction('admin/ledger-accounts', Duration.seconds(60));
 
     // Secrets Manager rotates the key secrets with this function (infra/constructs/key-secrets.ts).
-    secrets.rotateWith(bundledFunction('rotation/keys', Duration.seconds(20)));
+    secrets.rotateWith(
+      bundledFunction('rotation/keys', Duration.seconds(20), replica && rotationRoleName(stage)),
+    );
 
     // The outbox (lib/outbox.ts): the table's stream → the router → the queues its rows name.
     const router = bundledFunction('streams/outbox', Duration.seconds(outboxStream.timeoutSeconds));

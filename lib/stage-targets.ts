@@ -7,6 +7,11 @@ import { readFileSync } from 'node:fs';
 export interface StageTarget {
   account: string;
   region: string;
+  /**
+   * A second region of the same account that holds a replica of every key secret (production: required;
+   * infra/constructs/key-replica.ts). Declared here because it is where the stage lives, like `region`.
+   */
+  keyReplicaRegion?: string;
 }
 
 /** A stage that cdk.json does not declare, or declares wrongly. */
@@ -34,7 +39,13 @@ export function stageTargetOf(stages: unknown, stage: string): StageTarget {
     throw new StageTargetError(
       `Stage "${stage}" in cdk.json: "region" must be an AWS region such as eu-west-1.`,
     );
-  return { account, region };
+  const { keyReplicaRegion } = target;
+  if (keyReplicaRegion === undefined) return { account, region };
+  if (typeof keyReplicaRegion !== 'string' || !REGION.test(keyReplicaRegion) || keyReplicaRegion === region)
+    throw new StageTargetError(
+      `Stage "${stage}" in cdk.json: "keyReplicaRegion" must be an AWS region other than "region".`,
+    );
+  return { account, region, keyReplicaRegion };
 }
 
 /** The `stages` context of the repository's cdk.json, for callers without a CDK App (the admin CLI). */

@@ -9,10 +9,12 @@ import { parseArgs } from 'node:util';
 const usage = `Usage: npm run admin -- <command> [options]
 
 Commands:
-  preflight --stage <stage> [-c|--certificate-arn <ACM ARN>]
+  preflight --stage <stage> [-c|--certificate-arn <ACM ARN>] [-r|--regional-certificate-arn <ACM ARN>]
+            [-d|--domain-name <name>[,<name>]]
       Before a stage's first deploy: its account's Lambda concurrency quota (prod's reservations), the CDK
-      bootstrap of its region and us-east-1, and the certificate (us-east-1, ISSUED; required for prod).
-      Prints one line per missing thing and exits 1, or prints "ready".
+      bootstrap of its region and us-east-1, and the domain's two certificates (CloudFront's in us-east-1,
+      the API's regional one in the stage's region), each ISSUED and covering the domain's names (all
+      three required for prod). Prints one line per missing thing and exits 1, or prints "ready".
   tenant create --name <name> [--environment sandbox|production] [--kind business|individual]
       Creates an association, an application and a client; prints
       {associationId, applicationId, apiKey, clientId, clientSecret, environment}.
@@ -103,6 +105,8 @@ const options = {
   file: { type: 'string' },
   stage: { type: 'string' },
   'certificate-arn': { type: 'string', short: 'c' },
+  'regional-certificate-arn': { type: 'string', short: 'r' },
+  'domain-name': { type: 'string', short: 'd' },
   secret: { type: 'string', default: 'signing-keys' },
   wallet: { type: 'string' },
   destination: { type: 'string' },
@@ -175,7 +179,14 @@ async function main(): Promise<void> {
   // Before the first deploy there is no stack to read outputs from: preflight reads the account alone.
   if (noun === 'preflight') {
     const { preflight } = await import('../lib/admin/preflight.ts');
-    const missing = await preflight(required('stage'), values['certificate-arn']);
+    const missing = await preflight(required('stage'), {
+      names: (values['domain-name'] ?? '')
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+      certificateArn: values['certificate-arn'],
+      regionalCertificateArn: values['regional-certificate-arn'],
+    });
     console.log(missing.length > 0 ? missing.join('\n') : 'ready');
     if (missing.length > 0) process.exitCode = 1;
     return;

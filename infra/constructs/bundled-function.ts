@@ -24,6 +24,8 @@ export interface BundledFunctionProps {
   memorySize: number;
   /** Invocations kept for this function alone, and its ceiling (infra/stage.ts reservedConcurrency). */
   reservedConcurrentExecutions?: number | undefined;
+  /** A fixed role name, for a role another stack's policy must name before it exists (key-replica.ts). */
+  roleName?: string | undefined;
 }
 
 export class BundledFunction extends Construct {
@@ -52,6 +54,7 @@ export class BundledFunction extends Construct {
     this.role = new iam.Role(this, 'Role', {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
       description: `Execution role of ${bundle.name}`,
+      ...(props.roleName ? { roleName: props.roleName } : {}),
     });
     this.logGroup.grantWrite(this.role);
 

@@ -3,14 +3,16 @@
 //   query string, HTTPS only on both legs. With a custom domain (prod always) the origin is the API's
 //   regional custom domain of the same name, the viewer's Host forwarded (API Gateway picks the domain
 //   by it), and the execute-api endpoint is switched off: a request sent around the edge to
-//   execute-api reaches neither a function nor a throttle bucket. Without one (a disposable stage) the
+//   execute-api reaches neither a function nor a throttle bucket. In prod CloudFront also presents a
+//   client certificate the domain requires (mutual TLS), so the domain's own target name is closed the
+//   same way. Without one (a disposable stage) the
 //   origin is the execute-api endpoint, Host excepted (API Gateway routes it by its own host name);
 // - answers every other path itself (a CloudFront Function: the fallback's 404 problem), so no Lambda
 //   runs for scanners probing /wp-admin or /.env;
 // - adds X-Origin-Verify, a token from Secrets Manager that the API functions check
 //   (lib/http/origin-verify.ts): a request that reaches the API around the WAF (the execute-api
-//   endpoint of a stage without a domain, or the regional domain called by its target name) is refused
-//   with 403.
+//   endpoint of a stage without a domain, or the regional domain of one without mutual TLS, called by
+//   its target name) is refused with 403.
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
@@ -41,6 +43,31 @@ export interface EdgeDomain {
   names: string[];
   certificateArn: string;
   regionalCertificateArn: string;
+  /** Mutual TLS between CloudFront and the regional domain (prod: required). */
+  originMtls?: OriginMtls;
+}
+
+/**
+ * CloudFront presents a client certificate to the API's regional custom domain, which accepts only
+ * certificates its truststore's CA signed: a request sent to the domain's target name by anyone else
+ * fails its TLS handshake, before API Gateway reads it, so it reaches no function and no throttle bucket.
+ */
+export interface OriginMtls {
+  /** The client certificate (TLS client authentication), imported into ACM in us-east-1. */
+  clientCertificateArn: string;
+  /** `s3://<bucket>/<key>`: the PEM of the CA that signed it, in a bucket of the stage's region. */
+  truststoreUri: string;
+  /** The truststore object's version (a versioned bucket): a new upload then changes nothing until named. */
+  truststoreVersion?: string;
+}
+
+const TRUSTSTORE_URI = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])\/(.+)$/;
+
+/** The bucket and key of a truststore URI. */
+export function truststoreLocation(uri: string): { bucket: string; key: string } {
+  const match = TRUSTSTORE_URI.exec(uri);
+  if (!match) throw new SynthRefusal(`"originTruststoreUri" must be s3://<bucket>/<key>: ${uri}`);
+  return { bucket: match[1] as string, key: match[2] as string };
 }
 
 const CERTIFICATE_ARN = /^arn:aws[\w-]*:acm:([a-z0-9-]+):\d{12}:certificate\/[\w-]+$/;
@@ -78,7 +105,39 @@ export function domainFromContext(node: Node): EdgeDomain | undefined {
       `"regionalCertificateArn" must be an ACM certificate in the stage's region: ${regionalCertificateArn}`,
     );
   }
-  return { names: names.split(',').map((name) => name.trim()), certificateArn, regionalCertificateArn };
+  const originMtls = originMtlsFromContext(node);
+  return {
+    names: names.split(',').map((name) => name.trim()),
+    certificateArn,
+    regionalCertificateArn,
+    ...(originMtls ? { originMtls } : {}),
+  };
+}
+
+/**
+ * `-c originClientCertificateArn=<ACM ARN in us-east-1> -c originTruststoreUri=s3://<bucket>/<key>
+ * [-c originTruststoreVersion=<version id>]`, the first two together or none.
+ */
+function originMtlsFromContext(node: Node): OriginMtls | undefined {
+  const clientCertificateArn: unknown = node.tryGetContext('originClientCertificateArn');
+  const truststoreUri: unknown = node.tryGetContext('originTruststoreUri');
+  const truststoreVersion: unknown = node.tryGetContext('originTruststoreVersion');
+  if (clientCertificateArn === undefined && truststoreUri === undefined && truststoreVersion === undefined)
+    return undefined;
+  if (typeof clientCertificateArn !== 'string' || typeof truststoreUri !== 'string')
+    throw new SynthRefusal(
+      'Context "originClientCertificateArn" and "originTruststoreUri" go together: give both, or none.',
+    );
+  if (certificateRegion(clientCertificateArn) !== 'us-east-1')
+    throw new SynthRefusal(
+      `"originClientCertificateArn" must be an ACM certificate in us-east-1 (CloudFront's): ${clientCertificateArn}`,
+    );
+  truststoreLocation(truststoreUri);
+  return {
+    clientCertificateArn,
+    truststoreUri,
+    ...(typeof truststoreVersion === 'string' ? { truststoreVersion } : {}),
+  };
 }
 
 /** Where CloudFront sends /v1/*: the HTTP API (gateway-api.ts `origin`). */
@@ -146,6 +205,14 @@ export class GatewayEdge extends Construct {
         `Stage ${stage} needs a custom domain: pass -c domainName=<name> -c certificateArn=<ACM ` +
           'certificate in us-east-1> -c regionalCertificateArn=<ACM certificate in the stage region> ' +
           '(docs/production.md).',
+      );
+    }
+    // Without mutual TLS, the regional domain answers anyone who calls its target name (the origin token
+    // refuses them in the functions, but after they took a throttle bucket's share).
+    if (props.production && props.domain && !props.domain.originMtls) {
+      throw new SynthRefusal(
+        `Stage ${stage} needs mutual TLS to its origin: pass -c originClientCertificateArn=<ACM client ` +
+          'certificate in us-east-1> -c originTruststoreUri=s3://<bucket>/<key of its CA> (docs/production.md).',
       );
     }
     this.#domain = props.domain;
@@ -224,6 +291,15 @@ export class GatewayEdge extends Construct {
           }
         : {}),
     });
+
+    const mtls = props.domain?.originMtls;
+    if (mtls) {
+      // The L2 origin has no property for it yet: the API's origin is the distribution's only one.
+      const cfn = this.distribution.node.defaultChild as cloudfront.CfnDistribution;
+      cfn.addPropertyOverride('DistributionConfig.Origins.0.CustomOriginConfig.OriginMtlsConfig', {
+        ClientCertificateArn: mtls.clientCertificateArn,
+      });
+    }
 
     Validations.of(this.distribution).acknowledge(
       {

@@ -2,8 +2,9 @@
 // `$default` route to the fallback function so unknown paths and methods get problem+json 404/405.
 // Clients reach it through CloudFront and its web ACL (edge.ts). With a custom domain (prod always),
 // CloudFront's origin is a regional custom domain of the same names and the execute-api endpoint is
-// switched off, so nothing sent to execute-api reaches a function or a route's throttle bucket; a
-// disposable stage without a domain keeps execute-api, guarded by the origin token alone.
+// switched off, so nothing sent to execute-api reaches a function or a route's throttle bucket; with
+// mutual TLS (prod) the domain itself takes only CloudFront's client certificate. A disposable stage
+// without a domain keeps execute-api, guarded by the origin token alone.
 import { type Acknowledgment, type RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
@@ -11,10 +12,11 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct, type IConstruct } from 'constructs';
 import { API_PREFIX, FALLBACK_FUNCTION, type Route, routeKeyOf, routes } from '../../lib/routes.ts';
 import { SERVICE_NAME, SynthRefusal, type Throttles } from '../stage.ts';
-import { type ApiOrigin, certificateRegion, type EdgeDomain } from './edge.ts';
+import { type ApiOrigin, certificateRegion, type EdgeDomain, truststoreLocation } from './edge.ts';
 
 export interface GatewayApiProps {
   stage: string;
@@ -185,12 +187,22 @@ export class GatewayApi extends Construct {
       'Certificate',
       domain.regionalCertificateArn,
     );
+    // Mutual TLS: only CloudFront, presenting the client certificate the truststore's CA signed, completes
+    // a handshake; anyone else calling the domain's target name is refused before a route or a bucket.
+    const truststore = domain.originMtls && truststoreLocation(domain.originMtls.truststoreUri);
+    const mtls = domain.originMtls &&
+      truststore && {
+        bucket: s3.Bucket.fromBucketName(this, 'Truststore', truststore.bucket),
+        key: truststore.key,
+        ...(domain.originMtls.truststoreVersion ? { version: domain.originMtls.truststoreVersion } : {}),
+      };
     const targets = domain.names.map((name, index) => {
       const domainName = new apigw.DomainName(this, `Domain${index}`, {
         domainName: name,
         certificate,
         endpointType: apigw.EndpointType.REGIONAL,
         securityPolicy: apigw.SecurityPolicy.TLS_1_2,
+        ...(mtls ? { mtls } : {}),
       });
       new apigw.ApiMapping(this, `Mapping${index}`, { api: this.api, domainName, stage: this.stage });
       return domainName.regionalDomainName;

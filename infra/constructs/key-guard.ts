@@ -1,5 +1,6 @@
-// Production's key material cannot be lost by one mistake: the KMS key that decrypts the KEKs cannot be
-// disabled or scheduled for deletion, nor a key secret deleted, by anyone but the break-glass role
+// Production's key material cannot be lost by one mistake: the KMS key that decrypts the KEKs (and its
+// counterpart in the replica region, key-replica.ts) cannot be disabled or scheduled for deletion, nor a
+// key secret deleted or its replica removed, by anyone but the break-glass role
 // (`-c breakGlassRoleArn=<role ARN>`; without one, by no one) and CloudFormation's execution role,
 // which must be able to roll a failed first create back (RETAIN keeps both on every later delete). Each
 // such call, a key policy change and a failed rotation notify the alarm topic through EventBridge.
@@ -15,7 +16,14 @@ import { SynthRefusal } from '../stage.ts';
 
 /** What only the break-glass role may do to the key and the key secrets. */
 export const GUARDED_KEY_ACTIONS = ['kms:DisableKey', 'kms:ScheduleKeyDeletion'];
-export const GUARDED_SECRET_ACTIONS = ['secretsmanager:DeleteSecret'];
+export const GUARDED_SECRET_ACTIONS = [
+  'secretsmanager:DeleteSecret',
+  // Either deletes a key secret's replica (key-replica.ts) or cuts it off from its primary.
+  'secretsmanager:RemoveRegionsFromReplication',
+  'secretsmanager:StopReplicationToReplica',
+];
+/** CloudTrail events of the primary region that notify the alarm topic for a key secret. */
+export const GUARDED_SECRET_EVENTS = ['DeleteSecret', 'RemoveRegionsFromReplication'];
 /** CloudTrail events that notify the alarm topic. */
 export const GUARDED_KEY_EVENTS = ['DisableKey', 'ScheduleKeyDeletion', 'PutKeyPolicy'];
 
@@ -26,6 +34,37 @@ export function breakGlassRoleFromContext(node: Node): string | undefined {
   if (typeof value !== 'string' || !/^arn:aws[\w-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/.test(value))
     throw new SynthRefusal(`"breakGlassRoleArn" must be an IAM role ARN: ${String(value)}`);
   return value;
+}
+
+/**
+ * Who may still do the guarded actions in `stack`'s region: the bootstrap's execution role there
+ * (DefaultStackSynthesizer), which CloudFormation deploys and rolls back with, and the break-glass role.
+ */
+export function keyGuardians(stack: Stack, breakGlassRoleArn: string | undefined): string[] {
+  const deployer = `arn:${stack.partition}:iam::${stack.account}:role/cdk-hnb659fds-cfn-exec-role-${stack.account}-${stack.region}`;
+  return [deployer, ...(breakGlassRoleArn ? [breakGlassRoleArn] : [])];
+}
+
+/** Denies `actions` to every principal (the account root included) but the `allowed` role ARNs. */
+export const denyAllBut = (sid: string, actions: string[], allowed: string[]): iam.PolicyStatement =>
+  new iam.PolicyStatement({
+    sid,
+    effect: iam.Effect.DENY,
+    principals: [new iam.AnyPrincipal()],
+    actions,
+    resources: ['*'],
+    conditions: { ArnNotLike: { 'aws:PrincipalArn': allowed } },
+  });
+
+/** The key's policy refuses disabling it or scheduling its deletion to all but the guardians. */
+export function guardKey(key: kms.Key, breakGlassRoleArn: string | undefined): void {
+  key.addToResourcePolicy(
+    denyAllBut(
+      'OnlyBreakGlassDisablesOrDeletes',
+      GUARDED_KEY_ACTIONS,
+      keyGuardians(Stack.of(key), breakGlassRoleArn),
+    ),
+  );
 }
 
 export interface KeyGuardProps {
@@ -42,26 +81,15 @@ export interface KeyGuardProps {
 export class KeyGuard extends Construct {
   constructor(scope: Construct, id: string, props: KeyGuardProps) {
     super(scope, id);
-    const stack = Stack.of(this);
-    // The bootstrap's execution role (DefaultStackSynthesizer), which CloudFormation deploys with.
-    const deployer = `arn:${stack.partition}:iam::${stack.account}:role/cdk-hnb659fds-cfn-exec-role-${stack.account}-${stack.region}`;
-    const allowed = [deployer, ...(props.breakGlassRoleArn ? [props.breakGlassRoleArn] : [])];
-    const denyAllBut = (sid: string, actions: string[]) =>
-      new iam.PolicyStatement({
-        sid,
-        effect: iam.Effect.DENY,
-        principals: [new iam.AnyPrincipal()],
-        actions,
-        resources: ['*'],
-        conditions: { ArnNotLike: { 'aws:PrincipalArn': allowed } },
-      });
-    props.key.addToResourcePolicy(denyAllBut('OnlyBreakGlassDisablesOrDeletes', GUARDED_KEY_ACTIONS));
+    const allowed = keyGuardians(Stack.of(this), props.breakGlassRoleArn);
+    guardKey(props.key, props.breakGlassRoleArn);
+    // Secrets Manager copies a resource policy to the secret's replicas: it guards them too.
     props.secrets.forEach((secret, index) => {
       new secretsmanager.CfnResourcePolicy(this, `Secret${index}`, {
         secretId: secret.ref,
         blockPublicPolicy: true,
         resourcePolicy: new iam.PolicyDocument({
-          statements: [denyAllBut('OnlyBreakGlassDeletes', GUARDED_SECRET_ACTIONS)],
+          statements: [denyAllBut('OnlyBreakGlassDeletes', GUARDED_SECRET_ACTIONS, allowed)],
         }).toJSON(),
       });
     });
@@ -84,11 +112,11 @@ export class KeyGuard extends Construct {
     const keySecret = events.Match.wildcard(`*${props.secretNamePrefix}*`);
     new events.Rule(this, 'SecretDeleted', {
       ruleName: `${props.ruleNamePrefix}key-secret-deleted`,
-      description: 'Someone asked to delete a key secret.',
+      description: 'Someone asked to delete a key secret or its replica.',
       eventPattern: {
         source: ['aws.secretsmanager'],
         detailType: ['AWS API Call via CloudTrail'],
-        detail: { eventName: ['DeleteSecret'], requestParameters: { secretId: keySecret } },
+        detail: { eventName: GUARDED_SECRET_EVENTS, requestParameters: { secretId: keySecret } },
       },
       targets: [notify],
     });

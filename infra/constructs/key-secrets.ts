@@ -20,10 +20,29 @@ import type { AlarmTopic } from './alarm-topic.ts';
 import type { BundledFunction } from './bundled-function.ts';
 import { CustomerKey } from './customer-key.ts';
 import { KeyGuard } from './key-guard.ts';
+import { REPLICATION_ACTIONS } from './key-replica.ts';
 
 export interface KeySecretsProps {
   stage: string;
   removalPolicy: RemovalPolicy;
+  /**
+   * Production: each secret is replicated to this region, encrypted there with this key (key-replica.ts).
+   * Declared at the secrets' creation, while they are empty: turning replication on later, for a secret
+   * that holds a value, needs kms:Decrypt of it, which no deploy role has.
+   */
+  replica?: { region: string; keyArn: string } | undefined;
+}
+
+/** Each key secret's physical name (lib/secret-names.ts), by its name in infra/function-access.ts. */
+export function keySecretNames(stage: string): Record<SecretName, string> {
+  const names = secretNames(stage);
+  return {
+    'signing-keys': names.signingKeys,
+    'token-jwks': names.tokenJwks,
+    'cursor-key': names.cursorKey,
+    'kek-sandbox': names.kek.sandbox,
+    'kek-production': names.kek.production,
+  };
 }
 
 /**
@@ -58,17 +77,12 @@ export class KeySecrets extends Construct {
   /** `arn:…:secret:<name>-??????`: what the key policy names (it cannot refer to the secrets themselves). */
   readonly arnPatterns: Record<SecretName, string>;
   private readonly resources: Record<SecretName, secretsmanager.CfnSecret>;
+  readonly #replica: KeySecretsProps['replica'];
 
   constructor(scope: Construct, id: string, props: KeySecretsProps) {
     super(scope, id);
-    const names = secretNames(props.stage);
-    this.names = {
-      'signing-keys': names.signingKeys,
-      'token-jwks': names.tokenJwks,
-      'cursor-key': names.cursorKey,
-      'kek-sandbox': names.kek.sandbox,
-      'kek-production': names.kek.production,
-    };
+    this.#replica = props.replica;
+    this.names = keySecretNames(props.stage);
     const pattern = (name: string) =>
       Stack.of(this).formatArn({
         service: 'secretsmanager',
@@ -77,11 +91,11 @@ export class KeySecrets extends Construct {
         arnFormat: ArnFormat.COLON_RESOURCE_NAME,
       });
     this.arnPatterns = {
-      'signing-keys': pattern(names.signingKeys),
-      'token-jwks': pattern(names.tokenJwks),
-      'cursor-key': pattern(names.cursorKey),
-      'kek-sandbox': pattern(names.kek.sandbox),
-      'kek-production': pattern(names.kek.production),
+      'signing-keys': pattern(this.names['signing-keys']),
+      'token-jwks': pattern(this.names['token-jwks']),
+      'cursor-key': pattern(this.names['cursor-key']),
+      'kek-sandbox': pattern(this.names['kek-sandbox']),
+      'kek-production': pattern(this.names['kek-production']),
     };
     this.key = new CustomerKey(this, 'Encryption', {
       description: `${SERVICE_NAME} ${props.stage}: encrypts the key-material secrets`,
@@ -96,6 +110,9 @@ export class KeySecrets extends Construct {
         name: this.names[name],
         description: DESCRIPTIONS[name],
         kmsKeyId: this.key.keyArn,
+        ...(props.replica
+          ? { replicaRegions: [{ region: props.replica.region, kmsKeyId: props.replica.keyArn }] }
+          : {}),
       });
       created.applyRemovalPolicy(props.removalPolicy);
       return created;
@@ -145,6 +162,12 @@ export class KeySecrets extends Construct {
    * keys during its first deploy.
    */
   rotateWith(rotation: BundledFunction): void {
+    // Each version it writes is replicated with its permissions: the replica key's policy admits it
+    // (key-replica.ts), and so must its own.
+    if (this.#replica)
+      rotation.role.addToPrincipalPolicy(
+        new iam.PolicyStatement({ actions: REPLICATION_ACTIONS, resources: [this.#replica.keyArn] }),
+      );
     const principal = new iam.ServicePrincipal('secretsmanager.amazonaws.com');
     for (const [name, days] of Object.entries(ROTATION_DAYS) as [SecretName, number][]) {
       // Secrets Manager may invoke it for these secrets only, not for any secret of the account.

@@ -92,7 +92,11 @@ export interface IndexKeys extends ListIndexKeys {
 /** The list index that serves a filter: `list<n>`, read on `list<n>pk` and `list<n>sk`. */
 export type ListIndex = 'list1' | 'list2' | 'list3' | 'list4';
 
-export const tenantScope = (tenant: Tenant): string => `T#${tenant.environment}#${tenant.associationId}`;
+/** What every tenant-owned item's partition key starts with (the reconciler's role is held to it). */
+export const TENANT_KEY_PREFIX = 'T#';
+
+export const tenantScope = (tenant: Tenant): string =>
+  `${TENANT_KEY_PREFIX}${tenant.environment}#${tenant.associationId}`;
 
 /** The tenant an owned record belongs to. */
 export const tenantOf = (record: { environment: Environment; associationId: string }): Tenant => ({

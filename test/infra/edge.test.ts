@@ -237,7 +237,9 @@ describe('the distribution', () => {
       const config = distributionConfig(s);
       const [origin] = config.Origins;
       assert.equal(config.Origins.length, 1);
-      assert.deepEqual(origin.CustomOriginConfig, {
+      // Prod's client certificate for the origin: its own test, below.
+      const { OriginMtlsConfig: _mtls, ...custom } = origin.CustomOriginConfig;
+      assert.deepEqual(custom, {
         OriginProtocolPolicy: 'https-only',
         OriginSSLProtocols: ['TLSv1.2'],
       });
@@ -290,6 +292,33 @@ describe('the distribution', () => {
     assert.equal(mapping.Properties?.ApiMappingKey, undefined, 'the whole API, paths unchanged');
     const [origin] = distributionConfig(prod).Origins;
     assert.deepEqual(origin.DomainName, { 'Fn::GetAtt': [domainId, 'RegionalDomainName'] });
+  });
+
+  test('prod: the regional domain takes only CloudFront, by mutual TLS: its truststore, and the client certificate CloudFront presents', () => {
+    // Without it the domain answers anyone who calls its d-… target with the right Host: refused by the
+    // origin token inside the functions, but only after taking its share of a throttle bucket.
+    const [, domain] = only(prod.resources, 'AWS::ApiGatewayV2::DomainName');
+    assert.deepEqual((domain.Properties as Json).MutualTlsAuthentication, {
+      TruststoreUri: 's3://payments-example-truststore/origin/ca.pem',
+      TruststoreVersion: DOMAIN.originMtls.truststoreVersion,
+    });
+    const origins = distributionConfig(prod).Origins;
+    assert.equal(origins.length, 1, "the API's origin is the only one");
+    assert.deepEqual(origins[0].CustomOriginConfig.OriginMtlsConfig, {
+      ClientCertificateArn: DOMAIN.originMtls.clientCertificateArn,
+    });
+    // A stage without a domain has no regional domain to protect.
+    assert.equal(distributionConfig(dev).Origins[0].CustomOriginConfig.OriginMtlsConfig, undefined);
+    // Prod refuses to synthesize without it, in one line.
+    const { originMtls: _dropped, ...withoutMtls } = DOMAIN;
+    assert.throws(
+      () =>
+        new PaymentsGatewayStack(newApp(), 'ProdWithoutMtls', {
+          ...stageProps('prod'),
+          domain: { ...withoutMtls, names: [...DOMAIN.names] },
+        }),
+      /^SynthRefusal: Stage prod needs mutual TLS to its origin: pass -c originClientCertificateArn=/,
+    );
   });
 
   test('adds X-Origin-Verify from the origin-token secret; each function of the chain reads it, the fallback does not', () => {
@@ -363,6 +392,43 @@ describe('the distribution', () => {
       ...certificates,
     });
     assert.throws(() => withContext({ domainName: 'api.a.example' }), /give all three, or none/);
+    // Mutual TLS to the origin: the client certificate (us-east-1) and the truststore, both or none.
+    const mtls = {
+      originClientCertificateArn: DOMAIN.originMtls.clientCertificateArn,
+      originTruststoreUri: DOMAIN.originMtls.truststoreUri,
+    };
+    assert.deepEqual(withContext({ domainName: 'api.a.example', ...certificates, ...mtls }), {
+      names: ['api.a.example'],
+      ...certificates,
+      originMtls: {
+        clientCertificateArn: DOMAIN.originMtls.clientCertificateArn,
+        truststoreUri: DOMAIN.originMtls.truststoreUri,
+      },
+    });
+    assert.throws(
+      () =>
+        withContext({
+          domainName: 'api.a.example',
+          ...certificates,
+          originClientCertificateArn: mtls.originClientCertificateArn,
+        }),
+      /give both, or none/,
+    );
+    assert.throws(
+      () =>
+        withContext({
+          domainName: 'api.a.example',
+          ...certificates,
+          ...mtls,
+          originClientCertificateArn: DOMAIN.certificateArn.replace('us-east-1', 'eu-west-1'),
+        }),
+      /"originClientCertificateArn" must be an ACM certificate in us-east-1/,
+    );
+    assert.throws(
+      () =>
+        withContext({ domainName: 'api.a.example', ...certificates, ...mtls, originTruststoreUri: 'ca.pem' }),
+      /"originTruststoreUri" must be s3:\/\/<bucket>\/<key>/,
+    );
     assert.throws(
       () => withContext({ domainName: 'api.a.example', certificateArn: DOMAIN.certificateArn }),
       /give all three, or none/,

@@ -5,7 +5,7 @@
 // at synth, instead of on the first wallet in AWS.
 import assert from 'node:assert/strict';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { App } from 'aws-cdk-lib';
+import { App, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { exportJWK, importJWK, jwtVerify, SignJWT } from 'jose';
 import { describe, test } from 'vitest';
@@ -13,11 +13,13 @@ import { breakGlassRoleFromContext } from '../../infra/constructs/key-guard.ts';
 import { ROTATION_DAYS } from '../../infra/constructs/key-secrets.ts';
 import { functionAccess, type SecretName, secretIdVariable } from '../../infra/function-access.ts';
 import { PaymentsGatewayStack } from '../../infra/stack.ts';
+import { SynthRefusal } from '../../infra/stage.ts';
 import { type SigningKeyRing, TOKEN_ALGORITHM } from '../../lib/auth/signing-keys.ts';
 import { cursorKeysOf } from '../../lib/db/cursor.ts';
 import { checkSecretValue, nextSecretValue, rotatedKindOf } from '../../lib/keys/rotation.ts';
 import { CustodyError, openBytes, parseKekRing, type SealedSecret, sealBytes } from '../../lib/secret-box.ts';
 import { secretNames } from '../../lib/secret-names.ts';
+import { stageTargetOf } from '../../lib/stage-targets.ts';
 import {
   asArray,
   type CfnResource,
@@ -91,6 +93,7 @@ const secretsKeyId = (of: Resources = resources) => {
 const keyStatements = (keyId: string, of: Resources = resources) =>
   ((props(keyId, of).KeyPolicy as { Statement: PolicyStatement[] }).Statement ?? []) as (PolicyStatement & {
     Principal: unknown;
+    Sid?: string;
   })[];
 const principalsOf = (statement: { Principal: unknown }) =>
   asArray((statement.Principal as { AWS?: unknown }).AWS).flatMap((p) => {
@@ -417,6 +420,16 @@ describe('customer-managed keys', () => {
 // biome-ignore lint/suspicious/noExplicitAny: CloudFormation properties, read as the template has them.
 type Json = any;
 
+/** The statement of a guarded key's policy: no one but `allowed` disables it or schedules its deletion. */
+const keyGuardDeny = (allowed: string[]) => ({
+  Sid: 'OnlyBreakGlassDisablesOrDeletes',
+  Effect: 'Deny',
+  Principal: { AWS: '*' },
+  Action: ['kms:DisableKey', 'kms:ScheduleKeyDeletion'],
+  Resource: '*',
+  Condition: { ArnNotLike: { 'aws:PrincipalArn': allowed } },
+});
+
 describe('key material that cannot be lost by one mistake (prod)', () => {
   const prodResources = templates.prod;
   const account = stacks.prod.account;
@@ -427,16 +440,7 @@ describe('key material that cannot be lost by one mistake (prod)', () => {
     const denies = keyStatements(secretsKeyId(prodResources), prodResources).filter(
       (st) => st.Effect === 'Deny',
     );
-    assert.deepEqual(denies, [
-      {
-        Sid: 'OnlyBreakGlassDisablesOrDeletes',
-        Effect: 'Deny',
-        Principal: { AWS: '*' },
-        Action: ['kms:DisableKey', 'kms:ScheduleKeyDeletion'],
-        Resource: '*',
-        Condition: { ArnNotLike: { 'aws:PrincipalArn': allowed } },
-      },
-    ]);
+    assert.deepEqual(denies, [keyGuardDeny(allowed)]);
     assert.deepEqual(
       keyStatements(secretsKeyId()).filter((st) => st.Effect === 'Deny'),
       [],
@@ -464,7 +468,7 @@ describe('key material that cannot be lost by one mistake (prod)', () => {
     assert.deepEqual(deny?.Condition, { ArnNotLike: { 'aws:PrincipalArn': [...allowed, breakGlass] } });
   });
 
-  test('every key secret has a resource policy denying DeleteSecret to all but those roles', () => {
+  test('every key secret has a resource policy denying DeleteSecret and removing its replica to all but those roles', () => {
     const policies = ofType(prodResources, 'AWS::SecretsManager::ResourcePolicy');
     const guarded = new Set(policies.map(([, r]) => referencedId(r.Properties?.SecretId)));
     assert.deepEqual(guarded, new Set(keySecretsOf(prodResources).map(([id]) => id)));
@@ -474,7 +478,11 @@ describe('key material that cannot be lost by one mistake (prod)', () => {
           Sid: 'OnlyBreakGlassDeletes',
           Effect: 'Deny',
           Principal: { AWS: '*' },
-          Action: 'secretsmanager:DeleteSecret',
+          Action: [
+            'secretsmanager:DeleteSecret',
+            'secretsmanager:RemoveRegionsFromReplication',
+            'secretsmanager:StopReplicationToReplica',
+          ],
           Resource: '*',
           Condition: { ArnNotLike: { 'aws:PrincipalArn': allowed } },
         },
@@ -482,7 +490,7 @@ describe('key material that cannot be lost by one mistake (prod)', () => {
     }
   });
 
-  test('EventBridge notifies the alarm topic of DisableKey, ScheduleKeyDeletion, PutKeyPolicy, DeleteSecret and a failed rotation', () => {
+  test('EventBridge notifies the alarm topic of DisableKey, ScheduleKeyDeletion, PutKeyPolicy, DeleteSecret, RemoveRegionsFromReplication and a failed rotation', () => {
     const topicId = onlyOfType(prodResources, 'AWS::SNS::Topic');
     // The rules that match events (a schedule, such as the outbox reconciler's, has no pattern).
     const rules = ofType(prodResources, 'AWS::Events::Rule')
@@ -493,6 +501,7 @@ describe('key material that cannot be lost by one mistake (prod)', () => {
       'DeleteSecret',
       'DisableKey',
       'PutKeyPolicy',
+      'RemoveRegionsFromReplication',
       'RotationFailed',
       'ScheduleKeyDeletion',
     ]);
@@ -514,5 +523,109 @@ describe('key material that cannot be lost by one mistake (prod)', () => {
       JSON.stringify(st.Principal).includes('events'),
     );
     assert.match(JSON.stringify(events?.Condition), /rule\/payments-gateway-prod-\*/);
+  });
+});
+
+describe('key material in a second region (prod)', () => {
+  const prodResources = templates.prod;
+  const account = stacks.prod.account;
+  const { keyReplicaRegion } = stageTargetOf(newApp().node.tryGetContext('stages'), 'prod');
+  /** The replica key's stack beside the prod stack, its template, its key and that key's ARN as prod reads it. */
+  const replicaOf = () => {
+    const stack = app.node.tryFindChild('KeysProd-key-replica') as Stack | undefined;
+    assert.ok(stack, 'a stack of its own in the replica region');
+    const template = Template.fromStack(stack).toJSON() as { Resources: Resources; Outputs: Json };
+    const keyArn = {
+      'Fn::GetStackOutput': {
+        StackName: stack.stackName,
+        Region: keyReplicaRegion,
+        OutputName: Object.keys(template.Outputs).find((name) => name.startsWith('KeyArn')),
+      },
+    };
+    return { stack, template, keyId: onlyOfType(template.Resources, 'AWS::KMS::Key'), keyArn };
+  };
+
+  test("every key secret is replicated to cdk.json's keyReplicaRegion, encrypted there with the replica stack's key, from its creation", () => {
+    const { stack: replicaStack, keyArn: replicaKeyArn } = replicaOf();
+    assert.equal(keyReplicaRegion, 'eu-central-1');
+    assert.equal(replicaStack.region, keyReplicaRegion);
+    assert.equal(replicaStack.account, account);
+    for (const [id, secret] of keySecretsOf(prodResources))
+      assert.deepEqual(
+        (secret.Properties as Json).ReplicaRegions,
+        [{ Region: keyReplicaRegion, KmsKeyId: replicaKeyArn }],
+        id,
+      );
+    // Deployed before the main stack: the secrets are created with their replicas.
+    assert.ok(stacks.prod.dependencies.includes(replicaStack));
+    // The origin token is worth nothing without its distribution; a disposable stage replicates nothing.
+    for (const [id, secret] of ofType(prodResources, 'AWS::SecretsManager::Secret').filter(isOriginToken))
+      assert.equal(secret.Properties?.ReplicaRegions, undefined, id);
+    for (const [id, secret] of keySecretsOf(resources))
+      assert.equal(secret.Properties?.ReplicaRegions, undefined, id);
+    assert.equal(app.node.tryFindChild('KeysDev-key-replica'), undefined);
+  });
+
+  test('the replica key admits the rotation role alone, to encrypt key secrets through Secrets Manager there; no one reads a replica', () => {
+    const { template: replica, keyId: replicaKeyId, keyArn: replicaKeyArn } = replicaOf();
+    const statements = keyStatements(replicaKeyId, replica.Resources);
+    const replication = statements.find((st) => st.Sid === 'RotationReplicatesKeySecrets');
+    const rotationRole = `arn:aws:iam::${account}:role/payments-gateway-prod-key-rotation`;
+    assert.deepEqual(asArray(replication?.Action), ['kms:Encrypt', 'kms:GenerateDataKey']);
+    const condition = replication?.Condition as Json;
+    assert.deepEqual(condition.ArnEquals, { 'aws:PrincipalArn': rotationRole });
+    assert.deepEqual(condition.StringEquals, {
+      'kms:ViaService': `secretsmanager.${keyReplicaRegion}.amazonaws.com`,
+    });
+    const patterns = asArray(condition.StringLike['kms:EncryptionContext:SecretARN']);
+    assert.deepEqual(
+      new Set(patterns.map(patternName)),
+      new Set(keySecretsOf(prodResources).map(([, r]) => r.Properties?.Name)),
+    );
+    for (const pattern of patterns)
+      assert.match(JSON.stringify(pattern), new RegExp(`:secretsmanager:${keyReplicaRegion}:`));
+    // Nobody decrypts with it: the account administers, the rotation role encrypts.
+    for (const statement of statements)
+      for (const action of asArray(statement.Action))
+        assert.doesNotMatch(action, /^kms:(Decrypt|ReEncrypt|CreateGrant|\*)/, statement.Sid ?? '');
+    // The role of that name is the rotation function's, and its own policy allows the same on that key.
+    const roleId = roleOf('rotation/keys', 'prod', prodResources);
+    assert.equal(props(roleId, prodResources).RoleName, 'payments-gateway-prod-key-rotation');
+    const onReplica = statementsOfRole(prodResources, roleId).filter(
+      (st) => JSON.stringify(st.Resource) === JSON.stringify(replicaKeyArn),
+    );
+    assert.deepEqual(
+      onReplica.map((st) => asArray(st.Action)),
+      [['kms:Encrypt', 'kms:GenerateDataKey']],
+    );
+  });
+
+  test('nobody but that region’s deploy role (and a break-glass role) may disable the replica key or delete it', () => {
+    const { stack: replicaStack, template: replica, keyId: replicaKeyId } = replicaOf();
+    const denies = keyStatements(replicaKeyId, replica.Resources).filter((st) => st.Effect === 'Deny');
+    assert.deepEqual(denies, [
+      keyGuardDeny([
+        `arn:aws:iam::${account}:role/cdk-hnb659fds-cfn-exec-role-${account}-${keyReplicaRegion}`,
+      ]),
+    ]);
+    assert.equal(replica.Resources[replicaKeyId]?.DeletionPolicy, 'RetainExceptOnCreate');
+    assert.equal(replicaStack.terminationProtection, true);
+  });
+
+  test('prod refuses to synthesize without a keyReplicaRegion, in one line; cdk.json refuses the stage region itself', () => {
+    const stages = newApp().node.tryGetContext('stages');
+    const { keyReplicaRegion: _dropped, ...single } = stageTargetOf(stages, 'prod');
+    const elsewhere = newApp();
+    elsewhere.node.setContext('stages', { ...stages, prod: single });
+    assert.throws(
+      () => new PaymentsGatewayStack(elsewhere, 'Single', stageProps('prod')),
+      (error: unknown) =>
+        error instanceof SynthRefusal &&
+        /^Stage prod needs a second region for its key material: add "keyReplicaRegion"/.test(error.message),
+    );
+    assert.throws(
+      () => stageTargetOf({ x: { ...single, keyReplicaRegion: single.region } }, 'x'),
+      /"keyReplicaRegion" must be an AWS region other than "region"/,
+    );
   });
 });

@@ -78,7 +78,9 @@ describe('outbox reconciler', () => {
     const sqsSends = new Set<string>();
     for (const statement of statementsOfRole(resources, roleId)) {
       assert.equal(statement.Effect, 'Allow');
-      assert.equal(statement.Condition, undefined);
+      // The UpdateItem's conditions are the next test's.
+      if (!asArray(statement.Action).includes('dynamodb:UpdateItem'))
+        assert.equal(statement.Condition, undefined);
       for (const action of asArray(statement.Action)) {
         const [service] = action.split(':');
         if (service === 'logs' || service === 'xray') continue;
@@ -103,6 +105,20 @@ describe('outbox reconciler', () => {
       'the queues a payment’s or a wallet’s insert asks for',
     );
     assert.deepEqual(sqsSends, new Set(reconcilerQueues.map(queueIdNamed)));
+  });
+
+  test('its UpdateItem reaches tenant records only, and only their keys and their place on the pending index', () => {
+    const updates = statementsOfRole(resources, roleId).filter((statement) =>
+      asArray(statement.Action).includes('dynamodb:UpdateItem'),
+    );
+    assert.equal(updates.length, 1);
+    assert.deepEqual(asArray(updates[0]?.Action), ['dynamodb:UpdateItem'], 'alone in its statement');
+    // Without them it could rewrite any attribute of any item: a status, an amount, a sealed key,
+    // an application's credentials.
+    assert.deepEqual(updates[0]?.Condition, {
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['T#*'] },
+      'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'pendingPk', 'pendingSk'] },
+    });
   });
 
   test('alarms: its schedule’s dead letters, and any re-driven record (a metric filter on its line)', () => {

@@ -19,7 +19,7 @@ export function newApp(): App {
   return new App({ context: cdkJson.context ?? {} });
 }
 
-/** What prod refuses to synthesize without: its custom domain and someone the alarms reach. */
+/** What prod refuses to synthesize without: its custom domain (mutual TLS to its origin) and someone the alarms reach. */
 export const PROD_REQUIRED = {
   domain: {
     names: ['api.payments.example'],
@@ -27,6 +27,12 @@ export const PROD_REQUIRED = {
     // In the prod stage's region (cdk.json `stages`).
     regionalCertificateArn:
       'arn:aws:acm:eu-west-1:123456789012:certificate/9f8e7d6c-5b4a-3210-fedc-ba9876543210',
+    originMtls: {
+      clientCertificateArn:
+        'arn:aws:acm:us-east-1:123456789012:certificate/5c4d3e2f-1a0b-4c9d-8e7f-6a5b4c3d2e1f',
+      truststoreUri: 's3://payments-example-truststore/origin/ca.pem',
+      truststoreVersion: '3HL4kqtJlcpXroDTDmJ.rmSpXd3dIbrHY',
+    },
   },
   alarmSubscribers: { emails: ['oncall@payments.example'], httpsEndpoints: [] },
 } as const satisfies Partial<PaymentsGatewayStackProps>;

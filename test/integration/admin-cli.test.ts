@@ -18,6 +18,7 @@ import { call, horizon, testJwks, testSigningKeyRing, tokenFor } from '../suppor
 import {
   type CloudFormationSimulator,
   type SimulatedAccount,
+  type SimulatedCertificate,
   type SimulatedStack,
   startCloudFormationSimulator,
 } from '../support/cloudformation-simulator.ts';
@@ -686,8 +687,11 @@ describe('admin CLI against a deployed stage (--stage)', () => {
 describe('admin CLI: preflight before a first deploy', () => {
   // The prod account as AWS would describe it (simulated: quotas, bootstrap stacks and certificates have
   // no local service); the CLI reads it in each service's own protocol, region by region.
-  const { account, region } = stageTargetOf(declaredStages(), 'prod');
+  const { account, region, keyReplicaRegion } = stageTargetOf(declaredStages(), 'prod');
   const certificateArn = `arn:aws:acm:us-east-1:${account}:certificate/1f0c2c4e-0000-4000-8000-000000000001`;
+  const regionalArn = `arn:aws:acm:${region}:${account}:certificate/1f0c2c4e-0000-4000-8000-000000000002`;
+  const domainArgs = ['--domain-name', 'api.example.com', '--regional-certificate-arn', regionalArn];
+  const issuedRegional = { arn: regionalArn, status: 'ISSUED' } as const;
   const toolkit = (stackRegion: string, version: string): SimulatedStack => ({
     stackName: 'CDKToolkit',
     account,
@@ -695,6 +699,8 @@ describe('admin CLI: preflight before a first deploy', () => {
     status: 'UPDATE_COMPLETE',
     outputs: { BootstrapVersion: version, BucketName: `cdk-hnb659fds-assets-${account}-${stackRegion}` },
   });
+  // The stage's region, us-east-1 (the edge) and the key secrets' replica region.
+  const bootstrapped = [region, 'us-east-1', keyReplicaRegion as string].map((r) => toolkit(r, '30'));
   const preflightAt = async (
     stacks: SimulatedStack[],
     simulated: SimulatedAccount,
@@ -719,41 +725,45 @@ describe('admin CLI: preflight before a first deploy', () => {
     }
   };
 
-  it('says "ready" for an account with the quota, both regions bootstrapped and an issued certificate', async () => {
+  it('says "ready" for an account with the quota, its regions bootstrapped and both certificates issued for the domain', async () => {
     const ready = await preflightAt(
-      [toolkit(region, '30'), toolkit('us-east-1', '30')],
-      { certificates: [{ arn: certificateArn, status: 'ISSUED' }] },
+      bootstrapped,
+      { certificates: [{ arn: certificateArn, status: 'ISSUED' }, issuedRegional] },
       '--certificate-arn',
       certificateArn,
+      ...domainArgs,
     );
     assert.deepEqual(ready, { code: 0, stdout: 'ready\n', stderr: '' });
   });
 
-  it('names each missing thing in one line and exits 1: a new account quota, a region not bootstrapped, an old bootstrap, a pending or misplaced certificate', async () => {
+  it('names each missing thing in one line and exits 1: a new account quota, regions not bootstrapped (the key replica region too), an old bootstrap, a pending or misplaced certificate', async () => {
     const notReady = await preflightAt(
       [toolkit(region, '5')],
       {
         concurrentExecutions: { [region]: 10 },
-        certificates: [{ arn: certificateArn, status: 'PENDING_VALIDATION' }],
+        certificates: [{ arn: certificateArn, status: 'PENDING_VALIDATION' }, issuedRegional],
       },
       '-c',
       certificateArn,
+      ...domainArgs,
     );
     assert.equal(notReady.code, 1);
     assert.deepEqual(notReady.stdout.trimEnd().split('\n'), [
       `Lambda concurrent executions quota in ${region} is 10; prod reserves 36 (workers/ledger-submitter, workers/wallet-activator, streams/outbox, schedules/reconciler, api/fallback) and Lambda keeps 100 unreserved, so it needs 136: request "Concurrent executions" (L-B99A9384) in Service Quotas, 1,000 is the default.`,
       `CDK bootstrap in ${region} is version 5, older than 6: run npx cdk bootstrap aws://${account}/${region}.`,
       `No CDK bootstrap in us-east-1: run npx cdk bootstrap aws://${account}/us-east-1.`,
+      `No CDK bootstrap in ${keyReplicaRegion}: run npx cdk bootstrap aws://${account}/${keyReplicaRegion}.`,
       `Certificate ${certificateArn} is PENDING_VALIDATION, not ISSUED: add the validation record that aws acm describe-certificate --region us-east-1 shows and wait for ISSUED.`,
     ]);
     assert.equal(notReady.stderr, '');
 
     const misplaced = certificateArn.replace('us-east-1', region);
     const elsewhere = await preflightAt(
-      [toolkit(region, '30'), toolkit('us-east-1', '30')],
-      { certificates: [{ arn: misplaced, status: 'ISSUED' }] },
+      bootstrapped,
+      { certificates: [{ arn: misplaced, status: 'ISSUED' }, issuedRegional] },
       '--certificate-arn',
       misplaced,
+      ...domainArgs,
     );
     assert.equal(elsewhere.code, 1);
     assert.match(
@@ -762,18 +772,69 @@ describe('admin CLI: preflight before a first deploy', () => {
     );
     assert.equal(elsewhere.stdout.split('\n').filter(Boolean).length, 1);
 
-    const none = await preflightAt([toolkit(region, '30'), toolkit('us-east-1', '30')], {});
+    const none = await preflightAt(bootstrapped, {});
     assert.equal(none.code, 1);
-    assert.equal(
-      none.stdout,
-      'No certificate: pass --certificate-arn <the ACM certificate in us-east-1 that -c certificateArn will name>.\n',
-    );
+    assert.deepEqual(none.stdout.trimEnd().split('\n'), [
+      'No certificate: pass --certificate-arn <the ACM certificate in us-east-1 that -c certificateArn will name>.',
+      `No regional certificate: pass --regional-certificate-arn <the ACM certificate in ${region} that -c regionalCertificateArn will name>.`,
+      'No domain name: pass --domain-name <the names -c domainName will name, comma-separated>.',
+    ]);
     const unknown = await preflightAt(
-      [toolkit(region, '30'), toolkit('us-east-1', '30')],
-      {},
+      bootstrapped,
+      { certificates: [issuedRegional] },
       '-c',
       certificateArn,
+      ...domainArgs,
     );
     assert.equal(unknown.stdout, `No certificate ${certificateArn} in us-east-1 for these credentials.\n`);
+  });
+
+  it('checks the regional certificate: in the stage region, ISSUED, covering every name of the domain', async () => {
+    const edge = {
+      arn: certificateArn,
+      status: 'ISSUED',
+      names: ['api.example.com', '*.example.com'],
+    } as const;
+    const check = (regional: SimulatedCertificate | undefined, arn: string, names = 'api.example.com') =>
+      preflightAt(
+        bootstrapped,
+        { certificates: [edge, ...(regional ? [regional] : [])] },
+        '-c',
+        certificateArn,
+        '-r',
+        arn,
+        '-d',
+        names,
+      );
+    const lines = (answer: { code: number; stdout: string }) => {
+      assert.equal(answer.code, 1);
+      return answer.stdout.trimEnd().split('\n');
+    };
+
+    const misplaced = regionalArn.replace(region, 'us-east-1');
+    assert.deepEqual(lines(await check({ arn: misplaced, status: 'ISSUED' }, misplaced)), [
+      `Regional certificate ${misplaced} is in us-east-1: the API's regional custom domain takes certificates from the stage's region ${region} only (aws acm request-certificate --region ${region} …).`,
+    ]);
+    assert.deepEqual(lines(await check({ arn: regionalArn, status: 'PENDING_VALIDATION' }, regionalArn)), [
+      `Regional certificate ${regionalArn} is PENDING_VALIDATION, not ISSUED: add the validation record that aws acm describe-certificate --region ${region} shows and wait for ISSUED.`,
+    ]);
+    assert.deepEqual(lines(await check(undefined, regionalArn)), [
+      `No regional certificate ${regionalArn} in ${region} for these credentials.`,
+    ]);
+    // Issued, but for another name: the regional domain's create would fail half-way through the deploy.
+    const other = { arn: regionalArn, status: 'ISSUED', names: ['www.example.com'] } as const;
+    assert.deepEqual(lines(await check(other, regionalArn)), [
+      `Regional certificate ${regionalArn} does not cover api.example.com (it names www.example.com): request one for the domain's names in ${region}.`,
+    ]);
+    // A wildcard covers one label, not two; every name of the domain is checked, on both certificates.
+    const wildcard = { arn: regionalArn, status: 'ISSUED', names: ['*.example.com'] } as const;
+    assert.deepEqual(
+      await check(wildcard, regionalArn, 'api.example.com,pay.example.com').then((a) => a.stdout),
+      'ready\n',
+    );
+    assert.deepEqual(lines(await check(wildcard, regionalArn, 'api.example.com,v1.api.example.com')), [
+      `Certificate ${certificateArn} does not cover v1.api.example.com (it names api.example.com, *.example.com): request one for the domain's names in us-east-1.`,
+      `Regional certificate ${regionalArn} does not cover v1.api.example.com (it names *.example.com): request one for the domain's names in ${region}.`,
+    ]);
   });
 });

@@ -18,6 +18,8 @@ export interface SimulatedStack {
 export interface SimulatedCertificate {
   arn: string;
   status: 'ISSUED' | 'PENDING_VALIDATION' | 'EXPIRED' | 'FAILED';
+  /** Its DomainName, then its other SubjectAlternativeNames; `api.example.com` when not named. */
+  names?: readonly string[];
 }
 
 /** The account beside its stacks: Lambda's concurrency quota by region (1,000 when not named), its certificates. */
@@ -103,7 +105,13 @@ export async function startCloudFormationSimulator(
         }
         res.end(
           JSON.stringify({
-            Certificate: { CertificateArn, DomainName: 'api.example.com', Status: found.status },
+            Certificate: {
+              CertificateArn,
+              DomainName: found.names?.[0] ?? 'api.example.com',
+              // ACM lists the DomainName among the SubjectAlternativeNames too.
+              SubjectAlternativeNames: found.names ?? ['api.example.com'],
+              Status: found.status,
+            },
           }),
         );
         return;
