@@ -7,7 +7,7 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
-import { PENDING_INDEX, pendingKeys, TENANT_KEY_PREFIX } from '../lib/db/keys.ts';
+import { PENDING_INDEX, TENANT_KEY_PREFIX } from '../lib/db/keys.ts';
 import { outboxQueues, reconcilerQueues } from '../lib/outbox.ts';
 import { type SecretName, secretIdVariable } from '../lib/secret-names.ts';
 
@@ -177,7 +177,6 @@ export const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem'];
  */
 export const RECONCILER_UPDATE_CONDITIONS = {
   'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${TENANT_KEY_PREFIX}*`] },
-  'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', ...pendingKeys.attributes] },
 };
 
 export function grantAccess(
