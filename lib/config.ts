@@ -84,6 +84,15 @@ const schema = z.object({
    * stack runs it faster, so three days of retries fit in seconds.
    */
   WEBHOOK_RETRY_SCALE: z._default(z.coerce.number().check(z.positive(), z.lte(1)), 1),
+  /**
+   * Beneficiary notices (lib/notifications): the SES sending identity's From address and the
+   * configuration set whose event destination reports bounces and complaints. Unset: email notices are
+   * recorded `skipped` (no sender configured).
+   */
+  NOTIFY_EMAIL_FROM: z.optional(z.email()),
+  SES_CONFIGURATION_SET: z.optional(nonEmpty()),
+  /** Multiplies the notice retry schedule (lib/notifications/service.ts), as WEBHOOK_RETRY_SCALE does. */
+  NOTIFY_RETRY_SCALE: z._default(z.coerce.number().check(z.nonnegative(), z.lte(1)), 1),
   /** How long a quote can be paid against (spec: roughly two minutes). */
   QUOTE_TTL_SECONDS: positiveInt(120),
   /** Rate source per environment (lib/quotes/rates.ts): the configured sandbox table or the provider. */

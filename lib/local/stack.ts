@@ -1,5 +1,5 @@
-// The local stack: DynamoDB Local, fauxqs, a Secrets Manager stand-in, the ledgers, the provider
-// simulator, the gateway, one SQS poller per
+// The local stack: DynamoDB Local, fauxqs, a Secrets Manager stand-in, the SES emulator, the ledgers,
+// the provider simulator, the gateway, one SQS poller per
 // worker, the table stream's poller (the outbox router) and the outbox reconciler's schedule, wired through the AWS SDK's standard endpoint variables. `npm start` and the test setup
 // both start it from here.
 import { randomUUID } from 'node:crypto';
@@ -32,6 +32,7 @@ import { freePort } from './ports.ts';
 import { type ScheduledHandler, startSchedule } from './schedule.ts';
 import { startLocalSecretsManager } from './secrets-manager.ts';
 import { ensureLocalSecrets, keySecretsOf } from './secrets-seed.ts';
+import { startLocalSes } from './ses.ts';
 import { type Poller, type SqsBatchHandler, startPoller } from './sqs-poller.ts';
 import { type StreamBatchHandler, startStreamPoller } from './stream-poller.ts';
 import { logSettlements, type TrafficLog } from './traffic-log.ts';
@@ -58,6 +59,8 @@ export interface LocalStack {
   friendbotUrl: string;
   /** The provider simulator's base (its POST /faults injects provider faults). */
   providerUrl: string;
+  /** The SES emulator's base: GET /store lists the email it received, / shows it in a browser. */
+  sesUrl: string;
   /** Environment the functions run with; tests and the admin CLI reuse it to reach the same services. */
   env: Record<string, string>;
   seededTenant: NewTenant;
@@ -186,6 +189,8 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
   const dynamo = await startDynamoDbLocal(options.dynamoDbDir);
   writeFileSync(join(options.dataDir, PID_FILE), JSON.stringify({ pids: [process.pid, dynamo.pid] }));
   const sqs = await startSqs({ port: 0 });
+  // Beneficiary notices' email (lib/notifications/email.ts) lands in the SES emulator.
+  const ses = await startLocalSes();
   // The key secrets exist empty until their rotation writes them, as infra creates them in AWS; the
   // rotation function runs in this process, as Secrets Manager would invoke it.
   const keySecrets = keySecretsOf(stage);
@@ -214,6 +219,9 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
     AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
     AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
+    AWS_ENDPOINT_URL_SESV2: ses.endpoint,
+    NOTIFY_EMAIL_FROM: 'notices@payments-gateway.local',
+    SES_CONFIGURATION_SET: `${stage}-notices`,
     STAGE: stage,
     // Sandbox webhooks may reach receivers on this machine (lib/webhooks/destinations.ts).
     WEBHOOKS_ALLOW_LOOPBACK: 'true',
@@ -364,6 +372,7 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
     horizonUrl: env.HORIZON_URL_SANDBOX as string,
     friendbotUrl: `${env.HORIZON_URL_SANDBOX}/friendbot`,
     providerUrl: `http://127.0.0.1:${providerPort}`,
+    sesUrl: ses.endpoint,
     env,
     seededTenant,
     stop: async () => {
@@ -379,6 +388,7 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
         providers.stop(),
         lambda.stop(),
         secrets.stop(),
+        ses.stop(),
         sqs.stop(),
         dynamo.stop(),
       ]);

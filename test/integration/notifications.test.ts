@@ -1,0 +1,196 @@
+// Beneficiary notices, sent for real: a P2P to a beneficiary with notifyEmail puts one email in the local
+// SES emulator's inbox (read back through its HTTP API), off the request path, and the record says `sent`;
+// the same event delivered again (the stream or the queue repeating it) sends nothing more; a bounce, as
+// SES's configuration set publishes it to SNS, marks the address, and the next notice to it is skipped.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { Context, SNSEvent, SQSEvent } from 'aws-lambda';
+import { beforeAll, describe, it } from 'vitest';
+import { lambdaContext } from '../../lib/local/lambda-event.ts';
+import { eventIdOf } from '../../lib/webhooks/event-ids.ts';
+import { as, type Caller, newCaller } from '../support/api.ts';
+import { cryptoDestination } from '../support/fixtures.ts';
+import { accepted, type OwnWallet, outsiderAccount, ownWallet, recordWhen } from '../support/payments.ts';
+
+interface SentEmail {
+  messageId: string;
+  from: string;
+  destination: { to: string[] };
+  subject: string;
+  body: { text?: string };
+}
+
+/** What the SES emulator received for `address`. */
+async function inboxOf(address: string): Promise<SentEmail[]> {
+  const response = await fetch(`${process.env.TEST_SES_URL}/store`);
+  assert.equal(response.status, 200);
+  const { emails } = (await response.json()) as { emails: SentEmail[] };
+  return emails.filter((email) => email.destination.to.includes(address));
+}
+
+type Handler<E> = (event: E, context: Context) => Promise<unknown>;
+
+describe('beneficiary notices', () => {
+  let alice: Caller;
+  let wallet: OwnWallet;
+  let destinationId: string;
+  let beneficiaryId: string;
+  const email = `lerato-${randomUUID().slice(0, 8)}@example.com`;
+
+  const pay = (toRef: string) =>
+    accepted(alice, 'p2p/beneficiary', {
+      transactionId: randomUUID(),
+      walletId: wallet.id,
+      beneficiaryId,
+      paymentDestinationId: destinationId,
+      sendingAssetCode: 'USDC',
+      amount: 5,
+      toRef,
+      notifyEmail: true,
+    });
+  const noticeEnded = (id: string) =>
+    recordWhen(alice, id, (record) => record.notification && record.notification.status !== 'pending');
+
+  beforeAll(async () => {
+    alice = await newCaller();
+    wallet = await ownWallet(alice, 'USDC', 100);
+    const outsider = await outsiderAccount(alice, ['USDC']);
+    const beneficiary = await as(alice, '/beneficiaries', {
+      method: 'POST',
+      body: { individual: { firstName: 'Lerato', lastName: 'Dlamini', email } },
+    });
+    assert.equal(beneficiary.status, 201, JSON.stringify(beneficiary.body));
+    beneficiaryId = beneficiary.body.id;
+    const destination = await as(alice, `/beneficiaries/${beneficiaryId}/payment-destinations`, {
+      method: 'POST',
+      body: cryptoDestination('USDC', outsider.publicKey()),
+    });
+    assert.equal(destination.status, 201, JSON.stringify(destination.body));
+    destinationId = destination.body.id;
+  });
+
+  it('a P2P with notifyEmail sends one email with the amount, sender and reference, and the record says sent', async () => {
+    const id = await pay('INV-7001');
+    const record = await noticeEnded(id);
+    assert.equal(record.status, 'completed');
+    assert.equal(record.notification.status, 'sent', JSON.stringify(record.notification));
+    assert.equal(record.notification.channel, 'email');
+    assert.match(record.notification.to, /^l\*\*\*@example\.com$/);
+    assert.ok(record.notification.sentAt);
+    const inbox = await inboxOf(email);
+    assert.equal(inbox.length, 1, JSON.stringify(inbox));
+    const [sent] = inbox;
+    assert.equal(sent?.from, 'notices@payments-gateway.local');
+    assert.match(sent?.subject ?? '', /5 USDC/);
+    assert.match(sent?.body.text ?? '', /INV-7001/);
+    // No internal ids: not the record's, not the wallet's, not the tenant's.
+    for (const internal of [id, wallet.id, alice.tenant.associationId])
+      assert.ok(!JSON.stringify(sent).includes(internal), `the email names ${internal}`);
+
+    // The same event delivered again, twice, by the worker as SQS would hand it: nothing more is sent.
+    const { handler } = (await import('../../functions/workers/payment-notifier.ts')) as unknown as {
+      handler: Handler<SQSEvent>;
+    };
+    const tenant = { environment: 'sandbox', associationId: alice.tenant.associationId };
+    const body = JSON.stringify({
+      ...tenant,
+      transactionRecordId: id,
+      eventId: eventIdOf('transaction', tenant, id, 'payment.completed'),
+    });
+    const redelivered = (): SQSEvent => ({
+      Records: [
+        {
+          messageId: randomUUID(),
+          receiptHandle: 'redelivered',
+          body,
+          attributes: {
+            ApproximateReceiveCount: '2',
+            SentTimestamp: String(Date.now()),
+            SenderId: 'local',
+            ApproximateFirstReceiveTimestamp: String(Date.now()),
+          },
+          messageAttributes: {},
+          md5OfBody: '',
+          eventSource: 'aws:sqs',
+          eventSourceARN: 'arn:aws:sqs:local:000000000000:test-payment-notifications',
+          awsRegion: 'local',
+        },
+      ],
+    });
+    await handler(redelivered(), lambdaContext('payment-notifier'));
+    await handler(redelivered(), lambdaContext('payment-notifier'));
+    assert.equal((await inboxOf(email)).length, 1);
+  });
+
+  it('a bounce marks the address and the record; the next notice to it is skipped and says why', async () => {
+    const id = await pay('INV-7002');
+    const sent = await noticeEnded(id);
+    assert.equal(sent.notification.status, 'sent');
+    const [message] = (await inboxOf(email)).slice(-1);
+    assert.ok(message);
+
+    // SES's Bounce event, as the configuration set's event destination publishes it to SNS.
+    const { handler } = (await import('../../functions/events/ses-feedback.ts')) as unknown as {
+      handler: Handler<SNSEvent>;
+    };
+    const bouncedAt = new Date().toISOString();
+    const sesEvent = {
+      eventType: 'Bounce',
+      bounce: {
+        bounceType: 'Permanent',
+        bounceSubType: 'General',
+        bouncedRecipients: [{ emailAddress: email, action: 'failed', status: '5.1.1' }],
+        timestamp: bouncedAt,
+        feedbackId: randomUUID(),
+      },
+      mail: {
+        timestamp: bouncedAt,
+        source: 'notices@payments-gateway.local',
+        messageId: message.messageId,
+        destination: [email],
+        tags: {
+          'ses:configuration-set': ['test-notices'],
+          environment: ['sandbox'],
+          associationId: [alice.tenant.associationId],
+          transactionRecordId: [id],
+        },
+      },
+    };
+    await handler(
+      {
+        Records: [
+          {
+            EventSource: 'aws:sns',
+            EventVersion: '1.0',
+            EventSubscriptionArn: 'arn:aws:sns:us-east-1:000000000000:test-notices-feedback:1',
+            Sns: {
+              Type: 'Notification',
+              MessageId: randomUUID(),
+              TopicArn: 'arn:aws:sns:us-east-1:000000000000:test-notices-feedback',
+              Subject: '',
+              Message: JSON.stringify(sesEvent),
+              Timestamp: bouncedAt,
+              SignatureVersion: '1',
+              Signature: '',
+              SigningCertUrl: '',
+              UnsubscribeUrl: '',
+              MessageAttributes: {},
+            },
+          },
+        ],
+      },
+      lambdaContext('ses-feedback'),
+    );
+    const bounced = await recordWhen(alice, id, (record) => record.notification.status === 'bounced');
+    assert.equal(bounced.notification.sentAt, sent.notification.sentAt);
+    assert.match(bounced.notification.reason, /bounced/);
+
+    const before = (await inboxOf(email)).length;
+    const next = await noticeEnded(await pay('INV-7003'));
+    assert.equal(next.status, 'completed');
+    assert.equal(next.notification.status, 'skipped', JSON.stringify(next.notification));
+    assert.match(next.notification.reason, /bounced/);
+    assert.equal(next.notification.sentAt, null);
+    assert.equal((await inboxOf(email)).length, before);
+  });
+});
