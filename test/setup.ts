@@ -53,6 +53,7 @@ export async function setup(project: TestProject): Promise<void> {
   process.env.TEST_BASE_URL = stack.baseUrl;
   process.env.TEST_HORIZON_URL = stack.horizonUrl;
   process.env.TEST_SES_URL = stack.sesUrl;
+  process.env.TEST_WHATSAPP_URL = stack.whatsAppUrl;
   process.env.TEST_DATA_DIR = dataDir;
   process.env.TEST_SEEDED_TENANT = JSON.stringify(stack.seededTenant);
   const stackEnv: Record<string, string> = {};

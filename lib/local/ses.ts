@@ -4,6 +4,7 @@
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import { closeServer } from './ports.ts';
 
 /** A CommonJS module whose `default` is the server: required, so Node and vitest read it alike. */
 const { default: sesServer } = createRequire(import.meta.url)('aws-ses-v2-local') as {
@@ -20,10 +21,6 @@ export async function startLocalSes(): Promise<LocalSes> {
   const { port } = server.address() as AddressInfo;
   return {
     endpoint: `http://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    stop: () => closeServer(server),
   };
 }

@@ -20,6 +20,7 @@ import { emailChannel } from './email.ts';
 import type { NoticeMessage } from './message.ts';
 import { claimNotice, findSuppressed, type NoticeChannel, settleNotice, skipNotice } from './repo.ts';
 import { renderNotice } from './templates.ts';
+import { whatsAppChannel } from './whatsapp.ts';
 
 const NOTICE_QUEUE = 'payment-notifications';
 /** Seconds to wait after attempt n (the index) before attempt n + 1. */
@@ -36,7 +37,10 @@ export class NoticeFailed extends Error {
   override name = 'NoticeFailed';
 }
 
-const channels: Record<NoticeChannel, () => Channel | null> = { email: emailChannel, whatsapp: () => null };
+const channels: Record<NoticeChannel, () => Channel | null> = {
+  email: emailChannel,
+  whatsapp: whatsAppChannel,
+};
 
 const UNCONFIGURED: Record<NoticeChannel, string> = {
   email: 'No email sender is configured for this stage.',

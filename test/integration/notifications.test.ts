@@ -2,6 +2,8 @@
 // SES emulator's inbox (read back through its HTTP API), off the request path, and the record says `sent`;
 // the same event delivered again (the stream or the queue repeating it) sends nothing more; a bounce, as
 // SES's configuration set publishes it to SNS, marks the address, and the next notice to it is skipped.
+// notifyWhatsApp reaches the WhatsApp simulator as a template message; a WhatsApp API that answers 500
+// fails the notice after its retries, and never the payment.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Context, SNSEvent, SQSEvent } from 'aws-lambda';
@@ -28,6 +30,28 @@ async function inboxOf(address: string): Promise<SentEmail[]> {
   return emails.filter((email) => email.destination.to.includes(address));
 }
 
+interface ReceivedWhatsApp {
+  to: string;
+  template: string;
+  parameters: string[];
+}
+
+/** What the WhatsApp simulator accepted for `to`. */
+async function whatsAppTo(to: string): Promise<ReceivedWhatsApp[]> {
+  const response = await fetch(`${process.env.TEST_WHATSAPP_URL}/messages`);
+  const { messages } = (await response.json()) as { messages: ReceivedWhatsApp[] };
+  return messages.filter((message) => message.to === to);
+}
+
+/** Makes the simulator answer `status` to every message for `to` (null: answer normally again). */
+async function whatsAppFault(to: string, status: number | null): Promise<void> {
+  const response = await fetch(`${process.env.TEST_WHATSAPP_URL}/faults`, {
+    method: 'POST',
+    body: JSON.stringify({ to, status }),
+  });
+  assert.equal(response.status, 200);
+}
+
 type Handler<E> = (event: E, context: Context) => Promise<unknown>;
 
 describe('beneficiary notices', () => {
@@ -36,8 +60,10 @@ describe('beneficiary notices', () => {
   let destinationId: string;
   let beneficiaryId: string;
   const email = `lerato-${randomUUID().slice(0, 8)}@example.com`;
+  // A number of this run's own: the simulator's faults and messages are read by recipient.
+  const mobile = `+2782${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
 
-  const pay = (toRef: string) =>
+  const pay = (toRef: string, notify: Record<string, boolean> = { notifyEmail: true }) =>
     accepted(alice, 'p2p/beneficiary', {
       transactionId: randomUUID(),
       walletId: wallet.id,
@@ -46,18 +72,18 @@ describe('beneficiary notices', () => {
       sendingAssetCode: 'USDC',
       amount: 5,
       toRef,
-      notifyEmail: true,
+      ...notify,
     });
   const noticeEnded = (id: string) =>
     recordWhen(alice, id, (record) => record.notification && record.notification.status !== 'pending');
 
   beforeAll(async () => {
-    alice = await newCaller();
+    alice = await newCaller({ name: 'Acme Payroll' });
     wallet = await ownWallet(alice, 'USDC', 100);
     const outsider = await outsiderAccount(alice, ['USDC']);
     const beneficiary = await as(alice, '/beneficiaries', {
       method: 'POST',
-      body: { individual: { firstName: 'Lerato', lastName: 'Dlamini', email } },
+      body: { individual: { firstName: 'Lerato', lastName: 'Dlamini', email, mobile } },
     });
     assert.equal(beneficiary.status, 201, JSON.stringify(beneficiary.body));
     beneficiaryId = beneficiary.body.id;
@@ -192,5 +218,32 @@ describe('beneficiary notices', () => {
     assert.match(next.notification.reason, /bounced/);
     assert.equal(next.notification.sentAt, null);
     assert.equal((await inboxOf(email)).length, before);
+  });
+
+  it('notifyWhatsApp reaches the WhatsApp API as a template message with amount, sender and reference', async () => {
+    const id = await pay('INV-7004', { notifyWhatsApp: true });
+    const record = await noticeEnded(id);
+    assert.equal(record.notification.status, 'sent', JSON.stringify(record.notification));
+    assert.equal(record.notification.channel, 'whatsapp');
+    const received = await whatsAppTo(mobile);
+    assert.equal(received.length, 1, JSON.stringify(received));
+    assert.equal(received[0]?.template, 'payment_received');
+    assert.deepEqual(received[0]?.parameters, ['5 USDC', 'Acme Payroll', 'INV-7004']);
+  });
+
+  it('a WhatsApp API answering 500 fails the notice after its retries; the payment is completed regardless', async () => {
+    await whatsAppFault(mobile, 500);
+    try {
+      const before = (await whatsAppTo(mobile)).length;
+      const record = await noticeEnded(await pay('INV-7005', { notifyWhatsApp: true }));
+      assert.equal(record.status, 'completed');
+      assert.ok(record.stellarTxHash);
+      assert.equal(record.notification.status, 'failed', JSON.stringify(record.notification));
+      assert.match(record.notification.reason, /after 5 attempts.*HTTP 500/);
+      assert.equal(record.notification.sentAt, null);
+      assert.equal((await whatsAppTo(mobile)).length, before);
+    } finally {
+      await whatsAppFault(mobile, null);
+    }
   });
 });
