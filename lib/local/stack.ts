@@ -1,8 +1,7 @@
 // The local stack: DynamoDB Local, fauxqs, a Secrets Manager stand-in, the SES emulator, the WhatsApp
-// simulator, the ledgers,
-// the provider simulator, the gateway, one SQS poller per
-// worker, the table stream's poller (the outbox router) and the outbox reconciler's schedule, wired through the AWS SDK's standard endpoint variables. `npm start` and the test setup
-// both start it from here.
+// simulator, the ledgers, the provider simulator, the gateway, one SQS poller per worker, the table
+// stream's poller (the outbox router) and the outbox reconciler's schedule, wired through the AWS SDK's
+// standard endpoint variables. `npm start` and the test setup both start it from here.
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';

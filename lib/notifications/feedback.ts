@@ -1,5 +1,5 @@
-// What SES reports of a sent notice, through the configuration set's event destination (an SNS topic,
-// infra/constructs/notices.ts, read by functions/events/ses-feedback.ts): a permanent bounce or a
+// What SES reports of a sent notice, through the configuration set's event destination (EventBridge,
+// infra/constructs/notices.ts, whose rule invokes functions/events/ses-feedback.ts): a permanent bounce or a
 // complaint marks the address, so later notices to it are `skipped` with the reason, and the record
 // whose notice it was (named by the message's tags, lib/notifications/email.ts) says `bounced`.
 // A transient bounce (a full mailbox) marks nothing: SES retried it already, and the next may arrive.

@@ -1,12 +1,12 @@
 // Beneficiary notices, sent for real: a P2P to a beneficiary with notifyEmail puts one email in the local
 // SES emulator's inbox (read back through its HTTP API), off the request path, and the record says `sent`;
 // the same event delivered again (the stream or the queue repeating it) sends nothing more; a bounce, as
-// SES's configuration set publishes it to SNS, marks the address, and the next notice to it is skipped.
+// SES's configuration set publishes it to EventBridge, marks the address, and the next notice to it is skipped.
 // notifyWhatsApp reaches the WhatsApp simulator as a template message; a WhatsApp API that answers 500
 // fails the notice after its retries, and never the payment.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Context, SNSEvent, SQSEvent } from 'aws-lambda';
+import type { Context, EventBridgeEvent, SQSEvent } from 'aws-lambda';
 import { beforeAll, describe, it } from 'vitest';
 import { lambdaContext } from '../../lib/local/lambda-event.ts';
 import { eventIdOf } from '../../lib/webhooks/event-ids.ts';
@@ -155,9 +155,9 @@ describe('beneficiary notices', () => {
     const [message] = (await inboxOf(email)).slice(-1);
     assert.ok(message);
 
-    // SES's Bounce event, as the configuration set's event destination publishes it to SNS.
+    // SES's Bounce event, as the configuration set's event destination publishes it to EventBridge.
     const { handler } = (await import('../../functions/events/ses-feedback.ts')) as unknown as {
-      handler: Handler<SNSEvent>;
+      handler: Handler<EventBridgeEvent<string, unknown>>;
     };
     const bouncedAt = new Date().toISOString();
     const sesEvent = {
@@ -184,26 +184,15 @@ describe('beneficiary notices', () => {
     };
     await handler(
       {
-        Records: [
-          {
-            EventSource: 'aws:sns',
-            EventVersion: '1.0',
-            EventSubscriptionArn: 'arn:aws:sns:us-east-1:000000000000:test-notices-feedback:1',
-            Sns: {
-              Type: 'Notification',
-              MessageId: randomUUID(),
-              TopicArn: 'arn:aws:sns:us-east-1:000000000000:test-notices-feedback',
-              Subject: '',
-              Message: JSON.stringify(sesEvent),
-              Timestamp: bouncedAt,
-              SignatureVersion: '1',
-              Signature: '',
-              SigningCertUrl: '',
-              UnsubscribeUrl: '',
-              MessageAttributes: {},
-            },
-          },
-        ],
+        version: '0',
+        id: randomUUID(),
+        'detail-type': 'Email Bounced',
+        source: 'aws.ses',
+        account: '000000000000',
+        time: bouncedAt,
+        region: 'us-east-1',
+        resources: ['arn:aws:ses:us-east-1:000000000000:configuration-set/test-notices'],
+        detail: sesEvent,
       },
       lambdaContext('ses-feedback'),
     );
