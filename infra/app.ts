@@ -11,11 +11,14 @@
 // for prod, which refuses to synthesize without them (one line saying what is missing). Prod's break-glass
 // role, the one that may disable or delete the key material: `-c breakGlassRoleArn=<role ARN>`; where
 // prod's daily table backups are copied (another region or account): `-c backupCopyVaultArn=<vault ARN>`.
+// Beneficiary notices: `-c noticeEmailDomain=<domain>` (the SES sending identity), and
+// `-c whatsAppPhoneNumberId=<id> -c whatsAppTokenSecretName=<secret>` (infra/constructs/notices.ts).
 import { App } from 'aws-cdk-lib';
 import { buildAll } from '../esbuild.config.ts';
 import { alarmSubscribersFromContext } from './constructs/alarm-topic.ts';
 import { domainFromContext } from './constructs/edge.ts';
 import { breakGlassRoleFromContext } from './constructs/key-guard.ts';
+import { noticesFromContext } from './constructs/notices.ts';
 import { backupCopyVaultFromContext } from './constructs/table-backup.ts';
 import { applyNagChecks } from './nag.ts';
 import { PaymentsGatewayStack } from './stack.ts';
@@ -32,6 +35,7 @@ try {
     alarmSubscribers: alarmSubscribersFromContext(app.node),
     breakGlassRoleArn: breakGlassRoleFromContext(app.node),
     backupCopyVaultArn: backupCopyVaultFromContext(app.node),
+    notices: noticesFromContext(app.node),
   });
 } catch (error) {
   // Missing or malformed context: what to pass, in one line, not a stack trace.

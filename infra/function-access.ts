@@ -118,6 +118,12 @@ export const functionAccess: Readonly<Record<string, FunctionAccess>> = {
     sends: ['webhook-deliveries'],
     deletes: true,
   },
+  // Tells beneficiaries of completed payments (reads the record and the association, writes the notice,
+  // the record's notification and the address marks); re-queues a notice whose channel failed. Sending
+  // email is granted on the stage's identity and configuration set alone (infra/constructs/notices.ts).
+  'workers/payment-notifier': { table: 'readWrite', secrets: [], sends: ['payment-notifications'] },
+  // SES's bounces and complaints (EventBridge): marks the address and the record whose notice it was.
+  'events/ses-feedback': { table: 'readWrite', secrets: [] },
   // The outbox router: reads no item (the table's stream is granted by its event source, infra/stack.ts)
   // and sends to the queues lib/outbox.ts's rows name.
   'streams/outbox': { table: 'none', secrets: [], sends: outboxQueues },

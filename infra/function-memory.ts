@@ -66,6 +66,9 @@ export const functionMemory: Readonly<Record<string, number>> = {
   'rotation/keys': 256, // peak 82.5, p50 5.5; a few invocations a rotation, with a 20 s timeout
   'workers/webhook-dispatcher': 256, // peak 97.1, p50 6.5
   'workers/webhook-deliverer': 256, // peak 95.5, p50 9.8 (an HMAC signature and a POST)
+  // Not measured yet: sized as the deliverer, their nearest kin (a few reads and writes, one send).
+  'workers/payment-notifier': 256,
+  'events/ses-feedback': 256,
   // Asynchronous, 100 ms budget: CPU decides.
   // The deliverer's code (lib/webhooks/delivery.ts) but few invocations (7 a run): its p50 is JIT-cold.
   'workers/webhook-slow-deliverer': 384, // peak 84.8, p50 19.8

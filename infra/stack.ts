@@ -21,6 +21,7 @@ import { GatewayApi } from './constructs/gateway-api.ts';
 import { GatewayTable } from './constructs/gateway-table.ts';
 import { KeyReplicaStack, rotationRoleName } from './constructs/key-replica.ts';
 import { KeySecrets, keySecretNames } from './constructs/key-secrets.ts';
+import { type NoticeSettings, Notices } from './constructs/notices.ts';
 import { Observability, type ObservabilityProps } from './constructs/observability.ts';
 import { OutboxFailures } from './constructs/outbox-failures.ts';
 import { ReconcilerSchedule } from './constructs/reconciler-schedule.ts';
@@ -55,6 +56,8 @@ export interface PaymentsGatewayStackProps extends StackProps {
   breakGlassRoleArn?: string | undefined;
   /** Prod: a backup vault in another region or account each daily recovery point is copied to. */
   backupCopyVaultArn?: string | undefined;
+  /** Beneficiary notices' sending identity and WhatsApp number (infra/constructs/notices.ts). */
+  notices?: NoticeSettings;
 }
 
 /**
@@ -96,6 +99,7 @@ export class PaymentsGatewayStack extends Stack {
       alarmSubscribers = { emails: [], httpsEndpoints: [] },
       breakGlassRoleArn,
       backupCopyVaultArn,
+      notices = {},
       ...stackProps
     } = props;
     const settings = stageSettings(stageName);
@@ -255,6 +259,7 @@ export class PaymentsGatewayStack extends Stack {
     // fallback answers only 404/405 from the route table and needs no secret.
     for (const [fn, created] of apiFunctions) if (fn !== FALLBACK_FUNCTION) edge.requireOriginToken(created);
 
+    const workers = new Map<string, BundledFunction>();
     for (const definition of queues) {
       const queue = workQueues.get(definition.name);
       if (definition.worker === null || !queue) continue;
@@ -274,6 +279,21 @@ export class PaymentsGatewayStack extends Stack {
           maxConcurrency: definition.maxConcurrency,
         }),
       );
+      workers.set(definition.worker, worker);
+    }
+
+    // Beneficiary notices: the payment-notifier's channels, SES's configuration set and its feedback.
+    const notifier = workers.get('payment-notifier');
+    if (notifier) {
+      const feedback = new Notices(this, 'Notices', {
+        ...notices,
+        stage,
+        production: settings.production,
+        removalPolicy,
+        notifier,
+        feedback: bundledFunction('events/ses-feedback').function,
+      });
+      alarms.onDeadLetters('SesFeedbackDeadLetters', feedback.deadLetterQueue, 'SES feedback');
     }
 
     // The admin CLI's `ledger status` and `channels open` invoke it (lib/admin/ledger-admin.ts): opening

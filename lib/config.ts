@@ -90,6 +90,27 @@ const schema = z.object({
    * stack runs it faster, so three days of retries fit in seconds.
    */
   WEBHOOK_RETRY_SCALE: z._default(z.coerce.number().check(z.positive(), z.lte(1)), 1),
+  /**
+   * Beneficiary notices (lib/notifications): the SES sending identity's From address and the
+   * configuration set whose event destination reports bounces and complaints. Unset: email notices are
+   * recorded `skipped` (no sender configured).
+   */
+  NOTIFY_EMAIL_FROM: z.optional(z.email()),
+  SES_CONFIGURATION_SET: z.optional(nonEmpty()),
+  /**
+   * WhatsApp notices through the WhatsApp Business Cloud API (lib/notifications/whatsapp.ts): the
+   * business phone number's id and the Secrets Manager secret `{accessToken}` it sends with. Both unset:
+   * WhatsApp notices are recorded `skipped`. The base URL is Meta's Graph API but on the local stack.
+   */
+  WHATSAPP_PHONE_NUMBER_ID: z.optional(nonEmpty()),
+  WHATSAPP_TOKEN_SECRET_ID: z.optional(nonEmpty()),
+  WHATSAPP_API_URL: z._default(z.url(), 'https://graph.facebook.com'),
+  WHATSAPP_API_VERSION: z._default(z.string().check(z.regex(/^v\d+\.\d+$/)), 'v21.0'),
+  /** The approved message template (body parameters: amount, sender, reference) and its language. */
+  WHATSAPP_TEMPLATE: z._default(nonEmpty(), 'payment_received'),
+  WHATSAPP_TEMPLATE_LANGUAGE: z._default(nonEmpty(), 'en'),
+  /** Multiplies the notice retry schedule (lib/notifications/service.ts), as WEBHOOK_RETRY_SCALE does. */
+  NOTIFY_RETRY_SCALE: z._default(z.coerce.number().check(z.nonnegative(), z.lte(1)), 1),
   /** How long a quote can be paid against (spec: roughly two minutes). */
   QUOTE_TTL_SECONDS: positiveInt(120),
   /** Rate source per environment (lib/quotes/rates.ts): the configured sandbox table or the provider. */

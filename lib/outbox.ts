@@ -11,6 +11,7 @@
 // Types only: the router's bundle holds these rows and the SQS client, no domain code.
 import type { PaymentDestinationRecord } from './beneficiaries/repo.ts';
 import type { CustomerRecord } from './customers/repo.ts';
+import type { NoticeMessage } from './notifications/message.ts';
 import type { PaymentMessage } from './payments/message.ts';
 import type { TransactionRecord } from './payments/repo.ts';
 import type { ActivationMessage } from './wallets/activation-message.ts';
@@ -165,6 +166,22 @@ export const outboxRows: readonly OutboxRow<never>[] = [
       change.newImage.providerStatus === 'completed',
     queue: 'ledger-submissions',
     message: paymentMessageOf,
+  }),
+  // A record that asked to notify its beneficiary (notifyEmail / notifyWhatsApp): its change to completed
+  // asks for the notice (lib/notifications/service.ts), sent once by the event's id.
+  row<TransactionRecord>({
+    itemType: 'transaction',
+    when: (change) => changedTo(change, 'status') === 'completed' && Boolean(change.newImage?.notify),
+    queue: 'payment-notifications',
+    message: ({ newImage }): NoticeMessage => {
+      const record = newImage as TransactionRecord;
+      return {
+        environment: record.environment,
+        associationId: record.associationId,
+        transactionRecordId: record.transactionRecordId,
+        eventId: eventIdOf('transaction', record, record.transactionRecordId, 'payment.completed'),
+      };
+    },
   }),
   // Webhook events: a transaction record's creation and every status change; KYC decisions; destination
   // verification decisions.

@@ -60,6 +60,18 @@ export const queues: QueueDefinition[] = [
       return submitterConcurrency();
     },
   },
+  // Beneficiary notices of completed records (through the outbox): one send each, 10 s at most for the
+  // channel, so the worker's 15 s timeout (a sixth of 90) holds it; retries re-queue themselves with a
+  // delay (lib/notifications/service.ts), and a notice that failed for good ends here in the DLQ.
+  {
+    name: 'payment-notifications',
+    worker: 'payment-notifier',
+    batchSize: 1,
+    visibilityTimeoutSeconds: 90,
+    maxReceiveCount: 5,
+    // SES's default sending rate is 14 a second; a few invocations at once stay below it.
+    maxConcurrency: 4,
+  },
   // Webhook events from the table's stream (through the outbox), fanned out to deliveries.
   {
     name: 'webhook-events',

@@ -15,6 +15,11 @@ export const secretNames = (stage: string) => ({
     sandbox: `${stage}/payments-gateway/kek-sandbox`,
     production: `${stage}/payments-gateway/kek-production`,
   } satisfies Record<Environment, string>,
+  /**
+   * The WhatsApp Business Cloud API access token `{accessToken}` (lib/notifications/whatsapp.ts): put
+   * there by the operator (Meta issues it), never rotated by the stack; the local stack writes its own.
+   */
+  whatsAppToken: `${stage}/payments-gateway/whatsapp-token`,
 });
 
 /**

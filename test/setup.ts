@@ -36,6 +36,8 @@ export async function setup(project: TestProject): Promise<void> {
   // Webhook retries 500 times sooner (5 s → 10 ms, 20 h → 144 s): a receiver that fails a few times
   // receives its event within seconds (lib/webhooks/schedule.ts).
   process.env.WEBHOOK_RETRY_SCALE ??= '0.002';
+  // Notice retries likewise (5 s … 10 min → at once): a channel that is down fails its notice within seconds.
+  process.env.NOTIFY_RETRY_SCALE ??= '0';
   const dataDir = join(root, '.local', 'test-stack');
   rmSync(join(dataDir, 'traffic.log'), { force: true });
   stack = await startStack({
@@ -50,6 +52,8 @@ export async function setup(project: TestProject): Promise<void> {
   });
   process.env.TEST_BASE_URL = stack.baseUrl;
   process.env.TEST_HORIZON_URL = stack.horizonUrl;
+  process.env.TEST_SES_URL = stack.sesUrl;
+  process.env.TEST_WHATSAPP_URL = stack.whatsAppUrl;
   process.env.TEST_DATA_DIR = dataDir;
   process.env.TEST_SEEDED_TENANT = JSON.stringify(stack.seededTenant);
   const stackEnv: Record<string, string> = {};

@@ -39,6 +39,8 @@
 // | customer           | T#<env>#<assoc>          | CUSTOMER#<connectorId>#<customerId> |                                     | /customers/…, provider decisions   |
 // | onrampReference    | T#<env>#<assoc>          | ONRAMPREF#<reference>           |                                         | /onramp/references, receipts       |
 // | onrampReferenceCount | T#<env>#<assoc>        | ONRAMPREFS                      |                                         | /onramp/references (the cap)       |
+// | notice             | T#<env>#<assoc>          | NOTICE#<eventId>                |                                         | payment-notifier (once per event)  |
+// | suppressedAddress  | SUPPRESSED#<channel>#<address> | SUPPRESSED                |                                         | payment-notifier, SES feedback     |
 // | application        | APP#<applicationId>      | APPLICATION                     |                                         | auth                               |
 // | apiKey             | APIKEY#<sha256>          | APIKEY                          | platform: APP#<appId> / APIKEY#<keyId>  | auth, admin                        |
 // | client             | CLIENT#<clientId>        | CLIENT                          | platform: APP#<appId> / CLIENT#<id>     | /auth/token, admin                 |
@@ -458,4 +460,20 @@ export const bespokeKeys = {
   }),
   referencePrefix: 'ONRAMPREF#',
   referenceCount: (tenant: Tenant): ItemKey => ({ pk: tenantScope(tenant), sk: 'ONRAMPREFS' }),
+};
+
+/**
+ * Beneficiary notices (lib/notifications): one item per event told (tenant-owned; its conditional write is
+ * what sends a notice once however often the event is delivered), and one per address that bounced or
+ * complained (platform-wide: the address is what SES refuses, whichever tenant names it).
+ */
+export const notificationKeys = {
+  notice: (tenant: Tenant, eventId: string): ItemKey => ({
+    pk: tenantScope(tenant),
+    sk: `NOTICE#${eventId}`,
+  }),
+  suppressed: (channel: string, address: string): ItemKey => ({
+    pk: `SUPPRESSED#${channel}#${address.toLowerCase()}`,
+    sk: 'SUPPRESSED',
+  }),
 };

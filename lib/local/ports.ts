@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { createServer, Socket } from 'node:net';
 
 /** A port the OS says is free right now (for children that cannot listen on port 0 themselves). */
@@ -34,3 +35,10 @@ export async function waitForPort(port: number, what: string, timeoutMs = 30_000
   }
   throw new Error(`${what} did not start listening on port ${port} within ${timeoutMs} ms`);
 }
+
+/** Stops a loopback service: no new connections, and the open ones (keep-alive) closed now. */
+export const closeServer = (server: Server): Promise<void> =>
+  new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });

@@ -3,6 +3,7 @@
 // first value. Values are files in the secrets folder, kept from one start to the next.
 import {
   GetSecretValueCommand,
+  PutSecretValueCommand,
   RotateSecretCommand,
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
@@ -34,6 +35,16 @@ export async function ensureLocalSecrets(stage: string): Promise<void> {
         (await hasValue(secretId)) && (secretId !== names.signingKeys || (await hasValue(names.tokenJwks)));
       if (!complete) await client.send(new RotateSecretCommand({ SecretId: secretId }));
     }
+  } finally {
+    client.destroy();
+  }
+}
+
+/** Writes a secret the operator would put in AWS (the WhatsApp token): the local stack's own value. */
+export async function putLocalSecret(secretId: string, value: unknown): Promise<void> {
+  const client = new SecretsManagerClient({});
+  try {
+    await client.send(new PutSecretValueCommand({ SecretId: secretId, SecretString: JSON.stringify(value) }));
   } finally {
     client.destroy();
   }

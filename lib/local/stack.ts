@@ -1,7 +1,7 @@
-// The local stack: DynamoDB Local, fauxqs, a Secrets Manager stand-in, the ledgers, the provider
-// simulator, the gateway, one SQS poller per
-// worker, the table stream's poller (the outbox router) and the outbox reconciler's schedule, wired through the AWS SDK's standard endpoint variables. `npm start` and the test setup
-// both start it from here.
+// The local stack: DynamoDB Local, fauxqs, a Secrets Manager stand-in, the SES emulator, the WhatsApp
+// simulator, the ledgers, the provider simulator, the gateway, one SQS poller per worker, the table
+// stream's poller (the outbox router) and the outbox reconciler's schedule, wired through the AWS SDK's
+// standard endpoint variables. `npm start` and the test setup both start it from here.
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -31,10 +31,12 @@ import type { InvokedHandler } from './lambda-service.ts';
 import { freePort } from './ports.ts';
 import { type ScheduledHandler, startSchedule } from './schedule.ts';
 import { startLocalSecretsManager } from './secrets-manager.ts';
-import { ensureLocalSecrets, keySecretsOf } from './secrets-seed.ts';
+import { ensureLocalSecrets, keySecretsOf, putLocalSecret } from './secrets-seed.ts';
+import { startLocalSes } from './ses.ts';
 import { type Poller, type SqsBatchHandler, startPoller } from './sqs-poller.ts';
 import { type StreamBatchHandler, startStreamPoller } from './stream-poller.ts';
 import { logSettlements, type TrafficLog } from './traffic-log.ts';
+import { startWhatsAppSimulator } from './whatsapp-simulator.ts';
 
 export interface StackOptions {
   /** Gateway port; 0 picks a free one. */
@@ -60,6 +62,10 @@ export interface LocalStack {
   friendbotUrl: string;
   /** The provider simulator's base (its POST /faults injects provider faults). */
   providerUrl: string;
+  /** The SES emulator's base: GET /store lists the email it received, / shows it in a browser. */
+  sesUrl: string;
+  /** The WhatsApp simulator's base: GET /messages lists what it received, POST /faults fails a recipient. */
+  whatsAppUrl: string;
   /** Environment the functions run with; tests and the admin CLI reuse it to reach the same services. */
   env: Record<string, string>;
   seededTenant: NewTenant;
@@ -195,11 +201,14 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
   const dynamo = await startDynamoDbLocal(options.dynamoDbDir, { dbPath: options.dynamoDbData });
   writeFileSync(join(options.dataDir, PID_FILE), JSON.stringify({ pids: [process.pid, dynamo.pid] }));
   const sqs = await startSqs({ port: 0 });
+  // Beneficiary notices' email (lib/notifications/email.ts) lands in the SES emulator.
+  const ses = await startLocalSes();
   // The key secrets exist empty until their rotation writes them, as infra creates them in AWS; the
   // rotation function runs in this process, as Secrets Manager would invoke it.
   const keySecrets = keySecretsOf(stage);
+  const names = secretNames(stage);
   const secrets = await startLocalSecretsManager(secretsDir, 0, {
-    declared: keySecrets.declared,
+    declared: [...keySecrets.declared, names.whatsAppToken],
     rotation: {
       secrets: keySecrets.rotated,
       invoke: async (event) => {
@@ -210,7 +219,9 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
       },
     },
   });
-  const names = secretNames(stage);
+  // The WhatsApp simulator takes the token the stack puts in the token secret (below), fresh each start.
+  const whatsApp = { phoneNumberId: '100200300400', accessToken: randomUUID() };
+  const whatsAppSimulator = await startWhatsAppSimulator(whatsApp);
   // The ledgers start after seeding (their genesis holds the platform accounts), but the functions
   // read their Horizon URLs once, at first use: so the ports are chosen now.
   const ledgerPorts = { sandbox: await freePort(), production: await freePort() };
@@ -223,6 +234,12 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
     AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
     AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
+    AWS_ENDPOINT_URL_SESV2: ses.endpoint,
+    NOTIFY_EMAIL_FROM: 'notices@payments-gateway.local',
+    SES_CONFIGURATION_SET: `${stage}-notices`,
+    WHATSAPP_API_URL: whatsAppSimulator.url,
+    WHATSAPP_PHONE_NUMBER_ID: whatsApp.phoneNumberId,
+    WHATSAPP_TOKEN_SECRET_ID: names.whatsAppToken,
     STAGE: stage,
     // Sandbox webhooks may reach receivers on this machine (lib/webhooks/destinations.ts).
     WEBHOOKS_ALLOW_LOOPBACK: 'true',
@@ -244,6 +261,7 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
   // Their one logger may have been made before (the level is read when it is): it takes this one.
   (await import('../log.ts')).logger.setLogLevel(env.LOG_LEVEL as 'INFO');
   await ensureLocalSecrets(stage);
+  await putLocalSecret(names.whatsAppToken, { accessToken: whatsApp.accessToken });
 
   await createTable(dynamo.endpoint, env.TABLE_NAME as string);
   // fauxqs writes queue URLs as sqs.<region>.localhost, which needs no DNS if the client keeps its endpoint.
@@ -374,6 +392,8 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
     dynamoDbPid: dynamo.pid,
     friendbotUrl: `${env.HORIZON_URL_SANDBOX}/friendbot`,
     providerUrl: `http://127.0.0.1:${providerPort}`,
+    sesUrl: ses.endpoint,
+    whatsAppUrl: whatsAppSimulator.url,
     env,
     seededTenant,
     stop: async () => {
@@ -389,6 +409,8 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
         providers.stop(),
         lambda.stop(),
         secrets.stop(),
+        ses.stop(),
+        whatsAppSimulator.stop(),
         sqs.stop(),
         dynamo.stop(),
       ]);

@@ -19,7 +19,6 @@ import * as metrics from '../metrics.ts';
 import { annotate } from '../trace.ts';
 import { findWalletRecord, type WalletRecord } from '../wallets/lookups.ts';
 import type { PaymentMessage } from './message.ts';
-import { notifierFor } from './notifier.ts';
 import { advanceRamp as advanceRampStep } from './ramps.ts';
 import {
   type AssetOnRecord,
@@ -127,20 +126,8 @@ async function completion(record: TransactionRecord, hash: string): Promise<Sett
     receiveAmount = new BigNumber(received).toFixed();
     exchangeRate = new BigNumber(received).div(record.sendAmount).decimalPlaces(7).toFixed();
   }
-  const settlement: Settlement = { status: 'completed', stellarTxHash: hash, receiveAmount, exchangeRate };
-  if (!record.notify) return settlement;
-  const notifier = notifierFor(record.environment);
-  await notifier.send({
-    ...record.notify,
-    transactionRecordId: record.transactionRecordId,
-    amount: receiveAmount,
-    assetCode: record.receivingAsset.code,
-    toRef: record.toRef,
-  });
-  return {
-    ...settlement,
-    notification: { ...record.notify, sentAt: new Date().toISOString(), via: notifier.via },
-  };
+  // A beneficiary to notify is told from the record's change to completed (lib/outbox.ts), not here.
+  return { status: 'completed', stellarTxHash: hash, receiveAmount, exchangeRate };
 }
 
 /** A settlement, with the ledger envelopes it took (null: none was built). */

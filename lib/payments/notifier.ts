@@ -1,47 +1,53 @@
-// Telling a beneficiary that a payment reached them (notifyEmail / notifyWhatsApp on the beneficiary
-// routes). One interface, chosen per environment: the sandbox sink only logs the notice (masked) and
-// the record shows it was "sent"; production would plug in an email sender (Amazon SES) and a WhatsApp
-// Business API client behind the same interface. Until one is configured, production notices are logged
-// as not sent, and the record says so (`via: none`).
-import type { Environment } from '../http/types.ts';
-import { logger } from '../log.ts';
-import type { NotifyChannel } from './repo.ts';
+// What the payments domain gives the notifier (lib/notifications/service.ts): the notice a completed
+// record owes its beneficiary (notifyEmail / notifyWhatsApp on the beneficiary routes and off-ramps), and
+// the record's `notification`, which says what became of it. Notices are sent off the request path,
+// from the record's change to `completed` (lib/outbox.ts), so a channel that is down never fails a payment.
+import { findAssociation } from '../auth/associations.ts';
+import type { Tenant } from '../http/types.ts';
+import type { NoticeValues } from '../notifications/templates.ts';
+import { findTransaction, moveTransaction, type NotificationOnRecord, type NotifyChannel } from './repo.ts';
 
 export interface PaymentNotice {
   channel: NotifyChannel;
   /** The beneficiary's email or E.164 mobile number. */
   to: string;
-  transactionRecordId: string;
-  amount: string;
-  assetCode: string;
-  toRef: string | null;
+  values: NoticeValues;
 }
 
-export interface Notifier {
-  /** What the record names as the sender (`sandbox-sink`, `ses`, …). */
-  readonly via: string;
-  /** Resolves once the notice is handed over; throws when it could not be (the worker retries). */
-  send(notice: PaymentNotice): Promise<void>;
+/** The notice the record owes once it completed, or null (nothing asked, or not completed). */
+export async function paymentNoticeOf(
+  tenant: Tenant,
+  transactionRecordId: string,
+): Promise<PaymentNotice | null> {
+  const record = await findTransaction(tenant, transactionRecordId, { consistent: true });
+  if (!record?.notify || record.status !== 'completed') return null;
+  const association = await findAssociation(tenant);
+  const paidOut = record.transactionType === 'offramp' ? record.ramp : undefined;
+  return {
+    ...record.notify,
+    values: {
+      event: paidOut ? 'offramp.paid_out' : 'payment.completed',
+      amount: paidOut ? paidOut.fiatAmount : (record.receiveAmount ?? record.sendAmount),
+      currency: paidOut ? paidOut.fiatCurrency : record.receivingAsset.code,
+      senderName: association?.name ?? 'Your sender',
+      reference: record.toRef,
+    },
+  };
 }
 
-const maskedTo = (to: string) => `${to.slice(0, 2)}…${to.slice(-4)}`;
-
-const sandboxSink: Notifier = {
-  via: 'sandbox-sink',
-  async send(notice) {
-    logger.info('Payment notice (sandbox sink: logged, not sent)', { ...notice, to: maskedTo(notice.to) });
-  },
-};
-
-const unconfigured: Notifier = {
-  via: 'none',
-  async send(notice) {
-    logger.warn('Payment notice not sent: no notifier is configured for production', {
-      transactionRecordId: notice.transactionRecordId,
-      channel: notice.channel,
-    });
-  },
-};
-
-export const notifierFor = (environment: Environment): Notifier =>
-  environment === 'sandbox' ? sandboxSink : unconfigured;
+/** Writes what became of the record's notice (its status moves nothing else); `sentAt` is kept unless given. */
+export async function recordNotification(
+  tenant: Tenant,
+  transactionRecordId: string,
+  change: Pick<NotificationOnRecord, 'status' | 'reason'> & { sentAt?: string },
+  now: Date,
+): Promise<void> {
+  const record = await findTransaction(tenant, transactionRecordId, { consistent: true });
+  if (!record?.notify) return;
+  const notification: NotificationOnRecord = {
+    channel: record.notify.channel,
+    sentAt: record.notification?.sentAt ?? null,
+    ...change,
+  };
+  await moveTransaction(tenant, transactionRecordId, 'completed', { notification }, now);
+}

@@ -26,7 +26,6 @@ import {
 } from '../providers/contract.ts';
 import { providerFor, recordInstruction } from '../providers/service.ts';
 import { findWalletRecord } from '../wallets/lookups.ts';
-import { notifierFor } from './notifier.ts';
 import { releaseRampUse } from './ramp-usage.ts';
 import { moveTransaction, type TransactionRecord } from './repo.ts';
 
@@ -117,20 +116,6 @@ async function moveRamp(
   return written;
 }
 
-/** An off-ramp that completes tells its beneficiary, as a P2P does (notifyEmail / notifyWhatsApp). */
-async function notified(record: TransactionRecord, at: string) {
-  if (!record.notify || !record.ramp) return {};
-  const notifier = notifierFor(record.environment);
-  await notifier.send({
-    ...record.notify,
-    transactionRecordId: record.transactionRecordId,
-    amount: record.ramp.fiatAmount,
-    assetCode: record.ramp.fiatCurrency,
-    toRef: record.toRef,
-  });
-  return { notification: { ...record.notify, sentAt: at, via: notifier.via } };
-}
-
 /** Applies what the provider says of a record's instruction (a notification, or its answer to one). */
 export async function applyProviderState(
   tenant: Tenant,
@@ -154,7 +139,8 @@ export async function applyProviderState(
     {
       ...common,
       ...move.set,
-      ...(completes ? { completedAt: at, ...(await notified(record, at)) } : {}),
+      // An off-ramp's beneficiary is told from its change to completed (lib/outbox.ts), not here.
+      ...(completes ? { completedAt: at } : {}),
     },
     now,
   );

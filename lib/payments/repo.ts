@@ -29,6 +29,18 @@ export type TransactionType = 'p2p' | 'swap' | 'p2p_multi' | 'offramp' | 'onramp
 export type NotifyChannel = 'email' | 'whatsapp';
 
 /** An asset as the registry had it at acceptance: the issuer is resolved once and kept. */
+/**
+ * What became of a completed record's notice (lib/notifications/service.ts): `sent` (handed to the
+ * channel), `bounced` (the address bounced or complained after), `failed` (every retry failed), `skipped`
+ * (not sent, `reason` says why: the address bounced before, or the channel is not configured).
+ */
+export interface NotificationOnRecord {
+  channel: NotifyChannel;
+  status: 'sent' | 'bounced' | 'failed' | 'skipped';
+  sentAt: string | null;
+  reason: string | null;
+}
+
 export interface AssetOnRecord {
   code: string;
   /** null for the native asset (XLM). */
@@ -96,7 +108,7 @@ export interface TransactionRecord {
   memo: string | null;
   /** Who to tell once it completes (beneficiary routes), and where; `notification` says what was sent. */
   notify: { channel: NotifyChannel; to: string } | null;
-  notification?: { channel: NotifyChannel; to: string; sentAt: string; via: string };
+  notification?: NotificationOnRecord;
   legs: LegRecord[] | null;
   /** Every wallet the record touches (sources and own destinations): the `walletId` filter. */
   walletIds: string[];
@@ -250,7 +262,6 @@ export type Settlement =
       stellarTxHash: string;
       receiveAmount: string;
       exchangeRate: string;
-      notification?: TransactionRecord['notification'];
     }
   | { status: 'failed'; stellarTxHash: string | null; errorCode: string; failureReason: string };
 

@@ -109,13 +109,32 @@ export const transactionResource = z.strictObject({
   fromRef: z.nullable(z.string()),
   toRef: z.nullable(z.string()),
   memo: z.nullable(z.string()),
-  notification: z.nullable(
-    z.strictObject({
-      channel: z.enum(['email', 'whatsapp']),
-      to: z.string().check(z.describe('Masked.')),
-      sentAt: z.nullable(timestamp).check(z.describe('null until the payment completes.')),
-    }),
-  ),
+  notification: z
+    .nullable(
+      z.strictObject({
+        channel: z.enum(['email', 'whatsapp']),
+        to: z.string().check(z.describe('Masked.')),
+        status: z
+          .enum(['pending', 'sent', 'bounced', 'failed', 'skipped'])
+          .check(
+            z.describe(
+              '`pending` until the payment completes and the notice is handled (within seconds, off the ' +
+                'request path); `sent`: handed to the channel (SES, WhatsApp); `bounced`: the address ' +
+                'bounced or complained after; `failed`: the channel failed every retry (the payment is ' +
+                'completed regardless); `skipped`: not sent, `reason` says why (an address that bounced ' +
+                'before, or a channel not configured).',
+            ),
+          ),
+        sentAt: z.nullable(timestamp).check(z.describe('When the channel took the notice; null until then.')),
+        reason: z.nullable(z.string()).check(z.describe('Why it was skipped, failed or bounced; else null.')),
+      }),
+    )
+    .check(
+      z.describe(
+        'The beneficiary notice (notifyEmail / notifyWhatsApp): sent once when the payment completes ' +
+          '(an off-ramp: when it is paid out), with the amount, currency, sender and toRef. null when none was asked.',
+      ),
+    ),
   legs: z
     .optional(z.array(leg))
     .check(
@@ -181,7 +200,9 @@ export function toTransactionResource(record: TransactionRecord): z.infer<typeof
       ? {
           channel: record.notify.channel,
           to: masked(record.notify.to),
+          status: record.notification?.status ?? 'pending',
           sentAt: record.notification?.sentAt ?? null,
+          reason: record.notification?.reason ?? null,
         }
       : null,
     ...(record.legs

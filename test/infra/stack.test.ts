@@ -173,7 +173,7 @@ describe('HTTP API', () => {
 });
 
 describe('functions', () => {
-  test('one function per API function name and per queue worker, the outbox router and its reconciler, the key rotation and the ledger admin, nothing else', () => {
+  test('one function per API function name and per queue worker, the outbox router and its reconciler, the key rotation, the ledger admin and the SES feedback, nothing else', () => {
     assert.deepEqual(new Set(functionIdByName.keys()), new Set(apiFunctionNames));
     const workers = queues.flatMap((q) => (q.worker ? [`workers/${q.worker}`] : []));
     assert.deepEqual(
@@ -185,9 +185,10 @@ describe('functions', () => {
         'schedules/reconciler',
         'rotation/keys',
         'admin/ledger-accounts',
+        'events/ses-feedback',
       ]),
     );
-    assert.equal(functionIds.length, apiFunctionNames.length + workers.length + 4);
+    assert.equal(functionIds.length, apiFunctionNames.length + workers.length + 5);
   });
 
   test('every function exports a handler from the bundle it ships', () => {
@@ -303,6 +304,14 @@ const expectedWorkerAccess: Record<string, ExpectedAccess> = {
     sends: ['ledger-submissions'],
   },
   'webhook-dispatcher': { table: 'readWrite', secrets: [], consumes: 'webhook-events' },
+  // Re-queues a notice whose channel failed on its own queue, with a delay. Its SES grant and WhatsApp
+  // token come with a stage's notice settings (test/infra/notices.test.ts); this stage has none.
+  'payment-notifier': {
+    table: 'readWrite',
+    secrets: [],
+    consumes: 'payment-notifications',
+    sends: ['payment-notifications'],
+  },
   // Opens each registration's secret to sign; re-queues the next attempt on its own queue.
   'webhook-deliverer': {
     table: 'readWrite',
@@ -324,7 +333,13 @@ const expectedWorkerAccess: Record<string, ExpectedAccess> = {
 const expectedRouterAccess: ExpectedAccess = {
   table: 'none',
   secrets: [],
-  sends: ['wallet-activations', 'ledger-submissions', 'webhook-events', 'webhook-deliveries'],
+  sends: [
+    'wallet-activations',
+    'ledger-submissions',
+    'payment-notifications',
+    'webhook-events',
+    'webhook-deliveries',
+  ],
   stream: { failures: 'outbox-failures' },
 };
 /** The admin CLI's ledger admin: the table and both environments' KEKs (it seals and signs), no queue. */
@@ -773,9 +788,9 @@ describe('table', () => {
         (n) => `prod/payments-gateway/${n}`,
       ),
     );
-    // Every queue and its dead-letter queue, the outbox failure queue, the reconciler schedule's
-    // dead-letter queue, the backup vault, the WAF log group.
-    assert.equal(suffixed.length, queues.length * 2 + 4, suffixed.join(', '));
+    // Every queue and its dead-letter queue, the outbox failure queue, the reconciler schedule's and the
+    // SES feedback rule's dead-letter queues, the backup vault, the WAF log group.
+    assert.equal(suffixed.length, queues.length * 2 + 5, suffixed.join(', '));
   });
 
   test('prod retains the key secrets', () => {
@@ -797,8 +812,8 @@ describe('queues', () => {
   const alarms = ofType(resources, 'AWS::CloudWatch::Alarm');
   const topicId = onlyOfType(resources, 'AWS::SNS::Topic');
 
-  test('one queue and one DLQ per definition, the outbox failure queue and the reconciler schedule’s DLQ, nothing else', () => {
-    assert.equal(allQueues.length, queues.length * 2 + 2);
+  test('one queue and one DLQ per definition, the outbox failure queue, the reconciler schedule’s and the SES feedback rule’s DLQs, nothing else', () => {
+    assert.equal(allQueues.length, queues.length * 2 + 3);
   });
 
   test('outbox-failures: encrypted, TLS only, kept 14 days, alarmed on any message', () => {

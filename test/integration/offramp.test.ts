@@ -452,11 +452,13 @@ describe('off-ramp', () => {
     const momoRecord = await recordWhen(
       alice,
       paid.body.transactionRecordId,
-      (r) => r.status === 'completed',
+      // The beneficiary is told once it is paid out, off the request path (lib/notifications).
+      (r) => r.status === 'completed' && r.notification.status !== 'pending',
     );
     assert.equal(momoRecord.method, 'MOMO');
     assert.equal(momoRecord.receiveCurrency, 'KES');
     assert.equal(momoRecord.notification.channel, 'email');
+    assert.equal(momoRecord.notification.status, 'sent', JSON.stringify(momoRecord.notification));
     assert.ok(momoRecord.notification.sentAt);
 
     // Cash: quoted without a destination; paid to the beneficiary in person (any non-CRYPTO destination

@@ -17,6 +17,7 @@ import {
   type OwnWallet,
   outsiderAccount,
   ownWallet,
+  recordWhen,
   settled,
   submit,
 } from '../support/payments.ts';
@@ -368,8 +369,10 @@ describe('payment acceptance', () => {
       await refusedWith('p2p/beneficiary', { ...toSipho, notifyWhatsApp: true }, 422, ['notifyWhatsApp']);
       // Lerato has a mobile: the same flag is taken for her, and the record says where the notice went.
       const id = await acceptedWith('p2p/beneficiary', { notifyWhatsApp: true });
-      const [record] = await completed(alice, [id]);
+      await completed(alice, [id]);
+      const record = await recordWhen(alice, id, (r) => r.notification.status !== 'pending');
       assert.equal(record.notification.channel, 'whatsapp');
+      assert.equal(record.notification.status, 'sent', JSON.stringify(record.notification));
       assert.ok(record.notification.sentAt);
     });
   });

@@ -18,6 +18,7 @@ import {
   operationsOf,
   outsiderAccount,
   ownWallet,
+  recordWhen,
   settled,
   submit,
 } from '../support/payments.ts';
@@ -242,7 +243,10 @@ describe('payments end to end', () => {
     assert.equal(paid.toRef, 'INV-2041');
     assert.equal(paid.notification.channel, 'email');
     assert.equal(paid.notification.to, 'l***@example.com');
-    assert.ok(paid.notification.sentAt);
+    // The beneficiary is told off the request path, once the record completed (lib/notifications).
+    const told = await recordWhen(alice, p2p, (record) => record.notification.status !== 'pending');
+    assert.equal(told.notification.status, 'sent', JSON.stringify(told.notification));
+    assert.ok(told.notification.sentAt);
     const held = await balancesOf(outsider.publicKey());
     assert.equal(held.USDC, '5.0000000');
     assert.equal(held.EURC, new BigNumber(swapped.receiveAmount).toFixed(7));

@@ -1,0 +1,37 @@
+// Email through Amazon SES (API v2 SendEmail), from the stage's verified sending identity and through
+// its configuration set, whose event destination reports bounces and complaints back to the table
+// (lib/notifications/feedback.ts). The message carries the record's ids as SES tags, never in its text:
+// the feedback event names them, and so which record's notice bounced. Locally the SDK reaches the SES
+// emulator through AWS_ENDPOINT_URL_SESV2 (lib/local/ses.ts).
+import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { config } from '../config.ts';
+import type { Channel } from './channels.ts';
+
+let client: SESv2Client | undefined;
+
+export function emailChannel(): Channel | null {
+  const { NOTIFY_EMAIL_FROM: from, SES_CONFIGURATION_SET: configurationSet } = config();
+  if (!from || !configurationSet) return null;
+  client ??= new SESv2Client({});
+  const ses = client;
+  return {
+    async send(to, notice, tags) {
+      const { MessageId } = await ses.send(
+        new SendEmailCommand({
+          FromEmailAddress: from,
+          Destination: { ToAddresses: [to] },
+          ConfigurationSetName: configurationSet,
+          Content: {
+            Simple: {
+              Subject: { Data: notice.subject, Charset: 'UTF-8' },
+              Body: { Text: { Data: notice.text, Charset: 'UTF-8' } },
+            },
+          },
+          EmailTags: Object.entries(tags).map(([Name, Value]) => ({ Name, Value })),
+        }),
+      );
+      if (!MessageId) throw new Error('SES accepted the message without a MessageId');
+      return { messageId: MessageId };
+    },
+  };
+}
