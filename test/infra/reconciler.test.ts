@@ -101,8 +101,8 @@ describe('outbox reconciler', () => {
     ]);
     assert.deepEqual(
       [...reconcilerQueues].sort(),
-      ['ledger-submissions', 'wallet-activations', 'webhook-events'],
-      'the queues a payment’s or a wallet’s insert asks for',
+      ['ledger-submissions', 'payment-notifications', 'wallet-activations', 'webhook-events'],
+      'the queues a payment’s or a wallet’s rows ask for',
     );
     assert.deepEqual(sqsSends, new Set(reconcilerQueues.map(queueIdNamed)));
   });
