@@ -87,19 +87,13 @@ export async function deliverNotice(message: NoticeMessage, now: Date): Promise<
     return;
   }
   const rendered = renderNotice(notice.values);
+  let messageId: string;
   try {
-    const { messageId } = await channel.send(notice.to, rendered, {
+    ({ messageId } = await channel.send(notice.to, rendered, {
       environment: tenant.environment,
       associationId: tenant.associationId,
       transactionRecordId: message.transactionRecordId,
-    });
-    await settleNotice(claimed.record, { status: 'sent', providerMessageId: messageId }, now);
-    await recordNotification(
-      tenant,
-      message.transactionRecordId,
-      { status: 'sent', sentAt: at, reason: null },
-      now,
-    );
+    }));
   } catch (error) {
     const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     const attempts = claimed.record.attempts;
@@ -119,4 +113,13 @@ export async function deliverNotice(message: NoticeMessage, now: Date): Promise<
     );
     throw new NoticeFailed(`The notice of event ${message.eventId} failed after ${attempts} attempts`);
   }
+  // Outside the send's try: a table error here is no failed send (the channel took the notice), so it is
+  // not re-queued as one; as for a worker that dies here, only the claim's expiry lets a redelivery send.
+  await settleNotice(claimed.record, { status: 'sent', providerMessageId: messageId }, now);
+  await recordNotification(
+    tenant,
+    message.transactionRecordId,
+    { status: 'sent', sentAt: at, reason: null },
+    now,
+  );
 }
