@@ -263,7 +263,14 @@ async function printWriteUnits(
   try {
     await measuring.run(true, async () => {
       for (const [label, i] of shapes) {
-        const record = { ...transactionAt(tenant, 1_000_000 + i, walletIds), status: 'initiated' as const };
+        // Written now: a record `initiated` since long ago is one the outbox reconciler re-drives before it settles.
+        const now = new Date().toISOString();
+        const record = {
+          ...transactionAt(tenant, 1_000_000 + i, walletIds),
+          status: 'initiated' as const,
+          createdAt: now,
+          updatedAt: now,
+        };
         if (i >= 10) record.walletIds = record.walletIds.slice(0, 1);
         const settlement = {
           status: 'completed' as const,
