@@ -3,12 +3,11 @@
 // router and rotation invocations those requests cause, as they would in AWS: wallet activations, payments on
 // the ledger, webhook events fanned out and delivered (a slow receiver's through the slow lane), key
 // rotations. One sandbox business tenant of its own; requests one at a time.
-import { randomUUID } from 'node:crypto';
 import { RotateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { keySecretsOf } from '../lib/local/secrets-seed.ts';
 import type { LocalStack } from '../lib/local/stack.ts';
 import { httpClient, offRampQuoteRequest, tokenRoute } from './latency.ts';
-import { type Api, ownWallet, startReceiver, tenantApi, until } from './webhooks.ts';
+import { type Api, ownWallet, payOwn, startReceiver, tenantApi, until } from './webhooks.ts';
 
 /** Requests per typical route. */
 const REQUESTS = 50;
@@ -98,19 +97,9 @@ export async function driveWorkload(stack: LocalStack): Promise<string[]> {
 
     const records: string[] = [];
     await times(PAYMENTS, async (i) => {
-      const accepted = await api(
-        'POST',
-        '/payments/p2p/own',
-        {
-          transactionId: randomUUID(),
-          walletId: wallets[i % WALLETS],
-          destinationWalletId: wallets[(i + 1) % WALLETS],
-          sendingAssetCode: 'USDC',
-          amount: 1.5,
-        },
-        202,
+      records.push(
+        await payOwn(api, wallets[i % WALLETS] as string, wallets[(i + 1) % WALLETS] as string, 1.5),
       );
-      records.push(accepted.transactionRecordId as string);
     });
     // Each payment read until the ledger-submitter has settled it.
     const deadline = performance.now() + SETTLE_CAP_MS;

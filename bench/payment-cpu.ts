@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { addCounts, type CallCounts } from './aws-calls.ts';
 import type { InvocationFigures } from './hosted-function.ts';
 import { runIfMain, runSectionProcess, startHostedStack } from './hosted-stack.ts';
 import { httpClient } from './latency.ts';
 import { fixed, percentile, table } from './stats.ts';
-import { ownWallet, startReceiver, tenantApi, until } from './webhooks.ts';
+import { ownWallet, payOwn, startReceiver, tenantApi, until } from './webhooks.ts';
 
 const WALLETS = 4;
 const FUND_EACH = 1000;
@@ -66,17 +65,11 @@ async function measureHere(): Promise<void> {
     const wallets: string[] = [];
     for (let i = 0; i < WALLETS; i++) wallets.push(await ownWallet(api, FUND_EACH));
     const pay = async (i: number) => {
-      const { transactionRecordId } = await api(
-        'POST',
-        '/payments/p2p/own',
-        {
-          transactionId: randomUUID(),
-          walletId: wallets[i % WALLETS],
-          destinationWalletId: wallets[(i + 1) % WALLETS],
-          sendingAssetCode: 'USDC',
-          amount: 1.5,
-        },
-        202,
+      const transactionRecordId = await payOwn(
+        api,
+        wallets[i % WALLETS] as string,
+        wallets[(i + 1) % WALLETS] as string,
+        1.5,
       );
       const deadline = performance.now() + SETTLE_CAP_MS;
       while ((await api('GET', `/transactions/${transactionRecordId}`)).status === 'initiated') {

@@ -155,6 +155,23 @@ export async function ownWallet(api: Api, amount?: number): Promise<string> {
   return id as string;
 }
 
+/** An own P2P payment of `amount` USDC from one of the tenant's wallets to another, accepted: its record id. */
+export async function payOwn(api: Api, from: string, to: string, amount: number): Promise<string> {
+  const accepted = await api(
+    'POST',
+    '/payments/p2p/own',
+    {
+      transactionId: randomUUID(),
+      walletId: from,
+      destinationWalletId: to,
+      sendingAssetCode: 'USDC',
+      amount,
+    },
+    202,
+  );
+  return accepted.transactionRecordId as string;
+}
+
 /** Runs `work(i)` for i < n, `concurrency` at a time. */
 async function inParallel(n: number, concurrency: number, work: (i: number) => Promise<void>) {
   let next = 0;
@@ -197,19 +214,7 @@ async function measureEventLatency(stack: LocalStack, client: HttpClient): Promi
   const answered = new Map<string, number>();
   const figures: LatencyFigures = { latencies: [], sent: 0, failures: 0 };
   const pay = async () => {
-    const accepted = await api(
-      'POST',
-      '/payments/p2p/own',
-      {
-        transactionId: randomUUID(),
-        walletId: from,
-        destinationWalletId: to,
-        sendingAssetCode: 'USDC',
-        amount: 1,
-      },
-      202,
-    );
-    answered.set(accepted.transactionRecordId as string, performance.now());
+    answered.set(await payOwn(api, from, to, 1), performance.now());
   };
   const arrivalOf = (recordId: string) =>
     receiver.arrivals.find((a) => a.data.transactionRecordId === recordId)?.at;

@@ -11,18 +11,17 @@
 // WhatsApp: `-c whatsAppPhoneNumberId=<id> -c whatsAppTokenSecretName=<secret>`: the business phone
 // number's id and the Secrets Manager secret `{accessToken}` the operator created with Meta's token. Prod
 // refuses to synthesize with a phone number and no secret; any other stage leaves WhatsApp off then.
-import { Annotations, CfnOutput, Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, type RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as ses from 'aws-cdk-lib/aws-ses';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct, type Node } from 'constructs';
-import { physicalQueueName } from '../../lib/queue-names.ts';
-import { retainedName } from '../retained-name.ts';
 import { SynthRefusal } from '../stage.ts';
+import { deadLetterQueue } from './dead-letter-queue.ts';
 
 export interface NoticeSettings {
   /** The SES sending identity (a domain); notices go from notices@<domain>. */
@@ -83,22 +82,11 @@ export class Notices extends Construct {
       events: [ses.EmailSendingEvent.BOUNCE, ses.EmailSendingEvent.COMPLAINT],
     });
 
-    this.deadLetterQueue = new sqs.Queue(this, 'FeedbackDeadLetterQueue', {
-      queueName: retainedName(
-        this,
-        physicalQueueName(stage, FEEDBACK_DEAD_LETTERS_QUEUE),
-        props.removalPolicy,
-      ),
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
+    this.deadLetterQueue = deadLetterQueue(this, 'FeedbackDeadLetterQueue', {
+      stage,
+      name: FEEDBACK_DEAD_LETTERS_QUEUE,
       removalPolicy: props.removalPolicy,
-      retentionPeriod: Duration.days(14),
-    });
-    Validations.of(this.deadLetterQueue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason:
-        'This queue is itself a dead-letter queue: the SES feedback rule target’s, alarmed on any message. ' +
-        'Nothing consumes it, so a DLQ behind it would never fill.',
+      holds: 'the SES feedback rule target’s',
     });
     new events.Rule(this, 'FeedbackRule', {
       description: 'SES bounces and complaints of beneficiary notices: marks the address and the record.',

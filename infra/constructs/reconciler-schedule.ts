@@ -2,14 +2,13 @@
 // minutes. An event EventBridge could not deliver (the function throttled or missing past its retries)
 // goes to a dead-letter queue of its own, alarmed like every other; a run that fails shows in the
 // function's Errors alarm, and the next run starts afresh.
-import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { physicalQueueName } from '../../lib/queue-names.ts';
-import { retainedName } from '../retained-name.ts';
+import { deadLetterQueue } from './dead-letter-queue.ts';
 
 export const RECONCILER_DEAD_LETTERS_QUEUE = 'reconciler-dlq';
 /** How often it runs: the bound (RECONCILE_AFTER_SECONDS, 15 min) plus this is how late a stuck record is re-driven. */
@@ -25,22 +24,11 @@ export class ReconcilerSchedule extends Construct {
     props: { stage: string; fn: IFunction; removalPolicy: RemovalPolicy },
   ) {
     super(scope, id);
-    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
-      queueName: retainedName(
-        this,
-        physicalQueueName(props.stage, RECONCILER_DEAD_LETTERS_QUEUE),
-        props.removalPolicy,
-      ),
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
+    this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', {
+      stage: props.stage,
+      name: RECONCILER_DEAD_LETTERS_QUEUE,
       removalPolicy: props.removalPolicy,
-      retentionPeriod: Duration.days(14),
-    });
-    Validations.of(this.deadLetterQueue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason:
-        'This queue is itself a dead-letter queue: the schedule target’s, alarmed on any message. Nothing ' +
-        'consumes it, so a DLQ behind it would never fill.',
+      holds: 'the schedule target’s',
     });
     this.rule = new events.Rule(this, 'Rule', {
       description: 'Runs the outbox reconciler: re-drives records whose outbox work is owed past the bound.',

@@ -13,6 +13,7 @@ import { eventIdOf } from '../../lib/webhooks/event-ids.ts';
 import { as, type Caller, newCaller } from '../support/api.ts';
 import { cryptoDestination } from '../support/fixtures.ts';
 import { accepted, type OwnWallet, outsiderAccount, ownWallet, recordWhen } from '../support/payments.ts';
+import { sqsRecord } from '../support/sqs-records.ts';
 
 interface SentEmail {
   messageId: string;
@@ -123,26 +124,7 @@ describe('beneficiary notices', () => {
       transactionRecordId: id,
       eventId: eventIdOf('transaction', tenant, id, 'payment.completed'),
     });
-    const redelivered = (): SQSEvent => ({
-      Records: [
-        {
-          messageId: randomUUID(),
-          receiptHandle: 'redelivered',
-          body,
-          attributes: {
-            ApproximateReceiveCount: '2',
-            SentTimestamp: String(Date.now()),
-            SenderId: 'local',
-            ApproximateFirstReceiveTimestamp: String(Date.now()),
-          },
-          messageAttributes: {},
-          md5OfBody: '',
-          eventSource: 'aws:sqs',
-          eventSourceARN: 'arn:aws:sqs:local:000000000000:test-payment-notifications',
-          awsRegion: 'local',
-        },
-      ],
-    });
+    const redelivered = (): SQSEvent => ({ Records: [sqsRecord('test-payment-notifications', body, 2)] });
     await handler(redelivered(), lambdaContext('payment-notifier'));
     await handler(redelivered(), lambdaContext('payment-notifier'));
     assert.equal((await inboxOf(email)).length, 1);

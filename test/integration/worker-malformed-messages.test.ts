@@ -16,6 +16,7 @@ import { ensureQueues } from '../../lib/local/fauxqs.ts';
 import { type SqsBatchHandler, startPoller } from '../../lib/local/sqs-poller.ts';
 import { newTenant } from '../support/api.ts';
 import { captureLogs } from '../support/logs.ts';
+import { sqsRecord } from '../support/sqs-records.ts';
 import { recordPendingWithoutOutbox } from '../support/wallet-records.ts';
 
 async function waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 20_000) {
@@ -149,31 +150,20 @@ describe('ledger submitter: a funding resume names its environment, and only the
     };
     const { lambdaContext } = await import('../../lib/local/lambda-event.ts');
     const tenant = await newTenant();
-    const message = (environment: string): SQSRecord => ({
-      messageId: randomUUID(),
-      receiptHandle: 'r',
-      body: JSON.stringify({
-        kind: 'sandbox-funding',
-        environment,
-        associationId: tenant.associationId,
-        intentId: `sandbox-fund:${environment}:${tenant.associationId}:${randomUUID()}`,
-        walletId: randomUUID(),
-        assetCode: 'XLM',
-        amount: '10',
-        requestedAt: new Date().toISOString(),
-      }),
-      attributes: {
-        ApproximateReceiveCount: '1',
-        SentTimestamp: String(Date.now()),
-        SenderId: 'sandbox',
-        ApproximateFirstReceiveTimestamp: String(Date.now()),
-      },
-      messageAttributes: {},
-      md5OfBody: '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:local:000000000000:test-ledger-submissions',
-      awsRegion: 'local',
-    });
+    const message = (environment: string): SQSRecord =>
+      sqsRecord(
+        'test-ledger-submissions',
+        JSON.stringify({
+          kind: 'sandbox-funding',
+          environment,
+          associationId: tenant.associationId,
+          intentId: `sandbox-fund:${environment}:${tenant.associationId}:${randomUUID()}`,
+          walletId: randomUUID(),
+          assetCode: 'XLM',
+          amount: '10',
+          requestedAt: new Date().toISOString(),
+        }),
+      );
     const production = message('production');
     const logs = captureLogs();
     try {
