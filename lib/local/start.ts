@@ -41,6 +41,9 @@ const credentials = {
   environment: stack.seededTenant.environment,
   horizonUrl: stack.horizonUrl,
   friendbotUrl: stack.friendbotUrl,
+  // Where the beneficiary notices go: the SES emulator (its page, GET /store) and the WhatsApp simulator.
+  sesUrl: stack.sesUrl,
+  whatsAppUrl: stack.whatsAppUrl,
 };
 writeFileSync(join(dataDir, 'credentials.json'), `${JSON.stringify(credentials, null, 2)}\n`, {
   mode: 0o600,
@@ -65,6 +68,7 @@ const shutdown = async (signal: string) => {
   stopping = true;
   console.log(`\n${signal}: stopping the local stack…`);
   await stack.stop();
+  console.log('Stopped.');
   process.exit(0);
 };
 process.on('SIGINT', () => void shutdown('SIGINT'));
