@@ -55,13 +55,14 @@ export async function getRecord<R>(
 }
 
 /**
- * The records at `keys` (in their order; missing ones left out), eventually consistent: BatchGetItem, 100
- * keys a call, asking again for what DynamoDB left unprocessed.
+ * The records at `keys` (in their order; missing ones left out), eventually consistent unless asked:
+ * BatchGetItem, 100 keys a call, asking again for what DynamoDB left unprocessed.
  */
-export async function getRecords<R>(keys: ItemKey[]): Promise<R[]> {
+export async function getRecords<R>(keys: ItemKey[], options: { consistent?: boolean } = {}): Promise<R[]> {
   const records: R[] = [];
   for (let i = 0; i < keys.length; i += 100)
-    for (const item of await getItems(keys.slice(i, i + 100))) if (item) records.push(recordOf<R>(item));
+    for (const item of await getItems(keys.slice(i, i + 100), options))
+      if (item) records.push(recordOf<R>(item));
   return records;
 }
 
@@ -190,13 +191,17 @@ export async function putAll<R>(definition: Entity<R>, records: R[]): Promise<vo
 }
 
 /** The items at `keys` (at most 100), in the keys' order: undefined where there is none. */
-export async function getItems(keys: ItemKey[]): Promise<(Record<string, unknown> | undefined)[]> {
+export async function getItems(
+  keys: ItemKey[],
+  options: { consistent?: boolean } = {},
+): Promise<(Record<string, unknown> | undefined)[]> {
   const found = new Map<string, Record<string, unknown>>();
   const id = (key: { pk?: unknown; sk?: unknown }) => `${key.pk}\u0000${key.sk}`;
+  const consistent = options.consistent ? { ConsistentRead: true } : {};
   let pending: ItemKey[] = keys;
   while (pending.length) {
     const { Responses, UnprocessedKeys } = await db.send(
-      new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }),
+      new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ...consistent } } }),
     );
     for (const item of Responses?.[tableName()] ?? []) found.set(id(item), item);
     pending = (UnprocessedKeys?.[tableName()]?.Keys ?? []) as ItemKey[];

@@ -116,8 +116,13 @@ export async function signed(
   signers: CustodialAccount[],
 ): Promise<Transaction> {
   const { signer } = channelOf(ctx);
-  for (const account of [signer, ...signers])
-    inner.sign(await openSecret(ctx.environment, account.publicKey, account.sealedSecret));
+  const keys = await Promise.all(
+    [signer, ...signers].map((account) =>
+      openSecret(ctx.environment, account.publicKey, account.sealedSecret),
+    ),
+  );
+  // In one call: the transaction is hashed (encoded to XDR) once for every signature.
+  inner.sign(...keys);
   return inner;
 }
 

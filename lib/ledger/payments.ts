@@ -165,9 +165,18 @@ function wantedBy(legs: CheckedLeg[]): Opening[] {
   return [...wanted.values()];
 }
 
-/** Of the `wanted` trustlines, those the ledger does not show now. */
-async function lackingOf(environment: Environment, wanted: Opening[]): Promise<Opening[]> {
-  const accounts = new Map<string, Promise<Horizon.AccountResponse>>();
+/** Ledger reads of accounts by id, shared by the steps of one payment that may use the same read. */
+type AccountReads = Map<string, Promise<Horizon.AccountResponse>>;
+
+/**
+ * Of the `wanted` trustlines, those the ledger does not show now. `accounts` holds the reads made (each
+ * account read once), for a later step to reuse.
+ */
+async function lackingOf(
+  environment: Environment,
+  wanted: Opening[],
+  accounts: AccountReads = new Map(),
+): Promise<Opening[]> {
   const lacking = await Promise.all(
     wanted.map(async (opening) => {
       const key = opening.wallet.publicKey;
@@ -189,11 +198,12 @@ async function openTrustlines(
   intentId: string,
   wanted: Opening[],
   tuning: SubmitTuning,
+  accounts: AccountReads = new Map(),
 ): Promise<SubmissionOutcome | null> {
   let outcomes: SubmissionOutcome[];
   try {
     outcomes = await Promise.all(
-      (await lackingOf(environment, wanted)).map(async (opening) =>
+      (await lackingOf(environment, wanted, accounts)).map(async (opening) =>
         activateAccount({
           environment,
           intentId: (await currentOpening(environment, opening)).intentId,
@@ -246,8 +256,12 @@ export function openTrustline(
  * Inside a build: every trustline the payment needs is on the ledger. A read that does not show one its
  * opening intent saw land is lagging behind the ledger: waited for, like a wallet not visible yet.
  */
-async function assertTrustlinesOpen(environment: Environment, legs: CheckedLeg[]): Promise<void> {
-  for (const opening of await lackingOf(environment, wantedBy(legs))) {
+async function assertTrustlinesOpen(
+  environment: Environment,
+  legs: CheckedLeg[],
+  accounts: AccountReads,
+): Promise<void> {
+  for (const opening of await lackingOf(environment, wantedBy(legs), accounts)) {
     const { record } = await currentOpening(environment, opening);
     if (record?.status !== 'succeeded')
       throw new LedgerUnavailableError(`The trustline for ${opening.asset.getCode()} is not open yet`);
@@ -327,10 +341,15 @@ export async function executePayment(input: ExecutePaymentInput): Promise<Submis
   const slippage = checkedSlippage(rawSlippage);
   const funding = await platformAccount(environment, 'funding');
 
+  // The destinations as the openings just read them: the first envelope is built from those reads, every
+  // later one (a replacement, seconds or minutes on) reads the ledger afresh.
+  let opened: AccountReads = new Map();
   const build = async (ctx: BuildContext) => {
+    const accounts = opened;
+    opened = new Map();
     const sources = new Set(legs.map(({ leg }) => leg.from.publicKey));
     await Promise.all([...sources].map((source) => openedAccount(environment, source, 'source wallet')));
-    await assertTrustlinesOpen(environment, legs);
+    await assertTrustlinesOpen(environment, legs, accounts);
     const conversions = await Promise.all(
       legs.map((leg) => (leg.receive ? conversionOf(environment, leg, leg.receive, slippage) : null)),
     );
@@ -344,11 +363,12 @@ export async function executePayment(input: ExecutePaymentInput): Promise<Submis
   };
 
   // An intent with an envelope resumes from it; the openings come before its first one.
-  if (!(await findSubmission(environment, intentId))) {
-    const opening = await openTrustlines(environment, intentId, wantedBy(legs), tuning);
+  const known = (await findSubmission(environment, intentId)) ?? null;
+  if (!known) {
+    const opening = await openTrustlines(environment, intentId, wantedBy(legs), tuning, opened);
     if (opening) return opening;
   }
-  return submitOnce({ environment, intentId, purpose, build, channel: true, ...tuning });
+  return submitOnce({ environment, intentId, purpose, build, channel: true, known, ...tuning });
 }
 
 /** What the destination of a successful strict-send path payment received, as a 7-place decimal. */

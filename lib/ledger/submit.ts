@@ -132,6 +132,12 @@ export interface SubmitOptions {
    * of LEDGER_TIMEOUT_MS beyond it. Default: only maxRounds bounds the call.
    */
   budgetMs?: number;
+  /**
+   * The intent's record as the caller read it a moment ago (null: it had none), so it is not read again.
+   * Safe however stale: every write is conditional on the record being as this call last saw it, and a
+   * write that loses adopts what the other worker left.
+   */
+  known?: SubmissionRecord | null;
 }
 
 export type SubmissionOutcome =
@@ -253,6 +259,8 @@ class SubmissionRun {
   readonly networkId: string;
   /** The channel this run leased or renewed (its account), freed with the intent's others. */
   leased: string | undefined;
+  /** The envelopes this run built, by hash: submitted as built, not decoded again from their XDR. */
+  readonly built = new Map<string, Transaction | FeeBumpTransaction>();
 
   constructor(options: SubmitOptions) {
     const network = ledgerNetwork(options.environment);
@@ -304,7 +312,8 @@ class SubmissionRun {
   }
 
   envelopeOf(record: SubmissionRecord): Transaction | FeeBumpTransaction {
-    return TransactionBuilder.fromXDR(record.envelopeXdr ?? '', this.networkPassphrase);
+    const built = record.hash === null ? undefined : this.built.get(record.hash);
+    return built ?? TransactionBuilder.fromXDR(record.envelopeXdr ?? '', this.networkPassphrase);
   }
 
   /** Follows a lost conditional write: the record as another worker left it. */
@@ -475,6 +484,7 @@ class SubmissionRun {
     };
     const written = await replaceSubmission(record, expected);
     if (!written.written) return this.adopt(written);
+    this.built.set(ref.hash, tx);
     this.log('Ledger envelope persisted', record, { replaces: previous?.hash ?? null, mode });
     return { record };
   }
@@ -619,7 +629,10 @@ export async function submitOnce(options: SubmitOptions): Promise<SubmissionOutc
   const maxRounds = options.maxRounds ?? 5;
   const pauseMs = options.pauseMs ?? 1000;
 
-  let record = await findSubmission(options.environment, options.intentId);
+  let record =
+    options.known === undefined
+      ? await findSubmission(options.environment, options.intentId)
+      : (options.known ?? undefined);
   if (record) assertSamePurpose(record, options.purpose);
   if (record && record.status !== 'submitting') return outcomeOf(record);
   // A record in flight may or may not have reached the ledger (a crash, a timeout): look before acting.

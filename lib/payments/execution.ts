@@ -17,7 +17,7 @@ import { executePayment, type PaymentLeg, pathPaymentReceipts } from '../ledger/
 import { logger } from '../log.ts';
 import * as metrics from '../metrics.ts';
 import { annotate } from '../trace.ts';
-import { findWalletRecord, type WalletRecord } from '../wallets/lookups.ts';
+import { findWalletRecordsNow, type WalletRecord } from '../wallets/lookups.ts';
 import type { PaymentMessage } from './message.ts';
 import { advanceRamp as advanceRampStep } from './ramps.ts';
 import {
@@ -62,9 +62,12 @@ async function walletsReady(tenant: Tenant, record: TransactionRecord): Promise<
   const deadline = Date.now() + ACTIVATION_WAIT_MS;
   for (;;) {
     const wallets = new Map<string, WalletRecord>();
+    const found = new Map(
+      (await findWalletRecordsNow(tenant, [...new Set(record.walletIds)])).map((w) => [w.walletId, w]),
+    );
     let opening: string | undefined;
     for (const walletId of record.walletIds) {
-      const wallet = await findWalletRecord(tenant, walletId);
+      const wallet = found.get(walletId);
       // A wallet is never deleted: a record naming a missing one is a platform fault, retried and alarmed.
       if (!wallet)
         throw new Error(`Transaction ${record.transactionRecordId} names a missing wallet ${walletId}`);

@@ -54,8 +54,11 @@ export async function putWallet(record: WalletRecord): Promise<void> {
 }
 
 /** The tenant's wallets among `walletIds` (missing ones left out), eventually consistent. */
-export const findWallets = (tenant: Tenant, walletIds: string[]) =>
-  getRecords<WalletRecord>(walletIds.map((walletId) => walletKeys.wallet(tenant, walletId)));
+export const findWallets = (tenant: Tenant, walletIds: string[], options: { consistent?: boolean } = {}) =>
+  getRecords<WalletRecord>(
+    walletIds.map((walletId) => walletKeys.wallet(tenant, walletId)),
+    options,
+  );
 
 export async function findWallet(
   tenant: Tenant,

@@ -8,6 +8,8 @@
 // many payments need it at once; a wallet the gateway opened is waited for, never failed on one read.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { ClientRequest } from 'node:http';
 import { Keypair } from '@stellar/stellar-sdk';
 import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
 import { resetConfig } from '../../lib/config.ts';
@@ -173,6 +175,36 @@ describe('payments while account reads lag behind the ledger', () => {
     const landed = await paymentsInto(wallet.crowded.publicKey);
     assert.deepEqual(new Set(landed.map((op) => op.transaction_hash)), hashes);
     assert.equal((await holdings(wallet.crowded.publicKey)).USDC, stroops('24'));
+  });
+
+  it('a payment reads each account once and its submission record once (issue #24 §2)', async () => {
+    // Counted as the requests leave the process (node:http for DynamoDB, fetch for the ledger), after a
+    // first payment that fills the process's caches (a channel's number by its account).
+    assert.equal((await pay([leg(wallet.payer, wallet.payee)])).status, 'succeeded');
+    const calls: string[] = [];
+    const onFetch = (message: unknown) => {
+      const { method, path } = (message as { request: { method: string; path: string } }).request;
+      calls.push(`${method} ${path.split('?')[0]}`);
+    };
+    const onRequest = (message: unknown) => {
+      const target = (message as { request: ClientRequest }).request.getHeader('x-amz-target');
+      if (typeof target === 'string') calls.push(target.replace(/^DynamoDB_\d{8}\./, 'DynamoDB.'));
+    };
+    subscribe('undici:request:create', onFetch);
+    subscribe('http.client.request.start', onRequest);
+    let outcome: SubmissionOutcome;
+    try {
+      outcome = await pay([leg(wallet.payer, wallet.payee)]);
+    } finally {
+      unsubscribe('undici:request:create', onFetch);
+      unsubscribe('http.client.request.start', onRequest);
+    }
+    assert.equal(outcome.status, 'succeeded');
+    const times = (call: string) => calls.filter((c) => c === call).length;
+    assert.equal(times(`GET /accounts/${wallet.payee.publicKey}`), 1, calls.join('\n'));
+    assert.equal(times(`GET /accounts/${wallet.payer.publicKey}`), 1, calls.join('\n'));
+    // The funding account's record and the intent's submission record: one read each.
+    assert.equal(times('DynamoDB.GetItem'), 2, calls.join('\n'));
   });
 
   /** The native payments the funding account made into `account`: its reserve top-ups. */
