@@ -9,6 +9,9 @@
 // lane; one unanswered after 2 s marks its registration slow for 5 minutes, and while it is marked its
 // attempts are forwarded to the slow lane, a queue and worker of their own, so the main lane's
 // invocations keep serving every other registration. A prompt answer in the slow lane ends the mark.
+// The main-lane attempt that finds its receiver slow gives its tenant's slot back at that mark (it still
+// waits out its timeout): otherwise the few attempts a dead receiver got before its mark would hold the
+// tenant's whole share for 10 s, and every other registration of the tenant would wait behind them.
 //
 // Within each lane a tenant holds at most its share of the invocations (lib/webhooks/tenant-share.ts):
 // an attempt takes one of its tenant's slots first, and one whose tenant has them all is put back with a
@@ -120,15 +123,21 @@ export async function attemptDelivery(
     logger.info('Webhook attempt deferred: the tenant holds its share of the lane', { lane });
     return defer(message, lane, tenant, now());
   }
-  try {
-    await attemptHoldingSlot(message, lane, now);
-  } finally {
-    // A slot not released is free again when its lease runs out: a warning, not a failed attempt.
-    await slot
+  let released: Promise<void> | undefined;
+  // Once only, whichever asks first: the slow mark (main lane) or the attempt's end.
+  // A slot not released is free again when its lease runs out: a warning, not a failed attempt.
+  const release = () => {
+    released ??= slot
       .release()
       .catch((error: unknown) =>
         logger.warn('A delivery slot could not be released', { error: (error as Error).message }),
       );
+    return released;
+  };
+  try {
+    await attemptHoldingSlot(message, lane, now, release);
+  } finally {
+    await release();
   }
 }
 
@@ -136,6 +145,7 @@ async function attemptHoldingSlot(
   message: DeliveryMessage,
   lane: DeliveryLane,
   now: () => Date,
+  releaseSlot: () => Promise<void>,
 ): Promise<void> {
   const tenant: Tenant = { environment: message.environment, associationId: message.associationId };
   const delivery = await findDelivery(tenant, message.webhookId, message.deliveryId);
@@ -167,11 +177,15 @@ async function attemptHoldingSlot(
     transactionRecordId: envelope.transactionRecordId,
   };
   // An attempt still unanswered after SLOW_ATTEMPT_MS marks the receiver slow at once (or renews the
-  // mark), so its other deliveries stop taking main-lane invocations while this one waits out its timeout.
-  const slow = setTimeout(() => {
+  // mark), so its other deliveries stop taking main-lane invocations while this one waits out its timeout;
+  // in the main lane it gives its tenant's slot back first, so the tenant's other registrations have it
+  // while this one waits (in the slow lane the slots bound exactly such waits, and it keeps its own).
+  const slow = setTimeout(async () => {
     metrics.countMarkedSlow(fact);
-    markSlow(tenant, registration.webhookId, new Date(Date.now() + SLOW_LANE_MS)).catch((error: unknown) =>
-      logger.warn('A slow receiver could not be marked', { error: (error as Error).message }),
+    if (lane === 'main') await releaseSlot();
+    await markSlow(tenant, registration.webhookId, new Date(Date.now() + SLOW_LANE_MS)).catch(
+      (error: unknown) =>
+        logger.warn('A slow receiver could not be marked', { error: (error as Error).message }),
     );
   }, SLOW_ATTEMPT_MS);
   const result = await post(

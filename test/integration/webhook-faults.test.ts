@@ -386,6 +386,53 @@ describe('webhook workers under faults', () => {
     assert.equal((await deliveryOf(last)).status, 'delivered');
   });
 
+  it('a receiver that never answers gives its tenant’s share back at the slow mark: the tenant’s other registrations are attempted while it hangs', async () => {
+    const share = tenantShare.tenantShareOf('webhook-deliveries');
+    const [silent] = (await registrations(1)) as [Registration];
+    let letGo = () => {};
+    const gate = new Promise<void>((resolve) => {
+      letGo = resolve;
+    });
+    silent.receiver.answer = () => ({ status: 204, after: gate });
+    // `share` deliveries to the silent receiver: all its tenant's slots, each attempt held open.
+    const held: SQSRecord[] = [];
+    for (let i = 0; i < share; i++) held.push(...(await fannedOut([silent])).messages);
+    await remove(deliveriesQueue, held);
+    // And one event to it and to another registration of the tenant, whose delivery waits for later.
+    const [healthy] = (await registrations(1)) as [Registration];
+    const next = await fannedOut([silent, healthy]);
+    await remove(deliveriesQueue, next.messages);
+    let settled = 0;
+    const inFlight = held.map((message) =>
+      deliver({ Records: [message] }).finally(() => {
+        settled += 1;
+      }),
+    );
+    await silent.receiver.until(share);
+    // Its first attempt unanswered past the slow mark: the registration is marked slow.
+    const deadline = Date.now() + 15_000;
+    while (!(await repo.findRegistration(tenant, silent.webhookId, { consistent: true }))?.slowUntil) {
+      assert.ok(Date.now() < deadline, 'the silent registration marked slow');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+
+    // The other registration's attempt, while every attempt to the silent one still hangs.
+    assert.deepEqual(await deliver({ Records: [messageOf(next.messages, healthy)] }), {
+      batchItemFailures: [],
+    });
+    assert.equal(healthy.receiver.received.length, 1, 'attempted, not put back behind the silent receiver');
+    assert.equal((await deliveryOf(healthy)).status, 'delivered');
+    assert.equal(settled, 0, 'the silent receiver’s attempts were all still in flight');
+    assert.equal(silent.receiver.received.length, share);
+
+    retriesToSink();
+    letGo();
+    assert.deepEqual(
+      await Promise.all(inFlight),
+      held.map(() => ({ batchItemFailures: [] })),
+    );
+  });
+
   it('a slot whose holder died is taken again once its lease runs out: a lease bounds the share, not a count that leaks', async () => {
     const share = tenantShare.tenantShareOf('webhook-deliveries');
     const [hook] = (await registrations(1)) as [Registration];
