@@ -4,11 +4,7 @@
 import { business, individual } from '../beneficiaries/schema.ts';
 import { connectorIdParam } from '../connectors/schema.ts';
 import * as z from '../zod.ts';
-
-/** The caller's own identifier for its customer. */
-export const customerIdField = z
-  .string()
-  .check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or -'));
+import { customerIdField } from './customer-id.ts';
 
 export const customerParams = z.strictObject({ customerId: customerIdField, connectorId: connectorIdParam });
 

@@ -1,7 +1,7 @@
 // Customers of bespoke connectors (spec §4.10, issue #22 §1): the caller registers one of its customers
 // with a BESPOKE connector's provider, which reviews the identity and decides, later, by a signed
-// notification (lib/providers/notifications.ts); the decision emits Customer_Verified or
-// Customer_Rejected (lib/outbox.ts).
+// notification (lib/providers/notifications.ts, applied by standing.ts); the decision emits
+// Customer_Verified or Customer_Rejected (lib/outbox.ts).
 //
 // PUT is idempotent on the body: the same kind and identity again answers the registration as it stands
 // (200); another body while the review is pending is a 409; another body after a decision starts the
@@ -10,30 +10,15 @@
 // retry after a crash asks it again for the same review and it answers with the one it holds.
 import { findAssociationKind } from '../auth/associations.ts';
 import type { ConnectorRecord } from '../connectors/repo.ts';
-import { connectorOrNotFound } from '../connectors/service.ts';
 import { type TransactionType, transactionTypeOf } from '../connectors/transaction-types.ts';
 import { type FieldError, notFound, Problem, unprocessable } from '../http/problem.ts';
-import type { Environment, Tenant } from '../http/types.ts';
+import type { Tenant } from '../http/types.ts';
 import { purposeOf } from '../ledger/purpose.ts';
-import { logger } from '../log.ts';
-import type { CustomerStatus as ProviderDecision } from '../providers/contract.ts';
-import { askProvider, findBinding } from '../providers/service.ts';
-import { type CustomerRecord, decideReview, findCustomer, reviewReferenceOf, writeReview } from './repo.ts';
+import { askProvider } from '../providers/service.ts';
+import { type CustomerRecord, findCustomer, reviewReferenceOf, writeReview } from './repo.ts';
 import { toCustomerResource } from './responses.ts';
 import type { CustomerKind, Identity } from './schema.ts';
-
-/** The connector, if customers register with it: 404 unknown, 422 (naming connectorId) otherwise. */
-export async function bespokeConnector(environment: Environment, connectorId: string, field = 'connectorId') {
-  const connector = await connectorOrNotFound(environment, connectorId);
-  const refuse = (message: string) =>
-    unprocessable(`Connector ${connectorId} takes no customers.`, [{ field, message }]);
-  if (connector.flow !== 'BESPOKE')
-    throw refuse(
-      `${connectorId} is a ${connector.flow} connector: only BESPOKE connectors register customers`,
-    );
-  if (!connector.isActive) throw refuse(`${connectorId} is not active (status ${connector.status})`);
-  return connector;
-}
+import { bespokeConnector } from './standing.ts';
 
 /** The members of the identity the connector's provider needs for this customer, one error each. */
 function identityErrors(
@@ -114,44 +99,6 @@ export async function getCustomer(tenant: Tenant, connectorId: string, customerI
   const record = await findCustomer(tenant, connectorId, customerId);
   if (!record) throw notFound(`No customer ${customerId} registered with connector ${connectorId}.`);
   return toCustomerResource(record);
-}
-
-/** The verified registration a reference is issued for: 404 unknown, 422 (naming `customerId`) unverified. */
-export async function verifiedCustomer(tenant: Tenant, connectorId: string, customerId: string) {
-  const record = await findCustomer(tenant, connectorId, customerId);
-  if (!record)
-    throw notFound(`No customer ${customerId} registered with connector ${connectorId}.`, [
-      { field: 'customerId', message: `is not registered with ${connectorId}` },
-    ]);
-  if (record.status !== 'VERIFIED')
-    throw unprocessable('The customer is not verified by the connector’s provider.', [
-      { field: 'customerId', message: `is ${record.status}, not VERIFIED` },
-    ]);
-  return record;
-}
-
-/** The provider's decision on a review (a verified notification): moves its registration once. */
-export async function applyCustomerDecision(
-  environment: Environment,
-  connectorId: string,
-  reference: string,
-  decision: { status: Exclude<ProviderDecision, 'pending'>; reason: string | null },
-  now: Date,
-): Promise<void> {
-  const binding = await findBinding(environment, connectorId, 'CUSTOMER', reference);
-  if (!binding) {
-    logger.warn('Customer decision for no review of ours', { connectorId, reference });
-    return;
-  }
-  const written = await decideReview(
-    { environment, associationId: binding.associationId },
-    connectorId,
-    binding.subjectId,
-    reference,
-    { status: decision.status === 'verified' ? 'VERIFIED' : 'REJECTED', reason: decision.reason },
-    now,
-  );
-  logger.info('Customer decided by its provider', { moved: written.outcome === 'written' });
 }
 
 /** Sandbox: asks the provider to decide a pending review now; its notification follows in a moment. */

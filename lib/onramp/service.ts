@@ -5,7 +5,7 @@
 // wallet named is read inside the caller's tenant (another tenant's or a third party's is not found).
 import { randomUUID } from 'node:crypto';
 import BigNumber from 'bignumber.js';
-import { bespokeConnector, verifiedCustomer } from '../customers/service.ts';
+import { bespokeConnector, verifiedCustomer } from '../customers/standing.ts';
 import { notFound, Problem, unprocessable } from '../http/problem.ts';
 import type { Tenant } from '../http/types.ts';
 import { settlementOf } from '../payments/ramp-checks.ts';

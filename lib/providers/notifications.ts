@@ -5,7 +5,7 @@
 // reference names no instruction of ours is acknowledged and ignored, so the provider stops retrying.
 // Bespoke connectors add `customer` (the decision on a customer's review, lib/customers) and `receipt`
 // (a customer paid into an on-ramp reference, lib/onramp/receipts.ts).
-import { applyCustomerDecision } from '../customers/service.ts';
+import { applyCustomerDecision } from '../customers/standing.ts';
 import { getRecord } from '../db/items.ts';
 import { providerKeys } from '../db/keys.ts';
 import { unauthorized } from '../http/problem.ts';
