@@ -9,7 +9,7 @@ import { describe, it } from 'vitest';
 const read = (file: string) => JSON.parse(readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8'));
 
 describe('install scripts', () => {
-  it('decides every dependency that has one in package.json allowScripts, pinned where allowed', () => {
+  it('decides every dependency that has one in package.json allowScripts, by name (the lock pins the version)', () => {
     const lock = read('package-lock.json') as {
       packages: Record<string, { version?: string; hasInstallScript?: boolean }>;
     };
@@ -27,7 +27,9 @@ describe('install scripts', () => {
         `${name}@${version} has an install script allowScripts does not decide`,
       );
     }
-    assert.equal(allowScripts['esbuild@0.28.2'], true);
+    // By name: npm matches a pinned entry against the lock's download URL, which our lock does not keep,
+    // so `esbuild@<version>` still drew npm's install-scripts warning.
+    assert.equal(allowScripts.esbuild, true);
     assert.equal(allowScripts['@scarf/scarf'], false);
   });
 });
