@@ -2,11 +2,6 @@
 // beneficiary routes use (an individual's or a business's members, at the top level): shape errors are
 // 400s here; which members the connector's provider needs is the service's 422 (one error each).
 import { business, individual } from '../beneficiaries/schema.ts';
-import { connectorIdParam } from '../connectors/schema.ts';
-import * as z from '../zod.ts';
-import { customerIdField } from './customer-id.ts';
-
-export const customerParams = z.strictObject({ customerId: customerIdField, connectorId: connectorIdParam });
 
 export const individualRegistration = individual;
 export const businessRegistration = business;
@@ -14,7 +9,3 @@ export type Identity = Record<string, unknown>;
 
 export const KINDS = ['individual', 'business'] as const;
 export type CustomerKind = (typeof KINDS)[number];
-
-export const customerDecisionBody = z.strictObject({
-  decision: z.enum(['VERIFIED', 'REJECTED'], { message: 'must be VERIFIED or REJECTED' }),
-});

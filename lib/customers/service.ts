@@ -100,35 +100,3 @@ export async function getCustomer(tenant: Tenant, connectorId: string, customerI
   if (!record) throw notFound(`No customer ${customerId} registered with connector ${connectorId}.`);
   return toCustomerResource(record);
 }
-
-/** Sandbox: asks the provider to decide a pending review now; its notification follows in a moment. */
-export async function decideCustomerForTest(
-  tenant: Tenant,
-  connectorId: string,
-  customerId: string,
-  decision: 'VERIFIED' | 'REJECTED',
-) {
-  if (tenant.environment !== 'sandbox') throw notFound('No such route.');
-  const record = await findCustomer(tenant, connectorId, customerId);
-  if (!record) throw notFound(`No customer ${customerId} registered with connector ${connectorId}.`);
-  const conflict = () =>
-    new Problem(409, `The customer is ${record.status} already.`, {
-      errors: [{ field: 'decision', message: `cannot move a ${record.status} customer` }],
-    });
-  if (record.status !== 'PENDING' && record.status !== decision) throw conflict();
-  if (record.status === 'PENDING') {
-    const state = await askProvider(tenant.environment, connectorId, async (provider) =>
-      provider.decideCustomerForTest?.(
-        record.providerReference,
-        decision === 'VERIFIED' ? 'verified' : 'rejected',
-      ),
-    );
-    if (!state) throw conflict();
-  }
-  return {
-    customerId,
-    connectorId,
-    decision,
-    message: 'Asked of the provider; its notification decides the registration within moments.',
-  };
-}

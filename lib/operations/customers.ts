@@ -1,7 +1,7 @@
+import { customerParams } from '../customers/customer-id.ts';
 import {
   businessRegistration,
   type CustomerKind,
-  customerParams,
   type Identity,
   individualRegistration,
 } from '../customers/schema.ts';

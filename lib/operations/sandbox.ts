@@ -1,6 +1,6 @@
 import { sandboxDestinationParams, verificationDecisionBody } from '../beneficiaries/verification-schema.ts';
-import { customerDecisionBody, customerParams } from '../customers/schema.ts';
-import { decideCustomerForTest } from '../customers/service.ts';
+import { customerParams } from '../customers/customer-id.ts';
+import { customerDecisionBody, decideCustomerForTest } from '../customers/decision.ts';
 import { accepted, ok, operation } from '../http/api-function.ts';
 import { uuidField } from '../http/uuid-field.ts';
 import { referenceParams, sandboxReceiptBody } from '../onramp/schema.ts';
