@@ -71,6 +71,8 @@ export interface BurstFigures {
   stray: number;
   /** Recorded succeeded with no payment of theirs on the ledger. */
   falseCompleted: number;
+  /** Transactions in each ledger from the first that carried one of the run's to the last (empty ones too). */
+  ledgers: number[];
   /** CPU time of this process (the workers, submitOnce, the local ledger) during the burst, ms. */
   cpuMs: number;
   firstError: string | undefined;
@@ -83,6 +85,24 @@ const STARTING_XLM = '100000';
 const RECORD_READS_AT_ONCE = 16;
 /** A channel account holds only its reserve: the funding account fee-bumps every payment. */
 const CHANNEL_XLM = '10';
+
+/** Successful transactions per ledger, from the first ledger after genesis that holds one to the last. */
+async function transactionsPerLedger(horizonUrl: string): Promise<number[]> {
+  const counts: number[] = [];
+  let cursor = '';
+  for (;;) {
+    const url = `${horizonUrl}/ledgers?order=asc&limit=200${cursor ? `&cursor=${cursor}` : ''}`;
+    const response = await fetch(url, { headers: { accept: 'application/json' } });
+    if (response.status !== 200) throw new Error(`GET /ledgers answered ${response.status}`);
+    type LedgerRecord = { sequence: number; successful_transaction_count: number; paging_token: string };
+    const page = ((await response.json()) as { _embedded: { records: LedgerRecord[] } })._embedded.records;
+    for (const record of page) if (record.sequence > 1) counts.push(record.successful_transaction_count);
+    if (page.length < 200) break;
+    cursor = (page.at(-1) as LedgerRecord).paging_token;
+  }
+  const first = counts.findIndex((n) => n > 0);
+  return first < 0 ? [] : counts.slice(first, counts.findLastIndex((n) => n > 0) + 1);
+}
 
 const spec = JSON.parse(process.env.BURST_RUN ?? 'null') as BurstRunSpec | null;
 const send = process.send?.bind(process);
@@ -149,6 +169,9 @@ try {
 
   const intentIds = Array.from({ length: spec.payments }, (_, i) => intentIdOf(spec.run, i));
   const pairs = paymentPairs(spec.payments, spec.accounts, spec.order);
+  // A run starts at a ledger boundary, as every ledger of a sustained load does: a first close due a moment
+  // after the first payment would leave that ledger part-empty and cost the run a close of its own.
+  if (spec.closeIntervalMs > 0) await ledger.closeLedgerNow();
   const cpuBefore = process.cpuUsage();
   const worked = await runWorkers({
     payments: spec.payments,
@@ -188,6 +211,7 @@ try {
     ),
   );
   const deliveries = [...worked.deliveries.values()].map((d) => d.deliveries);
+  const ledgers = await transactionsPerLedger(ledger.url);
   const figures: BurstFigures = {
     spec,
     maxDeliveries,
@@ -202,6 +226,7 @@ try {
     highestFee: submit.baseFeeFor(Math.max(1, ...feeLevels)),
     answers,
     ...onLedger,
+    ledgers,
     cpuMs: (cpu.user + cpu.system) / 1000,
     firstError: worked.firstError,
   };

@@ -4,8 +4,16 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
 
-export const db = DynamoDBDocumentClient.from(new DynamoDBClient({}), {
-  marshallOptions: { removeUndefinedValues: true },
-});
+/**
+ * A Lambda runs one invocation at a time, so the SDK's default of 50 sockets is plenty there. The local stack
+ * and the bench run many invocations at once in one process on this one client: DYNAMODB_MAX_SOCKETS lets
+ * them hold as many sockets as a fleet of Lambdas would, so requests do not queue for a socket.
+ */
+const maxSockets = Number(process.env.DYNAMODB_MAX_SOCKETS) || undefined;
+
+export const db = DynamoDBDocumentClient.from(
+  new DynamoDBClient(maxSockets ? { requestHandler: { httpAgent: { maxSockets } } } : {}),
+  { marshallOptions: { removeUndefinedValues: true } },
+);
 
 export const tableName = (): string => config().TABLE_NAME;

@@ -18,6 +18,11 @@
 // intent's home slot, a hash of its id, then random ones) in one batch and claims the first free one, so
 // a pool of hundreds is never read whole. Renewing and freeing go straight to the channel's item by its
 // account (a CHANNELKEY item, written with the channel, gives its number): one conditional write each.
+// A worker claims the channel it freed last straight away, reading nothing (channel-per-worker
+// affinity): after a ledger closes every worker frees its channel and leases again at once, and reading
+// probes they would race for the same few free slots, each lost claim another round trip. Only when that
+// claim loses, or for one lease in LEASE_SAMPLE_EVERY (the pool's use, for the ChannelsInUse metric), does
+// a lease read its probes.
 
 import { createHash } from 'node:crypto';
 import { config } from '../config.ts';
@@ -173,29 +178,59 @@ async function channelIndexOf(environment: Environment, publicKey: string): Prom
   return index;
 }
 
-const leaseChanges = (intentId: string, maxTime: number) => ({
-  set: { holder: intentId, leaseMaxTime: maxTime },
-});
+/** Leases the channel to the intent until `maxTime` if `condition` holds. */
+const writeLease = (
+  environment: Environment,
+  index: number,
+  intentId: string,
+  maxTime: number,
+  condition: Condition,
+) =>
+  updateIf<ChannelAccount>(
+    ledgerKeys.channel(environment, index),
+    { set: { holder: intentId, leaseMaxTime: maxTime } },
+    condition,
+  );
 
 /** Slots a lease reads at most, whatever the pool's size: all of a pool this small. */
 export const LEASE_PROBES = 16;
 
 /**
+ * Channels this process freed, newest last, by environment: a lease takes one to try first. A Lambda
+ * container runs one invocation at a time, so there it is the channel its last intent held; where many
+ * invocations share a process (the local stack, the bench), each lease takes a different one.
+ */
+const freedHere = new Map<Environment, number[]>();
+
+/** One lease in this many of a process reads its probes even with a freed channel to claim. */
+export const LEASE_SAMPLE_EVERY = 8;
+let leasesHere = 0;
+
+function noteFreed(environment: Environment, index: number): void {
+  const freed = freedHere.get(environment) ?? [];
+  freed.push(index);
+  // Every channel at most once over: a process freeing hundreds at one ledger close keeps each.
+  if (freed.length > config().LEDGER_CHANNELS) freed.shift();
+  freedHere.set(environment, freed);
+}
+
+/**
  * The slots a lease tries, in order: the intent's home slot (a worker resuming the intent tries the one it
  * most likely holds first), then others at random, LEASE_PROBES in all.
  */
-function probesFor(intentId: string, size: number): number[] {
+function probesFor(intentId: string, size: number, freed: number | undefined): number[] {
   const home = createHash('sha256').update(intentId).digest().readUInt32BE(0) % size;
   if (size <= LEASE_PROBES) return Array.from({ length: size }, (_, i) => (home + i) % size);
-  const probes = new Set([home]);
+  const probes = new Set(freed === undefined ? [home] : [freed, home]);
   while (probes.size < LEASE_PROBES) probes.add(Math.floor(Math.random() * size));
   return [...probes];
 }
 
 /**
- * Leases a channel to the intent until `maxTime`: the one it already holds among the slots read (a worker
- * resuming after a crash), else a free one, else one whose lease ran out by ledger time. null when every
- * slot read is busy: the caller waits or returns its message.
+ * Leases a channel to the intent until `maxTime`: the one this process freed last, claimed without a read
+ * while it is still free; else, among the slots read, the one the intent already holds (a worker resuming
+ * after a crash), a free one, or one whose lease ran out by ledger time. null when every slot read is
+ * busy: the caller waits or returns its message.
  */
 export async function leaseChannel(
   environment: Environment,
@@ -203,10 +238,19 @@ export async function leaseChannel(
   maxTime: number,
 ): Promise<LeasedChannel | null> {
   const size = config().LEDGER_CHANNELS;
-  // Eventually consistent: only a hint of which slots are free; the conditional claim decides.
-  const slots = await getRecords<ChannelAccount>(
-    probesFor(intentId, size).map((index) => ledgerKeys.channel(environment, index)),
-  );
+  const last = freedHere.get(environment)?.pop();
+  const freed = last !== undefined && last < size ? last : undefined;
+  const sampled = leasesHere++ % LEASE_SAMPLE_EVERY === 0;
+  if (freed !== undefined && !sampled) {
+    const claimed = await claimFree(environment, freed, intentId, maxTime);
+    if (claimed) return claimed;
+  }
+  const probes = probesFor(intentId, size, freed);
+  // Eventually consistent: only a hint of which slots are free; the conditional claim decides. Claims go
+  // in the order of the probes (a batch read answers in any order).
+  const slots = (
+    await getRecords<ChannelAccount>(probes.map((index) => ledgerKeys.channel(environment, index)))
+  ).sort((a, b) => probes.indexOf(a.index) - probes.indexOf(b.index));
   if (slots.length === 0) {
     throw new Error(`No ${environment} channel accounts: create them with \`admin channels\``);
   }
@@ -228,27 +272,37 @@ async function leaseFrom(
   const own = slots.find((channel) => channel.holder === intentId);
   if (own) return renewAt(environment, own.index, intentId, maxTime);
   for (const channel of slots.filter((c) => c.holder === undefined)) {
-    const written = await updateIf<ChannelAccount>(
-      ledgerKeys.channel(environment, channel.index),
-      leaseChanges(intentId, maxTime),
-      conditions.free,
-    );
-    if (written.outcome === 'written') return leased(written.record);
-    // The read was stale and the slot is the intent's own already.
-    if (written.outcome === 'conditionFailed' && written.current.holder === intentId)
-      return renewAt(environment, channel.index, intentId, maxTime);
+    const claimed = await claimFree(environment, channel.index, intentId, maxTime);
+    if (claimed) return claimed;
   }
   const held = slots.filter((c) => c.holder !== undefined);
   if (held.length === 0) return null;
   const closedAt = await latestClosedAt(environment);
   for (const channel of held.filter((c) => closedAt !== null && (c.leaseMaxTime ?? 0) < closedAt)) {
-    const written = await updateIf<ChannelAccount>(
-      ledgerKeys.channel(environment, channel.index),
-      leaseChanges(intentId, maxTime),
+    const written = await writeLease(
+      environment,
+      channel.index,
+      intentId,
+      maxTime,
       conditions.heldAsSeen(channel),
     );
     if (written.outcome === 'written') return leased(written.record);
   }
+  return null;
+}
+
+/** Claims the channel if it is free (or renews it if it is the intent's already); null when another holds it. */
+async function claimFree(
+  environment: Environment,
+  index: number,
+  intentId: string,
+  maxTime: number,
+): Promise<LeasedChannel | null> {
+  const written = await writeLease(environment, index, intentId, maxTime, conditions.free);
+  if (written.outcome === 'written') return leased(written.record);
+  // A stale read, or the channel this worker freed was leased to the intent again meanwhile.
+  if (written.outcome === 'conditionFailed' && written.current.holder === intentId)
+    return renewAt(environment, index, intentId, maxTime);
   return null;
 }
 
@@ -273,9 +327,11 @@ async function renewAt(
   intentId: string,
   maxTime: number,
 ): Promise<LeasedChannel | null> {
-  const written = await updateIf<ChannelAccount>(
-    ledgerKeys.channel(environment, index),
-    leaseChanges(intentId, maxTime),
+  const written = await writeLease(
+    environment,
+    index,
+    intentId,
+    maxTime,
     conditions.heldBy(intentId, maxTime),
   );
   if (written.outcome === 'written') return leased(written.record);
@@ -303,10 +359,11 @@ export async function releaseChannels(
       landed?.source === publicKey
         ? { landed: { network: landed.network, sequence: landed.sequence } }
         : undefined;
-    await updateIf<ChannelAccount>(
+    const written = await updateIf<ChannelAccount>(
       ledgerKeys.channel(environment, index),
       { remove: ['holder', 'leaseMaxTime'], ...(consumed ? { set: consumed } : {}) },
       conditions.heldBy(intentId),
     );
+    if (written.outcome === 'written') noteFreed(environment, index);
   }
 }

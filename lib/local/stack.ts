@@ -235,6 +235,8 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
     AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
     AWS_ENDPOINT_URL_SESV2: ses.endpoint,
+    // Every function's invocations share this process's one DynamoDB client (lib/db/client.ts).
+    DYNAMODB_MAX_SOCKETS: '512',
     NOTIFY_EMAIL_FROM: 'notices@payments-gateway.local',
     SES_CONFIGURATION_SET: `${stage}-notices`,
     WHATSAPP_API_URL: whatsAppSimulator.url,

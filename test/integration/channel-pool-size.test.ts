@@ -90,6 +90,39 @@ describe('a channel pool of 200', () => {
       assert.ok(released.itemsRead <= 1, `a release read ${released.itemsRead} items`);
       assert.equal(released.writes, 1, 'one conditional write');
     }
+    await assertAllFree();
+  });
+
+  it('claims the channel this process freed last with one write and no read', async () => {
+    const held: { intentId: string; publicKey: string }[] = [];
+    for (let i = 0; i < LEASES; i++) {
+      const intentId = `pool-affinity:${i}:${randomUUID()}`;
+      const lease = await channels.leaseChannel('sandbox', intentId, maxTime());
+      held.push({ intentId, publicKey: lease?.publicKey ?? assert.fail(`lease ${i} found no free channel`) });
+    }
+    // Half the pool held: without affinity a lease would land on any of the 100 free channels.
+    const rounds = 2 * channels.LEASE_SAMPLE_EVERY;
+    let unread = 0;
+    for (let round = 0; round < rounds; round++) {
+      const holding = held[round] ?? assert.fail();
+      await channels.releaseChannels('sandbox', holding.intentId, [holding.publicKey]);
+      take();
+      const intentId = `pool-affinity:again:${round}:${randomUUID()}`;
+      const lease = await channels.leaseChannel('sandbox', intentId, maxTime());
+      const cost = take();
+      assert.equal(lease?.publicKey, holding.publicKey, `round ${round}: the channel just freed`);
+      assert.equal(cost.writes, 1, `round ${round}: one conditional write`);
+      if (cost.itemsRead === 0) unread++;
+      held[round] = { intentId, publicKey: holding.publicKey };
+    }
+    // One lease in LEASE_SAMPLE_EVERY reads its probes all the same, for the pool's use metric.
+    assert.equal(unread, rounds - rounds / channels.LEASE_SAMPLE_EVERY);
+    for (const { intentId, publicKey } of held)
+      await channels.releaseChannels('sandbox', intentId, [publicKey]);
+    await assertAllFree();
+  });
+
+  async function assertAllFree(): Promise<void> {
     const pool = await channels.channelPool('sandbox');
     assert.equal(pool.length, POOL);
     assert.deepEqual(
@@ -97,5 +130,5 @@ describe('a channel pool of 200', () => {
       [],
       'every channel free again',
     );
-  });
+  }
 });

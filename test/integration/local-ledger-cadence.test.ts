@@ -85,6 +85,21 @@ describe('local ledger cadence', () => {
     assert.equal(found.body.ledger, res.ledger);
   });
 
+  it('keeps its cadence whatever a close costs: each close is due one interval after the last was', async () => {
+    // The next close as the ledger plans it, read until five closes have gone by on the timer alone.
+    const due: number[] = [];
+    await waitFor(async () => {
+      const at = Date.parse((await fast.http('/_admin/status')).body.nextCloseAt);
+      if (due.at(-1) !== at) due.push(at);
+      return due.length >= 6;
+    }, 'five timed closes');
+    // Scheduled from when the last close finished, each interval would grow by the close's own time.
+    assert.deepEqual(
+      due.slice(1).map((at, i) => at - (due[i] as number)),
+      [200, 200, 200, 200, 200],
+    );
+  });
+
   it('holds a submission until its ledger closes: its hash is a 404 while pending, found after', async () => {
     const [alice] = await open(manual, 1);
     assert.ok(alice);

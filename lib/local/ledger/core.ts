@@ -171,19 +171,23 @@ export class Core {
     return settled.then((closed) => fromClosed(closed, hash));
   }
 
-  private schedule(): void {
+  /** The next close an interval from now, or at `dueMs` (never in the past). */
+  private schedule(dueMs = Date.now() + this.closeIntervalMs): void {
     clearTimeout(this.timer);
     if (!this.running || this.closeIntervalMs === 0) return;
-    this.nextCloseAtMs = Date.now() + this.closeIntervalMs;
+    this.nextCloseAtMs = Math.max(dueMs, Date.now());
     this.timer = setTimeout(() => {
+      const due = this.nextCloseAtMs;
       try {
         this.closeLedger();
       } catch (error) {
         // A bug in one close must not stop the cadence: every waiting submission would hang.
         console.error('[local-ledger] ledger close failed', error);
-        this.schedule();
       }
-    }, this.closeIntervalMs);
+      // The network keeps its cadence whatever a close costs: the next is due an interval after this one
+      // was, not after this one finished (a close of hundreds of transactions would stretch every interval).
+      this.schedule(due + this.closeIntervalMs);
+    }, this.nextCloseAtMs - Date.now());
     // The server keeps the process alive while it runs; the cadence alone should not.
     this.timer.unref();
   }
