@@ -28,8 +28,12 @@ import { fixed, percentile, table } from './stats.ts';
 const LATENCY_EVENTS = 100;
 const LATENCY_INTERVAL_MS = 100;
 const LATENCY_WARMUP = 3;
-/** (b): events per run, to this many registrations, decisions sent this many at a time. */
-const FANOUT_EVENTS = 30;
+/**
+ * (b): events per run, to this many registrations, decisions sent this many at a time. 200 deliveries of one
+ * tenant: far past its share of the lane (5 at once), so its attempts are deferred as a real fan-out's are,
+ * and few enough that every run ends inside FANOUT_CAP_MS, so p99 is a measure and not the cap.
+ */
+const FANOUT_EVENTS = 10;
 const REGISTRATIONS = 20;
 const DECISION_CONCURRENCY = 4;
 /** (b): runs of each kind, taken in turns (all answering, one silent, ...) so the machine's load falls on both. */
@@ -39,10 +43,15 @@ const FAIR_EVENTS = 30;
 const FAIR_INTERVAL_MS = 200;
 const HOSTILE_EVENTS = 30;
 const HOSTILE_ANSWER_MS = 1900;
-/** Waiting for arrivals, per part (a) and per run of (b), from its first request. */
+/** Waiting for arrivals, per part (a) and (c), from its first request. */
 const PART_CAP_MS = 25_000;
+/**
+ * Per run of (b): a tenant past its share for over a second has its attempts deferred 10-30 s
+ * (lib/webhooks/delivery.ts), so its last deliveries come that long after its first.
+ */
+const FANOUT_CAP_MS = 60_000;
 /** The most the whole section can take, set-up included (bench/run.ts adds it to its hard cap). */
-export const WEBHOOK_SECTION_CAP_MS = 420_000;
+export const WEBHOOK_SECTION_CAP_MS = 720_000;
 /** The deliverer's attempt timeout (lib/webhooks/delivery.ts), for the notes. */
 const ATTEMPT_TIMEOUT_S = 10;
 
@@ -341,7 +350,7 @@ async function measureFanout(
       decided.set(id, performance.now());
     });
     const expected = destinations.length * healthyCount;
-    await until(() => healthy.arrivals.length >= expected, begin + PART_CAP_MS);
+    await until(() => healthy.arrivals.length >= expected, begin + FANOUT_CAP_MS);
     const arrivals = [...healthy.arrivals];
     const byEvent = new Map<string, number[]>();
     const latencies: number[] = [];
@@ -441,7 +450,7 @@ export async function fanoutLines(stack: LocalStack, client: HttpClient): Promis
     `    waits out the deliverer's ${ATTEMPT_TIMEOUT_S} s timeout (then a retry ~5 s later, WEBHOOK_RETRY_SCALE=1); an`,
     "    attempt unanswered after 2 s marks it slow and gives its tenant's main-lane slot back; its next attempts go to the slow lane.",
     `    Load: the 1-minute load average when each run began (${availableParallelism()} cores).`,
-    `    Each run waits at most ${PART_CAP_MS / 1000} s for its deliveries; then its registrations are deactivated.`,
+    `    Each run waits at most ${FANOUT_CAP_MS / 1000} s for its deliveries; then its registrations are deactivated.`,
   ];
 }
 
