@@ -94,7 +94,7 @@ export async function measureBundlesAndColdLoads(
       'turns, after one discarded round; cpu = CPU time of that import (all threads), which a busy machine inflates',
       'less than wall time. A target holds both the size and the cpu ratio: the work the import does (section 9 holds',
       "the import and first invocation to the same targets, in cpu too); a 60-90 ms import's wall time swings by a",
-      "third between processes on 2 cores (min-max), which moves a ratio near its target either way. Environment: the",
+      'third between processes on 2 cores (min-max), which moves a ratio near its target either way. Environment: the',
       'stack env (TABLE_NAME etc.) with its services stopped.',
     ].join('\n'),
   );
