@@ -3,9 +3,10 @@
 // through fetch and through node:http, warm; and the CPU of a process's first fetch, which loads undici.
 // It explains the per-payment figures of 7 and 7b: a payment's CPU is mostly its requests.
 //
-// Alone: `node scripts/toolchain.mjs node bench/call-cpu.ts` (its own DynamoDB Local; about 20 s).
+// Section 7c of `npm run bench`; alone: `node scripts/toolchain.mjs node bench/call-cpu.ts` (it starts a
+// DynamoDB Local of its own either way; about 20 s).
 import { execFile } from 'node:child_process';
-import { createServer, get } from 'node:http';
+import { createServer, get, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,14 +78,27 @@ async function firstRequests(url: string, how: 'fetch' | 'http'): Promise<number
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const dynamo = await startDynamoDbLocal(join(root, '.local', 'dynamodb'));
-const server = createServer((_, response) => {
-  response.setHeader('content-type', 'application/json');
-  response.end(ACCOUNT_JSON);
-}).listen(0, '127.0.0.1');
-try {
+/** The most the section can take (bench/run.ts adds it to its hard cap). */
+export const CALL_CPU_CAP_MS = 120_000;
+
+export async function measureCallCpu(): Promise<void> {
+  const dynamo = await startDynamoDbLocal(join(root, '.local', 'dynamodb'));
+  const server = createServer((_, response) => {
+    response.setHeader('content-type', 'application/json');
+    response.end(ACCOUNT_JSON);
+  }).listen(0, '127.0.0.1');
+  try {
+    await new Promise((resolve) => server.once('listening', resolve));
+    await measure(dynamo.endpoint, server);
+  } finally {
+    server.close();
+    await dynamo.stop();
+  }
+}
+
+async function measure(endpoint: string, server: Server): Promise<void> {
   const client = new DynamoDBClient({
-    endpoint: dynamo.endpoint,
+    endpoint,
     region: 'us-east-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
@@ -102,7 +116,6 @@ try {
   await db.send(
     new PutCommand({ TableName, Item: { ...Key, status: 'submitting', attempt: 1, envelopes: [] } }),
   );
-  await new Promise((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/accounts/G`;
 
   const rows = [
@@ -139,7 +152,7 @@ try {
   const firstHttp = await fresh('http');
 
   console.log(
-    `\nCPU per request, the sending process's (ms; ${CALLS} calls one at a time after ${WARM_UP}, loopback)`,
+    `\n== 7c. CPU per request, the sending process's (ms; ${CALLS} calls one at a time after ${WARM_UP}, loopback)`,
   );
   console.log(
     table(
@@ -151,7 +164,6 @@ try {
     `A fresh Node ${process.version}, its first two GETs after one node:http request, median of ${FRESH_PROCESSES}: ` +
       `fetch ${fixed(firstFetch, 1)} ms CPU, node:http ${fixed(firstHttp, 1)} ms (the difference is undici's load).`,
   );
-} finally {
-  server.close();
-  await dynamo.stop();
 }
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await measureCallCpu();

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { config } from '../lib/config.ts';
 import { type LocalStack, startStack } from '../lib/local/stack.ts';
 import { activeWallet, drainActivations, measureActivation, spread } from './activation.ts';
+import { CALL_CPU_CAP_MS, measureCallCpu } from './call-cpu.ts';
 import { measureBundlesAndColdLoads } from './cold-loads.ts';
 import { floorOps, quoteFloorOps, walletFloorOps } from './floor.ts';
 import { FUNCTION_MEMORY_CAP_MS, measureFunctionMemory } from './function-memory.ts';
@@ -77,6 +78,7 @@ const HARD_CAP_MS =
   LISTS_SECTION_CAP_MS +
   PAYMENT_BURST_CAP_MS +
   PAYMENT_CPU_CAP_MS +
+  CALL_CPU_CAP_MS +
   WEBHOOK_SECTION_CAP_MS +
   FUNCTION_MEMORY_CAP_MS;
 /** POST /v1/quotes: an off-ramp exploratory quote of this many units of the connector's asset, for this type. */
@@ -365,6 +367,7 @@ try {
   await running.stop();
   await timed('7', () => measurePaymentBurst());
   await timed('7b', () => measurePaymentCpu());
+  await timed('7c', () => measureCallCpu());
   await timed('8', () => measureBundlesAndColdLoads(workDir, env));
   // A stack of its own, in a process of its own, with every function's bundle in a process of its own.
   await timed('9', () => measureFunctionMemory());

@@ -74,12 +74,13 @@ function orderWanted(): PairOrder {
 function runBurst(spec: BurstRunSpec, env: Record<string, string>): Promise<BurstFigures | string> {
   return new Promise((resolve) => {
     const child = fork(fileURLToPath(new URL('./burst-run.ts', import.meta.url)), [], {
-      // The lease metrics (one EMF line a lease) are the functions' business, not this section's output.
+      // The lease metrics (one EMF line a lease) and the submissions' info lines are the functions'
+      // business, not this section's output: set after the stack's environment, which has its own level.
       env: {
         ...process.env,
+        ...env,
         LOG_LEVEL: 'WARN',
         POWERTOOLS_METRICS_DISABLED: 'true',
-        ...env,
         // Its workers share the process's one DynamoDB client, where each Lambda invocation has its own.
         DYNAMODB_MAX_SOCKETS: String(2 * spec.concurrency),
         BURST_RUN: JSON.stringify(spec),
