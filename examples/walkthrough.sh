@@ -117,8 +117,9 @@ step 'Statement: this month of the wallet, from the ledger, as JSON (its closing
 MONTH=$(date -u +%Y-%m-01)
 STATEMENT="$B/statements/transactions?walletId=$OWN&assetCode=USDC&startDate=$MONTH&endDate=$(date -u +%F)&limit=100"
 curl "${A[@]}" "$STATEMENT" | json .closingBalance | says 'statement closingBalance'
-# CSV rows end in CRLF (RFC 4180): the CR goes before the label is added.
-curl "${A[@]}" -H 'Accept: text/csv' "$STATEMENT" | sed -n '1,2p' | tr -d '\r' | sed 's/^/statement CSV: /'
+# CSV rows end in CRLF (RFC 4180) and the file starts with a byte order mark (for spreadsheets): both go
+# before the label is added.
+curl "${A[@]}" -H 'Accept: text/csv' "$STATEMENT" | sed -n '1,2p' | tr -d '\r' | sed $'1s/^\xEF\xBB\xBF//; s/^/statement CSV: /'
 
 step 'Bespoke connectors: a customer, a reference, money in (1,000 ZAR paid to the provider, USDC in the wallet)'
 curl "${A[@]}" "$B/connectors?flow=BESPOKE" | json ".data[0].id" | says 'BESPOKE connector'

@@ -21,25 +21,34 @@ import { outboxMessages, REDRIVEN_MESSAGE, reconciledItemTypes } from './outbox.
 const ENVIRONMENTS: readonly Environment[] = ['sandbox', 'production'];
 
 export interface ReconcileRun {
+  /** Records whose work was sent again (a pending record that asks for nothing is moved, not counted). */
   redriven: number;
   /** Whether the run stopped at RECONCILE_MAX_PER_RUN (the next run takes the rest, oldest first). */
   capped: boolean;
 }
 
-async function redrive(item: PendingItem, now: Date): Promise<void> {
+/** Re-drives the record; false when its state asks the outbox for nothing (then nothing was sent). */
+async function redrive(item: PendingItem, now: Date): Promise<boolean> {
   // The insert as the stream carried it: the rows decide what it asks for, and build it.
   const messages = outboxMessages({ kind: 'INSERT', newImage: item });
   for (const { queue, message } of messages) await sendToQueue(queue, message);
   // After the sends: a run that dies between them re-drives the record again next time, which is harmless.
+  // Moved to the back even when nothing was sent, so it never holds the oldest places of every run.
   await markRedriven(item, now.toISOString());
-  logger.warn(REDRIVEN_MESSAGE, {
+  const facts = {
     itemType: item.type,
     environment: item.environment,
     associationId: item.associationId,
     id: item.transactionRecordId ?? item.walletId,
     pendingSince: item.pendingSk,
-    queues: messages.map((m) => m.queue),
-  });
+  };
+  // REDRIVEN_MESSAGE pages (infra's metric filter): only for work that was really re-sent.
+  if (messages.length === 0) {
+    logger.warn('Outbox reconciler: a pending record asks for nothing in its state; nothing sent', facts);
+    return false;
+  }
+  logger.warn(REDRIVEN_MESSAGE, { ...facts, queues: messages.map((m) => m.queue) });
+  return true;
 }
 
 /** Re-drives the records pending since before the bound, oldest first within each type, up to the cap. */
@@ -47,15 +56,16 @@ export async function reconcile(now: Date = new Date()): Promise<ReconcileRun> {
   const { RECONCILE_AFTER_SECONDS, RECONCILE_MAX_PER_RUN } = config();
   const before = new Date(now.getTime() - RECONCILE_AFTER_SECONDS * 1000).toISOString();
   let left = RECONCILE_MAX_PER_RUN;
+  let redriven = 0;
   for (const environment of ENVIRONMENTS)
     for (const itemType of reconciledItemTypes) {
       if (left === 0) break;
       for (const item of await pendingBefore(environment, itemType, before, left)) {
-        await redrive(item, now);
+        if (await redrive(item, now)) redriven += 1;
         left -= 1;
       }
     }
-  const run = { redriven: RECONCILE_MAX_PER_RUN - left, capped: left === 0 };
+  const run = { redriven, capped: left === 0 };
   if (run.capped) logger.warn('Outbox reconciler: cap reached; the next run takes the rest', run);
   return run;
 }

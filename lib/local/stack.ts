@@ -324,13 +324,6 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
     (options.functionHost?.('streams/outbox', env) as StreamBatchHandler | undefined) ??
     ((await import('../../functions/streams/outbox.ts')) as { handler: StreamBatchHandler }).handler;
   const { traffic } = options;
-  // The router sees every settlement and every ended delivery: the traffic log reads them there.
-  const router: StreamBatchHandler = traffic
-    ? (event, context) => {
-        logSettlements(traffic, event.Records);
-        return routerFunction(event, context);
-      }
-    : routerFunction;
   const streamPoller = startStreamPoller({
     streams,
     streamArn: await tableStreamArn(dynamo.endpoint, env.TABLE_NAME as string),
@@ -339,7 +332,9 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
     retryAttempts: outboxStream.retryAttempts,
     // As infra's FilterCriteria: only changes whose new image is of a type some row reads.
     filter: (record) => outboxItemTypes.includes(record.dynamodb?.NewImage?.type?.S ?? ''),
-    handler: router,
+    // Every settlement, ended delivery and ended notice, notices included (no outbox row reads them).
+    ...(traffic ? { observe: (records) => logSettlements(traffic, records) } : {}),
+    handler: routerFunction,
     functionName: 'streams/outbox',
   });
 

@@ -31,6 +31,8 @@ export interface StreamPollerOptions {
   batchSize: number;
   /** Which records reach the function (the event source's filter); all when absent. */
   filter?: (record: DynamoDBRecord) => boolean;
+  /** Told of every record read, before the filter (read again after a failed batch, told again). */
+  observe?: (records: DynamoDBRecord[]) => void;
   handler: StreamBatchHandler;
   functionName: string;
   /** Where a new mapping starts in the shards open at its start; shards that appear later start at their beginning. */
@@ -171,9 +173,9 @@ async function readShard(
   const { Records = [], NextShardIterator } = await options.streams.send(
     new GetRecordsCommand({ ShardIterator: state.iterator, Limit: READ_AHEAD }),
   );
-  const records = Records.map((record) => toLambdaRecord(record, options.streamArn)).filter(
-    (record) => options.filter?.(record) ?? true,
-  );
+  const read = Records.map((record) => toLambdaRecord(record, options.streamArn));
+  options.observe?.(read);
+  const records = read.filter((record) => options.filter?.(record) ?? true);
   for (let start = 0; start < records.length; start += options.batchSize) {
     const batch = records.slice(start, start + options.batchSize);
     const retryFrom = await invoke(options, batch, logger);

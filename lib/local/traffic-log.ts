@@ -1,9 +1,10 @@
 // What `npm start` prints while it serves, for the person watching it: one line per request (time,
-// method, path, status, milliseconds, request id), per settled payment, per ended webhook delivery and per
-// worker failure. Colour only on a terminal (never with NO_COLOR or CI). The functions' own JSON logs
+// method, path, status, milliseconds, request id), per settled payment, per ended webhook delivery, per
+// ended payment notice and per worker failure. Colour only on a terminal (never with NO_COLOR or CI). The functions' own JSON logs
 // stay behind LOG_LEVEL (WARN by default); these lines are the stack's, and `npm start -- --quiet` hides them.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { NoticeRecord } from '../notifications/repo.ts';
 import type { TransactionRecord } from '../payments/repo.ts';
 import type { DeliveryRecord } from '../webhooks/repo.ts';
 
@@ -21,6 +22,8 @@ export interface TrafficLog {
   settled(record: TransactionRecord): void;
   /** A webhook delivery that ended (delivered, or failed for good). */
   delivered(record: DeliveryRecord): void;
+  /** A payment notice that ended: sent, skipped (and why) or failed for good. */
+  noticed(record: NoticeRecord): void;
   /** A worker that threw, or failed some messages of its batch (they return after the visibility timeout). */
   workerFailed(functionName: string, failed: number, of: number, error?: unknown): void;
 }
@@ -70,6 +73,13 @@ export function createTrafficLog(
         `${cyan('webhook')} ${record.eventType} to ${record.webhookId} ${paint(record.status)} after ${record.attemptCount} attempt${record.attemptCount === 1 ? '' : 's'}`,
       );
     },
+    noticed: (record) => {
+      const paint = record.status === 'sent' ? green : record.status === 'skipped' ? yellow : red;
+      const reason = record.reason ? ` (${record.reason})` : '';
+      out(
+        `${cyan('notice')} ${record.channel} for ${record.transactionRecordId} ${paint(record.status)}${reason}`,
+      );
+    },
     workerFailed: (functionName, failed, of, error) => {
       // Powertools' batch processor throws FullBatchFailureError when every record failed: name the first record's error.
       const cause = (error as { recordErrors?: unknown[] } | undefined)?.recordErrors?.[0] ?? error;
@@ -85,7 +95,7 @@ type StreamImage = Record<string, AttributeValue> | undefined;
 
 /**
  * Reads the table's changes as the outbox router receives them, and tells the log of each payment that
- * settled and each webhook delivery that ended: the moment the record moved to its final status.
+ * settled and each webhook delivery and notice that ended: the moment the record moved to its final status.
  */
 export function logSettlements(
   traffic: TrafficLog,
@@ -99,5 +109,6 @@ export function logSettlements(
       traffic.settled(next as TransactionRecord);
     if (next.type === 'webhookDelivery' && (next.status === 'delivered' || next.status === 'failed'))
       traffic.delivered(next as DeliveryRecord);
+    if (next.type === 'notice' && next.status !== 'sending') traffic.noticed(next as NoticeRecord);
   }
 }

@@ -42,7 +42,7 @@ export const tagDescriptions: Record<string, string> = {
   Auth: 'Access tokens: `POST /auth/token` with the application’s key and client credentials answers a bearer token for 900 s. Fetch a new one before it expires; every other route needs it.',
   Assets: md(
     'The assets of the registry of the caller’s environment, which wallets hold and payments send.',
-    '- Record: `{assetCode, assetIssuer, assetType, name, decimals, networkName}`. `assetIssuer` is null for the native asset (XLM); `assetType` is `native`, `credit_alphanum4` or `credit_alphanum12`; `networkName` is `stellar-testnet` (sandbox) or `stellar-pubnet` (production).',
+    '- Record: `{assetCode, assetIssuer, assetType, name, decimals, networkName}`. `assetIssuer` is null for the native asset (XLM); `assetType` is `native`, `credit_alphanum4` or `credit_alphanum12`; `networkName` is `stellar-testnet` (sandbox) or `stellar-pubnet` (production). `decimals` is how many places to show the asset with (2 for USDC and EURC, as their issuers show them), a display hint: balances and ledger amounts keep the ledger’s 7 places, and a P2P payment or a swap may carry up to 7 whatever `decimals` says.',
     '- Codes are matched case-insensitively (`usdc` finds `USDC`). The registry stores them upper case, so two assets that differ only in case cannot both be registered.',
   ),
   Wallets: md(

@@ -14,6 +14,7 @@ import { as, type Caller, newCaller } from '../support/api.ts';
 import { cryptoDestination } from '../support/fixtures.ts';
 import { accepted, type OwnWallet, outsiderAccount, ownWallet, recordWhen } from '../support/payments.ts';
 import { sqsRecord } from '../support/sqs-records.ts';
+import { lineMatching } from '../support/traffic.ts';
 
 interface SentEmail {
   messageId: string;
@@ -104,6 +105,8 @@ describe('beneficiary notices', () => {
     assert.equal(record.notification.channel, 'email');
     assert.match(record.notification.to, /^l\*\*\*@example\.com$/);
     assert.ok(record.notification.sentAt);
+    // `npm start` shows it too.
+    assert.match(await lineMatching(new RegExp(`notice email for ${id} `)), / sent$/);
     const inbox = await inboxOf(email);
     assert.equal(inbox.length, 1, JSON.stringify(inbox));
     const [sent] = inbox;

@@ -610,6 +610,42 @@ describe('payment execution under faults', () => {
     );
   });
 
+  it('a pending record whose state asks for nothing is moved back, not reported as re-driven (no false page)', async () => {
+    const { db, tableName } = await import('../../lib/db/client.ts');
+    const { PutCommand, GetCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { walletKeys, pendingKeys } = await import('../../lib/db/keys.ts');
+    const walletId = randomUUID();
+    const key = walletKeys.wallet(tenant, walletId);
+    const since = new Date(Date.now() - 60_000).toISOString();
+    // Left on the pending index in a state the outbox routes nowhere: opened, its status not yet decided.
+    await db.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...key,
+          type: 'wallet',
+          environment: tenant.environment,
+          associationId: tenant.associationId,
+          walletId,
+          status: 'Pending',
+          activationStatus: 'active',
+          ...pendingKeys.of(tenant.environment, 'wallet', since),
+        },
+      }),
+    );
+    logs = captureLogs();
+    await reconcileIn(16);
+    const lines = logs.lines.filter((line) => line.id === walletId);
+    assert.deepEqual(
+      lines.map((line) => line.message),
+      ['Outbox reconciler: a pending record asks for nothing in its state; nothing sent'],
+    );
+    const { Item } = await db.send(
+      new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }),
+    );
+    assert.ok(Item?.pendingSk > since, 'its place on the index moved to the run');
+  });
+
   it('a payment in flight (submitted, the record not moved) re-driven past the bound: settled from its submission, paid once', async () => {
     const pair = pairs.inFlight;
     const { record, message } = await paymentOf(pair, 8);

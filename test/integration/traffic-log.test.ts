@@ -2,30 +2,14 @@
 // to its data folder's traffic.log (test/setup.ts), which this file reads.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { describe, it } from 'vitest';
 import { createTrafficLog, useColour } from '../../lib/local/traffic-log.ts';
 import { queueUrlVariable } from '../../lib/queue-names.ts';
 import { as, baseUrl, newCaller } from '../support/api.ts';
 import { accepted, ownWallet, settled } from '../support/payments.ts';
+import { lineMatching } from '../support/traffic.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
-
-const trafficLines = () => {
-  const file = join(process.env.TEST_DATA_DIR ?? '', 'traffic.log');
-  return existsSync(file) ? readFileSync(file, 'utf8').split('\n') : [];
-};
-
-/** The first line of the stack's traffic that matches, once it has been written. */
-async function lineMatching(pattern: RegExp): Promise<string> {
-  for (let tries = 0; tries < 400; tries++) {
-    const line = trafficLines().find((l) => pattern.test(l));
-    if (line) return line;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return assert.fail(`no traffic line matches ${pattern}:\n${trafficLines().slice(-20).join('\n')}`);
-}
 
 describe('the local stack shows what it serves', () => {
   it('prints one line per request: time, method, path, status, milliseconds, request id', async () => {

@@ -60,7 +60,7 @@ describe.skipIf(!hasCurl)('examples/walkthrough.sh', () => {
     }
     assert.match(
       stdout,
-      /Statement:[^\n]*\nstatement closingBalance: \d+(\.\d+)?\nstatement CSV: \uFEFFrowId,date,direction,amount,assetCode,runningBalance,/,
+      /Statement:[^\n]*\nstatement closingBalance: \d+(\.\d+)?\nstatement CSV: rowId,date,direction,amount,assetCode,runningBalance,/,
       'the statement as JSON and as CSV',
     );
     assert.match(
