@@ -5,8 +5,9 @@
 // the pool, lib/queues.ts). It prints settled/s min–median–max against the physical limit and the goal,
 // and, counted on the ledger itself by memo, the payments doubled, lost or falsely completed (all 0).
 //
-// A section of `npm run bench` (records in the stack's DynamoDB Local); run alone with
-// `node scripts/toolchain.mjs node bench/submission-burst.ts` (it starts a DynamoDB Local of its own).
+// A section of `npm run bench`, run once the bench's stack has stopped; alone:
+// `node scripts/toolchain.mjs node bench/submission-burst.ts`. Either way it starts a DynamoDB Local of its
+// own: DynamoDB Local serialises every table's writes, so the stack's leftover traffic would be measured too.
 // BURST_CHANNELS=16,64 picks the pools, BURST_RUNS the runs of each (1 to 5), BURST_ORDER=ring sends
 // payment i from account i % 100 to the next one instead (the payers in flight at once are then distinct).
 import { fork } from 'node:child_process';
@@ -250,12 +251,10 @@ export async function measureSubmissionBurst(env: Record<string, string>): Promi
   console.log(lines.join('\n'));
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+/** The section with a DynamoDB Local of its own: nothing else's writes wait on its lock. */
+export async function measureSubmissionBurstAlone(): Promise<void> {
   const root = fileURLToPath(new URL('..', import.meta.url));
   const dynamo = await startDynamoDbLocal(join(root, '.local', 'dynamodb'));
-  const stop = () => void dynamo.stop().finally(() => process.exit(130));
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
   try {
     const env = {
       AWS_REGION: 'us-east-1',
@@ -278,4 +277,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   } finally {
     await dynamo.stop();
   }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const stop = () => process.exit(130);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  await measureSubmissionBurstAlone();
 }
