@@ -6,16 +6,14 @@
 // and, counted on the ledger itself by memo, the payments doubled, lost or falsely completed (all 0).
 //
 // A section of `npm run bench`, run once the bench's stack has stopped; alone:
-// `node scripts/toolchain.mjs node bench/submission-burst.ts`. Either way it starts a DynamoDB Local of its
-// own: DynamoDB Local serialises every table's writes, so the stack's leftover traffic would be measured too.
+// `node scripts/toolchain.mjs node bench/submission-burst.ts`. Every run starts a DynamoDB Local of its own
+// (withOwnDynamoDb).
 // BURST_CHANNELS=16,64 picks the pools, BURST_RUNS the runs of each (1 to 5), BURST_ORDER=ring sends
 // payment i from account i % 100 to the next one instead (the payers in flight at once are then distinct).
 import { fork } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createTableInput } from '../lib/db/table.ts';
 import { startDynamoDbLocal } from '../lib/local/dynamodb-local.ts';
 import { submitterConcurrency } from '../lib/queues.ts';
 import { PAYMENT_XLM, type PairOrder } from './burst-payments.ts';
@@ -119,8 +117,29 @@ const load = () =>
 const sum = (figures: BurstFigures[], pick: (f: BurstFigures) => number) =>
   figures.reduce((total, f) => total + pick(f), 0);
 
-/** The section: each pool's runs against the DynamoDB table `env` names, then the table. */
-export async function measureSubmissionBurst(env: Record<string, string>): Promise<void> {
+/**
+ * A DynamoDB Local of the run's own, for `run`: DynamoDB Local serialises every table's
+ * writes and slows as the tables and streams of earlier runs pile up in its memory (a 256-channel run after
+ * six others fell to half the pace it kept on a fresh one), where DynamoDB keeps every table's pace.
+ */
+async function withOwnDynamoDb<T>(run: (env: Record<string, string>) => Promise<T>): Promise<T> {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const dynamo = await startDynamoDbLocal(join(root, '.local', 'dynamodb'));
+  try {
+    // The run makes its table (useOwnTable, bench/burst-run.ts).
+    return await run({
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+    });
+  } finally {
+    await dynamo.stop();
+  }
+}
+
+/** The section: each pool's runs, each on a ledger and a DynamoDB Local of its own, then the table. */
+export async function measureSubmissionBurst(): Promise<void> {
   const pools = poolsWanted();
   const runs = runsWanted();
   const order = orderWanted();
@@ -150,7 +169,7 @@ export async function measureSubmissionBurst(env: Record<string, string>): Promi
         capMs: CAP_MS,
         redeliveryPauseMs: REDELIVERY_PAUSE_MS,
       };
-      const result = await runBurst(spec, env);
+      const result = await withOwnDynamoDb((env) => runBurst(spec, env));
       if (typeof result === 'string') failures.push(result);
       else figures.push(result);
     }
@@ -251,37 +270,4 @@ export async function measureSubmissionBurst(env: Record<string, string>): Promi
   console.log(lines.join('\n'));
 }
 
-/** The section with a DynamoDB Local of its own: nothing else's writes wait on its lock. */
-export async function measureSubmissionBurstAlone(): Promise<void> {
-  const root = fileURLToPath(new URL('..', import.meta.url));
-  const dynamo = await startDynamoDbLocal(join(root, '.local', 'dynamodb'));
-  try {
-    const env = {
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
-      AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
-      TABLE_NAME: 'bench-burst',
-    };
-    const client = new DynamoDBClient({
-      endpoint: dynamo.endpoint,
-      region: env.AWS_REGION,
-      credentials: {
-        accessKeyId: env.AWS_ACCESS_KEY_ID,
-        secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
-      },
-    });
-    await client.send(new CreateTableCommand(createTableInput(env.TABLE_NAME)));
-    client.destroy();
-    await measureSubmissionBurst(env);
-  } finally {
-    await dynamo.stop();
-  }
-}
-
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const stop = () => process.exit(130);
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  await measureSubmissionBurstAlone();
-}
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await measureSubmissionBurst();
