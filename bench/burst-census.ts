@@ -23,8 +23,11 @@ interface TransactionRecord {
 
 const PAGE = 200;
 
-/** Every record of an account's collection (successful ones only, Horizon's default), oldest first. */
-async function readAll<T extends { paging_token: string }>(horizonUrl: string, path: string): Promise<T[]> {
+/** Every record of a Horizon collection (of transactions, successful ones only: Horizon's default), oldest first. */
+export async function readAll<T extends { paging_token: string }>(
+  horizonUrl: string,
+  path: string,
+): Promise<T[]> {
   const records: T[] = [];
   let cursor = '';
   for (;;) {

@@ -15,7 +15,7 @@ import type { SubmissionRecord } from '../lib/ledger/submissions.ts';
 import { startLocalLedger } from '../lib/local/ledger/index.ts';
 import { useOwnTable } from '../lib/local/stack.ts';
 import { queues } from '../lib/queues.ts';
-import { census, ledgerPaymentsByMemo } from './burst-census.ts';
+import { census, ledgerPaymentsByMemo, readAll } from './burst-census.ts';
 import {
   intentIdOf,
   type PairOrder,
@@ -88,18 +88,10 @@ const CHANNEL_XLM = '10';
 
 /** Successful transactions per ledger, from the first ledger after genesis that holds one to the last. */
 async function transactionsPerLedger(horizonUrl: string): Promise<number[]> {
-  const counts: number[] = [];
-  let cursor = '';
-  for (;;) {
-    const url = `${horizonUrl}/ledgers?order=asc&limit=200${cursor ? `&cursor=${cursor}` : ''}`;
-    const response = await fetch(url, { headers: { accept: 'application/json' } });
-    if (response.status !== 200) throw new Error(`GET /ledgers answered ${response.status}`);
-    type LedgerRecord = { sequence: number; successful_transaction_count: number; paging_token: string };
-    const page = ((await response.json()) as { _embedded: { records: LedgerRecord[] } })._embedded.records;
-    for (const record of page) if (record.sequence > 1) counts.push(record.successful_transaction_count);
-    if (page.length < 200) break;
-    cursor = (page.at(-1) as LedgerRecord).paging_token;
-  }
+  type LedgerRecord = { sequence: number; successful_transaction_count: number; paging_token: string };
+  const counts = (await readAll<LedgerRecord>(horizonUrl, '/ledgers'))
+    .filter((record) => record.sequence > 1)
+    .map((record) => record.successful_transaction_count);
   const first = counts.findIndex((n) => n > 0);
   return first < 0 ? [] : counts.slice(first, counts.findLastIndex((n) => n > 0) + 1);
 }

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { queues } from '../lib/queues.ts';
 import type { PaymentBurstFigures, PaymentBurstSpec } from './payment-burst-run.ts';
-import { fixed, median, table } from './stats.ts';
+import { fixed, median, minMedianMax, table } from './stats.ts';
 
 export const BURST_WALLETS = 20;
 export const BURST_PAYMENTS = 500;
@@ -277,23 +277,17 @@ function spreadLines(results: Array<{ spec: PaymentBurstSpec; figures: PaymentBu
     );
     if (runs.length < 2) continue;
     const settledOf = (f: PaymentBurstFigures) => f.completed + f.failed;
-    const spread = (values: number[], digits: number) => {
-      const sorted = [...values].sort((a, b) => a - b);
-      return [sorted[0], median(sorted), sorted.at(-1)]
-        .map((v) => fixed(v ?? Number.NaN, digits))
-        .join(' / ');
-    };
     const rates = runs.map((f) => settledOf(f) / (f.settleWallMs / 1000));
     const label = closeIntervalMs === 0 ? 'at once' : `every ${closeIntervalMs / 1000} s`;
     lines.push(
-      `closes ${label}, ${runs.length} runs, min / median / max: settled/s ${spread(rates, 1)}; CPU per settled payment ` +
-        `${spread(
+      `closes ${label}, ${runs.length} runs, min / median / max: settled/s ${minMedianMax(rates, 1)}; CPU per settled payment ` +
+        `${minMedianMax(
           runs.map((f) => f.cpuMs.stack / settledOf(f)),
           1,
-        )} ms in the stack's process + ${spread(
+        )} ms in the stack's process + ${minMedianMax(
           runs.map((f) => f.cpuMs.dynamoDb / settledOf(f)),
           1,
-        )} ms in DynamoDB Local; load average at each start ${spread(
+        )} ms in DynamoDB Local; load average at each start ${minMedianMax(
           runs.map((f) => f.load[0]),
           2,
         )}.`,

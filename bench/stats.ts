@@ -13,6 +13,14 @@ export const median = (values: readonly number[]): number =>
     50,
   );
 
+/** `min / median / max` of the values, each with `digits` decimals: a throughput section's spread over its runs. */
+export function minMedianMax(values: readonly number[], digits: number): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  return [sorted[0] ?? Number.NaN, percentile(sorted, 50), sorted.at(-1) ?? Number.NaN]
+    .map((v) => fixed(v, digits))
+    .join(' / ');
+}
+
 export interface Summary {
   /** Requests completed (successes and failures). */
   n: number;

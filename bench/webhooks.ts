@@ -22,7 +22,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import type { LocalStack } from '../lib/local/stack.ts';
 import { isMain, runAlone } from './alone.ts';
 import { type HttpClient, httpClient } from './latency.ts';
-import { fixed, percentile, table } from './stats.ts';
+import { fixed, minMedianMax, percentile, table } from './stats.ts';
 
 /** (a): payments sent, one every LATENCY_INTERVAL_MS, after LATENCY_WARMUP not counted. */
 const LATENCY_EVENTS = 100;
@@ -391,10 +391,6 @@ export async function fanoutLines(stack: LocalStack, client: HttpClient): Promis
   const rate = (r: FanoutFigures) => r.delivered / (r.wallMs / 1000);
   const p99 = (r: FanoutFigures) => percentile(sortedOf(r.latencies), 99);
   const kinds = [false, true].map((withSlow) => runs.filter((r) => (r.slowRequests !== null) === withSlow));
-  const spreadOf = (values: number[], digits: number) => {
-    const s = sortedOf(values);
-    return `${fixed(s[0] ?? Number.NaN, digits)} / ${fixed(percentile(s, 50), digits)} / ${fixed(s.at(-1) ?? Number.NaN, digits)}`;
-  };
   const medianOf = (values: number[]) => percentile(sortedOf(values), 50);
   const [healthy, silent] = kinds as [FanoutFigures[], FanoutFigures[]];
   return [
@@ -435,12 +431,12 @@ export async function fanoutLines(stack: LocalStack, client: HttpClient): Promis
       ['min / median / max', 'load', 'deliveries/s', 'p99 ms'],
       kinds.map((k) => [
         (k[0] as FanoutFigures).label,
-        spreadOf(
+        minMedianMax(
           k.map((r) => r.load),
           2,
         ),
-        spreadOf(k.map(rate), 1),
-        spreadOf(k.map(p99), 0),
+        minMedianMax(k.map(rate), 1),
+        minMedianMax(k.map(p99), 0),
       ]),
     ),
     `One never answering against all answering (medians): deliveries/s x${fixed(medianOf(silent.map(rate)) / medianOf(healthy.map(rate)), 2)}, p99 x${fixed(medianOf(silent.map(p99)) / medianOf(healthy.map(p99)), 2)} (goal: within 1.2x).`,
