@@ -1,5 +1,5 @@
 // `npm start`: brings the local stack up, writes .local/credentials.json, prints what it serves (one line
-// per request, settled payment, webhook delivery and worker failure; `npm start -- --quiet` does not), and
+// per request, settled payment, webhook delivery, payment notice and worker failure; `npm start -- --quiet` does not), and
 // stops everything on SIGINT/SIGTERM.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -59,7 +59,7 @@ console.log(JSON.stringify(credentials, null, 2));
 console.log(
   quiet
     ? 'Ctrl-C stops it.'
-    : "Ctrl-C stops it. Its traffic follows, one line per request, settled payment, webhook delivery and worker failure (npm start -- --quiet hides it; LOG_LEVEL=INFO adds the functions' JSON logs):",
+    : "Ctrl-C stops it. Its traffic follows, one line per request, settled payment, webhook delivery, payment notice and worker failure (npm start -- --quiet hides it; LOG_LEVEL=INFO adds the functions' JSON logs):",
 );
 
 let stopping = false;
