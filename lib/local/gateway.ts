@@ -9,6 +9,7 @@ import { problemResponse } from '../http/problem-response.ts';
 import { FALLBACK_FUNCTION, matchRoute, routeKeyOf } from '../routes.ts';
 import { serveApiReference } from './api-reference.ts';
 import type { AnyHandler } from './function-host.ts';
+import { invokeIsolated } from './invocation.ts';
 import { lambdaContext, type PlainRequest, toApiGatewayEvent } from './lambda-event.ts';
 import type { TrafficLog } from './traffic-log.ts';
 
@@ -73,7 +74,7 @@ export async function invoke(
       : [FALLBACK_FUNCTION, '$default', undefined];
   const event = toApiGatewayEvent(request, routeKey, pathParameters);
   try {
-    return await (await handlerOf(fn, functionHost))(event, lambdaContext(fn));
+    return await invokeIsolated(await handlerOf(fn, functionHost), event, lambdaContext(fn));
   } catch (error) {
     // What API Gateway answers when the integration fails.
     console.error(`[gateway] ${fn} failed`, error);

@@ -3,6 +3,7 @@
 // admin function. The SDK's LambdaClient reaches it through AWS_ENDPOINT_URL_LAMBDA, as it reaches AWS.
 import { createServer, type Server } from 'node:http';
 import type { Context } from 'aws-lambda';
+import { invokeIsolated } from './invocation.ts';
 import { lambdaContext } from './lambda-event.ts';
 
 export type InvokedHandler = (event: unknown, context: Context) => Promise<unknown>;
@@ -54,7 +55,7 @@ export async function startLocalLambda(
         loaded.set(name, handler);
       }
       try {
-        send(200, await (await handler)(event, lambdaContext(name, 60_000)));
+        send(200, await invokeIsolated(await handler, event, lambdaContext(name, 60_000)));
       } catch (error) {
         // As Lambda answers a function that threw: 200, the error in the payload, flagged by a header.
         const { name: errorType, message: errorMessage } = error as Error;

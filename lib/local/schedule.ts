@@ -2,6 +2,7 @@
 // run at a time (the reserved concurrency of 1 in production); a run that throws is logged and the next
 // one comes on time, as a failed scheduled invocation does in AWS.
 import type { Context } from 'aws-lambda';
+import { invokeIsolated } from './invocation.ts';
 import { lambdaContext } from './lambda-event.ts';
 import { type PollerLogger, pause } from './sqs-poller.ts';
 
@@ -25,7 +26,11 @@ export function startSchedule(options: {
       await pause(options.intervalMs, stopping.signal);
       if (stopping.signal.aborted) return;
       try {
-        await options.handler({ source: 'local.schedule' }, lambdaContext(options.functionName));
+        await invokeIsolated(
+          options.handler,
+          { source: 'local.schedule' },
+          lambdaContext(options.functionName),
+        );
       } catch (error) {
         logger.error('scheduled function failed; the next run comes on time', {
           functionName: options.functionName,

@@ -17,6 +17,7 @@ import type {
   SQSRecord,
   SQSRecordAttributes,
 } from 'aws-lambda';
+import { invokeIsolated } from './invocation.ts';
 
 // biome-ignore lint/suspicious/noConfusingVoidType: mirrors aws-lambda's SQSHandler, whose workers may return nothing.
 export type SqsBatchResult = SQSBatchResponse | void;
@@ -129,7 +130,7 @@ async function invoke(options: PollerOptions, messages: Message[], logger: Polle
   const records = messages.map((message) => toRecord(message, options.queueArn));
   let result: SqsBatchResult;
   try {
-    result = await options.handler({ Records: records }, lambdaContext(options));
+    result = await invokeIsolated(options.handler, { Records: records }, lambdaContext(options));
   } catch (error) {
     // Told to onFailure (the traffic log's one line) when given, else logged with its stack.
     if (options.onFailure) options.onFailure(records.length, records.length, error);

@@ -26,6 +26,7 @@ import { startDynamoDbLocal } from './dynamodb-local.ts';
 import { ensureQueues, startSqs } from './fauxqs.ts';
 import type { FunctionHost } from './function-host.ts';
 import { functionOutputPath, keepFunctionOutput, keptLevelOf } from './function-output.ts';
+import { invokeIsolated } from './invocation.ts';
 import { lambdaContext } from './lambda-event.ts';
 import type { InvokedHandler } from './lambda-service.ts';
 import { freePort } from './ports.ts';
@@ -215,7 +216,7 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
         const handler =
           (options.functionHost?.('rotation/keys', env) as RotationHandler | undefined) ??
           (await import('../../functions/rotation/keys.ts')).handler;
-        await handler(event, lambdaContext('rotation/keys'));
+        await invokeIsolated(handler, event, lambdaContext('rotation/keys'));
       },
     },
   });

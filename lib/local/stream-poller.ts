@@ -17,6 +17,7 @@ import {
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { AttributeValue, Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { invokeIsolated } from './invocation.ts';
 import { lambdaContext } from './lambda-event.ts';
 import { type PollerLogger, pause } from './sqs-poller.ts';
 
@@ -210,7 +211,7 @@ async function invoke(
   const firstSequenceNumber = records[0]?.dynamodb?.SequenceNumber;
   let result: StreamBatchResult;
   try {
-    result = await options.handler({ Records: records }, lambdaContext(options.functionName));
+    result = await invokeIsolated(options.handler, { Records: records }, lambdaContext(options.functionName));
   } catch (error) {
     logger.error('stream function threw; the whole batch is read again', {
       streamArn: options.streamArn,

@@ -85,8 +85,8 @@ describe('a payment in the functions’ output', () => {
     const recordId: string = answer.body.transactionRecordId;
     await receiver.until(1);
 
-    // Each function by a line only it writes. Locally the functions share one logger in one process, so
-    // a line's function_name may be another's that ran at the same moment (in AWS each has its own).
+    // Each function by a line only it writes (its function_name says the same: each invocation has its
+    // own context, lib/local/invocation.ts).
     const lineOf = {
       payments: 'Payment accepted',
       'streams/outbox': 'Outbox message sent',
