@@ -20,7 +20,7 @@ import { CLOUDFRONT_WAF_REGION, EdgeFirewallStack } from './constructs/edge-fire
 import { GatewayApi } from './constructs/gateway-api.ts';
 import { GatewayTable } from './constructs/gateway-table.ts';
 import { KeyReplicaStack, rotationRoleName } from './constructs/key-replica.ts';
-import { KeySecrets, keySecretNames } from './constructs/key-secrets.ts';
+import { KeySecrets, keySecretNamePrefix, keySecretNames } from './constructs/key-secrets.ts';
 import { type NoticeSettings, Notices } from './constructs/notices.ts';
 import { Observability, type ObservabilityProps } from './constructs/observability.ts';
 import { OutboxFailures } from './constructs/outbox-failures.ts';
@@ -147,7 +147,9 @@ export class PaymentsGatewayStack extends Stack {
             stage,
             removalPolicy,
             secretNames: Object.values(keySecretNames(stage)),
+            secretNamePrefix: keySecretNamePrefix(stage),
             breakGlassRoleArn,
+            subscribers: alarmSubscribers,
           })
         : undefined;
     const secrets = new KeySecrets(this, 'Keys', {
@@ -248,6 +250,12 @@ export class PaymentsGatewayStack extends Stack {
     alarms.onLatency('ApiLatency', api.accessLogs, stage, `${API_PREFIX}/sandbox`);
     alarms.onTooManyRequests('Api429', api.accessLogs, stage);
     alarms.onTableThrottles('TableThrottles', table);
+    if (domain)
+      alarms.onCertificateExpiry(
+        'RegionalCertificateExpiry',
+        domain.regionalCertificateArn,
+        "The API's regional certificate",
+      );
     const edge = new GatewayEdge(this, 'Edge', {
       stage,
       production: settings.production,
@@ -364,6 +372,7 @@ export class PaymentsGatewayStack extends Stack {
         value: edge.distribution.distributionId,
       }),
       webAclName: firewall.firewall.webAcl.name as string,
+      domain,
     });
     new CfnOutput(this, 'DistributionDomainName', {
       description: "Point the custom domain's DNS record (CNAME or alias) here.",

@@ -1,7 +1,8 @@
 // The SNS topic every alarm notifies, and the alarms: every function's errors, throttles and duration
-// near its timeout; the API's 5xx, 429s and p99 latency; the table's throttled requests; every queue's oldest
-// message and dead letters. Its subscribers come from the synth's context (alarmSubscribersFromContext):
-// production refuses to synthesize without one, so no production stack pages nobody.
+// near its timeout; the API's 5xx, 429s and p99 latency; the table's throttled requests; every queue's
+// oldest message and dead letters; certificates near their end. Its subscribers come from the synth's
+// context (alarmSubscribersFromContext): production refuses to synthesize without one, so no production
+// stack pages nobody.
 import { ArnFormat, Duration, type RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
@@ -50,6 +51,9 @@ export function alarmSubscribersFromContext(node: Node): AlarmSubscribers {
 
 /** Fewer requests than this in 5 minutes make no rate: the edge's rate alarms ignore such periods. */
 export const MIN_EDGE_REQUESTS = 100;
+
+/** Days before a certificate's end at which its alarm fires: time to renew or import one by hand. */
+export const CERTIFICATE_WARNING_DAYS = 30;
 
 /** What a service publishing to the encrypted topic does with its key. */
 const TOPIC_KEY_USE = ['kms:Decrypt', 'kms:GenerateDataKey*'];
@@ -155,13 +159,14 @@ export class AlarmTopic extends Construct {
     metric: cloudwatch.IMetric,
     threshold: number,
     evaluationPeriods = 1,
+    comparisonOperator = cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
   ): cloudwatch.Alarm {
     const alarm = new cloudwatch.Alarm(this, id, {
       alarmName: `${this.alarmNamePrefix}${id}`,
       alarmDescription: description,
       metric,
       threshold,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      comparisonOperator,
       evaluationPeriods,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
@@ -371,6 +376,29 @@ export class AlarmTopic extends Construct {
       }),
       10,
       2,
+    );
+  }
+
+  /**
+   * A certificate of this stack's region within CERTIFICATE_WARNING_DAYS of its end. ACM publishes each
+   * certificate's DaysToExpiry once a day in its region. One ACM issued renews itself 60 days ahead, so
+   * this fires only when a renewal failed (its validation record gone); an imported one, such as the
+   * origin's client certificate, renews only when someone imports its successor.
+   */
+  onCertificateExpiry(id: string, certificateArn: string, label: string): cloudwatch.Alarm {
+    return this.alarm(
+      id,
+      `${label} expires in fewer than ${CERTIFICATE_WARNING_DAYS} days (docs/production.md, Certificates).`,
+      new cloudwatch.Metric({
+        namespace: 'AWS/CertificateManager',
+        metricName: 'DaysToExpiry',
+        dimensionsMap: { CertificateArn: certificateArn },
+        statistic: cloudwatch.Stats.MINIMUM,
+        period: Duration.days(1),
+      }),
+      CERTIFICATE_WARNING_DAYS,
+      1,
+      cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
     );
   }
 

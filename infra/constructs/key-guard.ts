@@ -3,7 +3,8 @@
 // key secret deleted or its replica removed, by anyone but the break-glass role
 // (`-c breakGlassRoleArn=<role ARN>`; without one, by no one) and CloudFormation's execution role,
 // which must be able to roll a failed first create back (RETAIN keeps both on every later delete). Each
-// such call, a key policy change and a failed rotation notify the alarm topic through EventBridge.
+// such call, a key policy change and a failed rotation notify the alarm topic of its region through
+// EventBridge.
 import { Stack } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
@@ -24,6 +25,8 @@ export const GUARDED_SECRET_ACTIONS = [
 ];
 /** CloudTrail events of the primary region that notify the alarm topic for a key secret. */
 export const GUARDED_SECRET_EVENTS = ['DeleteSecret', 'RemoveRegionsFromReplication'];
+/** The same in the replica region, where a replica is cut off (a replica cannot be deleted there). */
+export const GUARDED_REPLICA_EVENTS = ['StopReplicationToReplica'];
 /** CloudTrail events that notify the alarm topic. */
 export const GUARDED_KEY_EVENTS = ['DisableKey', 'ScheduleKeyDeletion', 'PutKeyPolicy'];
 
@@ -67,6 +70,57 @@ export function guardKey(key: kms.Key, breakGlassRoleArn: string | undefined): v
   );
 }
 
+/**
+ * EventBridge tells `topic` (of the key's region) when `key` is disabled, scheduled for deletion or has
+ * its policy changed: CloudTrail's management events reach EventBridge in the key's region only (the
+ * account needs a trail), so each region holding a guarded key has this rule and a topic of its own.
+ */
+export function notifyKeyChanges(
+  scope: Construct,
+  key: kms.Key,
+  label: string,
+  topic: sns.ITopic,
+  ruleNamePrefix: string,
+): void {
+  new events.Rule(scope, 'KeyChanged', {
+    ruleName: `${ruleNamePrefix}key-changed`,
+    description: `${label} was disabled, scheduled for deletion or had its policy changed.`,
+    eventPattern: {
+      source: ['aws.kms'],
+      detailType: ['AWS API Call via CloudTrail'],
+      detail: { eventName: GUARDED_KEY_EVENTS, requestParameters: { keyId: [key.keyArn, key.keyId] } },
+    },
+    targets: [new targets.SnsTopic(topic)],
+  });
+}
+
+/** A key secret's id as callers give it: a name or an ARN, which contains the name. */
+const keySecretId = (secretNamePrefix: string) => events.Match.wildcard(`*${secretNamePrefix}*`);
+
+/**
+ * EventBridge tells `topic` of the calls named `eventNames` on a key secret (its name starting with
+ * `secretNamePrefix`) in the scope's region: in the primary region, deleting one or removing its
+ * replica; in the replica region, cutting a replica off from its primary.
+ */
+export function notifySecretCalls(
+  scope: Construct,
+  eventNames: string[],
+  secretNamePrefix: string,
+  topic: sns.ITopic,
+  ruleNamePrefix: string,
+): void {
+  new events.Rule(scope, 'SecretDeleted', {
+    ruleName: `${ruleNamePrefix}key-secret-deleted`,
+    description: `Someone asked to ${eventNames.join(' or ')} a key secret.`,
+    eventPattern: {
+      source: ['aws.secretsmanager'],
+      detailType: ['AWS API Call via CloudTrail'],
+      detail: { eventName: eventNames, requestParameters: { secretId: keySecretId(secretNamePrefix) } },
+    },
+    targets: [new targets.SnsTopic(topic)],
+  });
+}
+
 export interface KeyGuardProps {
   key: kms.Key;
   secrets: secretsmanager.CfnSecret[];
@@ -93,41 +147,19 @@ export class KeyGuard extends Construct {
         }).toJSON(),
       });
     });
-    // CloudTrail's management events reach EventBridge in the key's region (the account needs a trail).
-    const notify = new targets.SnsTopic(props.topic);
-    new events.Rule(this, 'KeyChanged', {
-      ruleName: `${props.ruleNamePrefix}key-changed`,
-      description: 'The key-secrets KMS key was disabled, scheduled for deletion or had its policy changed.',
-      eventPattern: {
-        source: ['aws.kms'],
-        detailType: ['AWS API Call via CloudTrail'],
-        detail: {
-          eventName: GUARDED_KEY_EVENTS,
-          requestParameters: { keyId: [props.key.keyArn, props.key.keyId] },
-        },
-      },
-      targets: [notify],
-    });
-    // Secret ids as callers give them (a name or an ARN, which contains the name).
-    const keySecret = events.Match.wildcard(`*${props.secretNamePrefix}*`);
-    new events.Rule(this, 'SecretDeleted', {
-      ruleName: `${props.ruleNamePrefix}key-secret-deleted`,
-      description: 'Someone asked to delete a key secret or its replica.',
-      eventPattern: {
-        source: ['aws.secretsmanager'],
-        detailType: ['AWS API Call via CloudTrail'],
-        detail: { eventName: GUARDED_SECRET_EVENTS, requestParameters: { secretId: keySecret } },
-      },
-      targets: [notify],
-    });
+    notifyKeyChanges(this, props.key, 'The key-secrets KMS key', props.topic, props.ruleNamePrefix);
+    notifySecretCalls(this, GUARDED_SECRET_EVENTS, props.secretNamePrefix, props.topic, props.ruleNamePrefix);
     new events.Rule(this, 'RotationFailed', {
       ruleName: `${props.ruleNamePrefix}key-rotation-failed`,
       description: 'A rotation of a key secret failed: its new key did not become current.',
       eventPattern: {
         source: ['aws.secretsmanager'],
-        detail: { eventName: ['RotationFailed'], additionalEventData: { SecretId: keySecret } },
+        detail: {
+          eventName: ['RotationFailed'],
+          additionalEventData: { SecretId: keySecretId(props.secretNamePrefix) },
+        },
       },
-      targets: [notify],
+      targets: [new targets.SnsTopic(props.topic)],
     });
   }
 }

@@ -9,7 +9,8 @@
 // replicated when the rotation function writes it, Secrets Manager decrypting it with the primary key and
 // encrypting it with this one under the writer's own permissions. So this key admits the rotation role
 // alone, and only to encrypt key secrets through Secrets Manager here: nobody can read a replica until a
-// recovery changes this key's policy (an alarmed PutKeyPolicy, a deliberate act).
+// recovery changes this key's policy (a PutKeyPolicy this region's alarm topic is told of, a deliberate
+// act).
 //
 // Deployed before the main stack (which reads the key's ARN with Fn::GetStackOutput): the secrets need
 // their replica key at creation.
@@ -19,8 +20,9 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
 import { stackOutputFor } from '../stack-output.ts';
 import { SERVICE_NAME } from '../stage.ts';
+import { type AlarmSubscribers, AlarmTopic } from './alarm-topic.ts';
 import { CustomerKey } from './customer-key.ts';
-import { guardKey } from './key-guard.ts';
+import { GUARDED_REPLICA_EVENTS, guardKey, notifyKeyChanges, notifySecretCalls } from './key-guard.ts';
 
 /**
  * The rotation function's role has this fixed name where key secrets are replicated: the replica key's
@@ -36,7 +38,11 @@ export interface KeyReplicaStackProps extends StackProps {
   removalPolicy: RemovalPolicy;
   /** Each key secret's name: its replica has the same. */
   secretNames: string[];
+  /** What every key secret's name starts with. */
+  secretNamePrefix: string;
   breakGlassRoleArn: string | undefined;
+  /** The stage's alarm subscribers: a topic of this region tells them what is done to this key here. */
+  subscribers: AlarmSubscribers;
 }
 
 export class KeyReplicaStack extends Stack {
@@ -78,6 +84,18 @@ export class KeyReplicaStack extends Stack {
       }),
     );
     guardKey(this.key, props.breakGlassRoleArn);
+    // The key policy refuses disabling or deleting it, but an attempt, a policy change that would open the
+    // replicas, or a replica cut off from its primary must still reach someone. CloudTrail gives those
+    // events to this region's EventBridge only, so the rules and their topic are this region's.
+    const alarms = new AlarmTopic(this, 'Alarms', {
+      stage: props.stage,
+      production: true,
+      subscribers: props.subscribers,
+      removalPolicy: props.removalPolicy,
+    });
+    const ruleNamePrefix = alarms.admitEventRules();
+    notifyKeyChanges(this, this.key, "The key secrets' replica key", alarms.topic, ruleNamePrefix);
+    notifySecretCalls(this, GUARDED_REPLICA_EVENTS, props.secretNamePrefix, alarms.topic, ruleNamePrefix);
     this.#keyArn = new CfnOutput(this, 'KeyArn', {
       description: "The key the key secrets' replicas are encrypted with.",
       value: this.key.keyArn,

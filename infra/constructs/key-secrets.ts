@@ -33,6 +33,9 @@ export interface KeySecretsProps {
   replica?: { region: string; keyArn: string } | undefined;
 }
 
+/** What every key secret's name starts with (the stage's other secrets' too): EventBridge matches by it. */
+export const keySecretNamePrefix = (stage: string): string => `${stage}/${SERVICE_NAME}/`;
+
 /** Each key secret's physical name (lib/secret-names.ts), by its name in infra/function-access.ts. */
 export function keySecretNames(stage: string): Record<SecretName, string> {
   const names = secretNames(stage);
@@ -149,7 +152,7 @@ export class KeySecrets extends Construct {
     return new KeyGuard(this, 'Guard', {
       key: this.key,
       secrets: Object.values(this.resources),
-      secretNamePrefix: `${props.stage}/${SERVICE_NAME}/`,
+      secretNamePrefix: keySecretNamePrefix(props.stage),
       breakGlassRoleArn: props.breakGlassRoleArn,
       topic: props.alarms.topic,
       ruleNamePrefix: props.alarms.admitEventRules(),

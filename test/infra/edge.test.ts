@@ -459,7 +459,8 @@ describe('edge alarms (us-east-1)', () => {
     const artifact = assembly.getStackArtifact(`${s.name}-edge-alarms`);
     return { artifact, resources: artifact.template.Resources as Resources };
   };
-  const metricsOf = (alarm: Json): Json[] => alarm.Properties.Metrics.filter((m: Json) => m.MetricStat);
+  const metricsOf = (alarm: Json): Json[] =>
+    (alarm.Properties.Metrics ?? []).filter((m: Json) => m.MetricStat);
 
   test("CloudFront's 5xx rate and WAF's blocked rate alarm in us-east-1, after the API's stack", () => {
     for (const s of [dev, prod]) {
@@ -522,6 +523,36 @@ describe('edge alarms (us-east-1)', () => {
       JSON.stringify(publish.Condition.ArnLike['aws:SourceArn']),
       /:cloudwatch:us-east-1:.*:alarm:payments-gateway-prod-\*/,
     );
+  });
+
+  test('each certificate alarms in its own region 30 days before its end; no domain, no certificate', () => {
+    const expiring = (resources: Resources) =>
+      new Map(
+        ofType(resources, 'AWS::CloudWatch::Alarm')
+          .map(([, alarm]) => alarm.Properties as Json)
+          .filter((p) => p.Namespace === 'AWS/CertificateManager')
+          .map((p) => {
+            assert.equal(p.MetricName, 'DaysToExpiry');
+            assert.deepEqual([p.ComparisonOperator, p.Threshold], ['LessThanThreshold', 30]);
+            assert.equal(p.Period, 86_400, 'ACM publishes once a day');
+            return [p.Dimensions[0].Value, p.AlarmActions];
+          }),
+      );
+    const edgeAlarms = alarmsOf(prod).resources;
+    const [edgeTopic] = only(edgeAlarms, 'AWS::SNS::Topic');
+    assert.deepEqual(
+      expiring(edgeAlarms),
+      new Map([
+        [DOMAIN.certificateArn, [{ Ref: edgeTopic }]],
+        [DOMAIN.originMtls?.clientCertificateArn, [{ Ref: edgeTopic }]],
+      ]),
+    );
+    const [stageTopic] = only(prod.resources, 'AWS::SNS::Topic');
+    assert.deepEqual(
+      expiring(prod.resources),
+      new Map([[DOMAIN.regionalCertificateArn, [{ Ref: stageTopic }]]]),
+    );
+    assert.equal(expiring(alarmsOf(dev).resources).size + expiring(dev.resources).size, 0);
   });
 });
 

@@ -28,6 +28,7 @@ import {
   ofType,
   onlyOfType,
   type PolicyStatement,
+  PROD_REQUIRED,
   type Resources,
   referencedId,
   stageProps,
@@ -543,7 +544,14 @@ describe('key material in a second region (prod)', () => {
         OutputName: Object.keys(template.Outputs).find((name) => name.startsWith('KeyArn')),
       },
     };
-    return { stack, template, keyId: onlyOfType(template.Resources, 'AWS::KMS::Key'), keyArn };
+    // Two keys: the replicas' and the alarm topic's of that region.
+    const topicId = onlyOfType(template.Resources, 'AWS::SNS::Topic');
+    const topicKeyId = referencedId(props(topicId, template.Resources).KmsMasterKeyId);
+    const [keyId, ...others] = ofType(template.Resources, 'AWS::KMS::Key')
+      .map(([id]) => id)
+      .filter((id) => id !== topicKeyId);
+    assert.ok(keyId && others.length === 0, 'one key for the replicas');
+    return { stack, template, keyId, keyArn, topicId, topicKeyId };
   };
 
   test("every key secret is replicated to cdk.json's keyReplicaRegion, encrypted there with the replica stack's key, from its creation", () => {
@@ -611,6 +619,49 @@ describe('key material in a second region (prod)', () => {
     ]);
     assert.equal(replica.Resources[replicaKeyId]?.DeletionPolicy, 'RetainExceptOnCreate');
     assert.equal(replicaStack.terminationProtection, true);
+  });
+
+  test("what is done to the replica key or a replica in that region notifies the stage's subscribers from there", () => {
+    const { template: replica, keyId, topicId, topicKeyId } = replicaOf();
+    const rules = ofType(replica.Resources, 'AWS::Events::Rule').map(([, r]) => r.Properties as Json);
+    assert.deepEqual(
+      rules.map((rule) => rule.EventPattern),
+      [
+        {
+          source: ['aws.kms'],
+          'detail-type': ['AWS API Call via CloudTrail'],
+          detail: {
+            eventName: ['DisableKey', 'ScheduleKeyDeletion', 'PutKeyPolicy'],
+            requestParameters: { keyId: [{ 'Fn::GetAtt': [keyId, 'Arn'] }, { Ref: keyId }] },
+          },
+        },
+        {
+          source: ['aws.secretsmanager'],
+          'detail-type': ['AWS API Call via CloudTrail'],
+          detail: {
+            eventName: ['StopReplicationToReplica'],
+            requestParameters: { secretId: [{ wildcard: '*prod/payments-gateway/*' }] },
+          },
+        },
+      ],
+    );
+    for (const rule of rules) {
+      assert.deepEqual(
+        rule.Targets.map((t: Json) => t.Arn),
+        [{ Ref: topicId }],
+      );
+      assert.match(rule.Name, /^payments-gateway-prod-/);
+    }
+    const subscriptions = ofType(replica.Resources, 'AWS::SNS::Subscription').map(([, r]) => r.Properties);
+    assert.deepEqual(
+      subscriptions.map((p) => [p?.Protocol, p?.Endpoint]),
+      PROD_REQUIRED.alarmSubscribers.emails.map((email) => ['email', email]),
+    );
+    // The topic's key admits EventBridge for the stage's rules only.
+    const events = keyStatements(topicKeyId, replica.Resources).find((st) =>
+      JSON.stringify(st.Principal).includes('events'),
+    );
+    assert.match(JSON.stringify(events?.Condition), /:events:eu-central-1:.*rule\/payments-gateway-prod-\*/);
   });
 
   test('prod refuses to synthesize without a keyReplicaRegion, in one line; cdk.json refuses the stage region itself', () => {
