@@ -1,4 +1,4 @@
-// The reads and writes every repo makes, written once: get, create-if-absent, put, update-if, delete,
+// The reads and writes every repo makes, written once: get, create-if-absent, put, update-if, delete(-if),
 // read-all-pages and a transaction of several items. A failed condition never escapes as an exception:
 // it comes back as what the item holds now (ReturnValuesOnConditionCheckFailure), for the caller to
 // turn into a domain result (a replay, a conflict, a not-found).
@@ -157,6 +157,24 @@ export async function deleteItem<R>(key: ItemKey): Promise<R | undefined> {
     new DeleteCommand({ TableName: tableName(), Key: key, ReturnValues: 'ALL_OLD' }),
   );
   return recordOf<R>(Attributes);
+}
+
+/** Deletes the item if `condition` holds: the record it held, or why it was not deleted. */
+export async function deleteIf<R>(key: ItemKey, condition: Condition): Promise<Written<R>> {
+  try {
+    const { Attributes } = await db.send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: key,
+        ...conditionInput(condition),
+        ReturnValues: 'ALL_OLD',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return { outcome: 'written', record: recordOf<R>(Attributes ?? {}) };
+  } catch (error) {
+    return failedOn<R>(error);
+  }
 }
 
 export type QueryShape = Omit<QueryCommandInput, 'TableName' | 'Limit' | 'ExclusiveStartKey'>;

@@ -507,7 +507,7 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
     problems: {
       ...PAYMENT_PROBLEMS,
       404: 'A wallet, beneficiary, destination or quote that is not the caller’s (`errors` names it).',
-      409: 'The `transactionId` was used with another route or body, or the quote was already executed by another payment (`quoteId`).',
+      409: 'The `transactionId` was used with another route or body; another request under it is still being accepted (retry in a moment: its record is then answered, or this request is accepted if that one was refused); or the quote was already executed by another payment (`quoteId`).',
       422: 'A CRYPTO destination; a quote of another type, expired, or priced for another beneficiary, destination, transaction type or asset (`errors` names the member); a missing compliance field (one error each); a code not in the enums; an amount over a limit (`amount`, naming the limit); a total (amount plus fee) over what the wallet can spend (`amount`).',
       503: 'The connector has no settlement account or no provider configured in this environment; nothing was accepted.',
     },

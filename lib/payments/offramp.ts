@@ -27,7 +27,7 @@ import {
   vocabularyErrors,
 } from './ramp-checks.ts';
 import { limitErrors, limitsFor, type Standing } from './ramp-limits.ts';
-import { releaseRampUse, reserveRampUse } from './ramp-usage.ts';
+import { reserveRampUse } from './ramp-usage.ts';
 import { transactionRecordIdOf } from './record-ids.ts';
 import type { Offramp } from './schema.ts';
 import { accept, type Draft, notifyTarget, onRecord, registryAsset, usableWallet } from './service.ts';
@@ -127,7 +127,7 @@ async function offrampDraft(tenant: Tenant, body: Offramp, now: Date): Promise<D
   );
   unclaimedOrConflict(tenant, quote, body.transactionId);
   const transactionRecordId = transactionRecordIdOf(tenant, body.transactionId);
-  await reserveRampUse(tenant, connector.id, transactionRecordId, quote.sendAmount, now, (used) =>
+  const use = await reserveRampUse(tenant, connector.id, transactionRecordId, quote.sendAmount, now, (used) =>
     limitErrors(limits, new BigNumber(quote.sendAmount), connector.acceptedAsset, used),
   );
   try {
@@ -135,7 +135,7 @@ async function offrampDraft(tenant: Tenant, body: Offramp, now: Date): Promise<D
     await assertSpendable([{ from: wallet, asset: onRecord(sending), amount: quote.total, field: 'amount' }]);
     await claimOrConflict(tenant, quote.quoteId, body.transactionId);
   } catch (error) {
-    await releaseRampUse(tenant, connector.id, transactionRecordId);
+    await use.release();
     throw error;
   }
   return {

@@ -6,19 +6,33 @@
 // other reads again, sees the first one's use, and is checked against it. A payment that fails before
 // its ledger leg or is refunded releases its use (the item is deleted); one lost between the use and the
 // record (a crash) keeps counting until it leaves the window: the error is on the safe side.
+//
+// A use is keyed by its record, so two requests under one transactionId meet on it. It belongs to the
+// request that wrote it (its claim id): while that request may still run, another under the same
+// transactionId is answered 409 in progress (before it claims its quote; service.ts accept() answers a
+// replay instead once the record is written), and only the owner gives the use back when its own later
+// checks fail. Without that, a twin found the other's use, skipped the limit check, and on failing
+// deleted the use the other's payment needed.
+import { randomUUID } from 'node:crypto';
 import BigNumber from 'bignumber.js';
 import { absent, holds } from '../db/conditions.ts';
 import { entity } from '../db/entity.ts';
-import { deleteItem, getRecord, readAllPages, transact } from '../db/items.ts';
+import { deleteIf, deleteItem, getRecord, readAllPages, transact } from '../db/items.ts';
 import { rampUseKeys, tenantOf, tenantScope } from '../db/keys.ts';
 import { type FieldError, serviceUnavailable, unprocessable } from '../http/problem.ts';
 import type { Environment, Tenant } from '../http/types.ts';
 import type { WindowUse } from './ramp-limits.ts';
+import { TransactionIdInProgress } from './service.ts';
 
 /** The longest window a limit has (MONTHLY); older uses are no longer read, and expire by TTL. */
 const LONGEST_WINDOW_SECONDS = 2_592_000;
 /** Rounds of read, check, write before the submission gives up (each lost round: another one won). */
 const ATTEMPTS = 40;
+/**
+ * How long a request may hold a use whose record it has not written: past any request's life (the
+ * payments function times out after 25 s, API Gateway after 30 s). An older one's request died.
+ */
+const REQUEST_LIFETIME_MS = 60_000;
 
 interface RampUse {
   environment: Environment;
@@ -28,6 +42,9 @@ interface RampUse {
   amount: string;
   createdAt: string;
   expiresAt: number;
+  /** The request holding the use until its record exists; only it may give the use back. */
+  claimId: string;
+  claimedAt: string;
 }
 
 const useEntity = entity<RampUse>({
@@ -70,10 +87,15 @@ const usedWithin =
     };
   };
 
+/** A use this request holds: given back if the request's own later checks fail. */
+export interface RampClaim {
+  release(): Promise<void>;
+}
+
 /**
  * Reserves `amount` of the connector's limits for the record, or throws 422 with `limitErrors`' errors
- * (on `amount`) when the uses in the windows leave no room. A record that reserved already (the same
- * `transactionId` submitted twice at once) keeps its one use.
+ * (on `amount`) when the uses in the windows leave no room, or 409 when another request under the same
+ * transactionId holds the record's use (see above).
  */
 export async function reserveRampUse(
   tenant: Tenant,
@@ -82,10 +104,24 @@ export async function reserveRampUse(
   amount: string,
   now: Date,
   limitErrors: (used: (durationSeconds: number) => WindowUse) => FieldError[],
-): Promise<void> {
+): Promise<RampClaim> {
+  const key = rampUseKeys.use(tenant, connectorId, transactionRecordId);
+  const claimId = randomUUID();
+  const claim: RampClaim = {
+    release: async () => {
+      await deleteIf(key, holds({ claimId }));
+    },
+  };
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
     const { version, uses } = await readUses(tenant, connectorId, now);
-    if (uses.some((u) => u.transactionRecordId === transactionRecordId)) return;
+    const held = uses.find((u) => u.transactionRecordId === transactionRecordId);
+    if (held) {
+      if (now.getTime() - Date.parse(held.claimedAt) < REQUEST_LIFETIME_MS)
+        throw new TransactionIdInProgress();
+      // Its request died before writing the record: the use is given back, and this one checked afresh.
+      await deleteIf(key, holds({ claimId: held.claimId }));
+      continue;
+    }
     const errors = limitErrors(usedWithin(uses, now));
     if (errors.length) throw unprocessable('The payment is over a limit.', errors);
     const written = await transact([
@@ -107,12 +143,14 @@ export async function reserveRampUse(
             amount,
             createdAt: now.toISOString(),
             expiresAt: Math.floor(now.getTime() / 1000) + LONGEST_WINDOW_SECONDS + 86_400,
+            claimId,
+            claimedAt: now.toISOString(),
           } satisfies RampUse,
           condition: absent,
         },
       },
     ]);
-    if (written.outcome === 'written') return;
+    if (written.outcome === 'written') return claim;
     // Another submission moved the head first: read again, its use included.
     await pause(5 + Math.random() * 20 * Math.min(attempt + 1, 5));
   }

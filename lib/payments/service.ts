@@ -98,6 +98,24 @@ function acceptanceOf(record: TransactionRecord, isIdempotent: boolean): Accepta
   };
 }
 
+/**
+ * 409, as Stripe answers a request whose idempotency key another request is still using: a payment
+ * under this transactionId is being accepted and has no record yet. Retried, the request gets the
+ * other's record (a replay, or 409 for another body), or is accepted itself if the other failed.
+ */
+export class TransactionIdInProgress extends Problem {
+  constructor() {
+    super(409, 'Another request with this transactionId is still being processed.', {
+      errors: [
+        {
+          field: 'transactionId',
+          message: 'is being accepted by another request; retry in a moment for its outcome',
+        },
+      ],
+    });
+  }
+}
+
 function replayOf(existing: TransactionRecord, operation: PaymentOperation, fingerprint: string): Acceptance {
   if (existing.operation === operation && existing.requestFingerprint === fingerprint)
     return acceptanceOf(existing, true);
@@ -148,7 +166,16 @@ export async function accept(
   // A replay is answered from the record, whatever has changed since (a wallet rejected, an asset gone).
   const existing = await findTransaction(tenant, transactionRecordId, { consistent: true });
   if (existing) return replayOf(existing, operation, fingerprint);
-  const draft = await check();
+  let draft: Draft;
+  try {
+    draft = await check();
+  } catch (error) {
+    // The request it waited on may have written the record since: then this is a replay of it.
+    if (!(error instanceof TransactionIdInProgress)) throw error;
+    const written = await findTransaction(tenant, transactionRecordId, { consistent: true });
+    if (written) return replayOf(written, operation, fingerprint);
+    throw error;
+  }
   const record: TransactionRecord = {
     fee: '0',
     ...draft,

@@ -14,6 +14,7 @@ import { updateIf } from '../../lib/db/items.ts';
 import { type ItemKey, ledgerKeys, providerKeys, quoteKeys } from '../../lib/db/keys.ts';
 import { findPlatformAccount } from '../../lib/ledger/platform-accounts.ts';
 import { executeTransaction } from '../../lib/payments/execution.ts';
+import { reserveRampUse } from '../../lib/payments/ramp-usage.ts';
 import { transactionRecordIdOf } from '../../lib/payments/record-ids.ts';
 import { findProviderSecret } from '../../lib/providers/repo.ts';
 import { SIGNATURE_HEADER, signNotification } from '../../lib/providers/signature.ts';
@@ -54,6 +55,18 @@ async function newPayee(caller: Caller, individual = compliantPerson, addresses 
     beneficiaryId: beneficiary.body.id as string,
     paymentDestinationId: destination.body.id as string,
   };
+}
+
+/** A new payee whose destination the sandbox verification REJECTED: 100 USDC a payment and a day. */
+async function rejectedPayee(caller: Caller) {
+  const payee = await newPayee(caller);
+  const decided = await as(
+    caller,
+    `/sandbox/payment-destinations/${payee.paymentDestinationId}/verification`,
+    { method: 'POST', body: { decision: 'REJECTED' } },
+  );
+  assert.equal(decided.status, 200, JSON.stringify(decided.body));
+  return payee;
 }
 
 /** A Kenyan beneficiary paid on M-Pesa at the person's own `mobile`. */
@@ -357,13 +370,7 @@ describe('off-ramp', () => {
     const burst = async () => {
       const caller = await newCaller();
       const funded = await ownWallet(caller, 'USDC', 1000);
-      const payee = await newPayee(caller);
-      const decided = await as(
-        caller,
-        `/sandbox/payment-destinations/${payee.paymentDestinationId}/verification`,
-        { method: 'POST', body: { decision: 'REJECTED' } },
-      );
-      assert.equal(decided.status, 200, JSON.stringify(decided.body));
+      const payee = await rejectedPayee(caller);
       const quotes = await Promise.all(Array.from({ length: 8 }, () => newQuote(caller, payee, 30)));
       const answers = await Promise.all(
         quotes.map((quote) =>
@@ -433,6 +440,89 @@ describe('off-ramp', () => {
       walletId: carolWallet.id,
     });
     assert.equal(after.status, 202, JSON.stringify(after.body));
+  });
+
+  it('twins under one transactionId neither skip the limits nor give back the use of the payment accepted', async () => {
+    // A new business paying a REJECTED destination: 100 USDC a payment and a day. Each round sends one
+    // payment and, around it, twins under its transactionId with other bodies (a quote of 1 from an empty
+    // wallet: within the limits, then refused as more than the wallet can spend, which gives their use
+    // back). Staggered, so twins hold the record's use before the payment reads it, and give it back after.
+    const caller = await newCaller();
+    const [funded, empty] = await Promise.all([ownWallet(caller, 'USDC', 1000), ownWallet(caller, 'USDC')]);
+    const rejected = await rejectedPayee(caller);
+    const offramp = (transactionId: string, quoteId: string, walletId: string) =>
+      submit(caller, 'offramp', { ...body(quoteId), ...rejected, transactionId, walletId });
+    /** The payment's answer in the race, then its answer sent again once the twins have theirs. */
+    const round = async (amount: number) => {
+      const transactionId = randomUUID();
+      const [payment, twinQuotes] = await Promise.all([
+        newQuote(caller, rejected, amount),
+        Promise.all(Array.from({ length: 12 }, () => newQuote(caller, rejected, 1))),
+      ]);
+      const delayed = <T>(ms: number, send: () => Promise<T>) =>
+        new Promise<T>((resolve, reject) => setTimeout(() => send().then(resolve, reject), ms));
+      const [raced, ...twins] = await Promise.all([
+        delayed(40, () => offramp(transactionId, payment.quoteId, funded.id)),
+        ...twinQuotes.map((quote, i) =>
+          delayed(i * 8, () => offramp(transactionId, quote.quoteId, empty.id)),
+        ),
+      ]);
+      for (const twin of twins)
+        assert.ok([409, 422].includes(twin.status), `a twin: ${twin.status} ${JSON.stringify(twin.body)}`);
+      for (const answer of [raced, ...twins].filter((a) => a.status === 409))
+        assertFieldError(answer, 409, 'transactionId', /retry in a moment|another route or body/);
+      return { raced, again: await offramp(transactionId, payment.quoteId, funded.id) };
+    };
+
+    // Over the 100 a payment: never accepted, whatever a twin held when it was checked.
+    for (let i = 0; i < 3; i += 1) {
+      const { raced, again } = await round(150);
+      assert.ok(
+        [409, 422].includes(raced.status),
+        `150 of 100: ${raced.status} ${JSON.stringify(raced.body)}`,
+      );
+      assertFieldError(again, 422, 'amount', /TRANSACTION AMOUNT limit/);
+    }
+    // Within it: accepted in the race or once the twins are done (a replay if it was accepted).
+    const { raced, again } = await round(60);
+    assert.ok([202, 409].includes(raced.status), `60 of 100: ${raced.status} ${JSON.stringify(raced.body)}`);
+    assert.equal(again.status, 202, JSON.stringify(again.body));
+    assert.equal(again.body.isIdempotent, raced.status === 202);
+    // What was accepted keeps counting against the day: 60 more is over it, 40 more fits, then it is full.
+    const pay = async (amount: number) =>
+      offramp(randomUUID(), (await newQuote(caller, rejected, amount)).quoteId, funded.id);
+    assertFieldError(await pay(60), 422, 'amount', /DAILY AMOUNT limit/);
+    const last = await pay(40);
+    assert.equal(last.status, 202, JSON.stringify(last.body));
+    assertFieldError(await pay(1), 422, 'amount', /DAILY AMOUNT limit/);
+  });
+
+  it('a use held by a request still running is a 409 in progress; one its request left when it died is taken back', async () => {
+    // The reservation a request makes first (ramp-usage.ts), made here as that request would, then the
+    // request itself under the same transactionId.
+    const hold = (transactionId: string, at: Date) =>
+      reserveRampUse(
+        alice.tenant,
+        CONNECTOR,
+        transactionRecordIdOf(alice.tenant, transactionId),
+        '10',
+        at,
+        () => [],
+      );
+    const running = randomUUID();
+    const claim = await hold(running, new Date());
+    const quote = await newQuote(alice, payee, 10);
+    const refused = await submit(alice, 'offramp', body(quote.quoteId, { transactionId: running }));
+    assertFieldError(refused, 409, 'transactionId', /retry in a moment/);
+    await claim.release();
+    const retried = await submit(alice, 'offramp', body(quote.quoteId, { transactionId: running }));
+    assert.equal(retried.status, 202, JSON.stringify(retried.body));
+
+    const died = randomUUID();
+    await hold(died, new Date(Date.now() - 120_000));
+    const second = await newQuote(alice, payee, 10);
+    const taken = await submit(alice, 'offramp', body(second.quoteId, { transactionId: died }));
+    assert.equal(taken.status, 202, JSON.stringify(taken.body));
   });
 
   it('pays out to a Kenyan mobile-money account (telling the beneficiary by email) and a cash pickup', async () => {
