@@ -5,7 +5,9 @@
 // connector's country and currency 422), the quote (404 not ours, 422 another type, expired, or priced
 // for another counterparty, destination or corridor: the counterparty's classification gives the
 // transaction type), the connector's required fields on the body, the counterparty and its destination
-// (422, one error each), notify flags; then the quote is claimed (409 when already executed).
+// (422, one error each), notify flags; then the connector's limits (422 on `amount`), checked and
+// reserved at once (ramp-usage.ts), and the quote claimed (409 when already executed).
+import BigNumber from 'bignumber.js';
 import { findAssociationKind } from '../auth/associations.ts';
 import { findBeneficiary, findPaymentDestination } from '../beneficiaries/directory.ts';
 import { connectorOrNotFound } from '../connectors/service.ts';
@@ -21,6 +23,9 @@ import {
   usableQuote,
   vocabularyErrors,
 } from './ramp-checks.ts';
+import { connectorLimits, limitErrors } from './ramp-limits.ts';
+import { reserveRampUse } from './ramp-usage.ts';
+import { transactionRecordIdOf } from './record-ids.ts';
 import type { Onramp } from './schema.ts';
 import { accept, type Draft, notifyTarget, onRecord, registryAsset, usableWallet } from './service.ts';
 
@@ -106,7 +111,19 @@ async function onrampDraft(tenant: Tenant, body: Onramp, now: Date): Promise<Dra
   const notify = notifyTarget({ email: null, mobile: null }, body);
   const receiving = await registryAsset(tenant, quote.receiveCurrency, 'quoteId');
   const settlement = await settlementOf(tenant, connector);
-  await claimOrConflict(tenant, quote.quoteId, body.transactionId);
+  // The connector's own limits, checked and reserved as an off-ramp's are (ramp-usage.ts); a quote
+  // another record executed gives the use back.
+  const limits = connectorLimits(connector.limits);
+  const transactionRecordId = transactionRecordIdOf(tenant, body.transactionId);
+  const use = await reserveRampUse(tenant, connector.id, transactionRecordId, quote.sendAmount, now, (used) =>
+    limitErrors(limits, new BigNumber(quote.sendAmount), connector.acceptedAsset, used),
+  );
+  try {
+    await claimOrConflict(tenant, quote.quoteId, body.transactionId);
+  } catch (error) {
+    await use.release();
+    throw error;
+  }
   return {
     transactionType: 'onramp',
     // What the counterparty pays, in the connector's fiat; the fee comes out of it.

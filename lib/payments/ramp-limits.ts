@@ -1,9 +1,10 @@
-// The limits an off-ramp is checked against (spec §3.3, §8.5): the connector's own (TRANSACTION,
-// DAILY, WEEKLY, MONTHLY; AMOUNT in its accepted asset, or COUNT), and this service's caps by the
-// destination's verification state and the beneficiary's classification and tier, whichever is lower.
-// Rolling windows sum this association's uses of the connector (ramp-usage.ts: each accepted
-// off-ramp's, given back when it fails before its ledger leg or is refunded) within the window. Amounts are in the connector's accepted
-// asset (USDC for every seed off-ramp), compared with `sendAmount` (fee excluded).
+// The limits a ramp is checked against (spec §3.3, §8.4-5): the connector's own (TRANSACTION, DAILY,
+// WEEKLY, MONTHLY; AMOUNT in its accepted asset, or COUNT) and, for an off-ramp, this service's caps by
+// the destination's verification state and the beneficiary's classification and tier, whichever is
+// lower. Rolling windows sum this association's uses of the connector (ramp-usage.ts: each accepted
+// ramp's, given back when it fails having moved nothing or is refunded) within the window. Amounts are
+// in the connector's accepted asset (USDC for every seed off-ramp, the collected fiat for an on-ramp),
+// compared with `sendAmount` (an off-ramp's fee excluded).
 import BigNumber from 'bignumber.js';
 import type { ConnectorLimit } from '../connectors/catalogue-schema.ts';
 import { LIMIT_DURATIONS } from '../connectors/schema.ts';
@@ -48,15 +49,19 @@ export interface WindowUse {
   count: number;
 }
 
-/** The limits as the check applies them: the connector's, with the caps as TRANSACTION and DAILY rows. */
+/** The connector's own limits as the check applies them (an on-ramp's, all of them). */
+export const connectorLimits = (limits: ConnectorLimit[]): (ConnectorLimit & { source: string })[] =>
+  limits.map((l) => ({ ...l, source: 'connector' }));
+
+/** An off-ramp's limits as the check applies them: the connector's, with the caps as TRANSACTION and DAILY rows. */
 export function limitsFor(
-  connectorLimits: ConnectorLimit[],
+  limits: ConnectorLimit[],
   currency: string,
   state: DestinationState,
   standing: Standing,
 ): (ConnectorLimit & { source: string })[] {
   const caps = RAMP_CAPS[state][standing];
-  const own = connectorLimits.map((l) => ({ ...l, source: 'connector' }));
+  const own = connectorLimits(limits);
   if (!caps) return own;
   const cap = (scope: 'TRANSACTION' | 'DAILY', maxValue: number) => ({
     scope,

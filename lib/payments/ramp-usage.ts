@@ -1,10 +1,10 @@
-// What an association has sent through an off-ramp connector, for its limits (ramp-limits.ts), kept so
-// that concurrency cannot exceed a limit: one item per accepted off-ramp (its `sendAmount` and creation
+// What an association has moved through a ramp connector, for its limits (ramp-limits.ts), kept so
+// that concurrency cannot exceed a limit: one item per accepted ramp (its `sendAmount` and creation
 // time) beside a head item whose version each new one moves. A submission reads the head, then the uses
 // (one consistent query of one partition), checks the limits against them, and writes its use in one
 // transaction with the head's version as it read it: of two concurrent submissions one commits, the
-// other reads again, sees the first one's use, and is checked against it. A payment that fails before
-// its ledger leg or is refunded releases its use (the item is deleted); one lost between the use and the
+// other reads again, sees the first one's use, and is checked against it. A payment that fails having
+// moved nothing or is refunded releases its use (the item is deleted); one lost between the use and the
 // record (a crash) keeps counting until it leaves the window: the error is on the safe side.
 //
 // A use is keyed by its record, so two requests under one transactionId meet on it. It belongs to the
@@ -157,7 +157,7 @@ export async function reserveRampUse(
   throw serviceUnavailable('Too many payments through this connector at once; try again in a moment.');
 }
 
-/** Gives the record's use back (failed before its ledger leg, or refunded); repeating it is harmless. */
+/** Gives the record's use back (failed having moved nothing, or refunded); repeating it is harmless. */
 export async function releaseRampUse(tenant: Tenant, connectorId: string, transactionRecordId: string) {
   await deleteItem(rampUseKeys.use(tenant, connectorId, transactionRecordId));
 }

@@ -113,6 +113,14 @@ async function moveRamp(
       },
       now,
     );
+  // A collection that failed moved nothing: it no longer counts toward the connector's limits.
+  if (
+    written.outcome === 'written' &&
+    status === 'failed' &&
+    record.transactionType === 'onramp' &&
+    record.ramp
+  )
+    await releaseRampUse(tenant, record.ramp.connectorId, record.transactionRecordId);
   return written;
 }
 

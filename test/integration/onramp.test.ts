@@ -124,6 +124,32 @@ describe('on-ramp', () => {
     assert.equal((await balancesOf(wallet.publicKey)).USDC, sum(before.USDC ?? 0));
   });
 
+  it("the connector's daily limit holds across collections, and a declined one gives its share back", async () => {
+    // ke-momo-onramp-kes-usdc: 150,000 KES a collection, 500,000 KES a rolling day per association.
+    const caller = await newCaller();
+    const receiving = await ownWallet(caller, 'USDC');
+    const payer = await newCounterparty(caller, { ...compliantIndividual, idCountryIsoCode2: 'KE' });
+    const collect = async (amount: number, extra: Record<string, unknown> = {}) =>
+      submit(caller, 'onramp', {
+        ...body((await onrampQuote(caller, payer, amount)).quoteId, extra),
+        ...payer,
+        walletId: receiving.id,
+      });
+    const held = await collect(150_000, { toRef: 'HOLD-LIMIT' });
+    assert.equal(held.status, 202, JSON.stringify(held.body));
+    for (const answer of [await collect(150_000), await collect(150_000)])
+      assert.equal(answer.status, 202, JSON.stringify(answer.body));
+    assertFieldError(await collect(100_000), 422, 'amount', /DAILY AMOUNT limit \(connector\) of 500000 KES/);
+
+    const id = held.body.transactionRecordId;
+    await recordWhen(caller, id, (r) => r.status === 'processing' && r.externalReference !== null);
+    const declined = await as(caller, `/sandbox/transactions/${id}/fail`, { method: 'POST' });
+    assert.equal(declined.status, 202, JSON.stringify(declined.body));
+    await recordWhen(caller, id, (r) => r.status === 'failed');
+    const fits = await collect(100_000);
+    assert.equal(fits.status, 202, JSON.stringify(fits.body));
+  });
+
   it('a held collection (toRef HOLD…) waits in processing until the sandbox helper completes it, then pays the wallet', async () => {
     const quote = await onrampQuote(alice, wanjiru, 400);
     const before = await balancesOf(wallet.publicKey);
