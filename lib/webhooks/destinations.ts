@@ -30,9 +30,10 @@ export const urlPolicyFor = (environment: Environment): UrlPolicy => ({
 });
 
 /**
- * Addresses no delivery may reach: private, shared, link-local (cloud metadata), multicast, reserved, and
- * the transition forms that carry an IPv4 address inside an IPv6 one or relay to one (6to4, NAT64,
- * IPv4-compatible, Teredo, the 6to4 relay anycast): whatever they reach is not the address checked.
+ * Addresses no delivery may reach: private, shared, link-local (cloud metadata), the deprecated
+ * site-local, multicast, reserved and documentation ranges, and the transition forms that carry an IPv4
+ * address inside an IPv6 one or relay to one (6to4, NAT64, IPv4-compatible, IPv4-translated, Teredo, the
+ * 6to4 relay anycast): whatever they reach is not the address checked.
  */
 const internal = new BlockList();
 for (const [network, prefix] of [
@@ -54,14 +55,17 @@ for (const [network, prefix] of [
   internal.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [
   ['::', 96],
+  ['::ffff:0:0:0', 96],
   ['64:ff9b::', 96],
   ['64:ff9b:1::', 48],
   ['100::', 64],
   ['2001::', 32],
   ['2001:db8::', 32],
   ['2002::', 16],
+  ['3fff::', 20],
   ['fc00::', 7],
   ['fe80::', 10],
+  ['fec0::', 10],
   ['ff00::', 8],
 ] as const)
   internal.addSubnet(network, prefix, 'ipv6');

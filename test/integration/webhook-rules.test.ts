@@ -193,6 +193,8 @@ describe('webhook registration', () => {
       ['https://[64:ff9b:1::a00:1]/hooks', '64:ff9b:1::a00:1'], // local-use NAT64
       ['https://[::10.0.0.1]/hooks', '::a00:1'], // IPv4-compatible
       ['https://[::8.8.8.8]/hooks', '::808:808'],
+      ['https://[::ffff:0:a00:1]/hooks', '::ffff:0:a00:1'], // IPv4-translated 10.0.0.1
+      ['https://[fec0::1]/hooks', 'fec0::1'], // site-local (deprecated, still routed by some networks)
       ['https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hooks', '2001:0:4136:e378:8000:63bf:3fff:fdd2'], // Teredo
       ['https://192.88.99.1/hooks', '192.88.99.1'], // the 6to4 relay anycast
     ];

@@ -83,12 +83,16 @@ describe('addresses a delivery may not reach', () => {
       'fc00::1',
       'fe80::1',
       'ff02::1',
+      'fec0::1',
+      '3fff::1',
     ])
       assert.match(addressRefusal(address, LOCAL_SANDBOX) ?? '', /private, link-local or reserved/, address);
   });
 
-  it('refuses the IPv6 transition forms (6to4, NAT64, IPv4-compatible, Teredo) and the 6to4 relay, whatever they carry', () => {
+  it('refuses the IPv6 transition forms (6to4, NAT64, IPv4-compatible and -translated, Teredo) and the 6to4 relay, whatever they carry', () => {
     for (const address of [
+      '::ffff:0:a00:1',
+      '::ffff:0:808:808',
       '2002:808:808::1',
       '2002::1',
       '64:ff9b::808:808',
