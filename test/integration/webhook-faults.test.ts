@@ -126,18 +126,30 @@ describe('webhook workers under faults', () => {
 
   const receive = (queueUrl: string, waitSeconds: number) => receiveRecords(sqs, queueUrl, waitSeconds);
 
-  /** Exactly `count` messages from the queue: waits for them, then finds no more. */
-  const exactly = async (queueUrl: string, count: number): Promise<SQSRecord[]> => {
+  /** Messages from the queue until `count` have come: all it received, more if more came at once. */
+  const atLeast = async (queueUrl: string, count: number): Promise<SQSRecord[]> => {
     const records: SQSRecord[] = [];
     const deadline = Date.now() + 15_000;
     while (records.length < count) {
       assert.ok(Date.now() < deadline, `${records.length} of ${count} messages in time`);
       records.push(...(await receive(queueUrl, 1)));
     }
-    records.push(...(await receive(queueUrl, 2)));
+    return records;
+  };
+
+  /**
+   * `received` and whatever else the queue has within the next 2 s (the stream poller reads every 150 ms):
+   * exactly `count` in all.
+   */
+  const noMoreThan = async (queueUrl: string, count: number, received: SQSRecord[]): Promise<SQSRecord[]> => {
+    const records = [...received, ...(await receive(queueUrl, 2))];
     assert.equal(records.length, count, `no more than ${count} messages`);
     return records;
   };
+
+  /** Exactly `count` messages from the queue: waits for them, then finds no more. */
+  const exactly = async (queueUrl: string, count: number): Promise<SQSRecord[]> =>
+    noMoreThan(queueUrl, count, await atLeast(queueUrl, count));
 
   /** Handled messages deleted, as the event source does with those a batch did not report. */
   const remove = async (queueUrl: string, records: SQSRecord[]) => {
@@ -169,30 +181,55 @@ describe('webhook workers under faults', () => {
     );
   };
 
-  /** A wallet's KYC review decided Verified: its wallet.verified event's message, from the queue. */
-  const walletVerified = async (): Promise<SQSRecord> => {
+  /**
+   * `count` wallets' KYC reviews decided Verified: their wallet.verified events' messages as they come
+   * (at least `count`; fannedOutEvents checks there are no more).
+   */
+  const walletsVerified = async (count: number): Promise<SQSRecord[]> => {
     const { recordWallet } = await import('../support/wallet-records.ts');
     const { transitionStatus } = await import('../../lib/wallets/repo.ts');
-    // Inserted active (no activation asked for), Pending KYC, then decided.
-    const wallet = await recordWallet(tenant, {
-      ownAccount: false,
-      status: 'Pending',
-      activationStatus: 'active',
-    });
-    const moved = await transitionStatus(tenant, wallet.walletId, 'Pending', 'Verified', new Date());
-    assert.equal(moved.outcome, 'written');
-    const [event] = (await exactly(eventsQueue, 1)) as [SQSRecord];
-    assert.equal(JSON.parse(event.body).type, 'wallet.verified');
-    return event;
+    for (let i = 0; i < count; i++) {
+      // Inserted active (no activation asked for), Pending KYC, then decided.
+      const wallet = await recordWallet(tenant, {
+        ownAccount: false,
+        status: 'Pending',
+        activationStatus: 'active',
+      });
+      const moved = await transitionStatus(tenant, wallet.walletId, 'Pending', 'Verified', new Date());
+      assert.equal(moved.outcome, 'written');
+    }
+    const events = await atLeast(eventsQueue, count);
+    for (const event of events) assert.equal(JSON.parse(event.body).type, 'wallet.verified');
+    return events;
   };
 
-  /** The event fanned out by the dispatcher: the deliveries' messages, one per registration. */
+  /**
+   * `count` events fanned out by the dispatcher, each in an invocation of its own: the events (one per
+   * decision) and the deliveries' messages (one per event and registration). The events queue's window
+   * for a copy too many runs while the dispatcher writes and its messages come, beside the deliveries
+   * queue's, not before it: the same two checks, 2 s of waiting where they took 4.
+   */
+  const fannedOutEvents = async (
+    hooks: Registration[],
+    count: number,
+  ): Promise<{ events: SQSRecord[]; messages: SQSRecord[] }> => {
+    const received = await walletsVerified(count);
+    const [events, messages] = await Promise.all([
+      noMoreThan(eventsQueue, count, received),
+      (async () => {
+        for (const event of received)
+          assert.deepEqual(await dispatch({ Records: [event] }), { batchItemFailures: [] });
+        return exactly(deliveriesQueue, hooks.length * count);
+      })(),
+    ]);
+    await remove(eventsQueue, events);
+    return { events, messages };
+  };
+
+  /** One event fanned out by the dispatcher: the deliveries' messages, one per registration. */
   const fannedOut = async (hooks: Registration[]): Promise<{ event: SQSRecord; messages: SQSRecord[] }> => {
-    const event = await walletVerified();
-    assert.deepEqual(await dispatch({ Records: [event] }), { batchItemFailures: [] });
-    const messages = await exactly(deliveriesQueue, hooks.length);
-    await remove(eventsQueue, [event]);
-    return { event, messages };
+    const { events, messages } = await fannedOutEvents(hooks, 1);
+    return { event: events[0] as SQSRecord, messages };
   };
 
   /** The hook's one delivery, with the attempts its log keeps. */
@@ -395,8 +432,7 @@ describe('webhook workers under faults', () => {
     });
     silent.receiver.answer = () => ({ status: 204, after: gate });
     // `share` deliveries to the silent receiver: all its tenant's slots, each attempt held open.
-    const held: SQSRecord[] = [];
-    for (let i = 0; i < share; i++) held.push(...(await fannedOut([silent])).messages);
+    const held = (await fannedOutEvents([silent], share)).messages;
     await remove(deliveriesQueue, held);
     // And one event to it and to another registration of the tenant, whose delivery waits for later.
     const [healthy] = (await registrations(1)) as [Registration];
