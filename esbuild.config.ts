@@ -71,33 +71,41 @@ export const bundleOptions = {
   logLevel: 'warning',
 } satisfies BuildOptions;
 
+/**
+ * Every function in one esbuild build: a module they share (the AWS SDK, lib/) is parsed once for all
+ * of them, not once per function, and with no code splitting each entry point is still bundled by itself
+ * into its own file. The same bytes as a build per function (dist/functions compared file by file when
+ * this changed), in a third of the time: every `cdk synth` bundles them all first (infra/app.ts).
+ */
 export async function buildAll(): Promise<BundleEntry[]> {
   const entries = bundleEntries();
-  await Promise.all(entries.map(buildEntry));
+  const result = await build({
+    ...bundleOptions,
+    // Output names relative to distDir, without the extension: `api/auth/index` → dist/functions/api/auth/index.mjs.
+    entryPoints: Object.fromEntries(
+      entries.map((entry) => [relative(distDir, entry.outFile).replace(/\.mjs$/, ''), entry.source]),
+    ),
+    outdir: distDir,
+    outExtension: { '.js': '.mjs' },
+    write: false,
+  });
+  for (const file of result.outputFiles) writeWhole(file.path, file.contents);
   return entries;
 }
 
 /**
- * Writes each output file to a scratch name and renames it into place: a `cdk synth` and the infra
- * tests may build while another process stages the same bundles, and a reader must never see a
- * half-written file. The scratch files sit in dist/, outside the folders CDK stages as assets.
+ * Writes an output file to a scratch name and renames it into place: a `cdk synth` and the infra tests
+ * may build while another process stages the same bundles, and a reader must never see a half-written
+ * file. The scratch files sit in dist/, outside the folders CDK stages as assets.
  */
-async function buildEntry(entry: BundleEntry): Promise<void> {
-  const result = await build({
-    ...bundleOptions,
-    entryPoints: [entry.source],
-    outfile: entry.outFile,
-    write: false,
-  });
-  for (const file of result.outputFiles) {
-    mkdirSync(dirname(file.path), { recursive: true });
-    const scratch = join(
-      dirname(distDir),
-      `.${process.pid}.${relative(distDir, file.path).replaceAll('/', '.')}.tmp`,
-    );
-    writeFileSync(scratch, file.contents);
-    renameSync(scratch, file.path);
-  }
+function writeWhole(path: string, contents: Uint8Array): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const scratch = join(
+    dirname(distDir),
+    `.${process.pid}.${relative(distDir, path).replaceAll('/', '.')}.tmp`,
+  );
+  writeFileSync(scratch, contents);
+  renameSync(scratch, path);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
