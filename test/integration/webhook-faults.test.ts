@@ -223,6 +223,13 @@ describe('webhook workers under faults', () => {
       })(),
     ]);
     await remove(eventsQueue, events);
+    // A delivery's id is named by its registration and its event (lib/webhooks/dispatch.ts): as many ids
+    // as messages is one delivery per event and registration, as when each event's were counted alone.
+    assert.equal(
+      new Set(messages.map((m) => JSON.parse(m.body).deliveryId)).size,
+      messages.length,
+      'no delivery twice',
+    );
     return { events, messages };
   };
 
