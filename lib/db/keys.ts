@@ -27,7 +27,7 @@
 // | transactionWallet  | T#<env>#<assoc>          | TXNWALLET#<walletId>#<createdAt>#<id> |                                   | /transactions?walletId (+type, status in the page) |
 // | statementLine      | T#<env>#<assoc>#STMT#<walletId> | LINE#<asset>#<closedAt>#<rowId> |                            | /statements/transactions           |
 // | statementSync      | T#<env>#<assoc>#STMT#<walletId> | SYNC                     |                                         | /statements/transactions           |
-// | rampUseHead        | T#<env>#<assoc>          | RAMPUSE#<connectorId>#HEAD      |                                         | /payments/offramp (limits)         |
+// | rampUseHead        | T#<env>#<assoc>          | RAMPUSE#<connectorId>#HEAD      |                                         | /payments/offramp, onramp (limits) |
 // | rampUse            | T#<env>#<assoc>          | RAMPUSE#<connectorId>#USE#<id>  |                                         | /payments/offramp, ramps (TTL)     |
 // | webhook            | T#<env>#<assoc>          | WEBHOOK#<webhookId>             |                                         | /webhooks, delivery workers        |
 // | webhookCount       | T#<env>#<assoc>          | WEBHOOKS                        |                                         | /webhooks (active registrations)   |
