@@ -39,6 +39,8 @@ import { measureWebhooks, WEBHOOK_SECTION_CAP_MS } from './webhooks.ts';
 // Read by lib/config.ts when the functions load, so it must be set before the stack starts.
 const TOKEN_RATE_LIMIT = 1_000_000;
 process.env.TOKEN_RATE_LIMIT = String(TOKEN_RATE_LIMIT);
+// The bench's one tenant creates some hundreds of wallets in its hour, near the 1,000 an association may.
+process.env.WALLET_CREATE_LIMIT = String(TOKEN_RATE_LIMIT);
 
 /**
  * `creates`: POST /v1/wallets requests, fewer than the rest because each one also has the activation

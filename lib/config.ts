@@ -51,6 +51,12 @@ const schema = z.object({
   /** and failed requests of one application from all its sources. */
   TOKEN_APPLICATION_FAILURE_LIMIT: positiveInt(100),
   TOKEN_RATE_WINDOW_SECONDS: positiveInt(60),
+  /**
+   * Wallets one association may create per window (lib/wallets/service.ts): each one's ledger reserve is
+   * the platform's XLM, so no tenant can lock up the funding account, or empty the sandbox's for everyone.
+   */
+  WALLET_CREATE_LIMIT: positiveInt(1000),
+  WALLET_CREATE_WINDOW_SECONDS: positiveInt(3600),
   LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']), 'INFO'),
   /** Horizon per environment (the local stack points these at its local ledger). */
   HORIZON_URL_SANDBOX: z._default(z.url(), 'https://horizon-testnet.stellar.org'),

@@ -13,6 +13,7 @@
 // |                    |                          |                                 | list1: <scope>#WALLET#ASSET#<code> / <walletId>  | /wallets?assetCode         |
 // |                    |                          |                                 | list2: <scope>#WALLET#NETWORK#<name> / <walletId> | /wallets?networkName      |
 // |                    |                          |                                 | list3: <scope>#WALLET#ASSET#<code>#NETWORK#<name> / <walletId> | both        |
+// | walletCreationWindow | T#<env>#<assoc>        | RATE#wallets#<epochSeconds>     |                                         | POST /wallets (TTL)                |
 // | beneficiary        | T#<env>#<assoc>          | BENEFICIARY#<beneficiaryId>     |                                         | /beneficiaries                     |
 // | paymentDestination | T#<env>#<assoc>          | PAYDEST#<beneficiaryId>#<id>    | gsi1: T#<env>#<assoc> / PAYDEST#<id>;   | /beneficiaries/{id}/payment-…,     |
 // |                    |                          |                                 | platform: PAYDEST#<id>                  | /sandbox/payment-destinations, admin |
@@ -169,6 +170,11 @@ export const walletKeys = {
   byNetwork: (tenant: Tenant, networkName: string) => `${tenantScope(tenant)}#WALLET#NETWORK#${networkName}`,
   byAssetAndNetwork: (tenant: Tenant, assetCode: string, networkName: string) =>
     `${tenantScope(tenant)}#WALLET#ASSET#${assetCode}#NETWORK#${networkName}`,
+  /** The wallets an association created in the window starting at `windowStart` (epoch seconds). */
+  creationWindow: (tenant: Tenant, windowStart: number): ItemKey => ({
+    pk: tenantScope(tenant),
+    sk: `RATE#wallets#${windowStart}`,
+  }),
   listKeys: (tenant: Tenant, wallet: { walletId: string; assetCode: string; networkName: string }) => ({
     list1pk: walletKeys.byAsset(tenant, wallet.assetCode),
     list1sk: wallet.walletId,

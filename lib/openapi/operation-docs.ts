@@ -187,7 +187,10 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
       activationStatus: 'pending',
       balances: [],
     }),
-    problems: { 422: 'An asset not in the registry, or a 2–3 letter code that is no country.' },
+    problems: {
+      422: 'An asset not in the registry, or a 2–3 letter code that is no country.',
+      429: 'The association created as many wallets in this window as it may: `WALLET_CREATE_LIMIT` (1,000) per `WALLET_CREATE_WINDOW_SECONDS` (3,600), a fixed window of its own, since each wallet’s ledger reserve is paid by the platform. `Retry-After` gives the seconds to the next window; nothing was written.',
+    },
   },
   getWallet: {
     tag: 'Wallets',

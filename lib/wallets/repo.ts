@@ -4,6 +4,7 @@ import { entity, recordOf } from '../db/entity.ts';
 import { createIfAbsent, getRecord, getRecords, updateIf } from '../db/items.ts';
 import { type ListIndex, pendingKeys, tenantOf, tenantScope, walletKeys } from '../db/keys.ts';
 import { listPartition, type PageRequest, positionOn, queryPage, underPrefix } from '../db/paginate.ts';
+import { countInWindow } from '../db/window-count.ts';
 import type { Tenant } from '../http/types.ts';
 import type { SealedSecret } from '../ledger/custody.ts';
 import type { WalletMetadata } from './schema.ts';
@@ -48,6 +49,13 @@ export const walletEntity = entity<WalletRecord>({
 });
 
 /** Writes a new wallet (ids are random: an existing item is a bug, not a replay). */
+/**
+ * Counts one wallet creation in the association's window: null when counted, else the seconds until the
+ * window ends (`limit` were created in it already).
+ */
+export const countWalletCreation = (tenant: Tenant, limit: number, windowSeconds: number, now: Date) =>
+  countInWindow((start) => walletKeys.creationWindow(tenant, start), limit, windowSeconds, now);
+
 export async function putWallet(record: WalletRecord): Promise<void> {
   const written = await createIfAbsent(walletEntity, record);
   if (written.outcome !== 'written') throw new Error(`Wallet ${record.walletId} already exists`);

@@ -1,6 +1,7 @@
 // Wallets: a ledger account per wallet, its key sealed at rest, KYC status, balances read from the ledger.
 import { randomUUID } from 'node:crypto';
 import { findRegistryAsset } from '../assets/service.ts';
+import { config } from '../config.ts';
 import { type FieldError, notFound, Problem, unprocessable } from '../http/problem.ts';
 import type { Tenant } from '../http/types.ts';
 import { accountBalances, type LedgerBalance } from '../ledger/balances.ts';
@@ -8,6 +9,7 @@ import { newAccountKeys } from '../ledger/custody.ts';
 import { logger } from '../log.ts';
 import { alpha3Of } from '../reference/countries.ts';
 import {
+  countWalletCreation,
   findWallet,
   listWalletPage,
   putWallet,
@@ -73,6 +75,14 @@ export async function createWallet(tenant: Tenant, input: CreateWallet, now: Dat
     ...normalised.errors,
   ];
   if (!asset || errors.length) throw unprocessable('The wallet cannot be created as requested.', errors);
+  const { WALLET_CREATE_LIMIT: limit, WALLET_CREATE_WINDOW_SECONDS: window } = config();
+  const retryAfter = await countWalletCreation(tenant, limit, window, now);
+  if (retryAfter !== null)
+    throw new Problem(
+      429,
+      `This association created ${limit} wallets in the last ${window} seconds, the most it may; retry after ${retryAfter} seconds.`,
+      { headers: { 'Retry-After': String(retryAfter) } },
+    );
 
   const walletId = randomUUID();
   const keys = await newAccountKeys(tenant.environment);
