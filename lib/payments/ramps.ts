@@ -9,7 +9,8 @@
 //   failed with a ledger leg (the provider failed or returned the payout) → the settlement account pays
 //                the wallet back, under an intent of its own (`refund:<id>`), → refund_completed.
 // The provider's notifications (applyProviderState) move processing → completed | failed and
-// completed → failed (returned); the record's change asks for the refund through the outbox.
+// processing or completed → failed (returned), in whatever order they come; the record's change asks
+// for the refund through the outbox.
 import type { Written } from '../db/items.ts';
 import type { Tenant } from '../http/types.ts';
 import { LedgerInputError } from '../ledger/errors.ts';
@@ -70,9 +71,11 @@ function rampMove(
         failureReason: state.reason ?? 'The provider failed the payout.',
       },
     };
-  if (record.status === 'completed' && state.status === 'returned')
+  // A return is a payout that completed and came back: whether or not its `completed` report came first
+  // (or at all), the payout is failed and refunded.
+  if ((record.status === 'processing' || record.status === 'completed') && state.status === 'returned')
     return {
-      from: 'completed',
+      from: record.status,
       set: {
         status: 'failed',
         refundDue: true,
@@ -124,19 +127,59 @@ async function moveRamp(
   return written;
 }
 
-/** Applies what the provider says of a record's instruction (a notification, or its answer to one). */
+/** How far an instruction has got at the provider: a report that arrives late never takes it back. */
+const PROVIDER_PROGRESS: Record<InstructionState['status'], number> = {
+  pending: 0,
+  processing: 1,
+  completed: 2,
+  failed: 3,
+  returned: 3,
+};
+
+const isBehind = (record: TransactionRecord, state: InstructionState) =>
+  record.providerStatus != null &&
+  PROVIDER_PROGRESS[state.status] <
+    (PROVIDER_PROGRESS[record.providerStatus as InstructionState['status']] ?? 0);
+
+/** Moves a record whose write another move beat is applied again, to what that one wrote, this many times. */
+const PROVIDER_STATE_ATTEMPTS = 5;
+
+/**
+ * Applies what the provider says of a record's instruction (a notification, or its answer to one).
+ * Reports may come in any order and at the same time as another move (a notification, the worker): a
+ * late one never takes the provider's state back, and one whose write another move beat is applied to
+ * what that move wrote, so a `returned` that loses to its `completed` still fails and refunds the payout.
+ */
 export async function applyProviderState(
   tenant: Tenant,
   record: TransactionRecord,
   state: InstructionState,
   now: Date,
 ): Promise<void> {
+  let current = record;
+  for (let attempt = 0; attempt < PROVIDER_STATE_ATTEMPTS; attempt += 1) {
+    const written = await applyProviderStateOnce(tenant, current, state, now);
+    if (written?.outcome !== 'conditionFailed') return;
+    current = written.current;
+  }
+  throw new Error(
+    `Ramp ${record.transactionRecordId}: the provider's ${state.status} kept losing to other moves`,
+  );
+}
+
+async function applyProviderStateOnce(
+  tenant: Tenant,
+  record: TransactionRecord,
+  state: InstructionState,
+  now: Date,
+): Promise<Written<TransactionRecord> | null> {
   const move = rampMove(record, state);
   const common = { externalReference: state.providerReference, providerStatus: state.status };
   if (!move) {
+    if (isBehind(record, state)) return null;
     if (record.externalReference !== state.providerReference || record.providerStatus !== state.status)
-      await moveRamp(tenant, record, record.status, common, now);
-    return;
+      return moveRamp(tenant, record, record.status, common, now);
+    return null;
   }
   const at = now.toISOString();
   const completes = move.set.status === 'completed';
@@ -153,6 +196,7 @@ export async function applyProviderState(
     now,
   );
   logger.info('Ramp moved by its provider', { to: move.set.status, moved: written.outcome === 'written' });
+  return written;
 }
 
 /** The ledger leg: the wallet pays the settlement account. */

@@ -624,6 +624,64 @@ describe('off-ramp', () => {
     await recordWhen(alice, id, (r) => r.status === 'completed');
   });
 
+  it('a return reported before its completion, or at the same moment, still fails and refunds the payout once', async () => {
+    // The provider's signed notifications, as it may deliver them: out of order, or both at once.
+    const url = `${baseUrl()}/provider-notifications/sandbox/${CONNECTOR}`;
+    const secret = (await findProviderSecret('sandbox', CONNECTOR)) as Buffer;
+    const notify = async (id: string, providerReference: string, status: 'completed' | 'returned') => {
+      const text = JSON.stringify({
+        notificationId: randomUUID(),
+        kind: 'payout',
+        reference: id,
+        providerReference,
+        status,
+        reason: status === 'returned' ? 'The account is closed.' : null,
+      });
+      const answer = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          [SIGNATURE_HEADER]: signNotification(secret, text, new Date()),
+        },
+        body: text,
+      });
+      assert.equal(answer.status, 200, await answer.text());
+    };
+    const before = await balancesOf(wallet.publicKey);
+    const held = await Promise.all(
+      ['HOLD-ORDER', 'HOLD-RACE'].map(async (toRef) => {
+        const answer = await submit(
+          alice,
+          'offramp',
+          body((await newQuote(alice, payee, 10)).quoteId, { toRef }),
+        );
+        assert.equal(answer.status, 202, JSON.stringify(answer.body));
+        const id: string = answer.body.transactionRecordId;
+        const record = await recordWhen(
+          alice,
+          id,
+          (r) => r.status === 'processing' && r.externalReference !== null,
+        );
+        return { id, reference: record.externalReference as string };
+      }),
+    );
+    const [inOrder, racing] = held;
+    if (!inOrder || !racing) throw new Error('two held payouts');
+    await notify(inOrder.id, inOrder.reference, 'returned');
+    await notify(inOrder.id, inOrder.reference, 'completed');
+    await Promise.all([
+      notify(racing.id, racing.reference, 'completed'),
+      notify(racing.id, racing.reference, 'returned'),
+    ]);
+    for (const { id } of [inOrder, racing]) {
+      const record = await recordWhen(alice, id, (r) => r.status === 'refund_completed');
+      assert.equal(record.errorCode, 'PAYOUT_RETURNED');
+      assert.equal(record.completedAt, null);
+    }
+    // Both paid once and refunded once, to the stroop.
+    assert.equal((await balancesOf(wallet.publicKey)).USDC, sum(before.USDC ?? 0));
+  });
+
   it('provider notifications: a forged, stale or replayed signature is a 401 and changes nothing', async () => {
     const quote = await newQuote(alice, payee, 10);
     const answer = await submit(alice, 'offramp', body(quote.quoteId, { toRef: 'HOLD-2' }));
