@@ -20,6 +20,9 @@ interface ProblemSource {
 const isProblemSource = (error: unknown): error is ProblemSource =>
   typeof (error as Partial<ProblemSource> | null)?.toProblem === 'function';
 
+/** Middy's early timeout: the function's time ran out before the operation ended (a dependency too slow). */
+const isTimeout = (error: unknown) => error instanceof Error && error.name === 'TimeoutError';
+
 export function problemMapper(): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
   const mapError: MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>['onError'] = (request) => {
     const { error, event, context } = request;
@@ -28,6 +31,12 @@ export function problemMapper(): MiddlewareObj<ApiEvent, ApiResult, Error, ApiCo
       problem = error;
     } else if (isProblemSource(error)) {
       problem = error.toProblem();
+    } else if (isTimeout(error)) {
+      logger.error('Request timed out', { error: error as Error });
+      problem = new Problem(
+        504,
+        'The request did not finish in time. Retry it: a payment retried with its transactionId is never made twice.',
+      );
     } else {
       // The request id and caller are on the line already (log-keys.ts).
       logger.error('Unhandled error', { error: error as Error });

@@ -44,7 +44,7 @@ export const problemDescriptions: Record<ProblemStatus, string> = {
   500: 'A bug. The body reveals nothing; quote the requestId to support.',
   502: 'A downstream service failed.',
   503: 'A dependency (key material, a rate source) is unavailable.',
-  504: 'A dependency (key material, the ledger) did not answer in time.',
+  504: 'A dependency (key material, the ledger) did not answer in time, or the request ran out of the function’s time.',
 };
 
 /** `404` → `NotFound`: the name of the reusable response (components.responses) of a status. */

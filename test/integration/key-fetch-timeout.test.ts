@@ -1,25 +1,18 @@
 // A key-material fetch that never answers must end in a 504 problem, not a hang or a 500.
 // The function runs in this process against a real socket that accepts and never replies.
 import assert from 'node:assert/strict';
-import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { newTenant, tokenFor } from '../support/api.ts';
+import { type BlackHole, startBlackHole } from '../support/black-hole.ts';
 
 describe('token verification when key material times out', () => {
-  let blackHole: Server;
-  const sockets: Socket[] = [];
+  let blackHole: BlackHole;
   beforeAll(async () => {
-    blackHole = createServer((socket) => sockets.push(socket));
-    await new Promise<void>((resolve) => blackHole.listen(0, '127.0.0.1', resolve));
-    const address = blackHole.address();
-    if (!address || typeof address === 'string') throw new Error('no address');
-    process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = `http://127.0.0.1:${address.port}`;
+    blackHole = await startBlackHole();
+    process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = blackHole.url;
     process.env.KEY_FETCH_TIMEOUT_MS = '300';
   });
-  afterAll(() => {
-    for (const socket of sockets) socket.destroy();
-    blackHole.close();
-  });
+  afterAll(() => blackHole.close());
 
   it('answers 504 with a problem body', async () => {
     const tenant = await newTenant();
