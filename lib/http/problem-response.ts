@@ -1,7 +1,7 @@
 // Middleware: the one error mapper. Problems pass through; anything else is logged and becomes a bare 500.
 import type { MiddlewareObj } from '@middy/core';
 import { logger } from '../log.ts';
-import { Problem } from './problem.ts';
+import { gatewayTimeout, Problem } from './problem.ts';
 import type { ApiContext, ApiEvent, ApiResult } from './types.ts';
 
 export function problemResponse(problem: Problem, instance: string, requestId: string): ApiResult {
@@ -33,8 +33,7 @@ export function problemMapper(): MiddlewareObj<ApiEvent, ApiResult, Error, ApiCo
       problem = error.toProblem();
     } else if (isTimeout(error)) {
       logger.error('Request timed out', { error: error as Error });
-      problem = new Problem(
-        504,
+      problem = gatewayTimeout(
         'The request did not finish in time. Retry it: a payment retried with its transactionId is never made twice.',
       );
     } else {

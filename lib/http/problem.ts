@@ -78,10 +78,10 @@ export const forbidden = (detail: string, errors?: FieldError[]) =>
 export const notFound = (detail = 'The requested resource does not exist.', errors?: FieldError[]) =>
   new Problem(404, detail, errors ? { errors } : {});
 export const unprocessable = (detail: string, errors: FieldError[]) => new Problem(422, detail, { errors });
-export const tooManyRequests = (retryAfterSeconds: number) =>
-  new Problem(429, `Too many requests; retry after ${retryAfterSeconds} seconds.`, {
-    headers: { 'Retry-After': String(retryAfterSeconds) },
-  });
+export const tooManyRequests = (
+  retryAfterSeconds: number,
+  detail = `Too many requests; retry after ${retryAfterSeconds} seconds.`,
+) => new Problem(429, detail, { headers: { 'Retry-After': String(retryAfterSeconds) } });
 export const gatewayTimeout = (detail: string) => new Problem(504, detail);
 export const serviceUnavailable = (detail: string) => new Problem(503, detail);
 export const badGateway = (detail: string) => new Problem(502, detail);

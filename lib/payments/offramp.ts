@@ -7,7 +7,6 @@
 // (422 on `amount`), checked and reserved at once (ramp-usage.ts), what the wallet can spend (422 on
 // `amount`, spendable.ts), the quote claimed for this record (409 when another record executed it) and
 // the record written (service.ts accept()).
-import BigNumber from 'bignumber.js';
 import { findAssociationKind } from '../auth/associations.ts';
 import { findBeneficiary, findPaymentDestination } from '../beneficiaries/directory.ts';
 import type { BeneficiaryRecord, PaymentDestinationRecord } from '../beneficiaries/repo.ts';
@@ -26,8 +25,8 @@ import {
   usableQuote,
   vocabularyErrors,
 } from './ramp-checks.ts';
-import { limitErrors, limitsFor, type Standing } from './ramp-limits.ts';
-import { reserveRampUse } from './ramp-usage.ts';
+import { limitsFor, type Standing } from './ramp-limits.ts';
+import { reserveRampUseFor } from './ramp-usage.ts';
 import { transactionRecordIdOf } from './record-ids.ts';
 import type { Offramp } from './schema.ts';
 import { accept, type Draft, notifyTarget, onRecord, registryAsset, usableWallet } from './service.ts';
@@ -127,17 +126,17 @@ async function offrampDraft(tenant: Tenant, body: Offramp, now: Date): Promise<D
   );
   unclaimedOrConflict(tenant, quote, body.transactionId);
   const transactionRecordId = transactionRecordIdOf(tenant, body.transactionId);
-  const use = await reserveRampUse(tenant, connector.id, transactionRecordId, quote.sendAmount, now, (used) =>
-    limitErrors(limits, new BigNumber(quote.sendAmount), connector.acceptedAsset, used),
+  await reserveRampUseFor(
+    tenant,
+    { connector, transactionRecordId, amount: quote.sendAmount, limits, now },
+    async () => {
+      // What leaves the wallet is the quote's total: the amount and the fee on top.
+      await assertSpendable([
+        { from: wallet, asset: onRecord(sending), amount: quote.total, field: 'amount' },
+      ]);
+      await claimOrConflict(tenant, quote.quoteId, body.transactionId);
+    },
   );
-  try {
-    // What leaves the wallet is the quote's total: the amount and the fee on top.
-    await assertSpendable([{ from: wallet, asset: onRecord(sending), amount: quote.total, field: 'amount' }]);
-    await claimOrConflict(tenant, quote.quoteId, body.transactionId);
-  } catch (error) {
-    await use.release();
-    throw error;
-  }
   return {
     transactionType: 'offramp',
     sendAmount: quote.sendAmount,

@@ -7,7 +7,6 @@
 // transaction type), the connector's required fields on the body, the counterparty and its destination
 // (422, one error each), notify flags; then the connector's limits (422 on `amount`), checked and
 // reserved at once (ramp-usage.ts), and the quote claimed (409 when already executed).
-import BigNumber from 'bignumber.js';
 import { findAssociationKind } from '../auth/associations.ts';
 import { findBeneficiary, findPaymentDestination } from '../beneficiaries/directory.ts';
 import { connectorOrNotFound } from '../connectors/service.ts';
@@ -23,8 +22,8 @@ import {
   usableQuote,
   vocabularyErrors,
 } from './ramp-checks.ts';
-import { connectorLimits, limitErrors } from './ramp-limits.ts';
-import { reserveRampUse } from './ramp-usage.ts';
+import { connectorLimits } from './ramp-limits.ts';
+import { reserveRampUseFor } from './ramp-usage.ts';
 import { transactionRecordIdOf } from './record-ids.ts';
 import type { Onramp } from './schema.ts';
 import { accept, type Draft, notifyTarget, onRecord, registryAsset, usableWallet } from './service.ts';
@@ -113,17 +112,18 @@ async function onrampDraft(tenant: Tenant, body: Onramp, now: Date): Promise<Dra
   const settlement = await settlementOf(tenant, connector);
   // The connector's own limits, checked and reserved as an off-ramp's are (ramp-usage.ts); a quote
   // another record executed gives the use back.
-  const limits = connectorLimits(connector.limits);
   const transactionRecordId = transactionRecordIdOf(tenant, body.transactionId);
-  const use = await reserveRampUse(tenant, connector.id, transactionRecordId, quote.sendAmount, now, (used) =>
-    limitErrors(limits, new BigNumber(quote.sendAmount), connector.acceptedAsset, used),
+  await reserveRampUseFor(
+    tenant,
+    {
+      connector,
+      transactionRecordId,
+      amount: quote.sendAmount,
+      limits: connectorLimits(connector.limits),
+      now,
+    },
+    () => claimOrConflict(tenant, quote.quoteId, body.transactionId),
   );
-  try {
-    await claimOrConflict(tenant, quote.quoteId, body.transactionId);
-  } catch (error) {
-    await use.release();
-    throw error;
-  }
   return {
     transactionType: 'onramp',
     // What the counterparty pays, in the connector's fiat; the fee comes out of it.

@@ -49,8 +49,11 @@ export interface WindowUse {
   count: number;
 }
 
+/** A limit as the check applies it: where it comes from is named in its error. */
+export type RampLimit = ConnectorLimit & { source: string };
+
 /** The connector's own limits as the check applies them (an on-ramp's, all of them). */
-export const connectorLimits = (limits: ConnectorLimit[]): (ConnectorLimit & { source: string })[] =>
+export const connectorLimits = (limits: ConnectorLimit[]): RampLimit[] =>
   limits.map((l) => ({ ...l, source: 'connector' }));
 
 /** An off-ramp's limits as the check applies them: the connector's, with the caps as TRANSACTION and DAILY rows. */
@@ -59,7 +62,7 @@ export function limitsFor(
   currency: string,
   state: DestinationState,
   standing: Standing,
-): (ConnectorLimit & { source: string })[] {
+): RampLimit[] {
   const caps = RAMP_CAPS[state][standing];
   const own = connectorLimits(limits);
   if (!caps) return own;
@@ -77,7 +80,7 @@ export function limitsFor(
 
 /** Each limit the payment would break, as an error on `amount` naming the limit. */
 export function limitErrors(
-  limits: (ConnectorLimit & { source: string })[],
+  limits: RampLimit[],
   amount: BigNumber,
   currency: string,
   used: (durationSeconds: number) => WindowUse,

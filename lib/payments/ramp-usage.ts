@@ -21,7 +21,7 @@ import { deleteIf, deleteItem, getRecord, readAllPages, transact } from '../db/i
 import { rampUseKeys, tenantOf, tenantScope } from '../db/keys.ts';
 import { type FieldError, serviceUnavailable, unprocessable } from '../http/problem.ts';
 import type { Environment, Tenant } from '../http/types.ts';
-import type { WindowUse } from './ramp-limits.ts';
+import { limitErrors, type RampLimit, type WindowUse } from './ramp-limits.ts';
 import { TransactionIdInProgress } from './service.ts';
 
 /** The longest window a limit has (MONTHLY); older uses are no longer read, and expire by TTL. */
@@ -155,6 +155,36 @@ export async function reserveRampUse(
     await pause(5 + Math.random() * 20 * Math.min(attempt + 1, 5));
   }
   throw serviceUnavailable('Too many payments through this connector at once; try again in a moment.');
+}
+
+/** What a ramp request reserves: `amount` through the connector, against `limits` (ramp-limits.ts). */
+export interface RampUseRequest {
+  connector: { id: string; acceptedAsset: string };
+  transactionRecordId: string;
+  amount: string;
+  limits: RampLimit[];
+  now: Date;
+}
+
+/**
+ * Reserves the record's use (reserveRampUse), then runs the request's remaining `checks`; the use is
+ * given back if one of them fails, so a refused request counts toward no limit.
+ */
+export async function reserveRampUseFor(
+  tenant: Tenant,
+  request: RampUseRequest,
+  checks: () => Promise<void>,
+): Promise<void> {
+  const { connector, transactionRecordId, amount, limits, now } = request;
+  const use = await reserveRampUse(tenant, connector.id, transactionRecordId, amount, now, (used) =>
+    limitErrors(limits, new BigNumber(amount), connector.acceptedAsset, used),
+  );
+  try {
+    await checks();
+  } catch (error) {
+    await use.release();
+    throw error;
+  }
 }
 
 /** Gives the record's use back (failed having moved nothing, or refunded); repeating it is harmless. */

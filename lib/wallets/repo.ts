@@ -48,7 +48,6 @@ export const walletEntity = entity<WalletRecord>({
   }),
 });
 
-/** Writes a new wallet (ids are random: an existing item is a bug, not a replay). */
 /**
  * Counts one wallet creation in the association's window: null when counted, else the seconds until the
  * window ends (`limit` were created in it already).
@@ -56,6 +55,7 @@ export const walletEntity = entity<WalletRecord>({
 export const countWalletCreation = (tenant: Tenant, limit: number, windowSeconds: number, now: Date) =>
   countInWindow((start) => walletKeys.creationWindow(tenant, start), limit, windowSeconds, now);
 
+/** Writes a new wallet (ids are random: an existing item is a bug, not a replay). */
 export async function putWallet(record: WalletRecord): Promise<void> {
   const written = await createIfAbsent(walletEntity, record);
   if (written.outcome !== 'written') throw new Error(`Wallet ${record.walletId} already exists`);

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { findRegistryAsset } from '../assets/service.ts';
 import { config } from '../config.ts';
-import { type FieldError, notFound, Problem, unprocessable } from '../http/problem.ts';
+import { type FieldError, notFound, Problem, tooManyRequests, unprocessable } from '../http/problem.ts';
 import type { Tenant } from '../http/types.ts';
 import { accountBalances, type LedgerBalance } from '../ledger/balances.ts';
 import { newAccountKeys } from '../ledger/custody.ts';
@@ -78,10 +78,9 @@ export async function createWallet(tenant: Tenant, input: CreateWallet, now: Dat
   const { WALLET_CREATE_LIMIT: limit, WALLET_CREATE_WINDOW_SECONDS: window } = config();
   const retryAfter = await countWalletCreation(tenant, limit, window, now);
   if (retryAfter !== null)
-    throw new Problem(
-      429,
+    throw tooManyRequests(
+      retryAfter,
       `This association created ${limit} wallets in the last ${window} seconds, the most it may; retry after ${retryAfter} seconds.`,
-      { headers: { 'Retry-After': String(retryAfter) } },
     );
 
   const walletId = randomUUID();

@@ -4,7 +4,7 @@
 // half a second of Lambda time.
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { call, newTenant, tokenFor } from '../support/api.ts';
+import { createdWalletId, newTenant, tokenFor } from '../support/api.ts';
 import { type BlackHole, startBlackHole } from '../support/black-hole.ts';
 
 describe('a function out of time', () => {
@@ -19,25 +19,19 @@ describe('a function out of time', () => {
   it('answers 504 with a problem body, not 500', async () => {
     const tenant = await newTenant();
     const token = await tokenFor(tenant);
-    const created = await call('/wallets', {
-      method: 'POST',
-      apiKey: tenant.apiKey,
-      token,
-      body: { walletName: 'Slow ledger', assetCode: 'USDC', ownAccount: true },
-    });
-    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const walletId = await createdWalletId(tenant, token, 'Slow ledger');
     const { toApiGatewayEvent, lambdaContext } = await import('../../lib/local/lambda-event.ts');
     const { handler } = await import('../../functions/api/wallets.ts');
     const result = await handler(
       toApiGatewayEvent(
         {
           method: 'GET',
-          url: `/v1/wallets/${created.body.id}`,
+          url: `/v1/wallets/${walletId}`,
           headers: { 'x-service-auth': tenant.apiKey, authorization: `Bearer ${token}` },
           body: Buffer.alloc(0),
         },
         'GET /v1/wallets/{walletId}',
-        { walletId: created.body.id },
+        { walletId: walletId },
       ),
       lambdaContext('wallets', 500),
     );

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it, onTestFinished } from 'vitest';
 import { freePort } from '../../lib/local/ports.ts';
-import { call, newTenant, tokenFor } from '../support/api.ts';
+import { call, createdWalletId, newTenant, tokenFor } from '../support/api.ts';
 import { captureLogs } from '../support/logs.ts';
 
 describe('wallets while the ledger is down', () => {
@@ -15,14 +15,7 @@ describe('wallets while the ledger is down', () => {
     process.env.LEDGER_TIMEOUT_MS = '1000';
     const tenant = await newTenant();
     const token = await tokenFor(tenant);
-    const created = await call('/wallets', {
-      method: 'POST',
-      apiKey: tenant.apiKey,
-      token,
-      body: { walletName: 'Down', assetCode: 'USDC', ownAccount: true },
-    });
-    assert.equal(created.status, 201);
-    const id = created.body.id;
+    const id = await createdWalletId(tenant, token, 'Down');
     const deadline = Date.now() + 30_000;
     while (
       (await call(`/wallets/${id}`, { apiKey: tenant.apiKey, token })).body.activationStatus === 'pending'

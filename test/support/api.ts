@@ -112,6 +112,22 @@ export async function tokenFor(
   return body.accessToken;
 }
 
+/** An own USDC wallet the tenant creates through POST /wallets (201): its id (its account opens later). */
+export async function createdWalletId(
+  tenant: Pick<NewTenant, 'apiKey'>,
+  token: string,
+  walletName: string,
+): Promise<string> {
+  const created = await call('/wallets', {
+    method: 'POST',
+    apiKey: tenant.apiKey,
+    token,
+    body: { walletName, assetCode: 'USDC', ownAccount: true },
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  return created.body.id;
+}
+
 /** The test stack's private signing ring, for minting tokens the way an attacker with a leaked key could. */
 export function testSigningKeyRing(): SigningKeyRing {
   const dataDir = process.env.TEST_DATA_DIR ?? '';
