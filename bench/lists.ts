@@ -237,6 +237,7 @@ async function printWriteUnits(
   const { pendingKeys } = await import('../lib/db/keys.ts');
   const { tableName } = await import('../lib/db/client.ts');
   const payments = await import('../lib/payments/repo.ts');
+  const { applyEvent } = await import('../lib/payments/lifecycle/apply.ts');
   const { transactionAt } = await import('../test/support/list-records.ts');
   let units = 0;
   const name = `writeUnits-${randomUUID()}`;
@@ -273,7 +274,6 @@ async function printWriteUnits(
         };
         if (i >= 10) record.walletIds = record.walletIds.slice(0, 1);
         const settlement = {
-          status: 'completed' as const,
           stellarTxHash: 'a'.repeat(64),
           receiveAmount: '1',
           exchangeRate: '1',
@@ -281,7 +281,12 @@ async function printWriteUnits(
         units = 0;
         await payments.putTransaction(record);
         const accepted = units;
-        await payments.settleTransaction(tenant, record.transactionRecordId, settlement, new Date());
+        await applyEvent(
+          tenant,
+          record,
+          { type: 'ledger_landed', facts: settlement, source: 'ledger-submitter' },
+          new Date(),
+        );
         const after = [accepted, units - accepted, units];
         // Before the list indexes: the record with gsi1 only, settled by the same update less the status keys.
         // Nor the pending index's keys, which came after them: this update does not remove them, and the

@@ -19,6 +19,9 @@ export const metricNames = {
   settlementLatency: 'SettlementLatency',
   paymentDeliveries: 'PaymentDeliveries',
   paymentEnvelopes: 'PaymentEnvelopes',
+  transitionRefused: 'TransitionRefused',
+  owedPayments: 'OwedPayments',
+  owedOldestAge: 'OwedOldestAge',
   channelsInUse: 'ChannelsInUse',
   channelWaits: 'ChannelWaits',
   webhookDelivery: 'WebhookDelivery',
@@ -152,6 +155,34 @@ export function countSettled(
     emit(metricNames.paymentDeliveries, MetricUnit.Count, fact.deliveries, {}, properties);
   if (fact.envelopes !== null)
     emit(metricNames.paymentEnvelopes, MetricUnit.Count, fact.envelopes, {}, properties);
+}
+
+/**
+ * An event a record's lifecycle table refused in its state (lib/payments/lifecycle): a late or duplicate
+ * report, or a contradiction (a collection reported failed after it completed) for operations to look at.
+ */
+export const countTransitionRefused = (
+  fact: PaymentFact,
+  state: string,
+  event: string,
+  source: string,
+): void =>
+  emit(
+    metricNames.transitionRefused,
+    MetricUnit.Count,
+    1,
+    { type: fact.transactionType, event },
+    { ...paymentProperties(fact), state, source },
+    [[]],
+  );
+
+/**
+ * Money the platform owes (refunds, collected on-ramps' and receipts' credits not yet landed), read by
+ * the reconciler's run: how many records, and the age of the oldest in seconds (its alarm pages).
+ */
+export function countOwed(environment: string, owed: number, oldestAgeSeconds: number): void {
+  emit(metricNames.owedPayments, MetricUnit.Count, owed, { environment }, {}, [[]]);
+  emit(metricNames.owedOldestAge, MetricUnit.Seconds, oldestAgeSeconds, { environment }, {}, [[]]);
 }
 
 /** A lease of the channel pool: channels held after it, or a wait (none was free). */

@@ -16,7 +16,10 @@ import { config } from './config.ts';
 import { markRedriven, type PendingItem, pendingBefore } from './db/pending-index.ts';
 import type { Environment } from './http/types.ts';
 import { logger } from './log.ts';
-import { outboxMessages, REDRIVEN_MESSAGE, reconciledItemTypes } from './outbox.ts';
+import * as metrics from './metrics.ts';
+import { REDRIVEN_MESSAGE, reconciledItemTypes, redriveMessages } from './outbox.ts';
+import { isOwed } from './payments/lifecycle/records.ts';
+import type { TransactionRecord } from './payments/repo.ts';
 
 const ENVIRONMENTS: readonly Environment[] = ['sandbox', 'production'];
 
@@ -30,7 +33,7 @@ export interface ReconcileRun {
 /** Re-drives the record; false when its state asks the outbox for nothing (then nothing was sent). */
 async function redrive(item: PendingItem, now: Date): Promise<boolean> {
   // The insert as the stream carried it: the rows decide what it asks for, and build it.
-  const messages = outboxMessages({ kind: 'INSERT', newImage: item });
+  const messages = redriveMessages(item);
   for (const { queue, message } of messages) await sendToQueue(queue, message);
   // After the sends: a run that dies between them re-drives the record again next time, which is harmless.
   // Moved to the back even when nothing was sent, so it never holds the oldest places of every run.
@@ -47,6 +50,12 @@ async function redrive(item: PendingItem, now: Date): Promise<boolean> {
     logger.warn('Outbox reconciler: a pending record asks for nothing in its state; nothing sent', facts);
     return false;
   }
+  // A ramp waiting on its provider, or money owed and being retried, is no lost change of the outbox: its
+  // worker asks the provider or pays again; owed money has its own alarm (OwedOldestAge).
+  if (item.type === 'transaction' && item.status !== 'initiated') {
+    logger.info('Outbox reconciler: re-drove a record waiting on its provider or owing money', facts);
+    return true;
+  }
   logger.warn(REDRIVEN_MESSAGE, { ...facts, queues: messages.map((m) => m.queue) });
   return true;
 }
@@ -57,14 +66,26 @@ export async function reconcile(now: Date = new Date()): Promise<ReconcileRun> {
   const before = new Date(now.getTime() - RECONCILE_AFTER_SECONDS * 1000).toISOString();
   let left = RECONCILE_MAX_PER_RUN;
   let redriven = 0;
-  for (const environment of ENVIRONMENTS)
+  for (const environment of ENVIRONMENTS) {
+    // Money the platform owes, among what waits past the bound: how much, and for how long.
+    let owed = 0;
+    let oldest = 0;
     for (const itemType of reconciledItemTypes) {
       if (left === 0) break;
       for (const item of await pendingBefore(environment, itemType, before, left)) {
+        if (item.type === 'transaction' && isOwed(item as unknown as TransactionRecord)) {
+          owed += 1;
+          oldest = Math.max(
+            oldest,
+            (now.getTime() - Date.parse(String(item.owedSince ?? item.updatedAt))) / 1000,
+          );
+        }
         if (await redrive(item, now)) redriven += 1;
         left -= 1;
       }
     }
+    metrics.countOwed(environment, owed, Math.round(oldest));
+  }
   const run = { redriven, capped: left === 0 };
   if (run.capped) logger.warn('Outbox reconciler: cap reached; the next run takes the rest', run);
   return run;

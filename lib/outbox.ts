@@ -8,10 +8,12 @@
 // so a message may be sent twice: every consumer must be idempotent (the wallet activator is: activation
 // is keyed by the wallet, and an active wallet is left alone; so is the payment executor: the ledger
 // submission is keyed by the record's intent, and a record that has moved is left alone).
-// Types only: the router's bundle holds these rows and the SQS client, no domain code.
+// Types only, and the lifecycle tables (data): the router's bundle holds these rows and the SQS client,
+// no domain code.
 import type { PaymentDestinationRecord } from './beneficiaries/repo.ts';
 import type { CustomerRecord } from './customers/repo.ts';
 import type { NoticeMessage } from './notifications/message.ts';
+import { isOwed } from './payments/lifecycle/records.ts';
 import type { PaymentMessage } from './payments/message.ts';
 import type { TransactionRecord } from './payments/repo.ts';
 import type { ActivationMessage } from './wallets/activation-message.ts';
@@ -147,23 +149,15 @@ export const outboxRows: readonly OutboxRow<never>[] = [
     queue: 'ledger-submissions',
     message: paymentMessageOf,
   }),
-  // A ramp whose provider failed or returned the payout after its ledger leg: the change to `failed`
-  // asks for the refund (lib/payments/ramps.ts), on the same queue as the ledger work.
-  row<TransactionRecord>({
-    itemType: 'transaction',
-    when: (change) => changedTo(change, 'status') === 'failed' && change.newImage?.refundDue === true,
-    queue: 'ledger-submissions',
-    message: paymentMessageOf,
-  }),
-  // An on-ramp whose collection the provider reports completed: the change asks for the payout into the
-  // wallet (whichever of the record's move to processing and the provider's report came last).
+  // A record that moved into a state where the platform owes money (an off-ramp's refund after its
+  // payout failed or came back, an on-ramp's credit once its collection completed; lib/payments/lifecycle)
+  // asks for that payment, on the same queue as the ledger work.
   row<TransactionRecord>({
     itemType: 'transaction',
     when: (change) =>
-      (changedTo(change, 'status') === 'processing' || changedTo(change, 'providerStatus') === 'completed') &&
-      change.newImage?.transactionType === 'onramp' &&
-      change.newImage.status === 'processing' &&
-      change.newImage.providerStatus === 'completed',
+      change.kind === 'MODIFY' &&
+      changedTo(change, 'state') !== null &&
+      isOwed(change.newImage as TransactionRecord),
     queue: 'ledger-submissions',
     message: paymentMessageOf,
   }),
@@ -271,6 +265,19 @@ export function logKeysOf(item: Record<string, unknown> = {}): Record<string, st
   for (const name of ['transactionRecordId', 'requestId', 'walletId', 'webhookId', 'deliveryId'])
     if (typeof item[name] === 'string') keys[name] = item[name];
   return keys;
+}
+
+/**
+ * The messages a record the reconciler found still pending asks for: its insert's, as the stream carried
+ * it; a transaction record past `initiated` (a ramp waiting on its provider, money owed) asks its worker
+ * for the next step of where it stands, and nothing else (its events were sent when it moved).
+ */
+export function redriveMessages(item: Record<string, unknown>): OutboxMessage[] {
+  if (item.type === 'transaction' && item.status !== 'initiated')
+    return [
+      { queue: 'ledger-submissions', message: paymentMessageOf({ kind: 'MODIFY', newImage: item as never }) },
+    ];
+  return outboxMessages({ kind: 'INSERT', newImage: item });
 }
 
 /** The messages one change asks for, in row order (none for most changes). */

@@ -56,6 +56,12 @@ Commands:
       Provider on-ramp receipts held (an unknown or inactive reference, or one that cannot be paid).
   receipts resolve --environment <env> --connector <id> --receipt <receiptId> (--reference <ref> | --returned <note>)
       Pays a held receipt to an active reference (its tenant's wallet), or records it returned to the payer.
+  owed list --environment <env>
+      Money the platform owes (off-ramp refunds, on-ramp and receipt credits not landed yet), oldest
+      first: amount, attempt, how long it has been owed and why the ledger refused the last attempt.
+  owed redrive --environment <env> --transaction <transactionRecordId>
+      Asks the ledger-submitter to pay one owed record now (after its cause is cleared: a settlement
+      account funded again, a wallet's trustline restored), as the reconciler's re-drive would.
   wallet review --wallet <walletId> --decision Verified|Rejected
       Ends a third-party wallet's KYC review (only a Pending wallet moves).
   destination review --destination <destinationId> --decision APPROVED|REJECTED
@@ -112,6 +118,7 @@ const options = {
   destination: { type: 'string' },
   decision: { type: 'string' },
   receipt: { type: 'string' },
+  transaction: { type: 'string' },
   reference: { type: 'string' },
   returned: { type: 'string' },
   minutes: { type: 'string', default: '15' },
@@ -289,6 +296,14 @@ async function main(): Promise<void> {
       if (decision !== 'APPROVED' && decision !== 'REJECTED') fail('--decision must be APPROVED or REJECTED');
       const { reviewPaymentDestination } = await import('../lib/admin/payment-destinations.ts');
       return print(await reviewPaymentDestination(required('destination'), decision));
+    }
+    case 'owed list': {
+      const { listOwed } = await import('../lib/admin/owed.ts');
+      return print(await listOwed(environment()));
+    }
+    case 'owed redrive': {
+      const { redriveOwed } = await import('../lib/admin/owed.ts');
+      return print(await redriveOwed(environment(), required('transaction')));
     }
     case 'receipts list': {
       const { listHeldReceipts } = await import('../lib/admin/receipts.ts');

@@ -59,3 +59,23 @@ export const conditionInput = (condition: Condition) => ({
     ? { ExpressionAttributeValues: condition.values }
     : {}),
 });
+
+/**
+ * The item holds the given values at `version` of `attribute` (0: an item written before it was
+ * versioned, which has none): a move conditioned on the state it read and on nothing having moved it since.
+ */
+export function holdsAtVersion(
+  expected: Record<string, unknown>,
+  attribute: string,
+  version: number,
+): Condition {
+  const held = holds(expected);
+  const names = { ...held.names, '#cVer': attribute };
+  return version === 0
+    ? { expression: `${held.expression} AND attribute_not_exists(#cVer)`, names, values: held.values ?? {} }
+    : {
+        expression: `${held.expression} AND #cVer = :cVer`,
+        names,
+        values: { ...held.values, ':cVer': version },
+      };
+}

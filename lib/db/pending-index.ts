@@ -36,3 +36,23 @@ export async function pendingBefore(
  */
 export const markRedriven = (item: PendingItem, at: string): Promise<Written<unknown>> =>
   updateIf({ pk: item.pk, sk: item.sk }, { set: { pendingSk: at } }, holds({ pendingSk: item.pendingSk }));
+
+/** Every item of `itemType` on the pending index, oldest first (platform operations: what is owed). */
+export async function pendingAll(environment: Environment, itemType: string): Promise<PendingItem[]> {
+  const items: PendingItem[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: PENDING_INDEX,
+        KeyConditionExpression: 'pendingPk = :pk',
+        ExpressionAttributeValues: { ':pk': pendingKeys.partition(environment, itemType) },
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    items.push(...((page.Items ?? []) as PendingItem[]));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}

@@ -343,7 +343,9 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions):
         send(res, 200, { ...stateOf(instruction), submissions: instruction.submissions });
         return;
       }
-      const legal = action && req.method === 'POST' ? MOVES[action] : undefined;
+      // Returned is a payout's state only (the provider contract): a collection is never returned.
+      const returnable = action !== 'return' || instruction.kind === 'payout';
+      const legal = action && req.method === 'POST' && returnable ? MOVES[action] : undefined;
       // Asked for where it already is: answered as it stands, nothing is notified again.
       if (legal && instruction.status === legal.to) {
         send(res, 200, stateOf(instruction));

@@ -15,18 +15,12 @@ import { LedgerInputError, LedgerUnavailableError } from '../ledger/errors.ts';
 import type { CustodialAccount, LedgerAssetRef } from '../ledger/operations.ts';
 import { executePayment, type PaymentLeg, pathPaymentReceipts } from '../ledger/payments.ts';
 import { logger } from '../log.ts';
-import * as metrics from '../metrics.ts';
 import { annotate } from '../trace.ts';
 import { findWalletRecordsNow, type WalletRecord } from '../wallets/lookups.ts';
+import { applyEvent } from './lifecycle/apply.ts';
 import type { PaymentMessage } from './message.ts';
 import { advanceRamp as advanceRampStep } from './ramps.ts';
-import {
-  type AssetOnRecord,
-  findTransaction,
-  type Settlement,
-  settleTransaction,
-  type TransactionRecord,
-} from './repo.ts';
+import { type AssetOnRecord, findTransaction, type Settlement, type TransactionRecord } from './repo.ts';
 
 const LEDGER_SUBMISSION_QUEUE = 'ledger-submissions';
 /** A new wallet's account opens in well under a second; longer, and the message comes back later. */
@@ -185,9 +179,17 @@ async function execute(tenant: Tenant, record: TransactionRecord): Promise<Settl
   return { settlement: await completion(record, outcome.hash), envelopes: outcome.attempt };
 }
 
-/** Puts the message back with a delay; past MAX_REQUEUES, fails it for the queue's redrive policy. */
-async function requeue(message: PaymentMessage, reason: string): Promise<void> {
+/**
+ * Puts the message back with a delay; past MAX_REQUEUES, fails it for the queue's redrive policy. Money
+ * the platform owes (`owed`) is not a failed message: past that, the reconciler re-drives it (its place on
+ * the pending index) and the owed-money alarm says how long it has been owed.
+ */
+async function requeue(message: PaymentMessage, reason: string, owed = false): Promise<void> {
   const attempt = message.attempt ?? 1;
+  if (attempt >= MAX_REQUEUES && owed) {
+    logger.warn('Owed payment still refused: left to the reconciler', { reason, attempt });
+    return;
+  }
   if (attempt >= MAX_REQUEUES)
     throw new PaymentNotSettled(`Payment ${message.transactionRecordId} still not settled: ${reason}`);
   const delay = requeueDelaySeconds(attempt);
@@ -214,14 +216,14 @@ async function advanceRamp(
       if (!(error instanceof LedgerUnavailableError)) throw error;
       result = { pending: error.message };
     }
-    if ('pending' in result) return requeue(message, result.pending);
-    const before: TransactionRecord['status'] = record.status;
+    if ('pending' in result) return requeue(message, result.pending, result.owed);
+    const before = record.version ?? 0;
     const after: TransactionRecord | undefined = await findTransaction(tenant, record.transactionRecordId, {
       consistent: true,
     });
     // Another step is due only when this one moved the record (a payout after the ledger leg, a
     // collection that completed before its answer was recorded).
-    if (!after || after.status === before) return;
+    if (!after || (after.version ?? 0) === before) return;
     record = after;
   }
 }
@@ -253,21 +255,25 @@ export async function executeTransaction(
   }
   if ('pending' in result) return requeue(message, result.pending);
   const { settlement, envelopes } = result;
-  const at = now();
-  const moved = await settleTransaction(tenant, record.transactionRecordId, settlement, at);
-  const errorCode = settlement.status === 'failed' ? settlement.errorCode : null;
+  const { status, ...facts } = settlement;
+  const moved = await applyEvent(
+    tenant,
+    record,
+    {
+      type: status === 'completed' ? 'ledger_landed' : 'ledger_refused',
+      facts,
+      reason: settlement.status === 'failed' ? settlement.failureReason : null,
+      source: 'ledger-submitter',
+      measures: { deliveries: message.attempt ?? 1, envelopes },
+    },
+    now(),
+  );
   // The ids in the line as well as the keys: the line that ends the payment is found by them for sure.
-  logger.info(`Payment ${settlement.status}`, {
+  logger.info(`Payment ${status}`, {
     transactionRecordId: record.transactionRecordId,
     requestId: message.requestId,
-    moved: moved.outcome === 'written',
+    moved: moved.outcome === 'moved',
     stellarTxHash: settlement.stellarTxHash,
-    ...(errorCode ? { errorCode } : {}),
+    ...(settlement.status === 'failed' ? { errorCode: settlement.errorCode } : {}),
   });
-  // Counted by the write that moved it: a redelivery that finds it moved counts nothing.
-  if (moved.outcome === 'written')
-    metrics.countSettled(
-      { ...record, status: settlement.status, errorCode, deliveries: message.attempt ?? 1, envelopes },
-      at,
-    );
 }

@@ -5,7 +5,7 @@
 import { findAssociation } from '../auth/associations.ts';
 import type { Tenant } from '../http/types.ts';
 import type { NoticeValues } from '../notifications/templates.ts';
-import { findTransaction, moveTransaction, type NotificationOnRecord, type NotifyChannel } from './repo.ts';
+import { findTransaction, type NotificationOnRecord, type NotifyChannel, noteNotification } from './repo.ts';
 
 export interface PaymentNotice {
   channel: NotifyChannel;
@@ -49,5 +49,5 @@ export async function recordNotification(
     sentAt: record.notification?.sentAt ?? null,
     ...change,
   };
-  await moveTransaction(tenant, transactionRecordId, 'completed', { notification }, now);
+  await noteNotification(tenant, transactionRecordId, notification, now);
 }

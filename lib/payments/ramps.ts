@@ -1,24 +1,24 @@
-// Executing an off-ramp (the ledger-submissions worker, as every payment), one step per delivery of its
-// message, each step safe to repeat and to crash in:
-//   initiated  → the wallet pays `originalSendAmount` (amount + fee) to the connector's settlement
-//                account: one submitOnce on a channel keyed by the record's intent → processing (with
-//                stellarTxHash), or failed (nothing moved);
-//   processing → the payout is instructed, idempotent at the provider by the record id (recorded first,
-//                so a notification finds its record): a crash before or after it instructs it again,
-//                and the provider answers with the instruction it holds; externalReference is set;
-//   failed with a ledger leg (the provider failed or returned the payout) → the settlement account pays
-//                the wallet back, under an intent of its own (`refund:<id>`), → refund_completed.
-// The provider's notifications (applyProviderState) move processing → completed | failed and
-// processing or completed → failed (returned), in whatever order they come; the record's change asks
-// for the refund through the outbox.
-import type { Written } from '../db/items.ts';
+// Executing a ramp (the ledger-submissions worker, as every payment), one step per delivery of its
+// message, each step safe to repeat and to crash in. What may follow what is the record's lifecycle
+// table (lifecycle/offramp.ts, onramp.ts, provider-onramp.ts); this file does the work each state asks
+// for and reports what happened as an event (lifecycle/apply.ts):
+//   off-ramp initiated  → the wallet pays `originalSendAmount` (amount + fee) to the connector's
+//                         settlement account, once (its intent): ledger_landed | ledger_refused;
+//            leg_landed → the payout is instructed, idempotent at the provider by the record id (recorded
+//                         first, so a notification finds its record): the provider's answer, or its refusal;
+//            refund_due → the settlement account pays the wallet back (owed_paid | owed_refused);
+//   on-ramp  initiated  → the collection is instructed: the provider's answer, or its refusal;
+//            collected  → the settlement account pays the wallet `receiveAmount` (owed);
+//   provider on-ramp initiated → the same credit, for a receipt (owed).
+// Money the platform owes is paid until it lands: an attempt the ledger refuses (proven: nothing of it
+// can ever land) is followed by a fresh intent, one at a time per record (the record's owedAttempt).
+// A record waiting on its provider (paying_out, collecting) asks the provider for its state when the
+// reconciler re-drives it: a notification that never came is read instead.
 import type { Tenant } from '../http/types.ts';
 import { LedgerInputError } from '../ledger/errors.ts';
-import { executePayment } from '../ledger/payments.ts';
+import { executePayment, type PaymentLeg } from '../ledger/payments.ts';
 import { platformAccount } from '../ledger/platform-accounts.ts';
 import type { SubmissionOutcome } from '../ledger/submit.ts';
-import { logger } from '../log.ts';
-import * as metrics from '../metrics.ts';
 import {
   type InstructionState,
   ProviderNotConfiguredError,
@@ -27,176 +27,62 @@ import {
 } from '../providers/contract.ts';
 import { providerFor, recordInstruction } from '../providers/service.ts';
 import { findWalletRecord } from '../wallets/lookups.ts';
-import { releaseRampUse } from './ramp-usage.ts';
-import { moveTransaction, type TransactionRecord } from './repo.ts';
+import { type Applied, applyEvent, type RecordEvent } from './lifecycle/apply.ts';
+import type { EventType } from './lifecycle/machine.ts';
+import { stateOf } from './lifecycle/records.ts';
+import type { TransactionRecord } from './repo.ts';
 
 /** The ledger budget of one step, as for every payment (execution.ts). */
 const RAMP_BUDGET_MS = 6_000;
 
 export const refundIntentIdOf = (transactionRecordId: string) => `refund:${transactionRecordId}`;
 
-export type RampStep = { done: true } | { pending: string };
+/** An owed payment's intent: the first attempt keeps the id it always had, each later one its own. */
+export const owedIntentIdOf = (base: string, attempt: number) => (attempt <= 1 ? base : `${base}#${attempt}`);
 
-const ledgerAsset = (record: TransactionRecord) =>
-  record.sendingAsset.issuer === null
-    ? ('native' as const)
-    : { code: record.sendingAsset.code, issuer: record.sendingAsset.issuer };
+/** `owed`: a payment the platform owes was refused; the next attempt waits (backoff, then the reconciler). */
+export type RampStep = { done: true } | { pending: string; owed?: true };
 
-/** Where the provider's report takes a ramp record, from the status it is in; null: nowhere. */
-function rampMove(
-  record: TransactionRecord,
-  state: InstructionState,
-): { from: TransactionRecord['status']; set: Record<string, unknown> } | null {
-  if (record.transactionType === 'onramp')
-    // A collection that completed is paid out by the worker (the change asks for it, lib/outbox.ts).
-    return record.status === 'processing' && state.status === 'failed'
-      ? {
-          from: 'processing',
-          set: {
-            status: 'failed',
-            errorCode: 'COLLECTION_FAILED',
-            failureReason: state.reason ?? 'The counterparty’s payment was declined or expired.',
-          },
-        }
-      : null;
-  if (record.status === 'processing' && state.status === 'completed')
-    return { from: 'processing', set: { status: 'completed' } };
-  if (record.status === 'processing' && state.status === 'failed')
-    return {
-      from: 'processing',
-      set: {
-        status: 'failed',
-        refundDue: true,
-        errorCode: 'PROVIDER_FAILED',
-        failureReason: state.reason ?? 'The provider failed the payout.',
-      },
-    };
-  // A return is a payout that completed and came back: whether or not its `completed` report came first
-  // (or at all), the payout is failed and refunded.
-  if ((record.status === 'processing' || record.status === 'completed') && state.status === 'returned')
-    return {
-      from: record.status,
-      set: {
-        status: 'failed',
-        refundDue: true,
-        errorCode: 'PAYOUT_RETURNED',
-        failureReason: state.reason ?? 'The payout was returned.',
-        completedAt: null,
-      },
-    };
-  return null;
-}
+const ledgerAsset = (asset: TransactionRecord['sendingAsset']) =>
+  asset.issuer === null ? ('native' as const) : { code: asset.code, issuer: asset.issuer };
+
+/** The event a provider's report of the record's instruction is. */
+const providerEvent = (state: InstructionState, source: RecordEvent['source']): RecordEvent => ({
+  type: `provider_${state.status}` as EventType,
+  facts: { externalReference: state.providerReference, providerStatus: state.status },
+  reason: state.reason,
+  source,
+});
 
 /**
- * Moves a ramp record from `from`. The write that settles it (to completed or failed, from initiated or
- * processing) counts its settlement, as a P2P's does (execution.ts): whichever step or notification
- * makes it, once. A payout returned after it completed is no second settlement.
+ * Applies what the provider says of a record's instruction (a notification, its answer to one, or a
+ * read), in whatever order and at whatever moment reports come: the table decides.
  */
-async function moveRamp(
-  tenant: Tenant,
-  record: TransactionRecord,
-  from: TransactionRecord['status'],
-  set: Record<string, unknown>,
-  now: Date,
-): Promise<Written<TransactionRecord>> {
-  const written = await moveTransaction(tenant, record.transactionRecordId, from, set, now);
-  const status = set.status;
-  if (
-    written.outcome === 'written' &&
-    from !== 'completed' &&
-    (status === 'completed' || status === 'failed')
-  )
-    metrics.countSettled(
-      {
-        ...record,
-        status,
-        errorCode: status === 'failed' ? String(set.errorCode) : null,
-        deliveries: null,
-        envelopes: null,
-      },
-      now,
-    );
-  // A collection that failed moved nothing: it no longer counts toward the connector's limits.
-  if (
-    written.outcome === 'written' &&
-    status === 'failed' &&
-    record.transactionType === 'onramp' &&
-    record.ramp
-  )
-    await releaseRampUse(tenant, record.ramp.connectorId, record.transactionRecordId);
-  return written;
-}
-
-/** How far an instruction has got at the provider: a report that arrives late never takes it back. */
-const PROVIDER_PROGRESS: Record<InstructionState['status'], number> = {
-  pending: 0,
-  processing: 1,
-  completed: 2,
-  failed: 3,
-  returned: 3,
-};
-
-const isBehind = (record: TransactionRecord, state: InstructionState) =>
-  record.providerStatus != null &&
-  PROVIDER_PROGRESS[state.status] <
-    (PROVIDER_PROGRESS[record.providerStatus as InstructionState['status']] ?? 0);
-
-/** Moves a record whose write another move beat is applied again, to what that one wrote, this many times. */
-const PROVIDER_STATE_ATTEMPTS = 5;
-
-/**
- * Applies what the provider says of a record's instruction (a notification, or its answer to one).
- * Reports may come in any order and at the same time as another move (a notification, the worker): a
- * late one never takes the provider's state back, and one whose write another move beat is applied to
- * what that move wrote, so a `returned` that loses to its `completed` still fails and refunds the payout.
- */
-export async function applyProviderState(
+export const applyProviderState = (
   tenant: Tenant,
   record: TransactionRecord,
   state: InstructionState,
   now: Date,
-): Promise<void> {
-  let current = record;
-  for (let attempt = 0; attempt < PROVIDER_STATE_ATTEMPTS; attempt += 1) {
-    const written = await applyProviderStateOnce(tenant, current, state, now);
-    if (written?.outcome !== 'conditionFailed') return;
-    current = written.current;
-  }
-  throw new Error(
-    `Ramp ${record.transactionRecordId}: the provider's ${state.status} kept losing to other moves`,
-  );
-}
+  source: RecordEvent['source'] = 'notification',
+): Promise<Applied> => applyEvent(tenant, record, providerEvent(state, source), now);
 
-async function applyProviderStateOnce(
-  tenant: Tenant,
-  record: TransactionRecord,
-  state: InstructionState,
-  now: Date,
-): Promise<Written<TransactionRecord> | null> {
-  const move = rampMove(record, state);
-  const common = { externalReference: state.providerReference, providerStatus: state.status };
-  if (!move) {
-    if (isBehind(record, state)) return null;
-    if (record.externalReference !== state.providerReference || record.providerStatus !== state.status)
-      return moveRamp(tenant, record, record.status, common, now);
-    return null;
-  }
-  const at = now.toISOString();
-  const completes = move.set.status === 'completed';
-  const written = await moveRamp(
-    tenant,
-    record,
-    move.from,
-    {
-      ...common,
-      ...move.set,
-      // An off-ramp's beneficiary is told from its change to completed (lib/outbox.ts), not here.
-      ...(completes ? { completedAt: at } : {}),
-    },
-    now,
-  );
-  logger.info('Ramp moved by its provider', { to: move.set.status, moved: written.outcome === 'written' });
-  return written;
+/** A ledger outcome as the record's event; pending (not settled yet) is no event. */
+function ledgerEvent(
+  outcome: SubmissionOutcome,
+  landed: EventType,
+  refused: EventType,
+  facts: (hash: string | null) => Record<string, unknown>,
+): RecordEvent | null {
+  if (outcome.status === 'pending') return null;
+  if (outcome.status === 'succeeded')
+    return { type: landed, facts: facts(outcome.hash), source: 'ledger-submitter' };
+  // `failed` is only ever a closed ledger's result or every envelope proven dead (lib/ledger/submit.ts).
+  return {
+    type: refused,
+    facts: { ...facts(outcome.hash), errorCode: outcome.errorCode, failureReason: outcome.failureReason },
+    reason: outcome.failureReason,
+    source: 'ledger-submitter',
+  };
 }
 
 /** The ledger leg: the wallet pays the settlement account. */
@@ -204,7 +90,7 @@ async function payLedgerLeg(tenant: Tenant, record: TransactionRecord, now: Date
   const wallet = record.walletId ? await findWalletRecord(tenant, record.walletId) : undefined;
   if (!wallet) throw new Error(`Off-ramp ${record.transactionRecordId} names a missing wallet`);
   if (wallet.activationStatus !== 'active') return { pending: `wallet ${wallet.walletId} is not open yet` };
-  let outcome: SubmissionOutcome | { status: 'failed'; hash: null; errorCode: string; failureReason: string };
+  let outcome: SubmissionOutcome;
   try {
     outcome = await executePayment({
       environment: record.environment,
@@ -214,7 +100,7 @@ async function payLedgerLeg(tenant: Tenant, record: TransactionRecord, now: Date
         {
           from: { publicKey: wallet.publicKey, sealedSecret: wallet.sealedSecret },
           to: record.destinationStellarAddress ?? '',
-          sendAsset: ledgerAsset(record),
+          sendAsset: ledgerAsset(record.sendingAsset),
           amount: record.originalSendAmount,
         },
       ],
@@ -224,43 +110,33 @@ async function payLedgerLeg(tenant: Tenant, record: TransactionRecord, now: Date
     });
   } catch (error) {
     if (!(error instanceof LedgerInputError)) throw error;
-    // Acceptance checked what the ledger checks here: a record that can never execute.
-    outcome = { status: 'failed', hash: null, errorCode: 'PAYMENT_INVALID', failureReason: error.message };
+    // Refused before anything was built (the input itself): nothing of it was ever sent.
+    outcome = {
+      status: 'failed',
+      intentId: record.intentId,
+      hash: null,
+      errorCode: 'PAYMENT_INVALID',
+      failureReason: error.message,
+      attempt: 0,
+    };
   }
   if (outcome.status === 'pending') return { pending: `${outcome.errorCode}: ${outcome.failureReason}` };
-  if (outcome.status === 'failed') {
-    await moveRamp(
-      tenant,
-      record,
-      'initiated',
-      {
-        status: 'failed',
-        stellarTxHash: outcome.hash,
-        errorCode: outcome.errorCode,
-        failureReason: outcome.failureReason,
-      },
-      now,
-    );
-    // Nothing moved: the payment no longer counts toward its limits.
-    if (record.ramp) await releaseRampUse(tenant, record.ramp.connectorId, record.transactionRecordId);
-    return { done: true };
-  }
-  await moveRamp(tenant, record, 'initiated', { status: 'processing', stellarTxHash: outcome.hash }, now);
+  const event = ledgerEvent(outcome, 'ledger_landed', 'ledger_refused', (hash) => ({ stellarTxHash: hash }));
+  if (!event) return { pending: 'the ledger leg is not settled yet' };
+  await applyEvent(tenant, record, event, now);
   return { done: true };
 }
 
 /**
  * Sends the record's instruction to its provider, idempotent by the record id (recorded first, so a
- * notification that beats the answer finds its record): the provider's answer, a step to wait
- * (unavailable, not configured: re-queued), or its refusal (what `refused` makes of it).
+ * notification that beats the answer finds its record), and applies the provider's answer or refusal.
  */
 async function instruct(
   tenant: Tenant,
   record: TransactionRecord,
   now: Date,
   kind: 'payout' | 'collection',
-  refused: { from: TransactionRecord['status']; set: Record<string, unknown> },
-): Promise<InstructionState | RampStep> {
+): Promise<RampStep> {
   const ramp = record.ramp;
   if (!ramp) throw new Error(`Ramp ${record.transactionRecordId} has no connector`);
   const reference = record.transactionRecordId;
@@ -280,164 +156,162 @@ async function instruct(
     currency: ramp.fiatCurrency,
     statementReference: record.toRef,
   };
+  let answer: InstructionState;
   try {
     const provider = await providerFor(record.environment, ramp.connectorId);
-    return kind === 'payout'
-      ? await provider.submitPayout({
-          ...common,
-          beneficiary: ramp.beneficiary,
-          destination: ramp.destination,
-        })
-      : await provider.startCollection({ ...common, payer: ramp.beneficiary, source: ramp.destination });
+    answer =
+      kind === 'payout'
+        ? await provider.submitPayout({
+            ...common,
+            beneficiary: ramp.beneficiary,
+            destination: ramp.destination,
+          })
+        : await provider.startCollection({ ...common, payer: ramp.beneficiary, source: ramp.destination });
   } catch (error) {
     if (error instanceof ProviderUnavailableError || error instanceof ProviderNotConfiguredError)
       return { pending: error.message };
     if (!(error instanceof ProviderRejectedError)) throw error;
-    await moveRamp(tenant, record, refused.from, { ...refused.set, failureReason: error.message }, now);
+    await applyEvent(
+      tenant,
+      record,
+      { type: 'provider_rejected', reason: error.message, source: 'provider-answer' },
+      now,
+    );
     return { done: true };
   }
-}
-
-const isStep = (answer: InstructionState | RampStep): answer is RampStep =>
-  'done' in answer || 'pending' in answer;
-
-/** The payout instruction; a refusal fails the record, which is then refunded (its ledger leg landed). */
-async function instructPayout(tenant: Tenant, record: TransactionRecord, now: Date): Promise<RampStep> {
-  const answer = await instruct(tenant, record, now, 'payout', {
-    from: 'processing',
-    set: { status: 'failed', refundDue: true, errorCode: 'PROVIDER_REJECTED' },
-  });
-  if (isStep(answer)) return answer;
-  await applyProviderState(tenant, record, answer, now);
+  await applyProviderState(tenant, record, answer, now, 'provider-answer');
   return { done: true };
 }
 
-/** Pays the wallet back from the settlement account, once (its own intent), → refund_completed. */
+/**
+ * A record waiting on its provider, re-driven: the provider's state of the instruction, applied when it
+ * says more than the record knows (a notification lost on the way). Unreachable: the notification may
+ * still come, and the next re-drive asks again.
+ */
+async function readProviderState(tenant: Tenant, record: TransactionRecord, now: Date): Promise<RampStep> {
+  const ramp = record.ramp;
+  if (!ramp) return { done: true };
+  let state: InstructionState | null;
+  try {
+    state = await (await providerFor(record.environment, ramp.connectorId)).readStatus(
+      record.transactionRecordId,
+    );
+  } catch (error) {
+    if (error instanceof ProviderUnavailableError || error instanceof ProviderNotConfiguredError)
+      return { done: true };
+    throw error;
+  }
+  if (state && state.status !== record.providerStatus)
+    await applyProviderState(tenant, record, state, now, 'reconciler');
+  return { done: true };
+}
+
+/**
+ * Pays what the platform owes (`leg`, from the settlement account) under the record's current attempt:
+ * landed → owed_paid; refused → owed_refused, which moves the record to the next attempt, paid later on
+ * an intent of its own. Two workers on one record pay the same attempt (submitOnce keeps it once); an
+ * attempt starts only once the one before it is proven refused.
+ */
+async function payOwed(
+  tenant: Tenant,
+  record: TransactionRecord,
+  now: Date,
+  owed: {
+    baseIntentId: string;
+    purpose: string;
+    leg: PaymentLeg;
+    paid: (hash: string | null) => Record<string, unknown>;
+  },
+): Promise<RampStep> {
+  const attempt = record.owedAttempt ?? 1;
+  const outcome = await executePayment({
+    environment: record.environment,
+    intentId: owedIntentIdOf(owed.baseIntentId, attempt),
+    purpose: owed.purpose,
+    legs: [owed.leg],
+    recordId: record.transactionRecordId,
+    slippage: '0',
+    budgetMs: RAMP_BUDGET_MS,
+  });
+  const event = ledgerEvent(outcome, 'owed_paid', 'owed_refused', owed.paid);
+  if (!event) return { pending: `owed payment pending: ${outcome.status}` };
+  if (event.type === 'owed_refused') {
+    // The next attempt is a fresh intent; the refusal stays on the record for operations. Only the
+    // attempt that was refused moves it on: a worker that read an older attempt changes nothing.
+    const refusal = `${event.facts?.errorCode}: ${event.reason}`;
+    event.facts = { owedAttempt: attempt + 1, owedRefusal: refusal };
+    event.onlyIf = (current) => (current.owedAttempt ?? 1) === attempt;
+    await applyEvent(tenant, record, event, now);
+    return { pending: `owed payment refused (attempt ${attempt}): ${refusal}`, owed: true };
+  }
+  await applyEvent(tenant, record, event, now);
+  return { done: true };
+}
+
+/** Pays the wallet back from the settlement account: the off-ramp's refund. */
 async function refund(tenant: Tenant, record: TransactionRecord, now: Date): Promise<RampStep> {
   const ramp = record.ramp;
   const wallet = record.walletId ? await findWalletRecord(tenant, record.walletId) : undefined;
   if (!ramp || !wallet) throw new Error(`Off-ramp ${record.transactionRecordId} cannot be refunded`);
   const settlement = await platformAccount(record.environment, `settlement:${ramp.connectorId}`);
-  const outcome = await executePayment({
-    environment: record.environment,
-    intentId: refundIntentIdOf(record.transactionRecordId),
+  return payOwed(tenant, record, now, {
+    baseIntentId: refundIntentIdOf(record.transactionRecordId),
     purpose: `refund:${record.requestFingerprint}`,
-    legs: [
-      {
-        from: { publicKey: settlement.publicKey, sealedSecret: settlement.sealedSecret },
-        to: wallet.publicKey,
-        custodialDestination: { publicKey: wallet.publicKey, sealedSecret: wallet.sealedSecret },
-        sendAsset: ledgerAsset(record),
-        amount: record.originalSendAmount,
-      },
-    ],
-    recordId: record.transactionRecordId,
-    slippage: '0',
-    budgetMs: RAMP_BUDGET_MS,
+    leg: {
+      from: { publicKey: settlement.publicKey, sealedSecret: settlement.sealedSecret },
+      to: wallet.publicKey,
+      custodialDestination: { publicKey: wallet.publicKey, sealedSecret: wallet.sealedSecret },
+      sendAsset: ledgerAsset(record.sendingAsset),
+      amount: record.originalSendAmount,
+    },
+    paid: (hash) => ({ refundTxHash: hash }),
   });
-  // A refund the ledger refuses is retried until the queue's redrive policy alarms: the money is owed.
-  if (outcome.status !== 'succeeded')
-    return { pending: `refund ${outcome.status}: ${outcome.failureReason}` };
-  await moveRamp(tenant, record, 'failed', { status: 'refund_completed', refundTxHash: outcome.hash }, now);
-  await releaseRampUse(tenant, ramp.connectorId, record.transactionRecordId);
-  return { done: true };
-}
-
-/** Asks the provider to collect from the counterparty; a refusal fails the record, nothing moved. */
-async function startCollection(tenant: Tenant, record: TransactionRecord, now: Date): Promise<RampStep> {
-  const answer = await instruct(tenant, record, now, 'collection', {
-    from: 'initiated',
-    set: { status: 'failed', errorCode: 'COLLECTION_REJECTED' },
-  });
-  if (isStep(answer)) return answer;
-  // The provider's state itself (providerStatus) is what its notifications write: a notification that
-  // beat this answer must not be overwritten by it.
-  await moveRamp(
-    tenant,
-    record,
-    'initiated',
-    { status: 'processing', externalReference: answer.providerReference },
-    now,
-  );
-  return { done: true };
 }
 
 /**
- * The collection arrived (an on-ramp, processing) or the receipt was reported (a provider on-ramp,
- * initiated): the settlement account pays the wallet `receiveAmount`, once (the intent).
+ * The collection arrived (an on-ramp) or the receipt was reported (a provider on-ramp): the settlement
+ * account pays the wallet `receiveAmount`.
  */
-async function payWallet(tenant: Tenant, record: TransactionRecord, now: Date): Promise<RampStep> {
+async function credit(tenant: Tenant, record: TransactionRecord, now: Date): Promise<RampStep> {
   const ramp = record.ramp;
   const wallet = record.walletId ? await findWalletRecord(tenant, record.walletId) : undefined;
   if (!ramp || !wallet) throw new Error(`On-ramp ${record.transactionRecordId} cannot be paid out`);
   if (wallet.activationStatus !== 'active') return { pending: `wallet ${wallet.walletId} is not open yet` };
   const settlement = await platformAccount(record.environment, `settlement:${ramp.connectorId}`);
-  const asset = record.receivingAsset;
-  const outcome = await executePayment({
-    environment: record.environment,
-    intentId: record.intentId,
+  return payOwed(tenant, record, now, {
+    baseIntentId: record.intentId,
     purpose: record.requestFingerprint,
-    legs: [
-      {
-        from: { publicKey: settlement.publicKey, sealedSecret: settlement.sealedSecret },
-        to: wallet.publicKey,
-        custodialDestination: { publicKey: wallet.publicKey, sealedSecret: wallet.sealedSecret },
-        sendAsset: asset.issuer === null ? 'native' : { code: asset.code, issuer: asset.issuer },
-        amount: record.receiveAmount ?? '0',
-      },
-    ],
-    recordId: record.transactionRecordId,
-    slippage: '0',
-    budgetMs: RAMP_BUDGET_MS,
+    leg: {
+      from: { publicKey: settlement.publicKey, sealedSecret: settlement.sealedSecret },
+      to: wallet.publicKey,
+      custodialDestination: { publicKey: wallet.publicKey, sealedSecret: wallet.sealedSecret },
+      sendAsset: ledgerAsset(record.receivingAsset),
+      amount: record.receiveAmount ?? '0',
+    },
+    paid: (hash) => ({ stellarTxHash: hash }),
   });
-  // The counterparty has paid: a payout the ledger refuses is retried until the redrive policy alarms.
-  if (outcome.status !== 'succeeded')
-    return { pending: `payout ${outcome.status}: ${outcome.failureReason}` };
-  await moveRamp(
-    tenant,
-    record,
-    record.status,
-    { status: 'completed', stellarTxHash: outcome.hash, completedAt: now.toISOString() },
-    now,
-  );
-  return { done: true };
 }
 
-/** The next step of an on-ramp, from where its record stands. */
-async function advanceOnramp(tenant: Tenant, record: TransactionRecord, now: Date): Promise<RampStep> {
-  if (record.status === 'initiated') return startCollection(tenant, record, now);
-  if (record.status !== 'processing') return { done: true };
-  if (record.providerStatus === 'completed' && !record.stellarTxHash) return payWallet(tenant, record, now);
-  if (record.providerStatus === 'failed') {
-    await applyProviderState(
-      tenant,
-      record,
-      {
-        reference: record.transactionRecordId,
-        providerReference: record.externalReference ?? '',
-        status: 'failed',
-        reason: null,
-      },
-      now,
-    );
-  }
-  return { done: true };
-}
+type Step = (tenant: Tenant, record: TransactionRecord, now: Date) => Promise<RampStep>;
+
+/** The work each state asks for, by record kind; a state not named asks for none. */
+const STEPS: Record<string, Record<string, Step>> = {
+  offramp: {
+    initiated: payLedgerLeg,
+    leg_landed: (tenant, record, now) => instruct(tenant, record, now, 'payout'),
+    paying_out: readProviderState,
+    refund_due: refund,
+  },
+  onramp: {
+    initiated: (tenant, record, now) => instruct(tenant, record, now, 'collection'),
+    collecting: readProviderState,
+    collected: credit,
+  },
+  provider_onramp: { initiated: credit },
+};
 
 /** The next step of a ramp, from where its record stands. */
 export function advanceRamp(tenant: Tenant, record: TransactionRecord, now: Date): Promise<RampStep> {
-  if (record.transactionType === 'onramp') return advanceOnramp(tenant, record, now);
-  // A provider on-ramp's money arrived at the provider before its record existed: pay the wallet.
-  if (record.transactionType === 'provider_onramp')
-    return record.status === 'initiated' ? payWallet(tenant, record, now) : Promise.resolve({ done: true });
-  return advanceOfframp(tenant, record, now);
-}
-
-/** The next step of an off-ramp, from where its record stands. */
-async function advanceOfframp(tenant: Tenant, record: TransactionRecord, now: Date): Promise<RampStep> {
-  if (record.status === 'initiated') return payLedgerLeg(tenant, record, now);
-  if (record.status === 'processing' && !record.externalReference) return instructPayout(tenant, record, now);
-  if (record.status === 'failed' && record.refundDue && !record.refundTxHash)
-    return refund(tenant, record, now);
-  return { done: true };
+  const step = STEPS[record.transactionType]?.[stateOf(record)];
+  return step ? step(tenant, record, now) : Promise.resolve({ done: true });
 }

@@ -64,6 +64,21 @@ export interface TransactionRecord {
   environment: Environment;
   associationId: string;
   status: TransactionStatus;
+  /**
+   * Where the record is in its lifecycle (lib/payments/lifecycle): finer than `status`, which it
+   * determines. Absent on records written before it was kept (lifecycle/records.ts reads theirs).
+   */
+  state?: string;
+  /** +1 with every move (lifecycle/apply.ts): a move is conditioned on the version it read. */
+  version?: number;
+  /**
+   * Owed payments (a refund, an on-ramp's credit): the attempt being paid, 1 first. A refused attempt's
+   * intent is final on the ledger (lib/ledger/submit.ts); the next attempt is a fresh intent.
+   */
+  owedAttempt?: number;
+  /** When the record entered a state where money is owed; `owedRefusal`: why the last attempt was refused. */
+  owedSince?: string;
+  owedRefusal?: string;
   /** `type` on the wire; the item's own `type` attribute is its entity type (lib/db/entity.ts). */
   transactionType: TransactionType;
   /** The route's operation (lib/routes.ts): with `requestFingerprint`, what a replay must match. */
@@ -230,31 +245,9 @@ export const findTransaction = (
   options: { consistent?: boolean } = {},
 ) => getRecord<TransactionRecord>(transactionKeys.record(tenant, transactionRecordId), options);
 
-/** The pending index's keys leave the record with the write that moves it out of `initiated`. */
-const leavesInitiated = (from: TransactionStatus, set: Record<string, unknown>) =>
-  from === 'initiated' && set.status !== undefined && set.status !== 'initiated'
-    ? { remove: pendingKeys.attributes }
-    : {};
-
 /** The tenant's records among `ids` (missing ones left out), eventually consistent. */
 export const findTransactions = (tenant: Tenant, transactionRecordIds: string[]) =>
   getRecords<TransactionRecord>(transactionRecordIds.map((id) => transactionKeys.record(tenant, id)));
-
-/** Moves a record from one status to another, setting `set` with it; anything else is left as it is. */
-export function moveTransaction(
-  tenant: Tenant,
-  transactionRecordId: string,
-  from: TransactionStatus,
-  set: Record<string, unknown>,
-  now: Date,
-): Promise<Written<TransactionRecord>> {
-  const status = typeof set.status === 'string' ? transactionKeys.statusKeys(tenant, set.status) : {};
-  return updateIf<TransactionRecord>(
-    transactionKeys.record(tenant, transactionRecordId),
-    { set: { ...set, ...status, updatedAt: now.toISOString() }, ...leavesInitiated(from, set) },
-    holds({ status: from }),
-  );
-}
 
 export type Settlement =
   | {
@@ -265,28 +258,21 @@ export type Settlement =
     }
   | { status: 'failed'; stellarTxHash: string | null; errorCode: string; failureReason: string };
 
-/** Moves an `initiated` record to where its ledger transaction ended; anything else is left as it is. */
-export function settleTransaction(
+/**
+ * Records what became of a completed record's notice. Not a move: its state is the lifecycle's alone
+ * (lib/payments/lifecycle), and this writes only the notice, while the record is completed.
+ */
+export const noteNotification = (
   tenant: Tenant,
   transactionRecordId: string,
-  settlement: Settlement,
+  notification: NotificationOnRecord,
   now: Date,
-): Promise<Written<TransactionRecord>> {
-  const at = now.toISOString();
-  return updateIf<TransactionRecord>(
+): Promise<Written<TransactionRecord>> =>
+  updateIf<TransactionRecord>(
     transactionKeys.record(tenant, transactionRecordId),
-    {
-      set: {
-        ...settlement,
-        ...transactionKeys.statusKeys(tenant, settlement.status),
-        updatedAt: at,
-        ...(settlement.status === 'completed' ? { completedAt: at } : {}),
-      },
-      remove: pendingKeys.attributes,
-    },
-    holds({ status: 'initiated' }),
+    { set: { notification, updatedAt: now.toISOString() } },
+    holds({ status: 'completed' }),
   );
-}
 
 /** A status or type may be one the contract names and no record holds yet (schema.ts): none is found. */
 export interface TransactionFilters {

@@ -3,7 +3,7 @@
 // move the record's instruction; the outcome reaches the record as every provider outcome does, by a
 // signed notification, within a moment. Asking for the state it is already in answers it again. 404 for
 // production applications and for a record not the caller's; 409 when the instruction cannot move that
-// way (not instructed yet, or final otherwise: a failed payout cannot complete).
+// way (not instructed yet, or final otherwise: a failed payout cannot complete; only payouts return).
 import { notFound, Problem, serviceUnavailable } from '../http/problem.ts';
 import type { Tenant } from '../http/types.ts';
 import { ProviderUnavailableError, type TestOutcome } from '../providers/contract.ts';
@@ -23,6 +23,10 @@ export async function settleRampInstruction(
       errors: [{ field: 'outcome', message: `cannot ${outcome} this record now` }],
     });
   if (!record.ramp) throw conflict('Only off-ramp and on-ramp records have a provider instruction.');
+  // The provider contract returns payouts only: a collection the counterparty paid stays collected, and
+  // its wallet is credited (lib/payments/lifecycle/onramp.ts).
+  if (outcome === 'return' && record.transactionType !== 'offramp')
+    throw conflict('Only an off-ramp’s payout can be returned; a collection completes or fails.');
   if (!record.externalReference)
     throw conflict(
       `The provider has no instruction for this record yet (it is ${record.status}); try again shortly.`,

@@ -21,42 +21,10 @@ import {
   recordWhen,
   submit,
 } from '../support/payments.ts';
+import { newCounterparty, onrampQuote } from '../support/ramps.ts';
 
 const sum = (...amounts: (string | number)[]) =>
   amounts.reduce<BigNumber>((t, a) => t.plus(a), new BigNumber(0)).toFixed(7);
-
-async function newCounterparty(
-  caller: Caller,
-  individual: Record<string, unknown>,
-  destination: Record<string, unknown> = keMobileMoney,
-) {
-  const sender = await as(caller, '/beneficiaries', { method: 'POST', body: { individual } });
-  assert.equal(sender.status, 201, JSON.stringify(sender.body));
-  const momo = await as(caller, `/beneficiaries/${sender.body.id}/payment-destinations`, {
-    method: 'POST',
-    body: destination,
-  });
-  assert.equal(momo.status, 201, JSON.stringify(momo.body));
-  return { senderId: sender.body.id as string, paymentDestinationId: momo.body.id as string };
-}
-
-async function onrampQuote(
-  caller: Caller,
-  from: { senderId: string; paymentDestinationId: string },
-  amount = 1300,
-) {
-  const quote = await as(caller, '/quotes?type=onramp', {
-    method: 'POST',
-    body: {
-      amount,
-      connectorId: ONRAMP_CONNECTOR_ID,
-      beneficiaryId: from.senderId,
-      paymentDestinationId: from.paymentDestinationId,
-    },
-  });
-  assert.equal(quote.status, 201, JSON.stringify(quote.body));
-  return quote.body;
-}
 
 describe('on-ramp', () => {
   let alice: Caller;

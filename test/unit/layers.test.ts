@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'vitest';
 
@@ -47,9 +47,12 @@ describe('layers', () => {
       'quotes',
       'wallets',
     ]) {
-      for (const file of readdirSync(join(lib, domain))) {
+      const files = readdirSync(join(lib, domain), { recursive: true, encoding: 'utf8' });
+      for (const file of files.filter((f) => f.endsWith('.ts'))) {
         for (const path of importsOf(join(lib, domain, file))) {
-          const other = /^\.\.\/(\w+)\/repo\.ts$/.exec(path)?.[1];
+          // The domain a repo belongs to, wherever in the domain's folder the importing file sits.
+          const resolved = relative(lib, join(lib, domain, dirname(file), path));
+          const other = /^(\w+)\/repo\.ts$/.exec(resolved)?.[1];
           // Record types may be shared; reading through another domain's repo may not.
           if (other && other !== domain) {
             const line = readFileSync(join(lib, domain, file), 'utf8')

@@ -1,0 +1,69 @@
+// Money the platform owes, for platform operations (`npm run admin -- owed list|redrive`): off-ramp
+// refunds and on-ramp and receipt credits not yet landed (lib/payments/lifecycle: the states marked
+// owed). The ledger-submitter pays them until they land, and the reconciler re-drives them; this lists
+// them with their age and last refusal, and re-drives one now (once its cause is cleared, say).
+import { sendToQueue } from '../aws/queues.ts';
+import { pendingAll } from '../db/pending-index.ts';
+import type { Environment } from '../http/types.ts';
+import { redriveMessages } from '../outbox.ts';
+import { isOwed, stateOf } from '../payments/lifecycle/records.ts';
+import type { TransactionRecord } from '../payments/repo.ts';
+import { AdminRefusal } from './refusal.ts';
+
+export interface OwedPayment {
+  transactionRecordId: string;
+  associationId: string;
+  type: string;
+  state: string;
+  /** What is owed, in the asset paid: a refund's originalSendAmount, a credit's receiveAmount. */
+  amount: string | null;
+  assetCode: string;
+  attempt: number;
+  owedSince: string | null;
+  ageSeconds: number | null;
+  lastRefusal: string | null;
+}
+
+const owedOf = (record: TransactionRecord, now: Date): OwedPayment => {
+  const refund = record.transactionType === 'offramp';
+  const since = record.owedSince ?? null;
+  return {
+    transactionRecordId: record.transactionRecordId,
+    associationId: record.associationId,
+    type: record.transactionType,
+    state: stateOf(record),
+    amount: refund ? record.originalSendAmount : record.receiveAmount,
+    assetCode: (refund ? record.sendingAsset : record.receivingAsset).code,
+    attempt: record.owedAttempt ?? 1,
+    owedSince: since,
+    ageSeconds: since ? Math.round((now.getTime() - Date.parse(since)) / 1000) : null,
+    lastRefusal: record.owedRefusal ?? null,
+  };
+};
+
+async function owedRecords(environment: Environment): Promise<TransactionRecord[]> {
+  const pending = (await pendingAll(environment, 'transaction')) as unknown as TransactionRecord[];
+  return pending.filter(isOwed);
+}
+
+/** Everything owed in the environment, oldest first. */
+export async function listOwed(environment: Environment, now = new Date()): Promise<OwedPayment[]> {
+  return (await owedRecords(environment))
+    .map((record) => owedOf(record, now))
+    .sort((a, b) => (a.owedSince ?? '').localeCompare(b.owedSince ?? ''));
+}
+
+/** Asks the ledger-submitter to pay one owed record now: the message the reconciler would send. */
+export async function redriveOwed(
+  environment: Environment,
+  transactionRecordId: string,
+): Promise<OwedPayment> {
+  const record = (await owedRecords(environment)).find((r) => r.transactionRecordId === transactionRecordId);
+  if (!record)
+    throw new AdminRefusal(
+      `Nothing is owed on ${transactionRecordId} in ${environment} (paid, or not a record of money owed)`,
+    );
+  for (const { queue, message } of redriveMessages(record as unknown as Record<string, unknown>))
+    await sendToQueue(queue, message);
+  return owedOf(record, new Date());
+}
