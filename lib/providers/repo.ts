@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { absent } from '../db/conditions.ts';
 import { entity } from '../db/entity.ts';
-import { createIfAbsent, getRecord } from '../db/items.ts';
+import { createIfAbsent, deleteItem, getRecord } from '../db/items.ts';
 import { providerKeys } from '../db/keys.ts';
 import type { Environment } from '../http/types.ts';
 import { open, type SealedSecret, seal } from '../secret-box.ts';
@@ -150,4 +150,13 @@ export async function takeNotificationId(
     expiresAt: Math.ceil(now.getTime() / 1000) + 86_400,
   });
   return written.outcome === 'written';
+}
+
+/** Gives back an id its taker could not apply (nothing of it was kept): the provider's retry is applied. */
+export async function giveBackNotificationId(
+  environment: Environment,
+  connectorId: string,
+  notificationId: string,
+): Promise<void> {
+  await deleteItem(providerKeys.notification(environment, connectorId, notificationId));
 }
