@@ -6,6 +6,7 @@ import { connectorOrNotFound } from '../connectors/service.ts';
 import { notFound, unprocessable } from '../http/problem.ts';
 import type { Environment, Tenant } from '../http/types.ts';
 import { logger } from '../log.ts';
+import { deactivateCustomerReferences } from '../onramp/deactivation.ts';
 import type { CustomerStatus as ProviderDecision } from '../providers/contract.ts';
 import { findBinding } from '../providers/service.ts';
 import { decideReview, findCustomer } from './repo.ts';
@@ -50,8 +51,9 @@ export async function applyCustomerDecision(
     logger.warn('Customer decision for no review of ours', { connectorId, reference });
     return;
   }
+  const tenant = { environment, associationId: binding.associationId };
   const written = await decideReview(
-    { environment, associationId: binding.associationId },
+    tenant,
     connectorId,
     binding.subjectId,
     reference,
@@ -59,4 +61,14 @@ export async function applyCustomerDecision(
     now,
   );
   logger.info('Customer decided by its provider', { moved: written.outcome === 'written' });
+  // A rejection of the review the registration stands on deactivates the customer's references: also
+  // when it was written before (the provider retrying a decision whose deactivation failed).
+  const standing =
+    written.outcome === 'written'
+      ? written.record
+      : written.outcome === 'conditionFailed'
+        ? written.current
+        : undefined;
+  if (standing?.status === 'REJECTED' && standing.providerReference === reference)
+    await deactivateCustomerReferences(tenant, connectorId, binding.subjectId, now);
 }
