@@ -13,7 +13,13 @@ import { receiveOnrampReceipt } from '../onramp/receipts.ts';
 import { applyRampNotification } from '../payments/ramp-notifications.ts';
 import * as z from '../zod.ts';
 import { INSTRUCTION_STATUSES, type InstructionStatus } from './contract.ts';
-import { findInstruction, findProviderSecret, giveBackNotificationId, takeNotificationId } from './repo.ts';
+import {
+  findInstruction,
+  findProviderSecret,
+  giveBackNotificationId,
+  notificationApplied,
+  takeNotificationId,
+} from './repo.ts';
 import { verifyNotificationSignature } from './signature.ts';
 
 export const providerNotificationParams = z.strictObject({
@@ -68,8 +74,8 @@ export async function receiveProviderNotification(
   if (!parsed.success) throw unauthorized('The notification is not one of the provider contract.');
   const notification = parsed.data;
   // The id is taken before anything is applied, in one conditional write: of copies arriving together
-  // one takes it and is applied, the others are replays. Given back if applying it fails, so that the
-  // provider's retry is applied.
+  // one takes it and is applied, the others are replays. Given back if applying it fails, and taken
+  // again if its taker died applying it (repo.ts), so that the provider's retry is applied.
   if (!(await takeNotificationId(environment, connectorId, notification.notificationId, now)))
     throw unauthorized('This notification was received before: a replay changes nothing.');
   try {
@@ -84,8 +90,9 @@ export async function receiveProviderNotification(
     else if (notification.kind === 'receipt')
       await receiveOnrampReceipt(environment, connectorId, notification, now);
     else await applyInstructionNotification(environment, connectorId, notification, now);
+    await notificationApplied(environment, connectorId, notification.notificationId, now);
   } catch (error) {
-    await giveBackNotificationId(environment, connectorId, notification.notificationId);
+    await giveBackNotificationId(environment, connectorId, notification.notificationId, now);
     throw error;
   }
   return { received: true as const };

@@ -12,7 +12,7 @@ import { beforeAll, describe, it } from 'vitest';
 import { listHeldReceipts, resolveReceipt } from '../../lib/admin/receipts.ts';
 import { findReceiptItem, type ReceiptItem } from '../../lib/onramp/receipt-records.ts';
 import { providerNotificationPath } from '../../lib/providers/notification-path.ts';
-import { findProviderSecret } from '../../lib/providers/repo.ts';
+import { findProviderSecret, takeNotificationId } from '../../lib/providers/repo.ts';
 import { SIGNATURE_HEADER, signNotification } from '../../lib/providers/signature.ts';
 import { as, assertFieldError, type Caller, newCaller, send } from '../support/api.ts';
 import {
@@ -276,5 +276,29 @@ describe('provider receipts obey the rules of every payment', () => {
       assert.match(answer.body.detail, /received before/);
     assert.equal((await decided(receipt.receiptId)).status, 'credited');
     assert.equal((await recordsOf(alice, [receipt.receiptId])).length, 1);
+  });
+
+  it('a notification whose taker died applying it is applied by the provider’s retry; one being applied now is a replay', async () => {
+    const reference = await referenceFor(alice, customerId, wallet.id);
+    const [orphaned, inFlight] = [receiptOn(reference, '100'), receiptOn(reference, '100')];
+    const [first, second] = await Promise.all([signedReceipt(orphaned), signedReceipt(inFlight)]);
+    const idOf = (signed: { body: string }) => JSON.parse(signed.body).notificationId as string;
+    // Taken two minutes ago by a function that never finished (a crash, a timeout), and just now by one
+    // still applying it.
+    const take = (signed: { body: string }, at: Date) =>
+      takeNotificationId('sandbox', BESPOKE_CONNECTOR_ID, idOf(signed), at);
+    assert.equal(await take(first, new Date(Date.now() - 120_000)), true);
+    assert.equal(await take(second, new Date()), true);
+    assert.equal((await deliver(first)).status, 200);
+    assert.equal((await decided(orphaned.receiptId)).status, 'credited');
+    assert.equal((await deliver(first)).status, 401);
+    const replay = await deliver(second);
+    assert.equal(replay.status, 401);
+    await pause(300);
+    assert.equal(
+      await findReceiptItem('sandbox', BESPOKE_CONNECTOR_ID, inFlight.receiptId),
+      undefined,
+      'the copy of a notification being applied applies nothing',
+    );
   });
 });
