@@ -57,6 +57,9 @@ export async function providerOnrampRecord(
   ]);
   if (!priced || !asset || !wallet)
     return { held: `no ${connector.destinationAsset} rate, asset or wallet now` };
+  // A reference is bound to its tenant's own wallets only; one bound before that was enforced pays none.
+  if (!wallet.ownAccount)
+    return { held: `wallet ${wallet.walletId} is a third party’s, not the tenant’s own` };
   if (!priced.receiveAmount.gt(0))
     return { held: `${receipt.amount} does not cover the fee of ${priced.fee}` };
   const transactionRecordId = receiptRecordIdOf(tenant, connectorId, receipt.receiptId);

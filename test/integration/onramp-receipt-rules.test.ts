@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, it } from 'vitest';
 import { listHeldReceipts, resolveReceipt } from '../../lib/admin/receipts.ts';
 import { findReceiptItem, type ReceiptItem } from '../../lib/onramp/receipt-records.ts';
+import { findReference, putReference, type ReferenceRecord } from '../../lib/onramp/repo.ts';
 import { providerNotificationPath } from '../../lib/providers/notification-path.ts';
 import { findProviderSecret, takeNotificationId } from '../../lib/providers/repo.ts';
 import { SIGNATURE_HEADER, signNotification } from '../../lib/providers/signature.ts';
@@ -229,6 +230,41 @@ describe('provider receipts obey the rules of every payment', () => {
       'walletId',
       /third party/,
     );
+  });
+
+  it('a receipt on a reference bound to a third party’s wallet before that was refused is held, not paid', async () => {
+    const created = await as(alice, '/wallets', {
+      method: 'POST',
+      body: { walletName: 'Third party', assetCode: 'USDC', metadata: person },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    await as(alice, `/sandbox/wallets/${created.body.id}/kyc`, {
+      method: 'POST',
+      body: { decision: 'Verified' },
+    });
+    // As POST /onramp/references wrote it before it refused a third party's wallet.
+    const own = await findReference(
+      { environment: 'sandbox', associationId: alice.tenant.associationId },
+      await referenceFor(alice, customerId, wallet.id),
+    );
+    const reference = `PG${String(Date.now()).slice(-10)}`;
+    const at = new Date().toISOString();
+    assert.equal(
+      await putReference({
+        ...(own as ReferenceRecord),
+        reference,
+        walletId: created.body.id,
+        createdAt: at,
+        updatedAt: at,
+      }),
+      'written',
+    );
+    const receipt = receiptOn(reference, '100');
+    assert.equal((await notifyReceipt(receipt)).status, 200);
+    const item = await decided(receipt.receiptId);
+    assert.equal(item.status, 'held');
+    assert.match(item.reason ?? '', /third party/);
+    assert.deepEqual(await recordsOf(alice, [receipt.receiptId]), []);
   });
 
   it('the admin CLI answers a receipt that is not held with one line and a non-zero exit', async () => {
