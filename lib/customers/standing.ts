@@ -38,6 +38,11 @@ export async function verifiedCustomer(tenant: Tenant, connectorId: string, cust
   return record;
 }
 
+/** Where the customer stands with the connector's provider now, or undefined when not registered. */
+export async function customerStanding(tenant: Tenant, connectorId: string, customerId: string) {
+  return (await findCustomer(tenant, connectorId, customerId))?.status;
+}
+
 /** The provider's decision on a review (a verified notification): moves its registration once. */
 export async function applyCustomerDecision(
   environment: Environment,

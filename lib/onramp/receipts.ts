@@ -5,7 +5,7 @@
 // or inactive reference, for a customer the provider rejected, or one that cannot be paid (another
 // currency, nothing left after the fee, outside the connector's limits: issue #35 §4) is held for
 // platform operations (lib/admin/receipts.ts), never lost and never paid elsewhere.
-import { findCustomer } from '../customers/repo.ts';
+import { customerStanding } from '../customers/standing.ts';
 import type { Environment, Tenant } from '../http/types.ts';
 import { logger } from '../log.ts';
 import { providerOnrampRecord, recordReceipt, reserveReceiptUse } from '../payments/provider-onramp.ts';
@@ -27,9 +27,9 @@ async function decide(environment: Environment, connectorId: string, reference: 
     binding && (await findReference({ environment, associationId: binding.associationId }, reference));
   if (!binding || !record) return { hold: 'no such reference', associationId: null };
   const { associationId, customerId } = record;
-  const customer = await findCustomer({ environment, associationId }, connectorId, customerId);
-  if (customer?.status !== 'VERIFIED' && customer?.status !== 'PENDING')
-    return { hold: `the customer ${customerId} is ${customer?.status ?? 'not registered'}`, associationId };
+  const standing = await customerStanding({ environment, associationId }, connectorId, customerId);
+  if (standing !== 'VERIFIED' && standing !== 'PENDING')
+    return { hold: `the customer ${customerId} is ${standing ?? 'not registered'}`, associationId };
   if (!record.isActive) return { hold: 'the reference is inactive', associationId };
   return { pay: record };
 }

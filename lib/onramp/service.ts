@@ -6,8 +6,7 @@
 // third party (ownAccount false) is refused.
 import { randomUUID } from 'node:crypto';
 import BigNumber from 'bignumber.js';
-import { findCustomer } from '../customers/repo.ts';
-import { bespokeConnector, verifiedCustomer } from '../customers/standing.ts';
+import { bespokeConnector, customerStanding, verifiedCustomer } from '../customers/standing.ts';
 import { notFound, Problem, unprocessable } from '../http/problem.ts';
 import type { Tenant } from '../http/types.ts';
 import { settlementOf } from '../payments/ramp-checks.ts';
@@ -165,13 +164,13 @@ export async function activateReferences(tenant: Tenant, body: Activation, now: 
   const unverified = await Promise.all(
     records.map(async (record, i) => {
       if (record.isActive || !body.references[i]?.isActive) return [];
-      const customer = await findCustomer(tenant, record.connectorId, record.customerId);
-      return customer?.status === 'VERIFIED'
+      const standing = await customerStanding(tenant, record.connectorId, record.customerId);
+      return standing === 'VERIFIED'
         ? []
         : [
             {
               field: `references.${i}.reference`,
-              message: `its customer ${record.customerId} is ${customer?.status ?? 'not registered'}, not VERIFIED`,
+              message: `its customer ${record.customerId} is ${standing ?? 'not registered'}, not VERIFIED`,
             },
           ];
     }),
