@@ -15,13 +15,14 @@ import {
 import { creditReceipt } from '../onramp/receipts.ts';
 import { findReference } from '../onramp/repo.ts';
 import { findBinding } from '../providers/service.ts';
+import { AdminRefusal } from './refusal.ts';
 
 export async function listHeldReceipts(
   environment: Environment,
   connectorId: string,
 ): Promise<ReceiptItem[]> {
   if (!(await findConnector(environment, connectorId)))
-    throw new Error(`No connector ${connectorId} in ${environment}`);
+    throw new AdminRefusal(`No connector ${connectorId} in ${environment}`);
   return (await connectorReceipts(environment, connectorId)).filter((r) => r.status === 'held');
 }
 
@@ -35,35 +36,45 @@ export async function resolveReceipt(
   now = new Date(),
 ): Promise<ReceiptItem> {
   const item = await findReceiptItem(environment, connectorId, receiptId);
-  if (item?.status !== 'held')
-    throw new Error(`No held receipt ${receiptId} of ${connectorId} in ${environment}`);
+  if (!item) throw new AdminRefusal(`No receipt ${receiptId} of ${connectorId} in ${environment}`);
+  if (item.status !== 'held')
+    throw new AdminRefusal(
+      `Receipt ${receiptId} of ${connectorId} is ${item.status}, not held: only a held receipt is resolved${item.resolution ? ` (${item.resolution})` : ''}`,
+    );
   if ('returned' in resolution) {
     const written = await resolveReceiptItem(
       item,
       { status: 'resolved', resolution: `returned: ${resolution.returned}` },
       now,
     );
-    if (written.outcome !== 'written') throw new Error(`Receipt ${receiptId} was resolved meanwhile`);
+    if (written.outcome !== 'written') throw new AdminRefusal(`Receipt ${receiptId} was resolved meanwhile`);
     return written.record;
   }
   const binding = await findBinding(environment, connectorId, 'REFERENCE', resolution.reference);
   const reference =
     binding &&
     (await findReference({ environment, associationId: binding.associationId }, resolution.reference));
-  if (!reference?.isActive) throw new Error(`No active reference ${resolution.reference} of ${connectorId}`);
-  const outcome = await creditReceipt(reference, item, now, (credited) =>
-    receiptMove(
-      item,
-      {
-        status: 'credited',
-        associationId: credited.associationId,
-        transactionRecordId: credited.transactionRecordId,
-        resolution: `paid to reference ${resolution.reference}`,
-      },
-      now,
-    ),
+  if (!reference?.isActive)
+    throw new AdminRefusal(`No active reference ${resolution.reference} of ${connectorId}`);
+  // Paid as reviewed: the connector's limits are not checked again (the receipt counts toward them).
+  const outcome = await creditReceipt(
+    reference,
+    item,
+    now,
+    (credited) =>
+      receiptMove(
+        item,
+        {
+          status: 'credited',
+          associationId: credited.associationId,
+          transactionRecordId: credited.transactionRecordId,
+          resolution: `paid to reference ${resolution.reference}`,
+        },
+        now,
+      ),
+    'reviewed',
   );
-  if (outcome === 'taken') throw new Error(`Receipt ${receiptId} was resolved meanwhile`);
-  if (outcome !== 'credited') throw new Error(`Receipt ${receiptId} cannot be paid: ${outcome.held}`);
+  if (outcome === 'taken') throw new AdminRefusal(`Receipt ${receiptId} was resolved meanwhile`);
+  if (outcome !== 'credited') throw new AdminRefusal(`Receipt ${receiptId} cannot be paid: ${outcome.held}`);
   return (await findReceiptItem(environment, connectorId, receiptId)) as ReceiptItem;
 }

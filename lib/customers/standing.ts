@@ -6,6 +6,7 @@ import { connectorOrNotFound } from '../connectors/service.ts';
 import { notFound, unprocessable } from '../http/problem.ts';
 import type { Environment, Tenant } from '../http/types.ts';
 import { logger } from '../log.ts';
+import { deactivateCustomerReferences } from '../onramp/deactivation.ts';
 import type { CustomerStatus as ProviderDecision } from '../providers/contract.ts';
 import { findBinding } from '../providers/service.ts';
 import { decideReview, findCustomer } from './repo.ts';
@@ -37,6 +38,11 @@ export async function verifiedCustomer(tenant: Tenant, connectorId: string, cust
   return record;
 }
 
+/** Where the customer stands with the connector's provider now, or undefined when not registered. */
+export async function customerStanding(tenant: Tenant, connectorId: string, customerId: string) {
+  return (await findCustomer(tenant, connectorId, customerId))?.status;
+}
+
 /** The provider's decision on a review (a verified notification): moves its registration once. */
 export async function applyCustomerDecision(
   environment: Environment,
@@ -50,8 +56,9 @@ export async function applyCustomerDecision(
     logger.warn('Customer decision for no review of ours', { connectorId, reference });
     return;
   }
+  const tenant = { environment, associationId: binding.associationId };
   const written = await decideReview(
-    { environment, associationId: binding.associationId },
+    tenant,
     connectorId,
     binding.subjectId,
     reference,
@@ -59,4 +66,14 @@ export async function applyCustomerDecision(
     now,
   );
   logger.info('Customer decided by its provider', { moved: written.outcome === 'written' });
+  // A rejection of the review the registration stands on deactivates the customer's references: also
+  // when it was written before (the provider retrying a decision whose deactivation failed).
+  const standing =
+    written.outcome === 'written'
+      ? written.record
+      : written.outcome === 'conditionFailed'
+        ? written.current
+        : undefined;
+  if (standing?.status === 'REJECTED' && standing.providerReference === reference)
+    await deactivateCustomerReferences(tenant, connectorId, binding.subjectId, now);
 }

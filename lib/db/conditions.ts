@@ -31,6 +31,23 @@ export function absentOrHolds(expected: Record<string, unknown>): Condition {
   return { ...held, expression: `attribute_not_exists(pk) OR (${held.expression})` };
 }
 
+/**
+ * The item does not exist, or it holds `expected` and its `attribute` (an ISO time) is before `before`: a
+ * lease its holder let lapse (it died holding it), which another may take.
+ */
+export function absentOrLapsed(
+  expected: Record<string, unknown>,
+  attribute: string,
+  before: string,
+): Condition {
+  const held = holds(expected);
+  return {
+    expression: `attribute_not_exists(pk) OR (${held.expression} AND #cT < :cT)`,
+    names: { ...held.names, '#cT': attribute },
+    values: { ...held.values, ':cT': before },
+  };
+}
+
 /** The item does not exist, or `attribute` is below `limit` (a counter with a ceiling). */
 export function absentOrBelow(attribute: string, limit: number): Condition {
   return {

@@ -2,10 +2,11 @@
 // connector pays the provider against, bound to one of the caller's own Verified wallets. The provider
 // issues the reference (for our routeId); the connector's settlement account pays each receipt on it
 // into the bound wallet (receipts.ts). A reference is only ever bound to the caller's own wallets: every
-// wallet named is read inside the caller's tenant (another tenant's or a third party's is not found).
+// wallet named is read inside the caller's tenant (another tenant's is not found), and one it holds for a
+// third party (ownAccount false) is refused.
 import { randomUUID } from 'node:crypto';
 import BigNumber from 'bignumber.js';
-import { bespokeConnector, verifiedCustomer } from '../customers/standing.ts';
+import { bespokeConnector, customerStanding, verifiedCustomer } from '../customers/standing.ts';
 import { notFound, Problem, unprocessable } from '../http/problem.ts';
 import type { Tenant } from '../http/types.ts';
 import { settlementOf } from '../payments/ramp-checks.ts';
@@ -23,9 +24,16 @@ import {
 import { toReferenceResource } from './responses.ts';
 import type { Activation, CreateReference, ListReferencesQuery } from './schema.ts';
 
-/** The caller's own Verified wallet, of the asset the connector pays out (404, 403, 422 naming `field`). */
+/**
+ * The caller's own Verified wallet, of the asset the connector pays out (404, 403, 422 naming `field`):
+ * a third party's wallet in the caller's tenant (ownAccount false), Verified or not, is not one of its own.
+ */
 export async function payoutWallet(tenant: Tenant, walletId: string, assetCode: string, field = 'walletId') {
   const wallet = await usableWallet(tenant, walletId, field);
+  if (!wallet.ownAccount)
+    throw unprocessable('A reference is bound only to one of the caller’s own wallets.', [
+      { field, message: 'is a third party’s wallet (ownAccount false), not one of your own' },
+    ]);
   if (wallet.assetCode !== assetCode)
     throw unprocessable('The wallet cannot receive what the connector pays out.', [
       { field, message: `is a ${wallet.assetCode} wallet; the connector pays ${assetCode}` },
@@ -138,7 +146,8 @@ const changedMeanwhile = () =>
 
 /**
  * Activates and deactivates the caller's references, all or none: one not the caller's is a 404 naming
- * it and changes nothing. Receipts on an inactive reference are held (receipts.ts).
+ * it, one activated whose customer is not VERIFIED a 422 naming it, and neither changes anything.
+ * Receipts on an inactive reference are held (receipts.ts).
  */
 export async function activateReferences(tenant: Tenant, body: Activation, now: Date) {
   const records = await Promise.all(
@@ -150,6 +159,24 @@ export async function activateReferences(tenant: Tenant, body: Activation, now: 
       ? []
       : [{ record, write: referenceChange(record, { isActive }, now) }];
   });
+  // A reference pays its customer's receipts: activated again only while the customer is verified (a
+  // rejection deactivated it, deactivation.ts).
+  const unverified = await Promise.all(
+    records.map(async (record, i) => {
+      if (record.isActive || !body.references[i]?.isActive) return [];
+      const standing = await customerStanding(tenant, record.connectorId, record.customerId);
+      return standing === 'VERIFIED'
+        ? []
+        : [
+            {
+              field: `references.${i}.reference`,
+              message: `its customer ${record.customerId} is ${standing ?? 'not registered'}, not VERIFIED`,
+            },
+          ];
+    }),
+  );
+  if (unverified.flat().length)
+    throw unprocessable('A reference is activated only while its customer is verified.', unverified.flat());
   if (changes.length && !(await changeReferences(changes.map((c) => c.write)))) throw changedMeanwhile();
   return {
     data: records.map((record, i) =>

@@ -585,9 +585,9 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
     success: created('The reference, active.', referenceResource, referenceExample),
     problems: {
       403: 'The wallet is not Verified (`walletId`).',
-      404: 'A wallet that is not the caller’s (`walletId`: another tenant’s or a third party’s reads as missing), a customer the caller did not register with this connector (`customerId`), or no such connector.',
+      404: 'A wallet that is not the caller’s (`walletId`: another tenant’s reads as missing), a customer the caller did not register with this connector (`customerId`), or no such connector.',
       409: 'The association holds 1000 references already.',
-      422: 'A connector that is not BESPOKE, not active or not ON_RAMP (`connectorId`); a customer not VERIFIED (`customerId`); a wallet of another asset (`walletId`).',
+      422: 'A connector that is not BESPOKE, not active or not ON_RAMP (`connectorId`); a customer not VERIFIED (`customerId`); a wallet of another asset, or a third party’s wallet (`ownAccount` false), Verified or not (`walletId`).',
       502: 'The provider refused to issue a reference.',
       503: 'The connector’s provider or settlement account is unavailable or not set up; nothing was written.',
       504: 'The connector’s provider did not answer in time; nothing was written.',
@@ -597,26 +597,27 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
     tag: 'On-ramp references',
     summary: 'Activate or deactivate references, all or none',
     description:
-      '`{references: [{reference, isActive}]}`, 1 to 100, each named once (else a 400): every one must be the caller’s, else a 404 naming it (`references.<i>.reference`) and nothing changes. Answers `{data}`: the references in the order named, as they are now. Receipts on an inactive reference are held for platform operations, not paid; activating it again pays later receipts.',
+      '`{references: [{reference, isActive}]}`, 1 to 100, each named once (else a 400): every one must be the caller’s, else a 404 naming it (`references.<i>.reference`) and nothing changes. Answers `{data}`: the references in the order named, as they are now. Receipts on an inactive reference are held for platform operations, not paid; activating it again pays later receipts. A customer’s rejection by the provider deactivates every reference of the customer; one is activated again only while its customer is VERIFIED (a 422 naming it otherwise).',
     success: ok('The references as they are now.', referenceList, {
       data: [{ ...referenceExample, isActive: false }],
     }),
     problems: {
       404: 'A reference that is not the caller’s (`errors` names which).',
       409: 'A reference changed while the request was applied; nothing was changed.',
+      422: 'A reference activated whose customer is not VERIFIED (`references.<i>.reference`); nothing was changed.',
     },
   },
   moveOnrampReference: {
     tag: 'On-ramp references',
     summary: 'Move a reference to another own wallet',
     description:
-      '`{walletId}`: receipts on the reference are paid into this wallet from now on. Only one of the caller’s own Verified wallets of the asset the connector pays out: another tenant’s or a third party’s is a 404, one not Verified a 403, another asset a 422 (each naming `walletId`). A reference never leaves its tenant.',
+      '`{walletId}`: receipts on the reference are paid into this wallet from now on. Only one of the caller’s own Verified wallets of the asset the connector pays out: another tenant’s is a 404, one not Verified a 403, another asset or a third party’s wallet (`ownAccount` false) a 422 (each naming `walletId`). A reference never leaves its tenant.',
     success: ok('The reference, moved.', referenceResource, referenceExample),
     problems: {
       403: 'The wallet is not Verified (`walletId`).',
       404: 'The reference or the wallet is not the caller’s.',
       409: 'The reference changed while the request was applied.',
-      422: 'A wallet of another asset than the connector pays (`walletId`).',
+      422: 'A wallet of another asset than the connector pays, or a third party’s (`walletId`).',
     },
   },
   listOnrampReferences: {

@@ -9,12 +9,15 @@ import BigNumber from 'bignumber.js';
 import { findRegistryAsset } from '../assets/service.ts';
 import { connectorOrNotFound } from '../connectors/service.ts';
 import type { TransactionWrite } from '../db/items.ts';
+import { Problem } from '../http/problem.ts';
 import type { Tenant } from '../http/types.ts';
 import { nameBasedId } from '../ids.ts';
 import { purposeOf } from '../ledger/purpose.ts';
 import type { Receipt } from '../providers/contract.ts';
 import { priceReceipt } from '../quotes/service.ts';
 import { findWalletRecord } from '../wallets/lookups.ts';
+import { connectorLimits, limitErrors, type WindowUse } from './ramp-limits.ts';
+import { reserveRampUse } from './ramp-usage.ts';
 import { putTransactionWith, type TransactionRecord } from './repo.ts';
 import { onRecord } from './service.ts';
 
@@ -54,6 +57,9 @@ export async function providerOnrampRecord(
   ]);
   if (!priced || !asset || !wallet)
     return { held: `no ${connector.destinationAsset} rate, asset or wallet now` };
+  // A reference is bound to its tenant's own wallets only; one bound before that was enforced pays none.
+  if (!wallet.ownAccount)
+    return { held: `wallet ${wallet.walletId} is a third party’s, not the tenant’s own` };
   if (!priced.receiveAmount.gt(0))
     return { held: `${receipt.amount} does not cover the fee of ${priced.fee}` };
   const transactionRecordId = receiptRecordIdOf(tenant, connectorId, receipt.receiptId);
@@ -123,6 +129,42 @@ export async function providerOnrampRecord(
     updatedAt: at,
     completedAt: null,
   };
+}
+
+/**
+ * Reserves the receipt's use of its connector's limits (ramp-usage.ts), as an on-ramp's: its amount in
+ * the connector's accepted asset against the connector's TRANSACTION minimum and maximum and the
+ * association's uses in each window, or says which limits hold it. Platform operations paying a held
+ * receipt (`limits: 'reviewed'`) reserve without the check: they decided it, and it still counts.
+ * Copies of one receipt share its use; a receipt that ends up not paid gives it back (releaseRampUse).
+ */
+export async function reserveReceiptUse(
+  tenant: Tenant,
+  record: TransactionRecord,
+  now: Date,
+  limits: 'checked' | 'reviewed' = 'checked',
+): Promise<'reserved' | { held: string }> {
+  const connector = await connectorOrNotFound(tenant.environment, record.ramp?.connectorId as string);
+  const amount = new BigNumber(record.sendAmount);
+  const errorsOf = (used: (durationSeconds: number) => WindowUse) =>
+    limits === 'reviewed'
+      ? []
+      : limitErrors(connectorLimits(connector.limits), amount, connector.acceptedAsset, used);
+  try {
+    await reserveRampUse(
+      tenant,
+      connector.id,
+      record.transactionRecordId,
+      record.sendAmount,
+      now,
+      errorsOf,
+      'share',
+    );
+    return 'reserved';
+  } catch (error) {
+    if (!(error instanceof Problem) || error.status !== 422) throw error;
+    return { held: `the amount ${(error.errors ?? []).map((e) => e.message).join('; ')}` };
+  }
 }
 
 /** Writes the receipt's record with `alongside` (the receipt taken), both or neither. */

@@ -95,7 +95,9 @@ export interface RampClaim {
 /**
  * Reserves `amount` of the connector's limits for the record, or throws 422 with `limitErrors`' errors
  * (on `amount`) when the uses in the windows leave no room, or 409 when another request under the same
- * transactionId holds the record's use (see above).
+ * transactionId holds the record's use (see above). With `twins: 'share'` (a provider's receipt, whose
+ * copies all decide one record the same way, and only one of them writes it) a use held for the record
+ * is this request's too.
  */
 export async function reserveRampUse(
   tenant: Tenant,
@@ -104,6 +106,7 @@ export async function reserveRampUse(
   amount: string,
   now: Date,
   limitErrors: (used: (durationSeconds: number) => WindowUse) => FieldError[],
+  twins: 'conflict' | 'share' = 'conflict',
 ): Promise<RampClaim> {
   const key = rampUseKeys.use(tenant, connectorId, transactionRecordId);
   const claimId = randomUUID();
@@ -116,6 +119,7 @@ export async function reserveRampUse(
     const { version, uses } = await readUses(tenant, connectorId, now);
     const held = uses.find((u) => u.transactionRecordId === transactionRecordId);
     if (held) {
+      if (twins === 'share') return claim;
       if (now.getTime() - Date.parse(held.claimedAt) < REQUEST_LIFETIME_MS)
         throw new TransactionIdInProgress();
       // Its request died before writing the record: the use is given back, and this one checked afresh.

@@ -6,6 +6,7 @@
 // The figures say what happened: sendAmount is what the payment asked to move, whatever became of it;
 // receiveAmount and exchangeRate are what the ledger delivered, so they are null while the record is
 // initiated and stay null on a failed one (nothing was received, nothing was converted).
+import { exactNumber, type OnTheWire } from '../http/plain-json.ts';
 import { pageOf } from '../http/responses.ts';
 import * as z from '../zod.ts';
 import type { TransactionRecord } from './repo.ts';
@@ -150,7 +151,7 @@ export const transactionResource = z.strictObject({
 
 export const transactionPage = pageOf(transactionResource);
 
-const number = (decimal: string | null) => (decimal === null ? null : Number(decimal));
+const number = (decimal: string | null) => (decimal === null ? null : exactNumber(decimal));
 
 /** Shows an email or phone number as `j***@example.com` / `+27******4567`. */
 function masked(to: string): string {
@@ -159,7 +160,9 @@ function masked(to: string): string {
   return `${to.slice(0, 3)}${'*'.repeat(Math.max(0, to.length - 7))}${to.slice(-4)}`;
 }
 
-export function toTransactionResource(record: TransactionRecord): z.infer<typeof transactionResource> {
+export function toTransactionResource(
+  record: TransactionRecord,
+): OnTheWire<z.infer<typeof transactionResource>> {
   return {
     transactionRecordId: record.transactionRecordId,
     status: record.status,
@@ -167,15 +170,15 @@ export function toTransactionResource(record: TransactionRecord): z.infer<typeof
     idempotencyKey: record.idempotencyKey,
     intentId: record.intentId,
     isP2pTransfer: !record.ramp,
-    sendAmount: Number(record.sendAmount),
+    sendAmount: exactNumber(record.sendAmount),
     sendCurrency: record.sendingAsset.code,
-    originalSendAmount: Number(record.originalSendAmount),
+    originalSendAmount: exactNumber(record.originalSendAmount),
     receiveAmount: number(record.receiveAmount),
     receiveCurrency: record.receivingAsset.code,
-    fee: Number(record.fee),
+    fee: exactNumber(record.fee),
     feeCurrency: record.sendingAsset.code,
     exchangeRate: number(record.exchangeRate),
-    ...(record.minReceiveAmount ? { minReceiveAmount: Number(record.minReceiveAmount) } : {}),
+    ...(record.minReceiveAmount ? { minReceiveAmount: exactNumber(record.minReceiveAmount) } : {}),
     sendingAsset: record.sendingAsset.code,
     receivingAsset: record.receivingAsset.code,
     walletId: record.walletId,
@@ -214,7 +217,7 @@ export function toTransactionResource(record: TransactionRecord): z.infer<typeof
             destinationWalletId: l.destinationWalletId,
             destinationStellarAddress: l.destinationStellarAddress,
             sendingAsset: l.sendingAsset.code,
-            amount: Number(l.amount),
+            amount: exactNumber(l.amount),
           })),
         }
       : {}),

@@ -6,8 +6,6 @@
 // Bespoke connectors add `customer` (the decision on a customer's review, lib/customers) and `receipt`
 // (a customer paid into an on-ramp reference, lib/onramp/receipts.ts).
 import { applyCustomerDecision } from '../customers/standing.ts';
-import { getRecord } from '../db/items.ts';
-import { providerKeys } from '../db/keys.ts';
 import { unauthorized } from '../http/problem.ts';
 import type { Environment } from '../http/types.ts';
 import { logger } from '../log.ts';
@@ -15,7 +13,13 @@ import { receiveOnrampReceipt } from '../onramp/receipts.ts';
 import { applyRampNotification } from '../payments/ramp-notifications.ts';
 import * as z from '../zod.ts';
 import { INSTRUCTION_STATUSES, type InstructionStatus } from './contract.ts';
-import { findInstruction, findProviderSecret, takeNotificationId } from './repo.ts';
+import {
+  findInstruction,
+  findProviderSecret,
+  giveBackNotificationId,
+  notificationApplied,
+  takeNotificationId,
+} from './repo.ts';
 import { verifyNotificationSignature } from './signature.ts';
 
 export const providerNotificationParams = z.strictObject({
@@ -69,25 +73,28 @@ export async function receiveProviderNotification(
   const parsed = providerNotificationBody.safeParse(JSON.parse(rawBody));
   if (!parsed.success) throw unauthorized('The notification is not one of the provider contract.');
   const notification = parsed.data;
-  const seen = await getRecord(
-    providerKeys.notification(environment, connectorId, notification.notificationId),
-    {
-      consistent: true,
-    },
-  );
-  if (seen) throw unauthorized('This notification was received before: a replay changes nothing.');
-  if (notification.kind === 'customer')
-    await applyCustomerDecision(
-      environment,
-      connectorId,
-      notification.reference,
-      { status: notification.status, reason: notification.reason ?? null },
-      now,
-    );
-  else if (notification.kind === 'receipt')
-    await receiveOnrampReceipt(environment, connectorId, notification, now);
-  else await applyInstructionNotification(environment, connectorId, notification, now);
-  await takeNotificationId(environment, connectorId, notification.notificationId, now);
+  // The id is taken before anything is applied, in one conditional write: of copies arriving together
+  // one takes it and is applied, the others are replays. Given back if applying it fails, and taken
+  // again if its taker died applying it (repo.ts), so that the provider's retry is applied.
+  if (!(await takeNotificationId(environment, connectorId, notification.notificationId, now)))
+    throw unauthorized('This notification was received before: a replay changes nothing.');
+  try {
+    if (notification.kind === 'customer')
+      await applyCustomerDecision(
+        environment,
+        connectorId,
+        notification.reference,
+        { status: notification.status, reason: notification.reason ?? null },
+        now,
+      );
+    else if (notification.kind === 'receipt')
+      await receiveOnrampReceipt(environment, connectorId, notification, now);
+    else await applyInstructionNotification(environment, connectorId, notification, now);
+    await notificationApplied(environment, connectorId, notification.notificationId, now);
+  } catch (error) {
+    await giveBackNotificationId(environment, connectorId, notification.notificationId, now);
+    throw error;
+  }
   return { received: true as const };
 }
 

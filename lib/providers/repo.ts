@@ -2,13 +2,14 @@
 // - credential: the connector's signing secret, sealed under the environment's KEK;
 // - instruction: which tenant's record an instruction (our reference) belongs to, so a notification,
 //   which names only the reference, reaches its record;
-// - notification: each notification id the provider sent, taken once (a replay finds it), kept a day;
+// - notification: each notification id the provider sent, taken once before it is applied (a replay, or a
+//   copy arriving at the same moment, finds it), kept a day;
 // - binding: which tenant's customer review or on-ramp reference a provider's reference names (bespoke
 //   connectors), so a decision or a receipt, which names only the reference, reaches its tenant.
 import { randomBytes } from 'node:crypto';
-import { absent } from '../db/conditions.ts';
+import { absent, absentOrLapsed, holds } from '../db/conditions.ts';
 import { entity } from '../db/entity.ts';
-import { createIfAbsent, getRecord } from '../db/items.ts';
+import { createIfAbsent, deleteIf, getRecord, putIf, updateIf } from '../db/items.ts';
 import { providerKeys } from '../db/keys.ts';
 import type { Environment } from '../http/types.ts';
 import { open, type SealedSecret, seal } from '../secret-box.ts';
@@ -34,9 +35,17 @@ interface NotificationRecord {
   environment: Environment;
   connectorId: string;
   notificationId: string;
+  /** `applying` from its taking until it is applied (absent on ids taken before states were kept). */
+  state?: 'applying' | 'applied';
   receivedAt: string;
   expiresAt: number;
 }
+
+/**
+ * How long a notification may be `applying` before its taker is taken to have died with it (the
+ * providers function times out well within this): the provider's next retry takes it and applies it.
+ */
+const APPLYING_LEASE_MS = 60_000;
 
 const credentialEntity = entity<CredentialRecord>({
   type: 'providerCredential',
@@ -135,19 +144,55 @@ export const findInstruction = (environment: Environment, connectorId: string, r
     consistent: true,
   });
 
-/** Takes a notification id: false when it was taken before (a replay). */
+/**
+ * Takes a notification id to apply it, in one conditional write: false when it was taken before (a
+ * replay), unless its taker died applying it (APPLYING_LEASE_MS).
+ */
 export async function takeNotificationId(
   environment: Environment,
   connectorId: string,
   notificationId: string,
   now: Date,
 ): Promise<boolean> {
-  const written = await createIfAbsent(notificationEntity, {
-    environment,
-    connectorId,
-    notificationId,
-    receivedAt: now.toISOString(),
-    expiresAt: Math.ceil(now.getTime() / 1000) + 86_400,
-  });
+  const lapsed = new Date(now.getTime() - APPLYING_LEASE_MS).toISOString();
+  const written = await putIf(
+    notificationEntity,
+    {
+      environment,
+      connectorId,
+      notificationId,
+      state: 'applying',
+      receivedAt: now.toISOString(),
+      expiresAt: Math.ceil(now.getTime() / 1000) + 86_400,
+    },
+    absentOrLapsed({ state: 'applying' }, 'receivedAt', lapsed),
+  );
   return written.outcome === 'written';
+}
+
+/** The taken id's notification is applied (by this taker, `now` its taking): no copy is applied again. */
+export async function notificationApplied(
+  environment: Environment,
+  connectorId: string,
+  notificationId: string,
+  now: Date,
+): Promise<void> {
+  await updateIf(
+    providerKeys.notification(environment, connectorId, notificationId),
+    { set: { state: 'applied' } },
+    holds({ state: 'applying', receivedAt: now.toISOString() }),
+  );
+}
+
+/** Gives back an id its taker could not apply (applying it threw): the provider's retry is applied. */
+export async function giveBackNotificationId(
+  environment: Environment,
+  connectorId: string,
+  notificationId: string,
+  now: Date,
+): Promise<void> {
+  await deleteIf(
+    providerKeys.notification(environment, connectorId, notificationId),
+    holds({ state: 'applying', receivedAt: now.toISOString() }),
+  );
 }

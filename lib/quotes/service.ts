@@ -13,6 +13,7 @@ import {
   type TransactionType,
   transactionTypeOf,
 } from '../connectors/transaction-types.ts';
+import { exactNumber } from '../http/plain-json.ts';
 import { type FieldError, notFound, serviceUnavailable, unprocessable } from '../http/problem.ts';
 import type { Tenant } from '../http/types.ts';
 import { assetDecimals, fiatDecimals } from './currencies.ts';
@@ -45,14 +46,14 @@ export function toQuoteResource(record: QuoteRecord) {
     transactionType: shortForm(record.transactionType),
     beneficiaryId: record.beneficiaryId,
     paymentDestinationId: record.paymentDestinationId,
-    sendAmount: Number(record.sendAmount),
+    sendAmount: exactNumber(record.sendAmount),
     sendCurrency: record.sendCurrency,
-    receiveAmount: Number(record.receiveAmount),
+    receiveAmount: exactNumber(record.receiveAmount),
     receiveCurrency: record.receiveCurrency,
-    fee: Number(record.fee),
+    fee: exactNumber(record.fee),
     feeCurrency: record.feeCurrency,
-    total: Number(record.total),
-    rate: Number(record.rate),
+    total: exactNumber(record.total),
+    rate: exactNumber(record.rate),
     expiresAt: record.expiry,
     createdAt: record.createdAt,
   };

@@ -2,7 +2,7 @@
 // same order, CRLF line ends, fields quoted when they hold a comma, a quote or a line break. A UTF-8
 // byte order mark first, so a spreadsheet opens the arrows and names in descriptions as they are. Text
 // a spreadsheet would run as a formula (=, +, -, @ first: names are the caller's own) gets a leading '.
-import { plainNumber } from '../http/plain-json.ts';
+import type { ExactNumber } from '../http/plain-json.ts';
 import type { StatementLine } from './service.ts';
 
 export const CSV_COLUMNS = [
@@ -22,10 +22,10 @@ export const CSV_COLUMNS = [
 
 const BOM = '\uFEFF';
 
-function field(value: string | number | null): string {
+function field(value: string | ExactNumber | null): string {
   if (value === null) return '';
-  const text =
-    typeof value === 'number' ? plainNumber(value) : /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  // An amount: its JSON number's text, the same digits the JSON page has.
+  const text = typeof value !== 'string' ? value.rawJSON : /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

@@ -2,10 +2,10 @@
 // wallet's lines are first caught up with the ledger (ledger-sync.ts: only what closed since the last
 // read), then one page is read from the table, with the balance before the range and at its end, and
 // enriched from the records (describe.ts). Nothing here reads the ledger per line.
-import BigNumber from 'bignumber.js';
 import { findRegistryAsset } from '../assets/service.ts';
 import { tenantScope } from '../db/keys.ts';
 import { queryPage } from '../db/paginate.ts';
+import { type ExactNumber, exactNumber } from '../http/plain-json.ts';
 import { notFound, Problem, serviceUnavailable, unprocessable } from '../http/problem.ts';
 import type { Tenant } from '../http/types.ts';
 import { LedgerUnavailableError } from '../ledger/errors.ts';
@@ -21,16 +21,16 @@ const SYNC_BUDGET_MS = 15_000;
 /** An instant as the ledger writes close times: ISO 8601 to the second, in UTC. */
 const toSecond = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-/** Amounts on the wire are numbers (as on every resource); lines keep the ledger's 7-place text. */
-const amountOf = (text: string) => new BigNumber(text).toNumber();
+/** Amounts on the wire are numbers (as on every resource), written from the lines' 7-place text. */
+const amountOf = exactNumber;
 
 export interface StatementLine {
   rowId: string;
   date: string;
   direction: 'credit' | 'debit';
-  amount: number;
+  amount: ExactNumber;
   assetCode: string;
-  runningBalance: number;
+  runningBalance: ExactNumber;
   description: string;
   reference: string | null;
   transactionRecordId: string | null;
@@ -45,8 +45,8 @@ export interface Statement {
   assetIssuer: string | null;
   startDate: string;
   endDate: string;
-  openingBalance: number;
-  closingBalance: number;
+  openingBalance: ExactNumber;
+  closingBalance: ExactNumber;
   data: StatementLine[];
   pagination: { nextCursor: string | null; hasMore: boolean };
 }

@@ -7,6 +7,7 @@ import type { PaymentDestinationRecord } from '../beneficiaries/repo.ts';
 import type { CustomerRecord } from '../customers/repo.ts';
 import { toCustomerResource } from '../customers/responses.ts';
 import { recordOf } from '../db/entity.ts';
+import { exactNumber } from '../http/plain-json.ts';
 import type { TransactionRecord } from '../payments/repo.ts';
 import { toTransactionResource } from '../payments/responses.ts';
 import type { WalletRecord } from '../wallets/repo.ts';
@@ -40,8 +41,8 @@ export function eventMetaDataOf(message: EventMessage): Record<string, unknown> 
   if (!receipt) return {};
   return {
     data: {
-      netAmount: Number(receipt.netAmount),
-      totalFees: Number(receipt.totalFees),
+      netAmount: exactNumber(receipt.netAmount),
+      totalFees: exactNumber(receipt.totalFees),
       feeCurrency: receipt.feeCurrency,
       assetCode: receipt.assetCode,
       reference: receipt.reference,

@@ -17,9 +17,9 @@ import {
   BESPOKE_CONNECTOR_ID,
   bespokeIndividual,
   CONNECTOR_ID,
-  customerWhen,
   person,
   RAMP_CONNECTOR_ID,
+  verifiedCustomer,
 } from '../support/fixtures.ts';
 import {
   balancesOf,
@@ -33,21 +33,6 @@ import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const plus = (a: string | undefined, b: string) => new BigNumber(a ?? 0).plus(b).toFixed(7);
-
-/** A verified customer of the bespoke connector (decided at once by the sandbox helper). */
-async function verifiedCustomer(caller: Caller): Promise<string> {
-  const customerId = `cust-${randomUUID().slice(0, 8)}`;
-  const path = `/customers/${customerId}/connectors/${BESPOKE_CONNECTOR_ID}`;
-  const held = { ...bespokeIndividual, lastName: 'Holdsworth' };
-  assert.equal((await as(caller, `${path}/register/individual`, { method: 'PUT', body: held })).status, 201);
-  const decided = await as(caller, `/sandbox${path}/decision`, {
-    method: 'POST',
-    body: { decision: 'VERIFIED' },
-  });
-  assert.equal(decided.status, 202, JSON.stringify(decided.body));
-  await customerWhen(caller, customerId, 'VERIFIED');
-  return customerId;
-}
 
 const createReference = (caller: Caller, body: Record<string, unknown>) =>
   as(caller, '/onramp/references', { method: 'POST', body: { connectorId: BESPOKE_CONNECTOR_ID, ...body } });

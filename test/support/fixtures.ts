@@ -88,6 +88,21 @@ export async function customerWhen(caller: Caller, customerId: string, status: s
   }
 }
 
+/** A verified customer of the bespoke connector (decided at once by the sandbox helper): its customerId. */
+export async function verifiedCustomer(caller: Caller): Promise<string> {
+  const customerId = `cust-${randomUUID().slice(0, 8)}`;
+  const path = `/customers/${customerId}/connectors/${BESPOKE_CONNECTOR_ID}`;
+  const held = { ...bespokeIndividual, lastName: 'Holdsworth' };
+  assert.equal((await as(caller, `${path}/register/individual`, { method: 'PUT', body: held })).status, 201);
+  const decided = await as(caller, `/sandbox${path}/decision`, {
+    method: 'POST',
+    body: { decision: 'VERIFIED' },
+  });
+  assert.equal(decided.status, 202, JSON.stringify(decided.body));
+  await customerWhen(caller, customerId, 'VERIFIED');
+  return customerId;
+}
+
 /** The on-ramp connector, and a Kenyan M-Pesa account a counterparty pays from. */
 export const ONRAMP_CONNECTOR_ID = 'ke-momo-onramp-kes-usdc';
 export const keMobileMoney = {
