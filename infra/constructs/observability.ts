@@ -28,7 +28,14 @@ export const symptomAlarms = {
   paymentFailureRate: 'PaymentFailureRate',
   webhookSuccessRate: 'WebhookSuccessRate',
   channelPoolExhausted: 'ChannelPoolExhausted',
+  moneyOwed: 'MoneyOwed',
+  transitionsRefused: 'TransitionsRefused',
 } as const;
+
+/** Money the platform owes (a refund, a collected credit) unpaid for longer than this pages. */
+export const OWED_AGE_BOUND = Duration.hours(1);
+/** Provider reports or ledger outcomes a record's lifecycle refused, in 5 minutes, past which it pages. */
+export const TRANSITIONS_REFUSED_BOUND = 20;
 
 const ENVIRONMENTS = ['sandbox', 'production'];
 const PERIOD = Duration.minutes(5);
@@ -154,6 +161,32 @@ export class Observability extends Construct {
       `More than ${CHANNEL_WAITS_BOUND} payments found every channel account busy in each of two 5-minute periods.`,
       channelWaits,
       CHANNEL_WAITS_BOUND,
+      2,
+    );
+
+    const owedAge = new cloudwatch.MathExpression({
+      expression: ENVIRONMENTS.map((_, i) => `FILL(o${i}, 0)`).join(' + '),
+      usingMetrics: Object.fromEntries(
+        ENVIRONMENTS.map((environment, i) => [
+          `o${i}`,
+          metric(metricNames.owedOldestAge, 'Maximum', { environment }),
+        ]),
+      ),
+      label: 'oldest money owed, s',
+      period: PERIOD,
+    });
+    alarm(
+      symptomAlarms.moneyOwed,
+      `Money the platform owes (a refund, a collected on-ramp's or receipt's credit) has been unpaid for more than ${OWED_AGE_BOUND.toHours()} hour.`,
+      owedAge,
+      OWED_AGE_BOUND.toSeconds(),
+      1,
+    );
+    alarm(
+      symptomAlarms.transitionsRefused,
+      `More than ${TRANSITIONS_REFUSED_BOUND} events were refused by the records' lifecycle tables in each of two 5-minute periods.`,
+      metric(metricNames.transitionRefused, 'Sum'),
+      TRANSITIONS_REFUSED_BOUND,
       2,
     );
 

@@ -8,9 +8,11 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { describe, test } from 'vitest';
 import {
   CHANNEL_WAITS_BOUND,
+  OWED_AGE_BOUND,
   PAYMENT_FAILURE_RATE_BOUND,
   SETTLEMENT_P99_BOUND,
   symptomAlarms,
+  TRANSITIONS_REFUSED_BOUND,
   WEBHOOK_SUCCESS_RATE_BOUND,
 } from '../../infra/constructs/observability.ts';
 import { PaymentsGatewayStack } from '../../infra/stack.ts';
@@ -74,6 +76,8 @@ describe('observability', () => {
         [symptomAlarms.paymentFailureRate]: [PAYMENT_FAILURE_RATE_BOUND, 'GreaterThanThreshold', 2],
         [symptomAlarms.webhookSuccessRate]: [WEBHOOK_SUCCESS_RATE_BOUND, 'LessThanThreshold', 3],
         [symptomAlarms.channelPoolExhausted]: [CHANNEL_WAITS_BOUND, 'GreaterThanThreshold', 2],
+        [symptomAlarms.moneyOwed]: [OWED_AGE_BOUND.toSeconds(), 'GreaterThanThreshold', 1],
+        [symptomAlarms.transitionsRefused]: [TRANSITIONS_REFUSED_BOUND, 'GreaterThanThreshold', 2],
       };
       const runbook = readFileSync(new URL('../../docs/production.md', import.meta.url), 'utf8');
       for (const [id, [threshold, comparison, periods]] of Object.entries(expected)) {
