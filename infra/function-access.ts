@@ -87,8 +87,12 @@ export const functionAccess: Readonly<Record<string, FunctionAccess>> = {
     secrets: ['token-jwks', 'kek-sandbox'],
     sends: ['ledger-submissions'],
   },
-  // Opens wallets' ledger accounts: signs with the wallet and the platform funding account.
-  'workers/wallet-activator': { table: 'readWrite', secrets: [...BOTH_KEKS] },
+  // Opens wallets' ledger accounts: signs with the wallet and the platform funding account; an opening
+  // the platform could not pay is asked for again later, on its own queue.
+  'workers/wallet-activator': { table: 'readWrite', secrets: [...BOTH_KEKS], sends: ['wallet-activations'] },
+  // Keeps the sandbox's funding and settlement accounts topped up (lib/ledger/sandbox-reserves.ts): the
+  // sandbox issuers sign the settlement payments, fee-bumped by the funding account.
+  'schedules/sandbox-reserves': { table: 'readWrite', secrets: ['kek-sandbox'] },
   // Executes accepted payments (signs with the wallets, fee-bumps with the funding account) and resumes
   // sandbox funding left pending; re-queues a payment still in flight with a delay.
   'workers/ledger-submitter': { table: 'readWrite', secrets: [...BOTH_KEKS], sends: ['ledger-submissions'] },

@@ -292,13 +292,14 @@ export class PaymentsGatewayStack extends Stack {
 
     // Beneficiary notices: the payment-notifier's channels, SES's configuration set and its feedback.
     const notifier = workers.get('payment-notifier');
-    if (notifier) {
+    const sandboxHelpers = apiFunctions.get('sandbox');
+    if (notifier && sandboxHelpers?.role) {
       const feedback = new Notices(this, 'Notices', {
         ...notices,
         stage,
         production: settings.production,
         removalPolicy,
-        notifier,
+        senders: [notifier, { function: sandboxHelpers, role: sandboxHelpers.role }],
         feedback: bundledFunction('events/ses-feedback').function,
       });
       alarms.onDeadLetters('SesFeedbackDeadLetters', feedback.deadLetterQueue, 'SES feedback');

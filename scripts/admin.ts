@@ -56,6 +56,9 @@ Commands:
       Provider on-ramp receipts held (an unknown or inactive reference, or one that cannot be paid).
   receipts resolve --environment <env> --connector <id> --receipt <receiptId> (--reference <ref> | --returned <note>)
       Pays a held receipt to an active reference (its tenant's wallet), or records it returned to the payer.
+  notices allow --association <id> --channel email|whatsapp --address <email or +E.164>
+      Lets the sandbox association's notices go to the address without the code it would otherwise
+      confirm (POST /sandbox/notice-recipients); a sandbox notice to anyone else is not sent.
   wallet review --wallet <walletId> --decision Verified|Rejected
       Ends a third-party wallet's KYC review (only a Pending wallet moves).
   destination review --destination <destinationId> --decision APPROVED|REJECTED
@@ -117,6 +120,8 @@ const options = {
   minutes: { type: 'string', default: '15' },
   count: { type: 'string' },
   connector: { type: 'string' },
+  channel: { type: 'string' },
+  address: { type: 'string' },
   'transaction-type': { type: 'string' },
   percentage: { type: 'string' },
   fixed: { type: 'string' },
@@ -277,6 +282,12 @@ async function main(): Promise<void> {
         process.exitCode = 1;
       }
       return;
+    }
+    case 'notices allow': {
+      const { allowNoticeRecipient } = await import('../lib/admin/notice-recipients.ts');
+      return print(
+        await allowNoticeRecipient(required('association'), required('channel'), required('address')),
+      );
     }
     case 'wallet review': {
       const decision = required('decision');

@@ -5,7 +5,8 @@
 // through the stage's configuration set, whose event destination publishes bounces and complaints to
 // EventBridge, where a rule invokes the feedback function (a delivery EventBridge could not make goes to
 // a dead-letter queue of its own, alarmed). The notifier may send from that identity, through that
-// configuration set, from that address, and nothing else. Without the domain, email notices are
+// configuration set, from that address, and nothing else; so may the sandbox helpers, which send sandbox
+// recipients their verification codes. Without the domain, email notices are
 // recorded `skipped`.
 //
 // WhatsApp: `-c whatsAppPhoneNumberId=<id> -c whatsAppTokenSecretName=<secret>`: the business phone
@@ -57,12 +58,16 @@ export class Notices extends Construct {
       stage: string;
       production: boolean;
       removalPolicy: RemovalPolicy;
-      notifier: { function: lambda.Function; role: iam.IRole };
+      /**
+       * What sends: the payment-notifier, and the sandbox helpers, which send a sandbox recipient its
+       * verification code (lib/notifications/recipients.ts) through the same channels.
+       */
+      senders: readonly { function: lambda.Function; role: iam.IRole }[];
       feedback: lambda.IFunction;
     },
   ) {
     super(scope, id);
-    const { stage, notifier } = props;
+    const { stage, senders } = props;
     const { partition, region, account } = Stack.of(this);
     const whatsApp = props.whatsApp;
     if (whatsApp && !whatsApp.tokenSecretName && props.production)
@@ -109,15 +114,17 @@ export class Notices extends Construct {
         configurationSet: this.configurationSet,
       });
       const from = `notices@${props.emailDomain}`;
-      notifier.function.addEnvironment('NOTIFY_EMAIL_FROM', from);
-      notifier.function.addEnvironment('SES_CONFIGURATION_SET', this.configurationSet.configurationSetName);
-      notifier.role.addToPrincipalPolicy(
-        new iam.PolicyStatement({
-          actions: ['ses:SendEmail'],
-          resources: [identity.emailIdentityArn, configurationSetArn],
-          conditions: { StringEquals: { 'ses:FromAddress': from } },
-        }),
-      );
+      for (const sender of senders) {
+        sender.function.addEnvironment('NOTIFY_EMAIL_FROM', from);
+        sender.function.addEnvironment('SES_CONFIGURATION_SET', this.configurationSet.configurationSetName);
+        sender.role.addToPrincipalPolicy(
+          new iam.PolicyStatement({
+            actions: ['ses:SendEmail'],
+            resources: [identity.emailIdentityArn, configurationSetArn],
+            conditions: { StringEquals: { 'ses:FromAddress': from } },
+          }),
+        );
+      }
       // What the domain's DNS must hold for SES to verify it and sign with it (docs/production.md).
       identity.dkimRecords.forEach((record, i) => {
         new CfnOutput(this, `DkimRecord${i + 1}`, {
@@ -129,9 +136,11 @@ export class Notices extends Construct {
 
     if (whatsApp?.tokenSecretName) {
       const token = secretsmanager.Secret.fromSecretNameV2(this, 'WhatsAppToken', whatsApp.tokenSecretName);
-      token.grantRead(notifier.role);
-      notifier.function.addEnvironment('WHATSAPP_PHONE_NUMBER_ID', whatsApp.phoneNumberId);
-      notifier.function.addEnvironment('WHATSAPP_TOKEN_SECRET_ID', token.secretName);
+      for (const sender of senders) {
+        token.grantRead(sender.role);
+        sender.function.addEnvironment('WHATSAPP_PHONE_NUMBER_ID', whatsApp.phoneNumberId);
+        sender.function.addEnvironment('WHATSAPP_TOKEN_SECRET_ID', token.secretName);
+      }
     } else if (whatsApp)
       Annotations.of(this).addWarningV2(
         'payments-gateway:whatsapp-without-token',
