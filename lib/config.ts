@@ -64,6 +64,9 @@ const schema = z.object({
    * accounts are shared by every sandbox tenant: none may empty them for the others.
    */
   SANDBOX_FUND_MAX_PER_CALL: positiveInt(10_000),
+  SANDBOX_FUND_DAILY_LIMIT: positiveInt(100_000),
+  SANDBOX_RECEIPT_MAX_PER_CALL: positiveInt(100_000),
+  SANDBOX_RECEIPT_DAILY_LIMIT: positiveInt(1_000_000),
   /**
    * The sandbox reserves (lib/ledger/sandbox-reserves.ts): the funding account gets friendbot's lumens
    * below this many XLM; a settlement account's platform-issued asset is paid up to the target below
@@ -74,10 +77,10 @@ const schema = z.object({
   SANDBOX_SETTLEMENT_TARGET: positiveInt(1_000_000),
   FRIENDBOT_URL_SANDBOX: z._default(z.url(), 'https://friendbot.stellar.org'),
   /** A wallet activation the platform could not pay is asked for again after this many seconds. */
-  ACTIVATION_RETRY_DELAY_SECONDS: z._default(z.coerce.number().check(z.int(), z.nonnegative(), z.lte(900)), 60),
-  SANDBOX_FUND_DAILY_LIMIT: positiveInt(100_000),
-  SANDBOX_RECEIPT_MAX_PER_CALL: positiveInt(100_000),
-  SANDBOX_RECEIPT_DAILY_LIMIT: positiveInt(1_000_000),
+  ACTIVATION_RETRY_DELAY_SECONDS: z._default(
+    z.coerce.number().check(z.int(), z.nonnegative(), z.lte(900)),
+    60,
+  ),
   LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']), 'INFO'),
   /** Horizon per environment (the local stack points these at its local ledger). */
   HORIZON_URL_SANDBOX: z._default(z.url(), 'https://horizon-testnet.stellar.org'),

@@ -239,5 +239,9 @@ export const countNoticeHeld = (
  * A sandbox platform account's balance after a top-up run (lib/ledger/sandbox-reserves.ts): `account`
  * is funding (XLM) or settlement (a platform-issued asset); the account's role is a property.
  */
-export const countSandboxReserve = (account: 'funding' | 'settlement', asset: string, balance: string, role: string) =>
-  emit(metricNames.sandboxReserve, MetricUnit.Count, Number(balance), { account, asset }, { role });
+export const countSandboxReserve = (
+  account: 'funding' | 'settlement',
+  asset: string,
+  balance: string,
+  role: string,
+) => emit(metricNames.sandboxReserve, MetricUnit.NoUnit, Number(balance), { account, asset }, { role });

@@ -17,6 +17,7 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as destinations from 'aws-cdk-lib/aws-lambda-destinations';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as ses from 'aws-cdk-lib/aws-ses';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -31,6 +32,9 @@ export interface NoticeSettings {
 }
 
 export const FEEDBACK_DEAD_LETTERS_QUEUE = 'ses-feedback-dlq';
+export const FEEDBACK_FAILURES_QUEUE = 'ses-feedback-failures';
+/** What `cdk synth`/`cdk deploy` print for a production stage that sends no email notices. */
+export const NO_EMAIL_IDENTITY_WARNING = 'payments-gateway:no-email-identity';
 
 /** The stage's notice settings from `-c noticeEmailDomain=… -c whatsAppPhoneNumberId=… -c whatsAppTokenSecretName=…`. */
 export function noticesFromContext(node: Node): NoticeSettings {
@@ -50,6 +54,8 @@ export function noticesFromContext(node: Node): NoticeSettings {
 export class Notices extends Construct {
   readonly configurationSet: ses.ConfigurationSet;
   readonly deadLetterQueue: sqs.Queue;
+  /** The feedback function's invocations that failed for good (its on-failure destination). */
+  readonly failureQueue: sqs.Queue;
 
   constructor(
     scope: Construct,
@@ -78,6 +84,8 @@ export class Notices extends Construct {
     this.configurationSet = new ses.ConfigurationSet(this, 'ConfigurationSet', {
       configurationSetName: `${stage}-notices`,
       reputationMetrics: true,
+      // Notices carry amounts, names and references: never sent to a mail server that cannot take TLS.
+      tlsPolicy: ses.ConfigurationSetTlsPolicy.REQUIRE,
       // SES's account-level list keeps them too; ours (lib/notifications/feedback.ts) says why on the record.
       suppressionReasons: ses.SuppressionReasons.BOUNCES_AND_COMPLAINTS,
     });
@@ -87,6 +95,19 @@ export class Notices extends Construct {
       events: [ses.EmailSendingEvent.BOUNCE, ses.EmailSendingEvent.COMPLAINT],
     });
 
+    // EventBridge invokes the feedback function asynchronously: an invocation that fails after Lambda's
+    // own retries (the table unreachable, a bug) goes to this queue, alarmed, instead of being dropped, so
+    // no bounce or complaint is lost unrecorded (its address would be mailed again).
+    this.failureQueue = deadLetterQueue(this, 'FeedbackFailureQueue', {
+      stage,
+      name: FEEDBACK_FAILURES_QUEUE,
+      removalPolicy: props.removalPolicy,
+      holds: 'the SES feedback function’s failed',
+    });
+    props.feedback.configureAsyncInvoke({
+      onFailure: new destinations.SqsDestination(this.failureQueue),
+      retryAttempts: 2,
+    });
     this.deadLetterQueue = deadLetterQueue(this, 'FeedbackDeadLetterQueue', {
       stage,
       name: FEEDBACK_DEAD_LETTERS_QUEUE,
@@ -133,6 +154,14 @@ export class Notices extends Construct {
         });
       });
     }
+
+    // Production without a sending identity tells no beneficiary by email: every notifyEmail notice is
+    // recorded skipped. Said at every synth and deploy (a warning), not discovered from the records.
+    if (!props.emailDomain && props.production)
+      Annotations.of(this).addWarningV2(
+        NO_EMAIL_IDENTITY_WARNING,
+        'Email notices are off: no sending identity is configured (-c noticeEmailDomain=<domain>, docs/production.md). Every notifyEmail notice will be recorded skipped.',
+      );
 
     if (whatsApp?.tokenSecretName) {
       const token = secretsmanager.Secret.fromSecretNameV2(this, 'WhatsAppToken', whatsApp.tokenSecretName);
