@@ -88,12 +88,6 @@ const apiTimeouts: Partial<Record<string, Duration>> = {
   statements: Duration.seconds(28),
 };
 
-/**
- * The sandbox funding account's lumens below this, an hour long (four top-up runs), is a top-up that is
- * not working (friendbot refusing, the function failing): every sandbox tenant's activations wait.
- */
-const SANDBOX_FUNDING_ALARM_XLM = 1_000;
-
 /** A run: at most RECONCILE_MAX_PER_RUN records, each a query share, its sends and one update. */
 const RECONCILER_TIMEOUT_SECONDS = 60;
 
@@ -381,7 +375,9 @@ export class PaymentsGatewayStack extends Stack {
     alarms.onRedriven('ReconcilerRedriven', reconciler.logGroup, stage, REDRIVEN_MESSAGE);
 
     // The sandbox's shared accounts, topped up (lib/ledger/sandbox-reserves.ts): friendbot's lumens for the
-    // funding account, the issuers' test money for the settlement accounts; their balances alarmed.
+    // funding account, the issuers' test money for the settlement accounts; their balances alarmed when
+    // they stay low an hour (four runs): a top-up that is not working (friendbot refusing, the function
+    // failing), and every sandbox tenant's activations or receipts wait.
     const reserves = bundledFunction('schedules/sandbox-reserves', Duration.seconds(60));
     const reservesSchedule = new FunctionSchedule(this, 'SandboxReservesSchedule', {
       stage,
@@ -396,7 +392,14 @@ export class PaymentsGatewayStack extends Stack {
       reservesSchedule.deadLetterQueue,
       'the sandbox reserves schedule',
     );
-    alarms.onSandboxReserveLow('SandboxFundingLow', stage, SANDBOX_FUNDING_ALARM_XLM);
+    alarms.onSandboxReserveLow('SandboxFundingLow', stage, { account: 'funding', asset: 'XLM' }, 1_000);
+    // The sandbox's on-ramps pay out USDC: the settlement account lowest in it, a tenth of its floor.
+    alarms.onSandboxReserveLow(
+      'SandboxSettlementLow',
+      stage,
+      { account: 'settlement', asset: 'USDC' },
+      10_000,
+    );
 
     new Observability(this, 'Observability', watched);
 

@@ -446,22 +446,27 @@ export class AlarmTopic extends Construct {
   }
 
   /**
-   * The sandbox funding account's lumens (SandboxReserve, lib/ledger/sandbox-reserves.ts, published by
-   * each top-up run) below `floorXlm` for an hour: the top-up is not keeping up, and every sandbox
-   * tenant's wallet activations wait for it.
+   * A sandbox reserve (SandboxReserve, lib/ledger/sandbox-reserves.ts, published by each top-up run: the
+   * funding account's XLM, the settlement accounts' lowest balance of an asset) below `floor` for an hour:
+   * the top-up is not keeping up, and every sandbox tenant's activations or receipts wait for it.
    */
-  onSandboxReserveLow(id: string, stage: string, floorXlm: number): cloudwatch.Alarm {
+  onSandboxReserveLow(
+    id: string,
+    stage: string,
+    reserve: { account: 'funding' | 'settlement'; asset: string },
+    floor: number,
+  ): cloudwatch.Alarm {
     return this.alarm(
       id,
-      `The sandbox funding account has held fewer than ${floorXlm} XLM for an hour (docs/production.md, Sandbox reserves).`,
+      `A sandbox ${reserve.account} account has held less than ${floor} ${reserve.asset} for an hour (docs/production.md, Sandbox reserves).`,
       new cloudwatch.Metric({
         namespace: metricsNamespaceOf(SERVICE_NAME, stage),
         metricName: metricNames.sandboxReserve,
-        dimensionsMap: { [SERVICE_DIMENSION]: SERVICE_NAME, account: 'funding', asset: 'XLM' },
+        dimensionsMap: { [SERVICE_DIMENSION]: SERVICE_NAME, ...reserve },
         statistic: cloudwatch.Stats.MINIMUM,
         period: Duration.minutes(15),
       }),
-      floorXlm,
+      floor,
       4,
       cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
     );

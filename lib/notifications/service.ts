@@ -67,7 +67,6 @@ export async function deliverNotice(message: NoticeMessage, now: Date): Promise<
       : suppressed
         ? `The address ${suppressed.cause} on ${suppressed.at}: it is not sent to again.`
         : UNCONFIGURED[notice.channel];
-    if (!verified) countNoticeHeld({ ...tenant, channel: notice.channel }, 'recipient_not_verified');
     const written = await skipNotice({
       ...base,
       channel: notice.channel,
@@ -78,8 +77,11 @@ export async function deliverNotice(message: NoticeMessage, now: Date): Promise<
       createdAt: at,
       updatedAt: at,
     });
-    if (written.outcome === 'written')
+    if (written.outcome === 'written') {
+      // Counted once, as the notice is: a redelivery of the event finds it skipped already.
+      if (!verified) countNoticeHeld({ ...tenant, channel: notice.channel }, 'recipient_not_verified');
       await recordNotification(tenant, message.transactionRecordId, { status: 'skipped', reason }, now);
+    }
     return;
   }
 
