@@ -20,8 +20,9 @@ export const PRODUCTION_RESERVED_CONCURRENCY: Readonly<Record<string, number>> =
   // The API functions that wait on the ledger (Horizon, up to LEDGER_TIMEOUT_MS a request): a slow Horizon
   // holds each invocation for seconds, and without a ceiling they would take the account's whole
   // concurrency and throttle the token route, the other reads and the workers. Each ceiling is far above
-  // what a normal day keeps in flight (tens of ms a request); past it the route answers 429/503 and the
-  // rest of the service keeps going. Ramps are served by api/payments.
+  // what a normal day keeps in flight (tens of ms a request); past it only that function's requests are
+  // refused (throttled, and alarmed) and the rest of the service keeps going. Ramps are served by
+  // api/payments.
   'api/payments': 50,
   'api/wallets': 30,
   'api/statements': 10,
