@@ -41,6 +41,8 @@ const TOKEN_RATE_LIMIT = 1_000_000;
 process.env.TOKEN_RATE_LIMIT = String(TOKEN_RATE_LIMIT);
 // The bench's one tenant creates some hundreds of wallets in its hour, near the 1,000 an association may.
 process.env.WALLET_CREATE_LIMIT = String(TOKEN_RATE_LIMIT);
+// And funds them all through the sandbox helper, past the 100,000 a day an association may take.
+process.env.SANDBOX_FUND_DAILY_LIMIT = String(TOKEN_RATE_LIMIT * 100);
 
 /**
  * `creates`: POST /v1/wallets requests, fewer than the rest because each one also has the activation

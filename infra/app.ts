@@ -10,7 +10,10 @@
 // subscribers: `-c alarmEmail=<address>` and/or `-c alarmHttpsEndpoint=<pager URL>`. Both are required
 // for prod, which refuses to synthesize without them (one line saying what is missing). Prod's break-glass
 // role, the one that may disable or delete the key material: `-c breakGlassRoleArn=<role ARN>`; where
-// prod's daily table backups are copied (another region or account): `-c backupCopyVaultArn=<vault ARN>`.
+// prod's daily table backups are copied (another region or account): `-c backupCopyVaultArn=<vault ARN>`,
+// and its backup vault's lock: `-c backupVaultLock=compliance|governance` (compliance unless chosen).
+// The CDK bootstrap's qualifier, when the accounts were bootstrapped with another than the default:
+// `-c @aws-cdk/core:bootstrapQualifier=<qualifier>` (the synthesizer and the key guard both read it).
 // Beneficiary notices: `-c noticeEmailDomain=<domain>` (the SES sending identity), and
 // `-c whatsAppPhoneNumberId=<id> -c whatsAppTokenSecretName=<secret>` (infra/constructs/notices.ts).
 import { App } from 'aws-cdk-lib';
@@ -19,7 +22,7 @@ import { alarmSubscribersFromContext } from './constructs/alarm-topic.ts';
 import { domainFromContext } from './constructs/edge.ts';
 import { breakGlassRoleFromContext } from './constructs/key-guard.ts';
 import { noticesFromContext } from './constructs/notices.ts';
-import { backupCopyVaultFromContext } from './constructs/table-backup.ts';
+import { backupCopyVaultFromContext, backupVaultLockFromContext } from './constructs/table-backup.ts';
 import { applyNagChecks } from './nag.ts';
 import { PaymentsGatewayStack } from './stack.ts';
 import { SERVICE_NAME, SynthRefusal, stageFromContext } from './stage.ts';
@@ -35,6 +38,7 @@ try {
     alarmSubscribers: alarmSubscribersFromContext(app.node),
     breakGlassRoleArn: breakGlassRoleFromContext(app.node),
     backupCopyVaultArn: backupCopyVaultFromContext(app.node),
+    backupVaultLock: backupVaultLockFromContext(app.node),
     notices: noticesFromContext(app.node),
   });
 } catch (error) {

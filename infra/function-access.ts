@@ -15,6 +15,9 @@ export type TableAccess = 'none' | 'read' | 'readWrite';
 /** The key secrets (infra/constructs/key-secrets.ts); a KEK per environment (lib/secret-box.ts). */
 export { type SecretName, secretIdVariable };
 
+/** Rate-limit windows outside a tenant's partition (per source, per client): counted before any work. */
+const RATE_WINDOWS = 'RATE#*';
+
 /** Both environments' KEKs: for the functions that serve tenants of either. */
 const BOTH_KEKS = ['kek-sandbox', 'kek-production'] as const;
 
@@ -38,6 +41,12 @@ export interface FunctionAccess {
    * writes by put and update, so a bug or a stolen role can change records but not erase them.
    */
   deletes?: true;
+  /**
+   * With table readWrite: the partitions (dynamodb:LeadingKeys patterns) its writes are limited to; every
+   * partition when absent. For the functions an outsider reaches most easily, so a bug or a stolen role
+   * cannot rewrite credentials, catalogues or another environment's data.
+   */
+  writesTo?: readonly string[];
   /**
    * Reads the pending index alone (Query on its ARN) and moves a re-driven record's place on it
    * (UpdateItem): the outbox reconciler, with table 'none'.
@@ -67,7 +76,12 @@ export const functionAccess: Readonly<Record<string, FunctionAccess>> = {
   'api/payments': { table: 'readWrite', secrets: ['token-jwks'] },
   // Providers' signed notifications: opens the connector's secret to verify them, moves ramp records
   // (their changes ask for refunds through the outbox, so no queue).
-  'api/providers': { table: 'readWrite', secrets: [...BOTH_KEKS] },
+  // Writes only tenant records, the providers' partitions and what paying from the ledger writes.
+  'api/providers': {
+    table: 'readWrite',
+    secrets: [...BOTH_KEKS],
+    writesTo: [`${TENANT_KEY_PREFIX}*`, 'PROVIDER#*', 'PLATFORM#*', 'SUBMISSION#*', RATE_WINDOWS],
+  },
   // Customers of bespoke connectors: registers them with the connector's provider (opens its secret to
   // sign the request), writes the registration and its provider binding.
   'api/customers': { table: 'readWrite', secrets: ['token-jwks', ...BOTH_KEKS] },
@@ -86,9 +100,23 @@ export const functionAccess: Readonly<Record<string, FunctionAccess>> = {
     // The sandbox KEK also opens the connectors' provider secrets, to move simulated instructions.
     secrets: ['token-jwks', 'kek-sandbox'],
     sends: ['ledger-submissions'],
+    // Tenants' records (a production tenant's only for what is counted before its 404: rate windows in
+    // its partition), the sandbox's platform accounts, ledger submissions and providers' items; never a
+    // credential, a catalogue or production's ledger and providers.
+    writesTo: [
+      `${TENANT_KEY_PREFIX}*`,
+      'PLATFORM#sandbox',
+      'SUBMISSION#sandbox#*',
+      'PROVIDER#sandbox#*',
+      RATE_WINDOWS,
+    ],
   },
-  // Opens wallets' ledger accounts: signs with the wallet and the platform funding account.
-  'workers/wallet-activator': { table: 'readWrite', secrets: [...BOTH_KEKS] },
+  // Opens wallets' ledger accounts: signs with the wallet and the platform funding account; an opening
+  // the platform could not pay is asked for again later, on its own queue.
+  'workers/wallet-activator': { table: 'readWrite', secrets: [...BOTH_KEKS], sends: ['wallet-activations'] },
+  // Keeps the sandbox's funding and settlement accounts topped up (lib/ledger/sandbox-reserves.ts): the
+  // sandbox issuers sign the settlement payments, fee-bumped by the funding account.
+  'schedules/sandbox-reserves': { table: 'readWrite', secrets: ['kek-sandbox'] },
   // Executes accepted payments (signs with the wallets, fee-bumps with the funding account) and resumes
   // sandbox funding left pending; re-queues a payment still in flight with a delay.
   'workers/ledger-submitter': { table: 'readWrite', secrets: [...BOTH_KEKS], sends: ['ledger-submissions'] },
@@ -194,13 +222,21 @@ export function grantAccess(
   // parts): not CDK's read/write bundles, which add Scan, the batch operations and more that nothing calls.
   if (access.table === 'read') targets.table.grant(grantee, ...TABLE_READ_ACTIONS);
   if (access.deletes && access.table !== 'readWrite') throw new Error('deletes needs table readWrite');
-  if (access.table === 'readWrite')
-    targets.table.grant(
-      grantee,
-      ...TABLE_READ_ACTIONS,
-      ...TABLE_WRITE_ACTIONS,
-      ...(access.deletes ? ['dynamodb:DeleteItem'] : []),
+  if (access.writesTo && access.table !== 'readWrite') throw new Error('writesTo needs table readWrite');
+  const writeActions = [...TABLE_WRITE_ACTIONS, ...(access.deletes ? ['dynamodb:DeleteItem'] : [])];
+  if (access.table === 'readWrite' && !access.writesTo)
+    targets.table.grant(grantee, ...TABLE_READ_ACTIONS, ...writeActions);
+  if (access.writesTo) {
+    targets.table.grant(grantee, ...TABLE_READ_ACTIONS);
+    // Items are written to the table itself, never to an index: its ARN alone.
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: writeActions,
+        resources: [targets.table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...access.writesTo] } },
+      }),
     );
+  }
   if (access.table !== 'none') {
     // cdk-nag names the finding after the table's logical id, so acknowledge exactly that resource.
     const stack = Stack.of(targets.table);

@@ -63,6 +63,9 @@ export const functionMemory: Readonly<Record<string, number>> = {
   // Not measured yet (section 9 has no workload for it): sized as the router, its nearest kin (queries,
   // the same rows, SQS sends).
   'schedules/reconciler': 256,
+  // Not measured yet: a few ledger reads and at most one payment per settlement account a run, signed
+  // (ed25519 in JavaScript) as the sandbox helpers' are: sized as the reconciler.
+  'schedules/sandbox-reserves': 256,
   'rotation/keys': 256, // peak 82.5, p50 5.5; a few invocations a rotation, with a 20 s timeout
   'workers/webhook-dispatcher': 256, // peak 97.1, p50 6.5
   'workers/webhook-deliverer': 256, // peak 95.5, p50 9.8 (an HMAC signature and a POST)

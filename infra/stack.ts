@@ -17,6 +17,13 @@ import { BundledFunction, DEFAULT_TIMEOUT_SECONDS } from './constructs/bundled-f
 import { type EdgeDomain, GatewayEdge } from './constructs/edge.ts';
 import { EdgeAlarmsStack } from './constructs/edge-alarms.ts';
 import { CLOUDFRONT_WAF_REGION, EdgeFirewallStack } from './constructs/edge-firewall.ts';
+import {
+  FunctionSchedule,
+  RECONCILER_DEAD_LETTERS_QUEUE,
+  RECONCILER_RATE,
+  SANDBOX_RESERVES_DEAD_LETTERS_QUEUE,
+  SANDBOX_RESERVES_RATE,
+} from './constructs/function-schedule.ts';
 import { GatewayApi } from './constructs/gateway-api.ts';
 import { GatewayTable } from './constructs/gateway-table.ts';
 import { KeyReplicaStack, rotationRoleName } from './constructs/key-replica.ts';
@@ -24,8 +31,7 @@ import { KeySecrets, keySecretNamePrefix, keySecretNames } from './constructs/ke
 import { type NoticeSettings, Notices } from './constructs/notices.ts';
 import { Observability, type ObservabilityProps } from './constructs/observability.ts';
 import { OutboxFailures } from './constructs/outbox-failures.ts';
-import { ReconcilerSchedule } from './constructs/reconciler-schedule.ts';
-import { TableBackup } from './constructs/table-backup.ts';
+import { type BackupVaultLock, TableBackup } from './constructs/table-backup.ts';
 import { TableProtection } from './constructs/table-protection.ts';
 import { WorkQueue } from './constructs/work-queue.ts';
 import {
@@ -56,6 +62,8 @@ export interface PaymentsGatewayStackProps extends StackProps {
   breakGlassRoleArn?: string | undefined;
   /** Prod: a backup vault in another region or account each daily recovery point is copied to. */
   backupCopyVaultArn?: string | undefined;
+  /** Prod: the backup vault's lock mode (infra/constructs/table-backup.ts); compliance unless chosen. */
+  backupVaultLock?: BackupVaultLock;
   /** Beneficiary notices' sending identity and WhatsApp number (infra/constructs/notices.ts). */
   notices?: NoticeSettings;
 }
@@ -99,6 +107,7 @@ export class PaymentsGatewayStack extends Stack {
       alarmSubscribers = { emails: [], httpsEndpoints: [] },
       breakGlassRoleArn,
       backupCopyVaultArn,
+      backupVaultLock = 'compliance',
       notices = {},
       ...stackProps
     } = props;
@@ -129,8 +138,14 @@ export class PaymentsGatewayStack extends Stack {
     });
 
     const { table } = new GatewayTable(this, 'Data', { removalPolicy });
-    if (settings.production)
-      new TableBackup(this, 'Backup', { table, removalPolicy, copyVaultArn: backupCopyVaultArn });
+    const tableBackup = settings.production
+      ? new TableBackup(this, 'Backup', {
+          table,
+          removalPolicy,
+          copyVaultArn: backupCopyVaultArn,
+          lock: backupVaultLock,
+        })
+      : undefined;
     // Production's key secrets are replicated to a second region, whose key is made there first.
     const replicaRegion = declared?.keyReplicaRegion;
     if (settings.production && !replicaRegion)
@@ -164,6 +179,7 @@ export class PaymentsGatewayStack extends Stack {
       removalPolicy,
     });
     if (settings.production) secrets.guard({ stage, breakGlassRoleArn, alarms });
+    if (tableBackup) alarms.onBackupJobs('BackupJobs', tableBackup.vault.backupVaultName);
     // Every resource names its service and stage (cost reports, access reviews, clean-up).
     Tags.of(this).add('service', SERVICE_NAME);
     Tags.of(this).add('stage', stage);
@@ -292,16 +308,19 @@ export class PaymentsGatewayStack extends Stack {
 
     // Beneficiary notices: the payment-notifier's channels, SES's configuration set and its feedback.
     const notifier = workers.get('payment-notifier');
-    if (notifier) {
+    const sandboxHelpers = apiFunctions.get('sandbox');
+    if (notifier && sandboxHelpers?.role) {
       const feedback = new Notices(this, 'Notices', {
         ...notices,
         stage,
         production: settings.production,
         removalPolicy,
-        notifier,
+        senders: [notifier, { function: sandboxHelpers, role: sandboxHelpers.role }],
         feedback: bundledFunction('events/ses-feedback').function,
       });
       alarms.onDeadLetters('SesFeedbackDeadLetters', feedback.deadLetterQueue, 'SES feedback');
+      alarms.onDeadLetters('SesFeedbackFailures', feedback.failureQueue, 'the SES feedback function');
+      alarms.onSesReputation('SesReputation');
     }
 
     // The admin CLI's `ledger status` and `channels open` invoke it (lib/admin/ledger-admin.ts): opening
@@ -344,13 +363,43 @@ export class PaymentsGatewayStack extends Stack {
     // The outbox's safety net (lib/outbox-reconciler.ts): on a schedule, the records whose work is owed past
     // the bound are re-driven through the same rows to the same queues.
     const reconciler = bundledFunction('schedules/reconciler', Duration.seconds(RECONCILER_TIMEOUT_SECONDS));
-    const schedule = new ReconcilerSchedule(this, 'ReconcilerSchedule', {
+    const schedule = new FunctionSchedule(this, 'ReconcilerSchedule', {
       stage,
       fn: reconciler.function,
       removalPolicy,
+      description: 'Runs the outbox reconciler: re-drives records whose outbox work is owed past the bound.',
+      rate: RECONCILER_RATE,
+      deadLetterQueueName: RECONCILER_DEAD_LETTERS_QUEUE,
     });
     alarms.onDeadLetters('ReconcilerDeadLetters', schedule.deadLetterQueue, 'the outbox reconciler schedule');
     alarms.onRedriven('ReconcilerRedriven', reconciler.logGroup, stage, REDRIVEN_MESSAGE);
+
+    // The sandbox's shared accounts, topped up (lib/ledger/sandbox-reserves.ts): friendbot's lumens for the
+    // funding account, the issuers' test money for the settlement accounts; their balances alarmed when
+    // they stay low an hour (four runs): a top-up that is not working (friendbot refusing, the function
+    // failing), and every sandbox tenant's activations or receipts wait.
+    const reserves = bundledFunction('schedules/sandbox-reserves', Duration.seconds(60));
+    const reservesSchedule = new FunctionSchedule(this, 'SandboxReservesSchedule', {
+      stage,
+      fn: reserves.function,
+      removalPolicy,
+      description: "Tops up the sandbox's funding and settlement accounts where they run low.",
+      rate: SANDBOX_RESERVES_RATE,
+      deadLetterQueueName: SANDBOX_RESERVES_DEAD_LETTERS_QUEUE,
+    });
+    alarms.onDeadLetters(
+      'SandboxReservesDeadLetters',
+      reservesSchedule.deadLetterQueue,
+      'the sandbox reserves schedule',
+    );
+    alarms.onSandboxReserveLow('SandboxFundingLow', stage, { account: 'funding', asset: 'XLM' }, 1_000);
+    // The sandbox's on-ramps pay out USDC: the settlement account lowest in it, a tenth of its floor.
+    alarms.onSandboxReserveLow(
+      'SandboxSettlementLow',
+      stage,
+      { account: 'settlement', asset: 'USDC' },
+      10_000,
+    );
 
     new Observability(this, 'Observability', watched);
 

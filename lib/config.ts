@@ -57,6 +57,30 @@ const schema = z.object({
    */
   WALLET_CREATE_LIMIT: positiveInt(1000),
   WALLET_CREATE_WINDOW_SECONDS: positiveInt(3600),
+  /**
+   * The sandbox's test money (lib/wallets/sandbox-limits.ts): the most one call of POST
+   * /sandbox/wallets/{id}/fund may ask (in the asset's units) and one association may take a UTC day,
+   * and likewise for the on-ramp receipt helper (in the receipt's currency). The funding and settlement
+   * accounts are shared by every sandbox tenant: none may empty them for the others.
+   */
+  SANDBOX_FUND_MAX_PER_CALL: positiveInt(10_000),
+  SANDBOX_FUND_DAILY_LIMIT: positiveInt(100_000),
+  SANDBOX_RECEIPT_MAX_PER_CALL: positiveInt(100_000),
+  SANDBOX_RECEIPT_DAILY_LIMIT: positiveInt(1_000_000),
+  /**
+   * The sandbox reserves (lib/ledger/sandbox-reserves.ts): the funding account gets friendbot's lumens
+   * below this many XLM; a settlement account's platform-issued asset is paid up to the target below
+   * the floor; friendbot's address (the local stack's ledger has its own).
+   */
+  SANDBOX_FUNDING_FLOOR_XLM: positiveInt(5_000),
+  SANDBOX_SETTLEMENT_FLOOR: positiveInt(100_000),
+  SANDBOX_SETTLEMENT_TARGET: positiveInt(1_000_000),
+  FRIENDBOT_URL_SANDBOX: z._default(z.url(), 'https://friendbot.stellar.org'),
+  /** A wallet activation the platform could not pay is asked for again after this many seconds. */
+  ACTIVATION_RETRY_DELAY_SECONDS: z._default(
+    z.coerce.number().check(z.int(), z.nonnegative(), z.lte(900)),
+    60,
+  ),
   LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']), 'INFO'),
   /** Horizon per environment (the local stack points these at its local ledger). */
   HORIZON_URL_SANDBOX: z._default(z.url(), 'https://horizon-testnet.stellar.org'),
@@ -115,6 +139,15 @@ const schema = z.object({
   /** The approved message template (body parameters: amount, sender, reference) and its language. */
   WHATSAPP_TEMPLATE: z._default(nonEmpty(), 'payment_received'),
   WHATSAPP_TEMPLATE_LANGUAGE: z._default(nonEmpty(), 'en'),
+  /** The approved template a sandbox recipient's verification code goes out with (body: code, sender, TEST). */
+  WHATSAPP_CODE_TEMPLATE: z._default(nonEmpty(), 'recipient_code'),
+  /**
+   * Notices (and sandbox verification codes) one tenant may send per UTC day (lib/notifications): past
+   * it a notice is recorded `skipped` and counted (NoticeCapped), a code request answers 429. Each
+   * message is the platform's sending reputation and money, so no tenant spends another's.
+   */
+  NOTICE_DAILY_LIMIT_SANDBOX: positiveInt(100),
+  NOTICE_DAILY_LIMIT_PRODUCTION: positiveInt(10_000),
   /** Multiplies the notice retry schedule (lib/notifications/service.ts), as WEBHOOK_RETRY_SCALE does. */
   NOTIFY_RETRY_SCALE: z._default(z.coerce.number().check(z.nonnegative(), z.lte(1)), 1),
   /** How long a quote can be paid against (spec: roughly two minutes). */

@@ -30,6 +30,8 @@ export const metricNames = {
   webhookMarkedSlow: 'WebhookMarkedSlow',
   tokenIssued: 'TokenIssued',
   tokenRefused: 'TokenRefused',
+  noticeHeld: 'NoticeHeld',
+  sandboxReserve: 'SandboxReserve',
 } as const;
 
 export type MetricName = (typeof metricNames)[keyof typeof metricNames];
@@ -240,3 +242,37 @@ export const countTokenIssued = (environment: string, applicationId: string): vo
 
 export const countTokenRefused = (environment: string, applicationId: string, reason: TokenRefusal): void =>
   emit(metricNames.tokenRefused, MetricUnit.Count, 1, { environment, reason }, { applicationId });
+
+// ── notices ──────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Why a notice (or a sandbox recipient's code) was not sent (NoticeHeld's `reason`): the tenant's daily
+ * cap was reached, or a sandbox recipient nobody verified.
+ */
+export type NoticeHold = 'daily_cap' | 'recipient_not_verified';
+
+export const countNoticeHeld = (
+  fact: { environment: string; channel: string; associationId: string },
+  reason: NoticeHold,
+): void =>
+  emit(
+    metricNames.noticeHeld,
+    MetricUnit.Count,
+    1,
+    { environment: fact.environment, reason },
+    { associationId: fact.associationId, channel: fact.channel },
+    [[]],
+  );
+
+// ── sandbox reserves ─────────────────────────────────────────────────────────────────────────────
+
+/**
+ * A sandbox platform account's balance after a top-up run (lib/ledger/sandbox-reserves.ts): `account`
+ * is funding (XLM) or settlement (a platform-issued asset); the account's role is a property.
+ */
+export const countSandboxReserve = (
+  account: 'funding' | 'settlement',
+  asset: string,
+  balance: string,
+  role: string,
+) => emit(metricNames.sandboxReserve, MetricUnit.NoUnit, Number(balance), { account, asset }, { role });

@@ -17,12 +17,22 @@ export const PRODUCTION_RESERVED_CONCURRENCY: Readonly<Record<string, number>> =
   // One run at a time, and a run even when the API takes the rest (it is what finds lost payments).
   'schedules/reconciler': 1,
   'api/fallback': 5,
+  // The API functions that wait on the ledger (Horizon, up to LEDGER_TIMEOUT_MS a request): a slow Horizon
+  // holds each invocation for seconds, and without a ceiling they would take the account's whole
+  // concurrency and throttle the token route, the other reads and the workers. Each ceiling is far above
+  // what a normal day keeps in flight (tens of ms a request); past it only that function's requests are
+  // refused (throttled, and alarmed) and the rest of the service keeps going. Ramps are served by
+  // api/payments.
+  'api/payments': 50,
+  'api/wallets': 30,
+  'api/statements': 10,
+  'api/sandbox': 10,
 };
 
 /** Lambda refuses a reservation that would leave the account fewer unreserved invocations than this. */
 export const LAMBDA_MINIMUM_UNRESERVED = 100;
 
-/** The account quota production needs: its reservations plus what Lambda keeps unreserved (36 + 100). */
+/** The account quota production needs: its reservations plus what Lambda keeps unreserved (136 + 100). */
 export const productionConcurrencyNeeded = (): number =>
   Object.values(PRODUCTION_RESERVED_CONCURRENCY).reduce((sum, n) => sum + n, 0) + LAMBDA_MINIMUM_UNRESERVED;
 

@@ -255,6 +255,20 @@ export const routes = [
   },
   {
     method: 'POST',
+    path: '/sandbox/notice-recipients',
+    fn: 'sandbox',
+    operation: 'requestRecipientCode',
+    auth: 'token',
+  },
+  {
+    method: 'POST',
+    path: '/sandbox/notice-recipients/verification',
+    fn: 'sandbox',
+    operation: 'confirmRecipient',
+    auth: 'token',
+  },
+  {
+    method: 'POST',
     path: '/sandbox/transactions/{transactionRecordId}/{outcome}',
     fn: 'sandbox',
     operation: 'settleRampInstruction',

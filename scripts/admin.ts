@@ -62,6 +62,9 @@ Commands:
   owed redrive --environment <env> --transaction <transactionRecordId>
       Asks the ledger-submitter to pay one owed record now (after its cause is cleared: a settlement
       account funded again, a wallet's trustline restored), as the reconciler's re-drive would.
+  notices allow --association <id> --channel email|whatsapp --address <email or +E.164>
+      Lets the sandbox association's notices go to the address without the code it would otherwise
+      confirm (POST /sandbox/notice-recipients); a sandbox notice to anyone else is not sent.
   wallet review --wallet <walletId> --decision Verified|Rejected
       Ends a third-party wallet's KYC review (only a Pending wallet moves).
   destination review --destination <destinationId> --decision APPROVED|REJECTED
@@ -124,6 +127,8 @@ const options = {
   minutes: { type: 'string', default: '15' },
   count: { type: 'string' },
   connector: { type: 'string' },
+  channel: { type: 'string' },
+  address: { type: 'string' },
   'transaction-type': { type: 'string' },
   percentage: { type: 'string' },
   fixed: { type: 'string' },
@@ -284,6 +289,12 @@ async function main(): Promise<void> {
         process.exitCode = 1;
       }
       return;
+    }
+    case 'notices allow': {
+      const { allowNoticeRecipient } = await import('../lib/admin/notice-recipients.ts');
+      return print(
+        await allowNoticeRecipient(required('association'), required('channel'), required('address')),
+      );
     }
     case 'wallet review': {
       const decision = required('decision');

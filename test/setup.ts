@@ -38,6 +38,13 @@ export async function setup(project: TestProject): Promise<void> {
   process.env.WEBHOOK_RETRY_SCALE ??= '0.002';
   // Notice retries likewise (5 s … 10 min → at once): a channel that is down fails its notice within seconds.
   process.env.NOTIFY_RETRY_SCALE ??= '0';
+  // A sandbox tenant's daily notice cap (lib/notifications/daily-cap.ts), low enough to reach in a test.
+  process.env.NOTICE_DAILY_LIMIT_SANDBOX ??= '12';
+  // The sandbox money helpers' daily caps (lib/wallets/sandbox-limits.ts), likewise.
+  process.env.SANDBOX_FUND_DAILY_LIMIT ??= '20000';
+  process.env.SANDBOX_RECEIPT_DAILY_LIMIT ??= '3000';
+  // A wallet activation the platform could not pay is asked for again at once (60 s in AWS).
+  process.env.ACTIVATION_RETRY_DELAY_SECONDS ??= '0';
   const dataDir = join(root, '.local', 'test-stack');
   rmSync(join(dataDir, 'traffic.log'), { force: true });
   stack = await startStack({

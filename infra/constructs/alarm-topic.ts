@@ -8,12 +8,14 @@ import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct, type Node } from 'constructs';
+import { metricNames, metricsNamespaceOf, SERVICE_DIMENSION } from '../../lib/metrics.ts';
 import { SERVICE_NAME, SynthRefusal } from '../stage.ts';
 import { CustomerKey } from './customer-key.ts';
 
@@ -57,6 +59,27 @@ export const CERTIFICATE_WARNING_DAYS = 30;
 
 /** What a service publishing to the encrypted topic does with its key. */
 const TOPIC_KEY_USE = ['kms:Decrypt', 'kms:GenerateDataKey*'];
+
+/**
+ * An EventBridge rule's target that publishes to the alarm topic, admitted by the topic's policy for that
+ * rule alone (aws:SourceArn, AWS's confused-deputy guard): CDK's SnsTopic target grants every rule of
+ * every account events.amazonaws.com can act for.
+ */
+export function alarmTopicTarget(topic: sns.ITopic): events.IRuleTarget {
+  return {
+    bind(rule) {
+      topic.addToResourcePolicy(
+        new iam.PolicyStatement({
+          principals: [new iam.ServicePrincipal('events.amazonaws.com')],
+          actions: ['sns:Publish'],
+          resources: [topic.topicArn],
+          conditions: { ArnEquals: { 'aws:SourceArn': rule.ruleRef.ruleArn } },
+        }),
+      );
+      return { arn: topic.topicArn, targetResource: topic };
+    },
+  };
+}
 
 export interface AlarmTopicProps {
   stage: string;
@@ -417,6 +440,90 @@ export class AlarmTopic extends Construct {
           'Query',
           'TransactWriteItems',
         ] as never,
+      }),
+      0,
+    );
+  }
+
+  /**
+   * A sandbox reserve (SandboxReserve, lib/ledger/sandbox-reserves.ts, published by each top-up run: the
+   * funding account's XLM, the settlement accounts' lowest balance of an asset) below `floor` for an hour:
+   * the top-up is not keeping up, and every sandbox tenant's activations or receipts wait for it.
+   */
+  onSandboxReserveLow(
+    id: string,
+    stage: string,
+    reserve: { account: 'funding' | 'settlement'; asset: string },
+    floor: number,
+  ): cloudwatch.Alarm {
+    return this.alarm(
+      id,
+      `A sandbox ${reserve.account} account has held less than ${floor} ${reserve.asset} for an hour (docs/production.md, Sandbox reserves).`,
+      new cloudwatch.Metric({
+        namespace: metricsNamespaceOf(SERVICE_NAME, stage),
+        metricName: metricNames.sandboxReserve,
+        dimensionsMap: { [SERVICE_DIMENSION]: SERVICE_NAME, ...reserve },
+        statistic: cloudwatch.Stats.MINIMUM,
+        period: Duration.minutes(15),
+      }),
+      floor,
+      4,
+      cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
+    );
+  }
+
+  /**
+   * SES's reputation of the account the notices are sent from: it reviews an account whose bounce rate
+   * passes 5 % or complaint rate 0.1 %, and may pause its sending at 10 % and 0.5 %; these page at half
+   * the review thresholds, while there is time to find the tenant or address list behind them.
+   */
+  onSesReputation(id: string): void {
+    const rate = (metricName: string) =>
+      new cloudwatch.Metric({
+        namespace: 'AWS/SES',
+        metricName,
+        statistic: cloudwatch.Stats.MAXIMUM,
+        period: Duration.hours(1),
+      });
+    this.alarm(
+      `${id}BounceRate`,
+      'SES bounce rate above 2.5 % (SES reviews the account at 5 %, may pause it at 10 %).',
+      rate('Reputation.BounceRate'),
+      0.025,
+    );
+    this.alarm(
+      `${id}ComplaintRate`,
+      'SES complaint rate above 0.05 % (SES reviews the account at 0.1 %, may pause it at 0.5 %).',
+      rate('Reputation.ComplaintRate'),
+      0.0005,
+    );
+  }
+
+  /**
+   * A backup job of the vault that failed or expired (never started in its window), or a copy to the
+   * other account's vault that failed, in a day: the table's recovery point of that day is missing.
+   */
+  onBackupJobs(id: string, vaultName: string): cloudwatch.Alarm {
+    const jobs = (metricName: string) =>
+      new cloudwatch.Metric({
+        namespace: 'AWS/Backup',
+        metricName,
+        dimensionsMap: { BackupVaultName: vaultName },
+        statistic: cloudwatch.Stats.SUM,
+        period: Duration.days(1),
+      });
+    return this.alarm(
+      id,
+      'A backup job of the table failed or expired, or its copy failed (docs/production.md, Backups).',
+      new cloudwatch.MathExpression({
+        expression: 'FILL(failed, 0) + FILL(expired, 0) + FILL(copyFailed, 0)',
+        usingMetrics: {
+          failed: jobs('NumberOfBackupJobsFailed'),
+          expired: jobs('NumberOfBackupJobsExpired'),
+          copyFailed: jobs('NumberOfCopyJobsFailed'),
+        },
+        period: Duration.days(1),
+        label: 'failed or expired backup jobs',
       }),
       0,
     );

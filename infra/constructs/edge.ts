@@ -13,7 +13,7 @@
 //   (lib/http/origin-verify.ts): a request that reaches the API around the WAF (the execute-api
 //   endpoint of a stage without a domain, or the regional domain of one without mutual TLS, called by
 //   its target name) is refused with 403.
-import { RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
@@ -249,8 +249,30 @@ export class GatewayEdge extends Construct {
         [ORIGIN_VERIFY_HEADER]: this.originToken.secretValueFromJson('token').unsafeUnwrap(),
       },
     });
+    // Every answer, the API's and the edge's own 404s, carries HSTS (two years, subdomains, preload: the
+    // API is HTTPS only, so no client should ever try it in clear) and the usual headers of an API that
+    // serves JSON to programs: no sniffing, no framing, no referrer, nothing cached by a browser.
+    const securityHeaders = new cloudfront.ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      comment: `${SERVICE_NAME} ${stage}: HSTS and security headers on every answer`,
+      securityHeadersBehavior: {
+        strictTransportSecurity: {
+          accessControlMaxAge: Duration.days(730),
+          includeSubdomains: true,
+          preload: true,
+          override: true,
+        },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
+        referrerPolicy: { referrerPolicy: cloudfront.HeadersReferrerPolicy.NO_REFERRER, override: true },
+        contentSecurityPolicy: {
+          contentSecurityPolicy: "default-src 'none'; frame-ancestors 'none'",
+          override: true,
+        },
+      },
+    });
     const toApi: cloudfront.BehaviorOptions = {
       origin,
+      responseHeadersPolicy: securityHeaders,
       viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
       allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
       cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,

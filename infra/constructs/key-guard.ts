@@ -5,15 +5,15 @@
 // which must be able to roll a failed first create back (RETAIN keeps both on every later delete). Each
 // such call, a key policy change and a failed rotation notify the alarm topic of its region through
 // EventBridge.
-import { Stack } from 'aws-cdk-lib';
+import { BOOTSTRAP_QUALIFIER_CONTEXT, DefaultStackSynthesizer, Stack } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
-import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct, type Node } from 'constructs';
 import { SynthRefusal } from '../stage.ts';
+import { alarmTopicTarget } from './alarm-topic.ts';
 
 /** What only the break-glass role may do to the key and the key secrets. */
 export const GUARDED_KEY_ACTIONS = ['kms:DisableKey', 'kms:ScheduleKeyDeletion'];
@@ -44,7 +44,15 @@ export function breakGlassRoleFromContext(node: Node): string | undefined {
  * (DefaultStackSynthesizer), which CloudFormation deploys and rolls back with, and the break-glass role.
  */
 export function keyGuardians(stack: Stack, breakGlassRoleArn: string | undefined): string[] {
-  const deployer = `arn:${stack.partition}:iam::${stack.account}:role/cdk-hnb659fds-cfn-exec-role-${stack.account}-${stack.region}`;
+  // The bootstrap's qualifier: `-c @aws-cdk/core:bootstrapQualifier=<q>` for accounts bootstrapped with
+  // their own (the synthesizer reads the same context), else CDK's default.
+  const qualifier: unknown =
+    stack.node.tryGetContext(BOOTSTRAP_QUALIFIER_CONTEXT) ?? DefaultStackSynthesizer.DEFAULT_QUALIFIER;
+  if (typeof qualifier !== 'string' || !/^[a-z0-9]{1,10}$/i.test(qualifier))
+    throw new SynthRefusal(
+      `"${BOOTSTRAP_QUALIFIER_CONTEXT}" must be 1 to 10 letters or digits: ${String(qualifier)}`,
+    );
+  const deployer = `arn:${stack.partition}:iam::${stack.account}:role/cdk-${qualifier}-cfn-exec-role-${stack.account}-${stack.region}`;
   return [deployer, ...(breakGlassRoleArn ? [breakGlassRoleArn] : [])];
 }
 
@@ -90,7 +98,7 @@ export function notifyKeyChanges(
       detailType: ['AWS API Call via CloudTrail'],
       detail: { eventName: GUARDED_KEY_EVENTS, requestParameters: { keyId: [key.keyArn, key.keyId] } },
     },
-    targets: [new targets.SnsTopic(topic)],
+    targets: [alarmTopicTarget(topic)],
   });
 }
 
@@ -117,7 +125,7 @@ export function notifySecretCalls(
       detailType: ['AWS API Call via CloudTrail'],
       detail: { eventName: eventNames, requestParameters: { secretId: keySecretId(secretNamePrefix) } },
     },
-    targets: [new targets.SnsTopic(topic)],
+    targets: [alarmTopicTarget(topic)],
   });
 }
 
@@ -159,7 +167,7 @@ export class KeyGuard extends Construct {
           additionalEventData: { SecretId: keySecretId(props.secretNamePrefix) },
         },
       },
-      targets: [new targets.SnsTopic(props.topic)],
+      targets: [alarmTopicTarget(props.topic)],
     });
   }
 }

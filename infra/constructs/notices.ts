@@ -5,7 +5,8 @@
 // through the stage's configuration set, whose event destination publishes bounces and complaints to
 // EventBridge, where a rule invokes the feedback function (a delivery EventBridge could not make goes to
 // a dead-letter queue of its own, alarmed). The notifier may send from that identity, through that
-// configuration set, from that address, and nothing else. Without the domain, email notices are
+// configuration set, from that address, and nothing else; so may the sandbox helpers, which send sandbox
+// recipients their verification codes. Without the domain, email notices are
 // recorded `skipped`.
 //
 // WhatsApp: `-c whatsAppPhoneNumberId=<id> -c whatsAppTokenSecretName=<secret>`: the business phone
@@ -16,6 +17,7 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as destinations from 'aws-cdk-lib/aws-lambda-destinations';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as ses from 'aws-cdk-lib/aws-ses';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -30,6 +32,9 @@ export interface NoticeSettings {
 }
 
 export const FEEDBACK_DEAD_LETTERS_QUEUE = 'ses-feedback-dlq';
+export const FEEDBACK_FAILURES_QUEUE = 'ses-feedback-failures';
+/** What `cdk synth`/`cdk deploy` print for a production stage that sends no email notices. */
+export const NO_EMAIL_IDENTITY_WARNING = 'payments-gateway:no-email-identity';
 
 /** The stage's notice settings from `-c noticeEmailDomain=… -c whatsAppPhoneNumberId=… -c whatsAppTokenSecretName=…`. */
 export function noticesFromContext(node: Node): NoticeSettings {
@@ -49,6 +54,8 @@ export function noticesFromContext(node: Node): NoticeSettings {
 export class Notices extends Construct {
   readonly configurationSet: ses.ConfigurationSet;
   readonly deadLetterQueue: sqs.Queue;
+  /** The feedback function's invocations that failed for good (its on-failure destination). */
+  readonly failureQueue: sqs.Queue;
 
   constructor(
     scope: Construct,
@@ -57,12 +64,16 @@ export class Notices extends Construct {
       stage: string;
       production: boolean;
       removalPolicy: RemovalPolicy;
-      notifier: { function: lambda.Function; role: iam.IRole };
+      /**
+       * What sends: the payment-notifier, and the sandbox helpers, which send a sandbox recipient its
+       * verification code (lib/notifications/recipients.ts) through the same channels.
+       */
+      senders: readonly { function: lambda.Function; role: iam.IRole }[];
       feedback: lambda.IFunction;
     },
   ) {
     super(scope, id);
-    const { stage, notifier } = props;
+    const { stage, senders } = props;
     const { partition, region, account } = Stack.of(this);
     const whatsApp = props.whatsApp;
     if (whatsApp && !whatsApp.tokenSecretName && props.production)
@@ -73,6 +84,8 @@ export class Notices extends Construct {
     this.configurationSet = new ses.ConfigurationSet(this, 'ConfigurationSet', {
       configurationSetName: `${stage}-notices`,
       reputationMetrics: true,
+      // Notices carry amounts, names and references: never sent to a mail server that cannot take TLS.
+      tlsPolicy: ses.ConfigurationSetTlsPolicy.REQUIRE,
       // SES's account-level list keeps them too; ours (lib/notifications/feedback.ts) says why on the record.
       suppressionReasons: ses.SuppressionReasons.BOUNCES_AND_COMPLAINTS,
     });
@@ -82,6 +95,19 @@ export class Notices extends Construct {
       events: [ses.EmailSendingEvent.BOUNCE, ses.EmailSendingEvent.COMPLAINT],
     });
 
+    // EventBridge invokes the feedback function asynchronously: an invocation that fails after Lambda's
+    // own retries (the table unreachable, a bug) goes to this queue, alarmed, instead of being dropped, so
+    // no bounce or complaint is lost unrecorded (its address would be mailed again).
+    this.failureQueue = deadLetterQueue(this, 'FeedbackFailureQueue', {
+      stage,
+      name: FEEDBACK_FAILURES_QUEUE,
+      removalPolicy: props.removalPolicy,
+      holds: 'the SES feedback function’s failed',
+    });
+    props.feedback.configureAsyncInvoke({
+      onFailure: new destinations.SqsDestination(this.failureQueue),
+      retryAttempts: 2,
+    });
     this.deadLetterQueue = deadLetterQueue(this, 'FeedbackDeadLetterQueue', {
       stage,
       name: FEEDBACK_DEAD_LETTERS_QUEUE,
@@ -109,15 +135,17 @@ export class Notices extends Construct {
         configurationSet: this.configurationSet,
       });
       const from = `notices@${props.emailDomain}`;
-      notifier.function.addEnvironment('NOTIFY_EMAIL_FROM', from);
-      notifier.function.addEnvironment('SES_CONFIGURATION_SET', this.configurationSet.configurationSetName);
-      notifier.role.addToPrincipalPolicy(
-        new iam.PolicyStatement({
-          actions: ['ses:SendEmail'],
-          resources: [identity.emailIdentityArn, configurationSetArn],
-          conditions: { StringEquals: { 'ses:FromAddress': from } },
-        }),
-      );
+      for (const sender of senders) {
+        sender.function.addEnvironment('NOTIFY_EMAIL_FROM', from);
+        sender.function.addEnvironment('SES_CONFIGURATION_SET', this.configurationSet.configurationSetName);
+        sender.role.addToPrincipalPolicy(
+          new iam.PolicyStatement({
+            actions: ['ses:SendEmail'],
+            resources: [identity.emailIdentityArn, configurationSetArn],
+            conditions: { StringEquals: { 'ses:FromAddress': from } },
+          }),
+        );
+      }
       // What the domain's DNS must hold for SES to verify it and sign with it (docs/production.md).
       identity.dkimRecords.forEach((record, i) => {
         new CfnOutput(this, `DkimRecord${i + 1}`, {
@@ -127,11 +155,21 @@ export class Notices extends Construct {
       });
     }
 
+    // Production without a sending identity tells no beneficiary by email: every notifyEmail notice is
+    // recorded skipped. Said at every synth and deploy (a warning), not discovered from the records.
+    if (!props.emailDomain && props.production)
+      Annotations.of(this).addWarningV2(
+        NO_EMAIL_IDENTITY_WARNING,
+        'Email notices are off: no sending identity is configured (-c noticeEmailDomain=<domain>, docs/production.md). Every notifyEmail notice will be recorded skipped.',
+      );
+
     if (whatsApp?.tokenSecretName) {
       const token = secretsmanager.Secret.fromSecretNameV2(this, 'WhatsAppToken', whatsApp.tokenSecretName);
-      token.grantRead(notifier.role);
-      notifier.function.addEnvironment('WHATSAPP_PHONE_NUMBER_ID', whatsApp.phoneNumberId);
-      notifier.function.addEnvironment('WHATSAPP_TOKEN_SECRET_ID', token.secretName);
+      for (const sender of senders) {
+        token.grantRead(sender.role);
+        sender.function.addEnvironment('WHATSAPP_PHONE_NUMBER_ID', whatsApp.phoneNumberId);
+        sender.function.addEnvironment('WHATSAPP_TOKEN_SECRET_ID', token.secretName);
+      }
     } else if (whatsApp)
       Annotations.of(this).addWarningV2(
         'payments-gateway:whatsapp-without-token',

@@ -1,7 +1,8 @@
 // AWS Backup of the table, in production, beside point-in-time recovery: PITR restores any second of the
 // last 35 days but lives and dies with the table's account and region; a backup plan keeps daily recovery
-// points in a vault of their own and, with `-c backupCopyVaultArn=<vault ARN>`, copies each to a vault in
-// another region or account, so a lost region, a deleted table or a compromised account is not the end.
+// points in a vault of their own, locked (backupVaultLock), and, with `-c backupCopyVaultArn=<vault ARN>`,
+// copies each to a vault in another region or account, so a lost region, a deleted table or a compromised
+// account is not the end. A job that fails or expires, or a copy that fails, raises an alarm (infra/stack.ts).
 import { Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as backup from 'aws-cdk-lib/aws-backup';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -22,22 +23,51 @@ export function backupCopyVaultFromContext(node: Node): string | undefined {
   return value;
 }
 
+/**
+ * `-c backupVaultLock=compliance|governance`: the vault's lock, the platform team's choice at deploy
+ * (docs/production.md, Backups). compliance (the default): after a 3-day grace, no one, the account's root
+ * included, can delete a recovery point before its 35 days or remove the lock; governance: the same rule,
+ * which a principal with backup:DeleteBackupVaultLockConfiguration may lift.
+ */
+export type BackupVaultLock = 'compliance' | 'governance';
+
+export function backupVaultLockFromContext(node: Node): BackupVaultLock {
+  const value: unknown = node.tryGetContext('backupVaultLock') ?? 'compliance';
+  if (value !== 'compliance' && value !== 'governance')
+    throw new SynthRefusal(`"backupVaultLock" must be compliance or governance: ${String(value)}`);
+  return value;
+}
+
 /** How long the recovery points are kept, here and in the copy's vault. */
 export const BACKUP_RETENTION = Duration.days(35);
+/** A compliance lock can still be changed or removed for this long after it is set; then it holds. */
+export const LOCK_GRACE = Duration.days(3);
 
 export class TableBackup extends Construct {
   readonly plan: backup.BackupPlan;
+  readonly vault: backup.BackupVault;
 
   constructor(
     scope: Construct,
     id: string,
-    props: { table: dynamodb.ITable; removalPolicy: RemovalPolicy; copyVaultArn: string | undefined },
+    props: {
+      table: dynamodb.ITable;
+      removalPolicy: RemovalPolicy;
+      copyVaultArn: string | undefined;
+      lock: BackupVaultLock;
+    },
   ) {
     super(scope, id);
     const vault = new backup.BackupVault(this, 'Vault', {
       backupVaultName: retainedName(this, Stack.of(this).stackName, props.removalPolicy),
       removalPolicy: props.removalPolicy,
+      // A compromised account cannot erase the recovery points it would be restored from.
+      lockConfiguration: {
+        minRetention: BACKUP_RETENTION,
+        ...(props.lock === 'compliance' ? { changeableFor: LOCK_GRACE } : {}),
+      },
     });
+    this.vault = vault;
     this.plan = new backup.BackupPlan(this, 'Plan', { backupVault: vault });
     const copyTo = props.copyVaultArn
       ? [

@@ -2,9 +2,13 @@
 // cannot be rolled back: a failed first create (a concurrency quota, a certificate, CloudFront's account
 // verification) must delete it, DynamoDB refuses, and the stack ends in ROLLBACK_FAILED. So the table is
 // created unprotected and this resource, which CloudFormation creates last (it depends on every other
-// resource of the stack), turns protection on with UpdateTable; each later deploy asserts it again.
+// resource of the stack), turns protection on with UpdateTable; each later deploy asserts it again: the
+// resource carries a new `Deploy` value at every synth, so CloudFormation updates it (and UpdateTable runs)
+// on every deploy, even one that changes nothing else. Protection switched off by hand comes back at the
+// next deploy instead of waiting for a change to this file.
 // Deleting this resource or the stack leaves the protection on (and the table, RETAIN in production).
-import { Stack, Validations } from 'aws-cdk-lib';
+import { randomUUID } from 'node:crypto';
+import { CfnResource, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import {
   AwsCustomResource,
@@ -34,6 +38,9 @@ export class TableProtection extends Construct {
       policy: AwsCustomResourcePolicy.fromSdkCalls({ resources: [props.table.tableArn] }),
       installLatestAwsSdk: false,
     });
+    // Any change of a custom resource's properties is an Update event: a new value every synth.
+    const cfn = this.resource.node.findAll().find((c): c is CfnResource => c instanceof CfnResource);
+    cfn?.addPropertyOverride('Deploy', randomUUID());
     const provider = Stack.of(this).node.tryFindChild(PROVIDER_ID);
     if (provider) {
       Validations.of(provider).acknowledge({

@@ -33,7 +33,7 @@ const dateOfBirth = z.iso
   .date('must be a date, YYYY-MM-DD')
   .check(z.refine((value) => value <= new Date().toISOString().slice(0, 10), 'must not be in the future'));
 
-const email = z.email('must be an email address').check(z.maxLength(254));
+export const email = z.email('must be an email address').check(z.maxLength(254));
 
 export const ID_TYPES = ['NATIONAL_ID', 'PASSPORT', 'DRIVERS_LICENSE'] as const;
 

@@ -41,6 +41,10 @@
 // | onrampReference    | T#<env>#<assoc>          | ONRAMPREF#<reference>           |                                         | /onramp/references, receipts       |
 // | onrampReferenceCount | T#<env>#<assoc>        | ONRAMPREFS                      |                                         | /onramp/references (the cap)       |
 // | notice             | T#<env>#<assoc>          | NOTICE#<eventId>                |                                         | payment-notifier (once per event)  |
+// | noticeRecipient    | T#<env>#<assoc>          | NOTICETO#<channel>#<address>    |                                         | /sandbox/notice-recipients, notifier |
+// | noticeDayCount     | T#<env>#<assoc>          | RATE#notices#<epochSeconds>     |                                         | notifier, recipient codes (TTL)    |
+// | sandboxMoneyDay    | T#<env>#<assoc>          | RATE#sandbox-<helper>#<epochSeconds> |                                    | sandbox fund / receipts (TTL)      |
+// | sandboxMoneyUse    | T#<env>#<assoc>          | SANDBOXUSE#<helper>#<key>       |                                         | sandbox fund (once per key, TTL)   |
 // | suppressedAddress  | SUPPRESSED#<channel>#<address> | SUPPRESSED                |                                         | payment-notifier, SES feedback     |
 // | application        | APP#<applicationId>      | APPLICATION                     |                                         | auth                               |
 // | apiKey             | APIKEY#<sha256>          | APIKEY                          | platform: APP#<appId> / APIKEY#<keyId>  | auth, admin                        |
@@ -481,5 +485,30 @@ export const notificationKeys = {
   suppressed: (channel: string, address: string): ItemKey => ({
     pk: `SUPPRESSED#${channel}#${address.toLowerCase()}`,
     sk: 'SUPPRESSED',
+  }),
+  /** A sandbox recipient the tenant verified (or is verifying, or the admin allowed). */
+  recipient: (tenant: Tenant, channel: string, address: string): ItemKey => ({
+    pk: tenantScope(tenant),
+    sk: `NOTICETO#${channel}#${address.toLowerCase()}`,
+  }),
+  /** The tenant's notices counted in the day that starts at `windowStart` (epoch seconds). */
+  dayCount: (tenant: Tenant, windowStart: number): ItemKey => ({
+    pk: tenantScope(tenant),
+    sk: `RATE#notices#${windowStart}`,
+  }),
+};
+
+/**
+ * The sandbox money helpers' daily totals (lib/wallets/sandbox-limits.ts): one item per helper and UTC
+ * day, and one per Idempotency-Key counted, so a retry is not counted twice.
+ */
+export const sandboxMoneyKeys = {
+  day: (tenant: Tenant, helper: string, windowStart: number): ItemKey => ({
+    pk: tenantScope(tenant),
+    sk: `RATE#sandbox-${helper}#${windowStart}`,
+  }),
+  use: (tenant: Tenant, helper: string, key: string): ItemKey => ({
+    pk: tenantScope(tenant),
+    sk: `SANDBOXUSE#${helper}#${key}`,
   }),
 };

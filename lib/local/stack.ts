@@ -254,6 +254,8 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
     KEK_SECRET_ID_PRODUCTION: names.kek.production,
     HORIZON_URL_SANDBOX: `http://127.0.0.1:${ledgerPorts.sandbox}`,
     HORIZON_URL_PRODUCTION: `http://127.0.0.1:${ledgerPorts.production}`,
+    // The sandbox reserves' top-up asks the local ledger's friendbot (lib/ledger/sandbox-reserves.ts).
+    FRIENDBOT_URL_SANDBOX: `http://127.0.0.1:${ledgerPorts.sandbox}/friendbot`,
     PROVIDER_URL_SANDBOX: `http://127.0.0.1:${providerPort}/sandbox`,
     PROVIDER_URL_PRODUCTION: `http://127.0.0.1:${providerPort}/production`,
     LOG_LEVEL: keptLevelOf(printLevel),

@@ -6,7 +6,8 @@ import type { RenderedNotice } from './templates.ts';
 export interface NoticeTags {
   environment: string;
   associationId: string;
-  transactionRecordId: string;
+  /** Absent on a sandbox recipient's verification code, which belongs to no record. */
+  transactionRecordId?: string;
 }
 
 export interface Channel {

@@ -27,7 +27,7 @@ export function emailChannel(): Channel | null {
               Body: { Text: { Data: notice.text, Charset: 'UTF-8' } },
             },
           },
-          EmailTags: Object.entries(tags).map(([Name, Value]) => ({ Name, Value })),
+          EmailTags: Object.entries(tags).flatMap(([Name, Value]) => (Value ? [{ Name, Value }] : [])),
         }),
       );
       if (!MessageId) throw new Error('SES accepted the message without a MessageId');

@@ -7,6 +7,7 @@ import { absent, type Condition } from '../db/conditions.ts';
 import { entity } from '../db/entity.ts';
 import { createIfAbsent, getRecord, putIf, updateIf, type Written } from '../db/items.ts';
 import { notificationKeys, tenantOf } from '../db/keys.ts';
+import { countInWindow } from '../db/window-count.ts';
 import type { Environment, Tenant } from '../http/types.ts';
 
 export type NoticeChannel = 'email' | 'whatsapp';
@@ -97,3 +98,79 @@ export const findSuppressed = (channel: NoticeChannel, address: string) =>
 /** Marks an address not to be used again; the first cause is kept. */
 export const suppressAddress = (address: SuppressedAddress) =>
   putIf(suppressedEntity, { ...address, address: address.address.toLowerCase() }, absent);
+
+/**
+ * A sandbox recipient (lib/notifications/recipients.ts): `pending` while its code waits to be confirmed
+ * (only the code's hash is kept), `verified` once it was, or by the admin CLI's allow-list (`by`).
+ */
+export interface NoticeRecipient {
+  environment: Environment;
+  associationId: string;
+  channel: NoticeChannel;
+  /** Lower-cased email, or the E.164 number. */
+  address: string;
+  status: 'pending' | 'verified';
+  by: 'code' | 'admin';
+  codeHash?: string;
+  codeExpiresAt?: string;
+  /** Wrong codes tried so far. */
+  failedTries: number;
+  createdAt: string;
+  updatedAt?: string;
+  verifiedAt?: string;
+}
+
+const recipientEntity = entity<NoticeRecipient>({
+  type: 'noticeRecipient',
+  keyOf: (record) => notificationKeys.recipient(tenantOf(record), record.channel, record.address),
+});
+
+export const findRecipient = (tenant: Tenant, channel: NoticeChannel, address: string) =>
+  getRecord<NoticeRecipient>(notificationKeys.recipient(tenant, channel, address), { consistent: true });
+
+/** A recipient's first code: written once, never replaced (a code is sent to an address once). */
+export const createRecipient = (recipient: NoticeRecipient) => createIfAbsent(recipientEntity, recipient);
+
+/** A new code in place of `read`'s, which expired unconfirmed or was never sent. */
+export const updateRecipientCode = (pending: NoticeRecipient, read: NoticeRecipient, now: Date) =>
+  updateIf<NoticeRecipient>(
+    notificationKeys.recipient(tenantOf(pending), pending.channel, pending.address),
+    {
+      set: {
+        codeHash: pending.codeHash,
+        codeExpiresAt: pending.codeExpiresAt,
+        failedTries: 0,
+        updatedAt: now.toISOString(),
+      },
+    },
+    {
+      expression: '#cS = :cS AND #cH = :cH',
+      names: { '#cS': 'status', '#cH': 'codeHash' },
+      values: { ':cS': 'pending', ':cH': read.codeHash },
+    },
+  );
+
+/** The admin CLI's allow-list: verified whatever its state. */
+export const allowRecipient = (recipient: NoticeRecipient) => putIf(recipientEntity, recipient);
+
+/** Confirms a pending recipient whose code was right. */
+export const markVerified = (recipient: NoticeRecipient, now: Date) =>
+  updateIf<NoticeRecipient>(
+    notificationKeys.recipient(tenantOf(recipient), recipient.channel, recipient.address),
+    { set: { status: 'verified', verifiedAt: now.toISOString() }, remove: ['codeHash', 'codeExpiresAt'] },
+    { expression: '#cS = :cS', names: { '#cS': 'status' }, values: { ':cS': 'pending' } },
+  );
+
+/** Counts a wrong code on a pending recipient. */
+export const countFailedTry = (recipient: NoticeRecipient) =>
+  updateIf<NoticeRecipient>(
+    notificationKeys.recipient(tenantOf(recipient), recipient.channel, recipient.address),
+    { add: { failedTries: 1 } },
+    { expression: '#cS = :cS', names: { '#cS': 'status' }, values: { ':cS': 'pending' } },
+  );
+
+const DAY_SECONDS = 86_400;
+
+/** Counts one notice in the tenant's UTC day: null when counted, else the seconds until the day ends. */
+export const countNoticeToday = (tenant: Tenant, limit: number, now: Date) =>
+  countInWindow((windowStart) => notificationKeys.dayCount(tenant, windowStart), limit, DAY_SECONDS, now);

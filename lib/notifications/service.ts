@@ -2,10 +2,12 @@
 // completed record that asked for it (lib/outbox.ts), sent once by its event id however often the stream
 // or the queue delivers it: the notice item is claimed before the send and ended after it (repo.ts). An
 // address that bounced or complained before is not sent to: the notice is `skipped`, and the record says
-// why. A channel that fails is tried again with a growing delay (the message re-queued); after
-// MAX_ATTEMPTS the notice and the record say `failed` and the message fails every receive until its
-// queue's redrive policy dead-letters it (alarmed), as a webhook delivery does. The payment itself is
-// never touched: it completed before any of this began.
+// why. In the sandbox, a recipient nobody verified is never sent to (recipient-rule.ts), and what is
+// sent says TEST; in every environment a tenant's notices stop at its daily cap (daily-cap.ts). A channel
+// that fails is tried again with a growing delay (the message re-queued); after MAX_ATTEMPTS the notice
+// and the record say `failed` and the message fails every receive until its queue's redrive policy
+// dead-letters it (alarmed), as a webhook delivery does. The payment itself is never touched: it
+// completed before any of this began.
 //
 // A worker that dies between the channel's answer and the write of `sent` leaves a claim that expires
 // (CLAIM_SECONDS): the next delivery sends again. That window (milliseconds) is the only way a notice
@@ -14,10 +16,13 @@ import { sendToQueue } from '../aws/queues.ts';
 import { config } from '../config.ts';
 import { tenantOf } from '../db/keys.ts';
 import { logger } from '../log.ts';
+import { countNoticeHeld } from '../metrics.ts';
 import { paymentNoticeOf, recordNotification } from '../payments/notifier.ts';
 import type { Channel } from './channels.ts';
+import { countTowardsDailyCap, dailyCapReason } from './daily-cap.ts';
 import { emailChannel } from './email.ts';
 import type { NoticeMessage } from './message.ts';
+import { mayReceive, RECIPIENT_NOT_VERIFIED } from './recipient-rule.ts';
 import { claimNotice, findSuppressed, type NoticeChannel, settleNotice, skipNotice } from './repo.ts';
 import { renderNotice } from './templates.ts';
 import { whatsAppChannel } from './whatsapp.ts';
@@ -53,12 +58,15 @@ export async function deliverNotice(message: NoticeMessage, now: Date): Promise<
   if (!notice) return;
   const base = { ...tenant, eventId: message.eventId, transactionRecordId: message.transactionRecordId };
   const at = now.toISOString();
+  const verified = await mayReceive(tenant, notice.channel, notice.to);
   const suppressed = await findSuppressed(notice.channel, notice.to);
   const channel = channels[notice.channel]();
-  if (suppressed || !channel) {
-    const reason = suppressed
-      ? `The address ${suppressed.cause} on ${suppressed.at}: it is not sent to again.`
-      : UNCONFIGURED[notice.channel];
+  if (!verified || suppressed || !channel) {
+    const reason = !verified
+      ? RECIPIENT_NOT_VERIFIED
+      : suppressed
+        ? `The address ${suppressed.cause} on ${suppressed.at}: it is not sent to again.`
+        : UNCONFIGURED[notice.channel];
     const written = await skipNotice({
       ...base,
       channel: notice.channel,
@@ -69,8 +77,11 @@ export async function deliverNotice(message: NoticeMessage, now: Date): Promise<
       createdAt: at,
       updatedAt: at,
     });
-    if (written.outcome === 'written')
+    if (written.outcome === 'written') {
+      // Counted once, as the notice is: a redelivery of the event finds it skipped already.
+      if (!verified) countNoticeHeld({ ...tenant, channel: notice.channel }, 'recipient_not_verified');
       await recordNotification(tenant, message.transactionRecordId, { status: 'skipped', reason }, now);
+    }
     return;
   }
 
@@ -86,7 +97,14 @@ export async function deliverNotice(message: NoticeMessage, now: Date): Promise<
     logger.info('Notice already sent or being sent', { eventId: message.eventId });
     return;
   }
-  const rendered = renderNotice(notice.values);
+  // Counted once per notice, at its first send: a retry is the same message.
+  if (claimed.record.attempts === 1 && (await countTowardsDailyCap(tenant, notice.channel, now)) !== null) {
+    const reason = dailyCapReason(tenant);
+    await settleNotice(claimed.record, { status: 'skipped', reason }, now);
+    await recordNotification(tenant, message.transactionRecordId, { status: 'skipped', reason }, now);
+    return;
+  }
+  const rendered = renderNotice(notice.values, { test: tenant.environment === 'sandbox' });
   let messageId: string;
   try {
     ({ messageId } = await channel.send(notice.to, rendered, {

@@ -36,7 +36,7 @@ export function whatsAppChannel(): Channel | null {
           to,
           type: 'template',
           template: {
-            name: settings.WHATSAPP_TEMPLATE,
+            name: notice.template === 'code' ? settings.WHATSAPP_CODE_TEMPLATE : settings.WHATSAPP_TEMPLATE,
             language: { code: settings.WHATSAPP_TEMPLATE_LANGUAGE },
             components: [
               { type: 'body', parameters: notice.parameters.map((text) => ({ type: 'text', text })) },

@@ -26,6 +26,7 @@ import {
 } from '../connectors/responses.ts';
 import { customerDecisionResource, customerExample, customerResource } from '../customers/responses.ts';
 import type { ProblemStatus } from '../http/problem.ts';
+import { recipientResource } from '../notifications/schema.ts';
 import {
   referenceExample,
   referenceList,
@@ -643,7 +644,7 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
   payIntoReference: {
     tag: 'Sandbox',
     summary: 'A customer pays into an on-ramp reference',
-    description: `${SANDBOX_ONLY} The sandbox provider takes a payment of \`amount\` \`currency\` on the reference (a new receipt id) and reports it by its signed receipt notification within a moment: on an active reference the settlement account pays the net amount into the bound wallet; on an inactive one the receipt is held for platform operations. \`amount\` is > 0, at most 1,000,000,000 with at most 2 decimals (else a 400 naming it); answers 202 \`{reference, receiptId, amount, currency, message}\`.`,
+    description: `${SANDBOX_ONLY} The sandbox provider takes a payment of \`amount\` \`currency\` on the reference (a new receipt id) and reports it by its signed receipt notification within a moment: on an active reference the settlement account pays the net amount into the bound wallet; on an inactive one the receipt is held for platform operations. \`amount\` is > 0, at most 1,000,000,000 with at most 2 decimals (else a 400 naming it); answers 202 \`{reference, receiptId, amount, currency, message}\`. The sandbox’s settlement accounts are shared by every tenant, so one receipt is at most 100,000 and an association’s receipts at most 1,000,000 a UTC day (in the receipt’s currency): past either, a 422 naming \`amount\` says the amount and the cap, and nothing is paid in.`,
     success: {
       status: 202,
       description: 'Paid in at the provider.',
@@ -658,6 +659,7 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
     },
     problems: {
       404: 'No such reference for the caller, or a production application.',
+      422: 'An amount above the cap of 100,000 a receipt, or past the association’s 1,000,000 a day (`amount`).',
       503: 'The sandbox provider is unavailable.',
     },
   },
@@ -716,6 +718,7 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
       md(
         '',
         '- Answers 200 `{walletId, assetCode, amount, status: "succeeded", stellarTxHash}`. A wallet can be funded as soon as `POST /wallets` returns it: while its account is still being opened the helper waits for it (re-reading the wallet every 100 ms, for at most 5 s). A 409 when the account could not be opened (the detail gives the ledger’s reason), or is still not open after those 5 s (try again). An own wallet that does not trust the asset yet gets its trustline first (the reserve topped up by the platform); a third party’s wallet does not. A 422 when the ledger refuses the payment, naming the ledger’s reason; a 503 when the ledger cannot be reached, every channel account stays busy, or the trustline is still being opened, and nothing was sent.',
+        '- **Caps.** The sandbox’s funding account and its assets’ issuers serve every sandbox tenant: one call pays at most 10,000 (in the asset’s units), and an association at most 100,000 a UTC day over all its calls (per helper; a retry with the same `Idempotency-Key` is counted once). Past either, a 422 naming `amount` says the amount and the cap, and nothing is paid. The count is taken as the request is accepted: a request refused later still counts.',
         '- With an `Idempotency-Key` the payment’s ledger intent is `sandbox-fund:<environment>:<associationId>:<key>`, so the same key with the same request (wallet, asset code in any case, amount) pays once and answers the same body again, also to two requests at once; the same key with another request is a 409 naming `Idempotency-Key`, and nothing is paid.',
         '- A slow ledger (not closed in time, an answer lost): 202 `{walletId, assetCode, amount, status: "pending", stellarTxHash: null}`. The payment may still land, and it settles without you: the 202 hands it to the ledger-submissions queue (5 s delay), whose worker resumes the same intent and, while it is still pending, lets SQS deliver it again (at most 5 times, then an alarmed dead-letter queue). A retry with the same key answers what it came to (200 or 422) and resumes it too; both look the envelope up before anything else and never build a second one without proof.',
       ),
@@ -729,8 +732,46 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
     problems: {
       404: 'No such wallet for the caller, or a production application.',
       409: 'The wallet’s ledger account is not active yet, or the `Idempotency-Key` was used with another request (`errors` names it).',
-      422: 'An asset not in the registry, or a payment the ledger refuses (e.g. a third party’s wallet without a trustline for the asset; an own wallet gets its trustline first).',
+      422: 'An asset not in the registry, an amount above the cap of 10,000 a call or past the association’s 100,000 a day (`amount`), or a payment the ledger refuses (e.g. a third party’s wallet without a trustline for the asset; an own wallet gets its trustline first).',
       503: 'The ledger could not be reached, or the wallet’s trustline is still being opened, and nothing was sent (or key material is unavailable).',
+    },
+  },
+  requestRecipientCode: {
+    tag: 'Sandbox',
+    summary: 'Send a notice recipient its verification code',
+    description: `${SANDBOX_ONLY} A sandbox notice (\`notifyEmail\` / \`notifyWhatsApp\`) goes only to a recipient the tenant verified, or to one of SES’s mailbox simulator addresses (\`success@simulator.amazonses.com\`, \`bounce@…\`, \`ooto@…\`, \`complaint@…\`, \`suppressionlist@…\`, each with an optional \`+label\`); to anyone else it is not sent, and the record’s \`notification\` says \`skipped\`, reason \`sandbox: recipient not verified\`. What a sandbox notice says starts with TEST. This sends \`{channel: "email" | "whatsapp", address}\` a six-digit code, once, valid for 60 minutes: confirm it with POST /sandbox/notice-recipients/verification. Answers 202 \`{channel, address, status: "pending", codeExpiresAt}\`; an address already verified (or a simulator address) 200 with \`status: "verified"\` and nothing sent. A second request while the code is valid is a 409 naming \`address\`; after it expired (or when it could not be sent) a new code is sent. Platform operators can allow an address without a code (\`npm run admin -- notices allow\`). Each code counts towards the association’s daily notice cap (100 messages a UTC day in the sandbox, 10,000 in production, notices and codes together): past it, 429 with \`Retry-After\` (the end of the day).`,
+    success: {
+      status: 202,
+      description: 'The code is sent.',
+      schema: recipientResource,
+      example: {
+        channel: 'email',
+        address: 'lerato@example.com',
+        status: 'pending',
+        codeExpiresAt: '2026-03-01T11:00:00.000Z',
+      },
+    },
+    alsoOk: 'The address is verified already (or an SES mailbox simulator address): nothing was sent.',
+    problems: {
+      404: 'A production application.',
+      409: 'A code sent to the address is still valid (`address`).',
+      429: 'The association’s daily notice cap is reached; `Retry-After` says when the day ends.',
+      503: 'No sender of the channel is configured, or it did not take the code: nothing was sent.',
+    },
+  },
+  confirmRecipient: {
+    tag: 'Sandbox',
+    summary: 'Confirm a notice recipient’s code',
+    description: `${SANDBOX_ONLY} \`{channel, address, code}\`: the code the recipient received from POST /sandbox/notice-recipients. Right and in time, the address is verified for good: the association’s sandbox notices to it are sent from now on. A wrong code is a 422 naming \`code\`; after 5 wrong codes, or once it expired, the code no longer verifies (ask for a new one once it expired). Confirming an address verified already answers it again.`,
+    success: ok('The recipient, verified.', recipientResource, {
+      channel: 'email',
+      address: 'lerato@example.com',
+      status: 'verified',
+      codeExpiresAt: null,
+    }),
+    problems: {
+      404: 'No code was sent to the address (`address`), or a production application.',
+      422: 'A wrong or expired code, or 5 wrong codes already (`code`).',
     },
   },
   verifyPaymentDestination: {

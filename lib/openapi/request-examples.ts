@@ -312,4 +312,20 @@ export const requestExamples: Partial<Record<OperationName, Record<string, Examp
   verifyPaymentDestination: {
     approve: { summary: 'Approve the destination', value: { decision: 'APPROVED' } },
   },
+  requestRecipientCode: {
+    email: {
+      summary: 'Send a tester’s inbox its code',
+      value: { channel: 'email', address: 'lerato@example.com' },
+    },
+    whatsapp: {
+      summary: 'Send a tester’s phone its code',
+      value: { channel: 'whatsapp', address: '+27821234567' },
+    },
+  },
+  confirmRecipient: {
+    email: {
+      summary: 'Confirm the code the tester received',
+      value: { channel: 'email', address: 'lerato@example.com', code: '482913' },
+    },
+  },
 };

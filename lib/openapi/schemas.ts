@@ -19,6 +19,7 @@ import {
   requirementsResource,
 } from '../connectors/responses.ts';
 import { customerDecisionResource, customerResource } from '../customers/responses.ts';
+import { recipientResource } from '../notifications/schema.ts';
 import {
   referenceList,
   referencePage,
@@ -83,6 +84,7 @@ const responseSchemas: Record<string, z.core.$ZodType> = {
   OnrampReferencePage: referencePage,
   OnrampReferenceList: referenceList,
   SandboxReceipt: sandboxReceiptResource,
+  SandboxNoticeRecipient: recipientResource,
   Transaction: transactionResource,
   TransactionPage: transactionPage,
   StatementLine: statementLine,

@@ -3,10 +3,13 @@ import { customerParams } from '../customers/customer-id.ts';
 import { customerDecisionBody, decideCustomerForTest } from '../customers/decision.ts';
 import { accepted, ok, operation } from '../http/api-function.ts';
 import { uuidField } from '../http/uuid-field.ts';
+import { confirmRecipient, requestRecipientCode } from '../notifications/recipients.ts';
+import { recipientBody, recipientCodeBody } from '../notifications/schema.ts';
 import { referenceParams, sandboxReceiptBody } from '../onramp/schema.ts';
 import { payIntoReferenceForTest } from '../onramp/service.ts';
 import { settleRampInstruction } from '../payments/sandbox-ramps.ts';
-import { fundWallet, settleDestinationVerification, settleKyc } from '../wallets/sandbox.ts';
+import { assertSandbox, fundWallet, settleDestinationVerification, settleKyc } from '../wallets/sandbox.ts';
+import { countSandboxMoney } from '../wallets/sandbox-limits.ts';
 import { fundWalletBody, kycDecisionBody, walletIdParams } from '../wallets/schema.ts';
 import * as z from '../zod.ts';
 
@@ -41,13 +44,28 @@ export const sandboxOperations = {
   payIntoReference: operation({
     params: referenceParams,
     body: sandboxReceiptBody,
-    handle: async ({ tenant, params, body }) =>
-      accepted(await payIntoReferenceForTest(tenant, params.reference, body)),
+    handle: async ({ tenant, params, body, now }) => {
+      assertSandbox(tenant);
+      // The cap is checked as the request is accepted, before the provider is asked for anything.
+      await countSandboxMoney(tenant, 'receipt', body.amount, body.currency, undefined, now);
+      return accepted(await payIntoReferenceForTest(tenant, params.reference, body));
+    },
   }),
   settleRampInstruction: operation({
     params: rampOutcomeParams,
     handle: async ({ tenant, params }) =>
       accepted(await settleRampInstruction(tenant, params.transactionRecordId, params.outcome)),
+  }),
+  requestRecipientCode: operation({
+    body: recipientBody,
+    handle: async ({ tenant, body, now }) => {
+      const { recipient, sent } = await requestRecipientCode(tenant, body, now);
+      return sent ? accepted(recipient) : ok(recipient);
+    },
+  }),
+  confirmRecipient: operation({
+    body: recipientCodeBody,
+    handle: async ({ tenant, body, now }) => ok(await confirmRecipient(tenant, body, now)),
   }),
   verifyPaymentDestination: operation({
     params: sandboxDestinationParams,

@@ -30,6 +30,11 @@ export interface WalletRecord {
   activationStatus: ActivationStatus;
   activationErrorCode?: string;
   activationFailureReason?: string;
+  /**
+   * Openings that failed because the platform could not pay (lib/wallets/activation.ts): each retry is a
+   * ledger intent of its own, `wallet-activation:<walletId>:<n>`, after the last one's failure is final.
+   */
+  activationRetries?: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -135,6 +140,23 @@ export async function recordActivation(
     walletKeys.wallet(tenant, walletId),
     { set: { ...set, updatedAt: now.toISOString() }, remove: pendingKeys.attributes },
     holds({ activationStatus: 'pending' }),
+  );
+}
+
+/**
+ * Moves a pending wallet's opening to its next intent (the last one failed on the platform's shortfall):
+ * only from the retry the caller read, so two deliveries that saw the same failure move it once.
+ */
+export async function nextActivationRetry(wallet: WalletRecord, now: Date): Promise<void> {
+  const retries = wallet.activationRetries ?? 0;
+  await updateIf(
+    walletKeys.wallet(tenantOf(wallet), wallet.walletId),
+    { set: { activationRetries: retries + 1, updatedAt: now.toISOString() } },
+    {
+      expression: '#cS = :cS AND (attribute_not_exists(#cR) OR #cR = :cR)',
+      names: { '#cS': 'activationStatus', '#cR': 'activationRetries' },
+      values: { ':cS': 'pending', ':cR': retries },
+    },
   );
 }
 

@@ -18,6 +18,7 @@ import type { SubmissionOutcome } from '../ledger/submit.ts';
 import { logger } from '../log.ts';
 import { FUNDING_RESUME_KIND, type FundingResumeMessage } from './funding-message.ts';
 import { findWallet, type WalletRecord } from './repo.ts';
+import { countSandboxMoney } from './sandbox-limits.ts';
 import { decideKyc } from './service.ts';
 
 /**
@@ -92,6 +93,7 @@ export async function fundWallet(
       { field: 'assetCode', message: `${input.assetCode} is not in the asset registry` },
     ]);
   }
+  await countSandboxMoney(tenant, 'fund', amount, asset.assetCode, idempotencyKey, new Date());
   const wallet = await activeWallet(tenant, found);
   const request = { walletId, assetCode: asset.assetCode, amount: amount.toFixed() };
   const intentId = fundingIntentId(tenant, idempotencyKey);

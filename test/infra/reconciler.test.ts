@@ -4,7 +4,7 @@
 // re-drives alarmed.
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
-import { RECONCILER_DEAD_LETTERS_QUEUE } from '../../infra/constructs/reconciler-schedule.ts';
+import { RECONCILER_DEAD_LETTERS_QUEUE } from '../../infra/constructs/function-schedule.ts';
 import { stageSettings } from '../../infra/stage.ts';
 import { PENDING_INDEX } from '../../lib/db/keys.ts';
 import { REDRIVEN_MESSAGE, reconcilerQueues } from '../../lib/outbox.ts';

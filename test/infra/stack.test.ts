@@ -173,7 +173,7 @@ describe('HTTP API', () => {
 });
 
 describe('functions', () => {
-  test('one function per API function name and per queue worker, the outbox router and its reconciler, the key rotation, the ledger admin and the SES feedback, nothing else', () => {
+  test('one function per API function name and per queue worker, the outbox router and its reconciler, the sandbox reserves top-up, the key rotation, the ledger admin and the SES feedback, nothing else', () => {
     assert.deepEqual(new Set(functionIdByName.keys()), new Set(apiFunctionNames));
     const workers = queues.flatMap((q) => (q.worker ? [`workers/${q.worker}`] : []));
     assert.deepEqual(
@@ -183,12 +183,13 @@ describe('functions', () => {
         ...workers,
         'streams/outbox',
         'schedules/reconciler',
+        'schedules/sandbox-reserves',
         'rotation/keys',
         'admin/ledger-accounts',
         'events/ses-feedback',
       ]),
     );
-    assert.equal(functionIds.length, apiFunctionNames.length + workers.length + 5);
+    assert.equal(functionIds.length, apiFunctionNames.length + workers.length + 6);
   });
 
   test('every function exports a handler from the bundle it ships', () => {
@@ -259,6 +260,8 @@ interface ExpectedAccess {
   consumes?: string;
   /** Reads the table's stream (through its event source), and describes failed batches to this queue. */
   stream?: { failures: string };
+  /** Writes only these partitions (a dynamodb:LeadingKeys condition on its writes, on the table alone). */
+  writesTo?: string[];
 }
 const expectedAccess: Record<string, ExpectedAccess> = {
   auth: { table: 'readWrite', secrets: ['signing-keys', 'token-jwks'] },
@@ -268,13 +271,22 @@ const expectedAccess: Record<string, ExpectedAccess> = {
   // Both KEKs: it creates wallets for tenants of either environment.
   wallets: { table: 'readWrite', secrets: ['token-jwks', 'cursor-key', 'kek-sandbox', 'kek-production'] },
   // Sandbox tenants only: never the production KEK.
-  sandbox: { table: 'readWrite', secrets: ['token-jwks', 'kek-sandbox'], sends: ['ledger-submissions'] },
+  sandbox: {
+    table: 'readWrite',
+    secrets: ['token-jwks', 'kek-sandbox'],
+    sends: ['ledger-submissions'],
+    writesTo: ['T#*', 'PLATFORM#sandbox', 'SUBMISSION#sandbox#*', 'PROVIDER#sandbox#*', 'RATE#*'],
+  },
   beneficiaries: { table: 'readWrite', secrets: ['token-jwks', 'cursor-key'] },
   connectors: { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
   quotes: { table: 'readWrite', secrets: ['token-jwks'] },
   // No queue: an accepted payment's insert asks for its execution through the outbox.
   payments: { table: 'readWrite', secrets: ['token-jwks'] },
-  providers: { table: 'readWrite', secrets: ['kek-sandbox', 'kek-production'] },
+  providers: {
+    table: 'readWrite',
+    secrets: ['kek-sandbox', 'kek-production'],
+    writesTo: ['T#*', 'PROVIDER#*', 'PLATFORM#*', 'SUBMISSION#*', 'RATE#*'],
+  },
   // Registers customers with the connector's provider: opens its secret to sign the request.
   customers: { table: 'readWrite', secrets: ['token-jwks', 'kek-sandbox', 'kek-production'] },
   // Asks the connector's provider for references: opens its secret to sign the request.
@@ -291,10 +303,12 @@ const expectedAccess: Record<string, ExpectedAccess> = {
   },
 };
 const expectedWorkerAccess: Record<string, ExpectedAccess> = {
+  // An opening the platform could not pay is asked for again, on its own queue, with a delay.
   'wallet-activator': {
     table: 'readWrite',
     secrets: ['kek-sandbox', 'kek-production'],
     consumes: 'wallet-activations',
+    sends: ['wallet-activations'],
   },
   // Re-queues a payment still in flight on its own queue, with a delay.
   'ledger-submitter': {
@@ -542,8 +556,20 @@ describe('least privilege', () => {
       const secretsRead = new Set<string>();
       const sqsActionsByQueue = new Map<string, Set<string>>();
 
+      let scopedWrites = false;
       for (const statement of statementsOf(functionId)) {
         assert.equal(statement.Effect, 'Allow');
+        if (expected.writesTo && statement.Condition !== undefined) {
+          // Its writes, on the table alone, to its partitions alone.
+          assert.deepEqual(asArray(statement.Resource), [{ 'Fn::GetAtt': [tableId, 'Arn'] }]);
+          assert.deepEqual(statement.Condition, {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': expected.writesTo },
+          });
+          assert.deepEqual(new Set(asArray(statement.Action)), new Set(WRITE_ACTIONS));
+          for (const action of WRITE_ACTIONS) dynamodbActions.add(action);
+          scopedWrites = true;
+          continue;
+        }
         assert.equal(statement.Condition, undefined);
         const targets = asArray(statement.Resource);
         // CDK merges statements on the same resources: '*' holds X-Ray's actions and, for the outbox
@@ -593,6 +619,7 @@ describe('least privilege', () => {
         }
       }
 
+      assert.equal(scopedWrites, expected.writesTo !== undefined, 'writes scoped by partition');
       const hasAll = (wanted: string[]) => wanted.every((action) => dynamodbActions.has(action));
       const hasAny = (wanted: string[]) => wanted.some((action) => dynamodbActions.has(action));
       if (expected.table === 'none') assert.equal(dynamodbActions.size, 0, 'no DynamoDB access');
@@ -788,9 +815,10 @@ describe('table', () => {
         (n) => `prod/payments-gateway/${n}`,
       ),
     );
-    // Every queue and its dead-letter queue, the outbox failure queue, the reconciler schedule's and the
-    // SES feedback rule's dead-letter queues, the backup vault, the WAF log group.
-    assert.equal(suffixed.length, queues.length * 2 + 5, suffixed.join(', '));
+    // Every queue and its dead-letter queue, the outbox failure queue, the reconciler's and the sandbox
+    // reserves' schedules' and the SES feedback rule's dead-letter queues, the SES feedback function's
+    // failure queue, the backup vault, the WAF log group.
+    assert.equal(suffixed.length, queues.length * 2 + 7, suffixed.join(', '));
   });
 
   test('prod retains the key secrets', () => {
@@ -812,8 +840,8 @@ describe('queues', () => {
   const alarms = ofType(resources, 'AWS::CloudWatch::Alarm');
   const topicId = onlyOfType(resources, 'AWS::SNS::Topic');
 
-  test('one queue and one DLQ per definition, the outbox failure queue, the reconciler schedule’s and the SES feedback rule’s DLQs, nothing else', () => {
-    assert.equal(allQueues.length, queues.length * 2 + 3);
+  test('one queue and one DLQ per definition, the outbox failure queue, the schedules’ (reconciler, sandbox reserves) and the SES feedback rule’s DLQs, the SES feedback function’s failure queue, nothing else', () => {
+    assert.equal(allQueues.length, queues.length * 2 + 5);
   });
 
   test('outbox-failures: encrypted, TLS only, kept 14 days, alarmed on any message', () => {
@@ -1161,8 +1189,10 @@ describe('outbox stream', () => {
 
 describe('synthesis', () => {
   test('no stack of either stage (their us-east-1 edge stacks included) carries an annotation but the resource count, held below 450 of the 500 allowed', () => {
-    // CDK notes a stack past 80 % of CloudFormation's 500 resources; the prod stack is there (docs/production.md).
-    const resourceCount = /^info \/Prod: Number of resources: (\d+) is approaching allowed maximum of 500$/;
+    // CDK notes a stack past 80 % of CloudFormation's 500 resources; both stages' stacks are there
+    // (docs/production.md).
+    const resourceCount =
+      /^info \/(?:Dev|Prod): Number of resources: (\d+) is approaching allowed maximum of 500$/;
     const messages = synthesisMessages(assembly);
     assert.deepEqual(
       messages.filter((m) => !resourceCount.test(m)),

@@ -19,7 +19,10 @@ export function newApp(): App {
   return new App({ context: cdkJson.context ?? {} });
 }
 
-/** What prod refuses to synthesize without: its custom domain (mutual TLS to its origin) and someone the alarms reach. */
+/**
+ * What prod refuses to synthesize without: its custom domain (mutual TLS to its origin) and someone the
+ * alarms reach; and its email notices' sending domain, without which it warns.
+ */
 export const PROD_REQUIRED = {
   domain: {
     names: ['api.payments.example'],
@@ -35,6 +38,8 @@ export const PROD_REQUIRED = {
     },
   },
   alarmSubscribers: { emails: ['oncall@payments.example'], httpsEndpoints: [] },
+  // Not required, but prod without it warns at every synth (notices.ts NO_EMAIL_IDENTITY_WARNING).
+  notices: { emailDomain: 'payments.example' },
 } as const satisfies Partial<PaymentsGatewayStackProps>;
 
 /** The props of a stage's stack as a test builds it: prod with what it requires. */
@@ -44,6 +49,7 @@ export const stageProps = (stage: string) => ({
     ? {
         domain: { ...PROD_REQUIRED.domain, names: [...PROD_REQUIRED.domain.names] },
         alarmSubscribers: { emails: [...PROD_REQUIRED.alarmSubscribers.emails], httpsEndpoints: [] },
+        notices: { ...PROD_REQUIRED.notices },
       }
     : {}),
 });

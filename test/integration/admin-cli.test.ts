@@ -749,7 +749,7 @@ describe('admin CLI: preflight before a first deploy', () => {
     );
     assert.equal(notReady.code, 1);
     assert.deepEqual(notReady.stdout.trimEnd().split('\n'), [
-      `Lambda concurrent executions quota in ${region} is 10; prod reserves 36 (workers/ledger-submitter, workers/wallet-activator, streams/outbox, schedules/reconciler, api/fallback) and Lambda keeps 100 unreserved, so it needs 136: request "Concurrent executions" (L-B99A9384) in Service Quotas, 1,000 is the default.`,
+      `Lambda concurrent executions quota in ${region} is 10; prod reserves 136 (workers/ledger-submitter, workers/wallet-activator, streams/outbox, schedules/reconciler, api/fallback, api/payments, api/wallets, api/statements, api/sandbox) and Lambda keeps 100 unreserved, so it needs 236: request "Concurrent executions" (L-B99A9384) in Service Quotas, 1,000 is the default.`,
       `CDK bootstrap in ${region} is version 5, older than 6: run npx cdk bootstrap aws://${account}/${region}.`,
       `No CDK bootstrap in us-east-1: run npx cdk bootstrap aws://${account}/us-east-1.`,
       `No CDK bootstrap in ${keyReplicaRegion}: run npx cdk bootstrap aws://${account}/${keyReplicaRegion}.`,

@@ -181,9 +181,11 @@ describe('hardening: amounts', () => {
   });
 
   // A JSON number carries what a double holds exactly (about 15 significant digits): near the int64
-  // ceiling that is 4 decimals, so the largest fundable amount is 922337203685.4775, and the ceiling
-  // itself written to the stroop is refused as inexact rather than silently rounded.
-  it('funds the largest amount a JSON number can carry exactly, 922337203685.4775, to the stroop', async () => {
+  // ceiling that is 4 decimals, so the largest amount the ledger could take is 922337203685.4775, and the
+  // ceiling itself written to the stroop is refused as inexact rather than silently rounded. Since issue
+  // 36 one sandbox call funds at most 10,000: that amount is a 422 naming amount and the cap, and the cap
+  // less a stroop is funded to the stroop.
+  it('refuses 922337203685.4775 (the largest exact amount) by the call cap, and funds 9999.9999999 to the stroop', async () => {
     const created = await as(f.caller, '/wallets', {
       method: 'POST',
       body: { walletName: 'Largest', assetCode: 'USDC', ownAccount: true },
@@ -191,9 +193,15 @@ describe('hardening: amounts', () => {
     assert.equal(created.status, 201);
     await activationDone(f.caller, created.body.id);
     assertRefused(await fund(created.body.id, '922337203685.4775807'), 'amount', [400]);
-    const funded = await fund(created.body.id, '922337203685.4775');
+    const capped = await fund(created.body.id, '922337203685.4775');
+    assertRefused(capped, 'amount', [422]);
+    assert.match(
+      capped.body.detail,
+      /922337203685\.4775 USDC is more than one sandbox call may ask: at most 10000/,
+    );
+    const funded = await fund(created.body.id, '9999.9999999');
     assert.equal(funded.status, 200, JSON.stringify(funded.body));
-    assert.equal(await usdcBalance(created.body.id), '922337203685.4775000');
+    assert.equal(await usdcBalance(created.body.id), '9999.9999999');
   });
 
   const quote = (amount: string) =>

@@ -4,14 +4,21 @@
 // SES's configuration set publishes it to EventBridge, marks the address, and the next notice to it is skipped.
 // notifyWhatsApp reaches the WhatsApp simulator as a template message; a WhatsApp API that answers 500
 // fails the notice after its retries, and never the payment.
+// In the sandbox (issue 36) a notice goes only to a recipient the tenant verified (a code sent once and
+// confirmed, or the admin CLI's allow-list) or to an SES mailbox simulator address, and says TEST; any
+// other is recorded `skipped`, never sent. A tenant's notices and codes stop at its daily cap (the test
+// stack's is NOTICE_DAILY_LIMIT_SANDBOX=12, test/setup.ts), counted as NoticeHeld.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { Context, EventBridgeEvent, SQSEvent } from 'aws-lambda';
 import { beforeAll, describe, it } from 'vitest';
 import { lambdaContext } from '../../lib/local/lambda-event.ts';
+import { metricNames } from '../../lib/metrics.ts';
 import { eventIdOf } from '../../lib/webhooks/event-ids.ts';
-import { as, type Caller, newCaller } from '../support/api.ts';
+import { as, assertFieldError, type Caller, newCaller } from '../support/api.ts';
 import { cryptoDestination } from '../support/fixtures.ts';
+import { allowRecipient } from '../support/notice-recipients.ts';
 import { accepted, type OwnWallet, outsiderAccount, ownWallet, recordWhen } from '../support/payments.ts';
 import { sqsRecord } from '../support/sqs-records.ts';
 import { lineMatching } from '../support/traffic.ts';
@@ -24,12 +31,23 @@ interface SentEmail {
   body: { text?: string };
 }
 
-/** What the SES emulator received for `address`. */
-async function inboxOf(address: string): Promise<SentEmail[]> {
+/** What the SES emulator received for `address`: its notices, or (`codes`) its verification codes. */
+async function inboxOf(address: string, what: 'notices' | 'codes' = 'notices'): Promise<SentEmail[]> {
   const response = await fetch(`${process.env.TEST_SES_URL}/store`);
   assert.equal(response.status, 200);
   const { emails } = (await response.json()) as { emails: SentEmail[] };
-  return emails.filter((email) => email.destination.to.includes(address));
+  return emails.filter(
+    (email) =>
+      email.destination.to.includes(address) && /your code/.test(email.subject) === (what === 'codes'),
+  );
+}
+
+/** The code the last verification email to `address` carries. */
+async function codeSentTo(address: string): Promise<string> {
+  const [last] = (await inboxOf(address, 'codes')).slice(-1);
+  const code = /code: (\d{6})/.exec(last?.body.text ?? '')?.[1];
+  assert.ok(code, `no code was sent to ${address}`);
+  return code;
 }
 
 interface ReceivedWhatsApp {
@@ -56,45 +74,73 @@ async function whatsAppFault(to: string, status: number | null): Promise<void> {
 
 type Handler<E> = (event: E, context: Context) => Promise<unknown>;
 
-describe('beneficiary notices', () => {
-  let alice: Caller;
-  let wallet: OwnWallet;
-  let destinationId: string;
-  let beneficiaryId: string;
-  const email = `lerato-${randomUUID().slice(0, 8)}@example.com`;
-  // A number of this run's own: the simulator's faults and messages are read by recipient.
-  const mobile = `+2782${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
+/** A beneficiary of `caller`'s with this email and mobile, and a CRYPTO destination to pay. */
+async function beneficiaryOf(caller: Caller, contact: { email: string; mobile: string }) {
+  const outsider = await outsiderAccount(caller, ['USDC']);
+  const beneficiary = await as(caller, '/beneficiaries', {
+    method: 'POST',
+    body: { individual: { firstName: 'Lerato', lastName: 'Dlamini', ...contact } },
+  });
+  assert.equal(beneficiary.status, 201, JSON.stringify(beneficiary.body));
+  const destination = await as(caller, `/beneficiaries/${beneficiary.body.id}/payment-destinations`, {
+    method: 'POST',
+    body: cryptoDestination('USDC', outsider.publicKey()),
+  });
+  assert.equal(destination.status, 201, JSON.stringify(destination.body));
+  return {
+    beneficiaryId: beneficiary.body.id as string,
+    paymentDestinationId: destination.body.id as string,
+  };
+}
 
-  const pay = (toRef: string, notify: Record<string, boolean> = { notifyEmail: true }) =>
-    accepted(alice, 'p2p/beneficiary', {
+type Payee = Awaited<ReturnType<typeof beneficiaryOf>>;
+
+const payWith =
+  (caller: Caller, wallet: OwnWallet) =>
+  (payee: Payee, toRef: string, notify: Record<string, boolean> = { notifyEmail: true }) =>
+    accepted(caller, 'p2p/beneficiary', {
       transactionId: randomUUID(),
       walletId: wallet.id,
-      beneficiaryId,
-      paymentDestinationId: destinationId,
+      ...payee,
       sendingAssetCode: 'USDC',
       amount: 5,
       toRef,
       ...notify,
     });
-  const noticeEnded = (id: string) =>
-    recordWhen(alice, id, (record) => record.notification && record.notification.status !== 'pending');
+
+const noticeEndedOf = (caller: Caller, id: string) =>
+  recordWhen(caller, id, (record) => record.notification && record.notification.status !== 'pending');
+
+/** A number of this run's own: the simulator's faults and messages are read by recipient. */
+const newMobile = () => `+2782${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
+
+describe('beneficiary notices', () => {
+  let alice: Caller;
+  let wallet: OwnWallet;
+  let lerato: Payee;
+  const email = `lerato-${randomUUID().slice(0, 8)}@example.com`;
+  const mobile = newMobile();
+
+  const pay = (toRef: string, notify: Record<string, boolean> = { notifyEmail: true }) =>
+    payWith(alice, wallet)(lerato, toRef, notify);
+  const noticeEnded = (id: string) => noticeEndedOf(alice, id);
 
   beforeAll(async () => {
     alice = await newCaller({ name: 'Acme Payroll' });
     wallet = await ownWallet(alice, 'USDC', 100);
-    const outsider = await outsiderAccount(alice, ['USDC']);
-    const beneficiary = await as(alice, '/beneficiaries', {
+    lerato = await beneficiaryOf(alice, { email, mobile });
+    // Verified as a tester would: the email by its code, the mobile by the admin CLI's allow-list.
+    const asked = await as(alice, '/sandbox/notice-recipients', {
       method: 'POST',
-      body: { individual: { firstName: 'Lerato', lastName: 'Dlamini', email, mobile } },
+      body: { channel: 'email', address: email },
     });
-    assert.equal(beneficiary.status, 201, JSON.stringify(beneficiary.body));
-    beneficiaryId = beneficiary.body.id;
-    const destination = await as(alice, `/beneficiaries/${beneficiaryId}/payment-destinations`, {
+    assert.equal(asked.status, 202, JSON.stringify(asked.body));
+    const confirmed = await as(alice, '/sandbox/notice-recipients/verification', {
       method: 'POST',
-      body: cryptoDestination('USDC', outsider.publicKey()),
+      body: { channel: 'email', address: email, code: await codeSentTo(email) },
     });
-    assert.equal(destination.status, 201, JSON.stringify(destination.body));
-    destinationId = destination.body.id;
+    assert.equal(confirmed.status, 200, JSON.stringify(confirmed.body));
+    await allowRecipient(alice, 'whatsapp', mobile);
   });
 
   it('a P2P with notifyEmail sends one email with the amount, sender and reference, and the record says sent', async () => {
@@ -111,7 +157,8 @@ describe('beneficiary notices', () => {
     assert.equal(inbox.length, 1, JSON.stringify(inbox));
     const [sent] = inbox;
     assert.equal(sent?.from, 'notices@payments-gateway.local');
-    assert.match(sent?.subject ?? '', /5 USDC/);
+    assert.match(sent?.subject ?? '', /^TEST: .*5 USDC/);
+    assert.match(sent?.body.text ?? '', /^TEST: a sandbox notice; no money moved\./);
     assert.match(sent?.body.text ?? '', /INV-7001/);
     // No internal ids: not the record's, not the wallet's, not the tenant's.
     for (const internal of [id, wallet.id, alice.tenant.associationId])
@@ -202,7 +249,7 @@ describe('beneficiary notices', () => {
     const received = await whatsAppTo(mobile);
     assert.equal(received.length, 1, JSON.stringify(received));
     assert.equal(received[0]?.template, 'payment_received');
-    assert.deepEqual(received[0]?.parameters, ['5 USDC', 'Acme Payroll', 'INV-7004']);
+    assert.deepEqual(received[0]?.parameters, ['TEST 5 USDC', 'Acme Payroll', 'INV-7004']);
   });
 
   it('a WhatsApp API answering 500 fails the notice after its retries; the payment is completed regardless', async () => {
@@ -219,5 +266,134 @@ describe('beneficiary notices', () => {
     } finally {
       await whatsAppFault(mobile, null);
     }
+  });
+});
+
+describe('sandbox notices go only to verified recipients', () => {
+  let bob: Caller;
+  let pay: ReturnType<typeof payWith>;
+
+  beforeAll(async () => {
+    bob = await newCaller({ name: 'Bob Test Shop' });
+    pay = payWith(bob, await ownWallet(bob, 'USDC', 100));
+  });
+
+  it('a notice to an address nobody verified is not sent: the record says skipped, recipient not verified', async () => {
+    const stranger = `stranger-${randomUUID().slice(0, 8)}@example.com`;
+    const strangerMobile = newMobile();
+    const payee = await beneficiaryOf(bob, { email: stranger, mobile: strangerMobile });
+    for (const notify of [{ notifyEmail: true }, { notifyWhatsApp: true }] as Record<string, boolean>[]) {
+      const id = await pay(payee, 'INV-8001', notify);
+      const record = await noticeEndedOf(bob, id);
+      assert.equal(record.status, 'completed');
+      assert.equal(record.notification.status, 'skipped', JSON.stringify(record.notification));
+      assert.equal(record.notification.reason, 'sandbox: recipient not verified');
+      assert.equal(record.notification.sentAt, null);
+    }
+    assert.deepEqual(await inboxOf(stranger), []);
+    assert.deepEqual(await whatsAppTo(strangerMobile), []);
+  });
+
+  it('an SES mailbox simulator address needs no verifying', async () => {
+    const simulator = `success+${randomUUID().slice(0, 8)}@simulator.amazonses.com`;
+    const payee = await beneficiaryOf(bob, { email: simulator, mobile: newMobile() });
+    const record = await noticeEndedOf(bob, await pay(payee, 'INV-8002'));
+    assert.equal(record.notification.status, 'sent', JSON.stringify(record.notification));
+    assert.equal((await inboxOf(simulator)).length, 1);
+  });
+
+  it('a code is sent once; a wrong code is a 422 naming code; the right one verifies the address', async () => {
+    const address = `Thandi-${randomUUID().slice(0, 8)}@Example.com`;
+    const asked = await as(bob, '/sandbox/notice-recipients', {
+      method: 'POST',
+      body: { channel: 'email', address },
+    });
+    assert.equal(asked.status, 202, JSON.stringify(asked.body));
+    assert.equal(asked.body.status, 'pending');
+    assert.equal(asked.body.address, address.toLowerCase());
+    const [codeMail] = await inboxOf(address.toLowerCase(), 'codes');
+    assert.match(codeMail?.subject ?? '', /^TEST: /);
+    // Once: a second request while the code is valid sends nothing.
+    const again = await as(bob, '/sandbox/notice-recipients', {
+      method: 'POST',
+      body: { channel: 'email', address },
+    });
+    assertFieldError(again, 409, 'address');
+    assert.equal((await inboxOf(address.toLowerCase(), 'codes')).length, 1);
+
+    const code = await codeSentTo(address.toLowerCase());
+    const wrongCode = code === '000000' ? '111111' : '000000';
+    const confirm = (value: string) =>
+      as(bob, '/sandbox/notice-recipients/verification', {
+        method: 'POST',
+        body: { channel: 'email', address, code: value },
+      });
+    assertFieldError(await confirm(wrongCode), 422, 'code');
+    assertFieldError(await confirm('12ab'), 400, 'code');
+    // Another tenant cannot confirm it, even with the code.
+    const carol = await newCaller();
+    const theirs = await as(carol, '/sandbox/notice-recipients/verification', {
+      method: 'POST',
+      body: { channel: 'email', address, code },
+    });
+    assertFieldError(theirs, 404, 'address');
+    const confirmed = await confirm(code);
+    assert.equal(confirmed.status, 200, JSON.stringify(confirmed.body));
+    assert.equal(confirmed.body.status, 'verified');
+
+    const payee = await beneficiaryOf(bob, { email: address.toLowerCase(), mobile: newMobile() });
+    const record = await noticeEndedOf(bob, await pay(payee, 'INV-8003'));
+    assert.equal(record.notification.status, 'sent', JSON.stringify(record.notification));
+    // Verified for bob only: carol's notice to the same address is not sent.
+    const carolPayee = await beneficiaryOf(carol, { email: address.toLowerCase(), mobile: newMobile() });
+    const carolRecord = await noticeEndedOf(
+      carol,
+      await payWith(carol, await ownWallet(carol, 'USDC', 20))(carolPayee, 'INV-8004'),
+    );
+    assert.equal(carolRecord.notification.reason, 'sandbox: recipient not verified');
+  });
+
+  it('a production application gets 404 from the recipient routes', async () => {
+    const production = await newCaller({ environment: 'production' });
+    const recipient = { channel: 'email', address: 'someone@example.com' };
+    for (const [path, body] of [
+      ['/sandbox/notice-recipients', recipient],
+      ['/sandbox/notice-recipients/verification', { ...recipient, code: '123456' }],
+    ] as const) {
+      const answer = await as(production, path, { method: 'POST', body });
+      assert.equal(answer.status, 404, JSON.stringify(answer.body));
+    }
+  });
+});
+
+describe('the daily notice cap', () => {
+  it('stops a tenant at its cap: codes answer 429 with Retry-After, notices are skipped, each held is counted', async () => {
+    const dave = await newCaller();
+    const cap = 12; // NOTICE_DAILY_LIMIT_SANDBOX of the test stack (test/setup.ts)
+    const ask = (n: number) =>
+      as(dave, '/sandbox/notice-recipients', {
+        method: 'POST',
+        body: { channel: 'email', address: `cap-${n}-${randomUUID().slice(0, 8)}@example.com` },
+      });
+    for (let n = 0; n < cap; n++) assert.equal((await ask(n)).status, 202);
+    const refused = await ask(cap);
+    assert.equal(refused.status, 429, JSON.stringify(refused.body));
+    assert.ok(Number(refused.headers.get('retry-after')) > 0);
+    assert.match(refused.body.detail, /daily cap of 12/);
+
+    const simulator = `success+cap-${randomUUID().slice(0, 8)}@simulator.amazonses.com`;
+    const payee = await beneficiaryOf(dave, { email: simulator, mobile: newMobile() });
+    const id = await payWith(dave, await ownWallet(dave, 'USDC', 20))(payee, 'INV-8101');
+    const record = await noticeEndedOf(dave, id);
+    assert.equal(record.notification.status, 'skipped', JSON.stringify(record.notification));
+    assert.match(record.notification.reason, /daily cap of 12 notices/);
+    assert.deepEqual(await inboxOf(simulator), []);
+
+    const held = readFileSync(`${process.env.TEST_DATA_DIR}/function-output.jsonl`, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes(metricNames.noticeHeld) && line.includes(dave.tenant.associationId))
+      .map((line) => JSON.parse(line));
+    assert.ok(held.length >= 2, 'a NoticeHeld line for the refused code and the skipped notice');
+    assert.ok(held.every((line) => line.reason === 'daily_cap' && line.environment === 'sandbox'));
   });
 });

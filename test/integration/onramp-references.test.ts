@@ -415,4 +415,31 @@ describe('on-ramp references and provider receipts', () => {
     );
     assert.equal((await balancesOf(second.publicKey)).USDC, plus(before.USDC, String(done.receiveAmount)));
   });
+
+  it('the receipt helper caps one receipt at 100,000 and an association at its daily cap (3,000 on the test stack): 422s naming amount', async () => {
+    const carol = await newCaller();
+    const [carolWallet, carolCustomer] = await Promise.all([
+      ownWallet(carol, 'USDC'),
+      verifiedCustomer(carol),
+    ]);
+    const { body: ref } = await createReference(carol, {
+      customerId: carolCustomer,
+      walletId: carolWallet.id,
+    });
+    const receipt = (amount: number) =>
+      as(carol, `/sandbox/onramp/references/${ref.reference}/receipts`, {
+        method: 'POST',
+        body: { amount, currency: 'ZAR' },
+      });
+    // The issue's drain: 1,000,000,000 ZAR in one receipt.
+    for (const amount of [100_000.01, 1_000_000_000])
+      assertFieldError(await receipt(amount), 422, 'amount', /above the cap of 100000 a call/);
+    assert.equal((await receipt(2000)).status, 202);
+    const past = await receipt(1000.01);
+    assertFieldError(past, 422, 'amount', /daily cap of 3000/);
+    assert.match(
+      past.body.detail,
+      /1000\.01 ZAR would take this association past its sandbox cap of 3000 a day/,
+    );
+  });
 });

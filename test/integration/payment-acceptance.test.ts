@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, it } from 'vitest';
 import { type ApiResponse, as, assertAnsweredAsMissing, type Caller, newCaller } from '../support/api.ts';
 import { bankDestination, created, cryptoDestination, person } from '../support/fixtures.ts';
+import { allowRecipient } from '../support/notice-recipients.ts';
 import {
   accepted,
   balancesOf,
@@ -170,6 +171,8 @@ describe('payment acceptance', () => {
     ]);
     lerato = leratoId;
     sipho = siphoId;
+    // A sandbox notice goes only to a verified recipient (issue 36): the admin CLI's allow-list.
+    await allowRecipient(alice, 'whatsapp', '+27821234567');
     const destinations = (id: string) => `/beneficiaries/${id}/payment-destinations`;
     [a, b, pending, bobs, usdcDestination, eurcDestination, bank, siphoDestination] = await Promise.all([
       ownWallet(alice, 'USDC', 1000),

@@ -164,4 +164,32 @@ describe('POST /v1/sandbox/wallets/{walletId}/fund with an Idempotency-Key', () 
     assert.equal(funded.status, 200, JSON.stringify(funded.body));
     assert.equal((await paymentsTo(wallet.publicKey)).length, 1);
   });
+
+  it('caps one call at 10,000 and an association at its daily cap (20,000 on the test stack): 422s naming amount, nothing paid, a keyed retry counted once', async () => {
+    const carol = await newCaller();
+    const wallet = await newWallet(carol);
+    const above = await fund(carol, wallet.id, { assetCode: 'USDC', amount: 10_000.0000001 });
+    assertFieldError(above, 422, 'amount', /10000\.0000001 is above the cap of 10000 a call/);
+    assert.match(above.body.detail, /at most 10000/);
+    // The drain: one call of 99,999,990.
+    assertFieldError(await fund(carol, wallet.id, { assetCode: 'XLM', amount: 99_999_990 }), 422, 'amount');
+    assert.equal((await paymentsTo(wallet.publicKey)).length, 0);
+
+    const key = randomUUID();
+    for (const attempt of [key, key, undefined]) {
+      const funded = await fund(carol, wallet.id, { assetCode: 'USDC', amount: 10_000 }, attempt);
+      assert.equal(funded.status, 200, JSON.stringify(funded.body));
+    }
+    assert.equal((await paymentsTo(wallet.publicKey)).length, 2);
+    const past = await fund(carol, wallet.id, { assetCode: 'USDC', amount: 1 });
+    assertFieldError(past, 422, 'amount', /daily cap of 20000/);
+    assert.match(past.body.detail, /1 USDC would take this association past its sandbox cap of 20000 a day/);
+    assert.equal((await paymentsTo(wallet.publicKey)).length, 2);
+    // Another association's day is its own.
+    const dave = await newCaller();
+    assert.equal(
+      (await fund(dave, (await newWallet(dave)).id, { assetCode: 'USDC', amount: 1 })).status,
+      200,
+    );
+  });
 });

@@ -76,4 +76,45 @@ describe('wallet activation', () => {
     assert.equal(opening.fee_account, funding.publicKey);
     assert.ok(pool.includes(opening.source_account), opening.source_account);
   });
+
+  it('an activation the platform could not pay (its funding account short of lumens) waits for funds and is retried, never failed for good', async () => {
+    const { findWallet } = await import('../../lib/wallets/repo.ts');
+    const { replaceSubmission, findSubmission } = await import('../../lib/ledger/submissions.ts');
+    const tenant = await newTenant();
+    const scope = { environment: 'sandbox' as const, associationId: tenant.associationId };
+    const walletId = randomUUID();
+    // The first opening, failed in a closed ledger because the funding account could not pay the new
+    // account's starting balance (the drain of issue 36): its intent holds that outcome for good.
+    const at = new Date().toISOString();
+    const written = await replaceSubmission(
+      {
+        environment: 'sandbox',
+        intentId: `wallet-activation:${walletId}`,
+        status: 'failed',
+        attempt: 1,
+        hash: null,
+        envelopeXdr: null,
+        maxTime: null,
+        envelopes: [],
+        provenDead: 0,
+        errorCode: 'LEDGER_OP_UNDERFUNDED',
+        failureReason: 'The source wallet does not hold enough of the asset.',
+        createdAt: at,
+        updatedAt: at,
+      },
+      undefined,
+    );
+    assert.equal(written.written, true);
+    // Its insert asks the stack's outbox for the activation, as POST /wallets does; funds are back now.
+    const { publicKey } = await recordWallet(scope, { walletId });
+    let record = await findWallet(scope, walletId, { consistent: true });
+    for (let i = 0; i < 150 && record?.activationStatus === 'pending'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      record = await findWallet(scope, walletId, { consistent: true });
+    }
+    assert.equal(record?.activationStatus, 'active', JSON.stringify(record));
+    assert.equal((await horizon(`/accounts/${publicKey}`)).id, publicKey);
+    // Opened by the retry's own intent: the first keeps its failure, so nothing can land twice.
+    assert.equal((await findSubmission('sandbox', `wallet-activation:${walletId}:1`))?.status, 'succeeded');
+  });
 });

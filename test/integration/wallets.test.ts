@@ -446,13 +446,17 @@ describe('wallets', () => {
       decideKyc: { decision: 'Verified' },
       fundWallet: { assetCode: 'USDC', amount: 1 },
       verifyPaymentDestination: { decision: 'APPROVED' },
+      requestRecipientCode: { channel: 'email', address: 'someone@example.com' },
+      confirmRecipient: { channel: 'email', address: 'someone@example.com', code: '123456' },
     };
     const sandbox = routes.filter((route) => route.path.startsWith('/sandbox/'));
     assert.deepEqual(sandbox.map((route) => route.operation).sort(), [
+      'confirmRecipient',
       'decideCustomer',
       'decideKyc',
       'fundWallet',
       'payIntoReference',
+      'requestRecipientCode',
       'settleRampInstruction',
       'verifyPaymentDestination',
     ]);

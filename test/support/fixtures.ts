@@ -427,6 +427,11 @@ function validBody(key: string, f: Fixture): unknown {
       return { assetCode: 'USDC', amount: 1 };
     case 'POST /v1/sandbox/payment-destinations/{destinationId}/verification':
       return { decision: 'APPROVED' };
+    // SES's mailbox simulator: verified without a code, so both answer 200 and nothing is sent.
+    case 'POST /v1/sandbox/notice-recipients':
+      return { channel: 'email', address: 'success@simulator.amazonses.com' };
+    case 'POST /v1/sandbox/notice-recipients/verification':
+      return { channel: 'email', address: 'success@simulator.amazonses.com', code: '000000' };
     case 'PUT /v1/customers/{customerId}/connectors/{connectorId}/register/individual':
       return { ...bespokeIndividual };
     case 'PUT /v1/customers/{customerId}/connectors/{connectorId}/register/business':
