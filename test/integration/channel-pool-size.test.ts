@@ -20,6 +20,12 @@ interface TableCost {
   writes: number;
 }
 
+/**
+ * Each case is some hundreds of sequential table calls, counted, not timed: on a loaded machine DynamoDB
+ * Local answers them several times slower (60 s and more), so the default test clock is no bound for them.
+ */
+const LOAD_PROOF_TIMEOUT_MS = 300_000;
+
 describe('a channel pool of 200', () => {
   let channels: Channels;
   let cost: TableCost = { itemsRead: 0, writes: 0 };
@@ -60,67 +66,81 @@ describe('a channel pool of 200', () => {
     delete process.env.LEDGER_CHANNELS;
   });
 
-  it(`leases ${LEASES} channels each reading at most ${16} items, and frees each with one write`, async () => {
-    assert.equal(channels.LEASE_PROBES, 16);
-    const held: { intentId: string; publicKey: string }[] = [];
-    const leaseCosts: TableCost[] = [];
-    take();
-    for (let i = 0; i < LEASES; i++) {
-      const intentId = `pool-size:${i}:${randomUUID()}`;
-      const lease = await channels.leaseChannel('sandbox', intentId, maxTime());
-      leaseCosts.push(take());
-      held.push({ intentId, publicKey: lease?.publicKey ?? assert.fail(`lease ${i} found no free channel`) });
-    }
-    assert.equal(new Set(held.map((h) => h.publicKey)).size, LEASES, 'each lease its own channel');
-    const mostRead = Math.max(...leaseCosts.map((c) => c.itemsRead));
-    assert.ok(mostRead <= channels.LEASE_PROBES, `a lease read ${mostRead} items of a pool of ${POOL}`);
-
-    // A worker resuming an intent finds the channel it holds among what it reads: no second lease.
-    const [first = assert.fail()] = held;
-    assert.equal(
-      (await channels.leaseChannel('sandbox', first.intentId, maxTime()))?.publicKey,
-      first.publicKey,
-    );
-    take();
-
-    for (const { intentId, publicKey } of held) {
-      await channels.releaseChannels('sandbox', intentId, [publicKey]);
-      const released = take();
-      // The channel's number by its account: one item the first time, then known to the process.
-      assert.ok(released.itemsRead <= 1, `a release read ${released.itemsRead} items`);
-      assert.equal(released.writes, 1, 'one conditional write');
-    }
-    await assertAllFree();
-  });
-
-  it('claims the channel this process freed last with one write and no read', async () => {
-    const held: { intentId: string; publicKey: string }[] = [];
-    for (let i = 0; i < LEASES; i++) {
-      const intentId = `pool-affinity:${i}:${randomUUID()}`;
-      const lease = await channels.leaseChannel('sandbox', intentId, maxTime());
-      held.push({ intentId, publicKey: lease?.publicKey ?? assert.fail(`lease ${i} found no free channel`) });
-    }
-    // Half the pool held: without affinity a lease would land on any of the 100 free channels.
-    const rounds = 2 * channels.LEASE_SAMPLE_EVERY;
-    let unread = 0;
-    for (let round = 0; round < rounds; round++) {
-      const holding = held[round] ?? assert.fail();
-      await channels.releaseChannels('sandbox', holding.intentId, [holding.publicKey]);
+  it(
+    `leases ${LEASES} channels each reading at most ${16} items, and frees each with one write`,
+    async () => {
+      assert.equal(channels.LEASE_PROBES, 16);
+      const held: { intentId: string; publicKey: string }[] = [];
+      const leaseCosts: TableCost[] = [];
       take();
-      const intentId = `pool-affinity:again:${round}:${randomUUID()}`;
-      const lease = await channels.leaseChannel('sandbox', intentId, maxTime());
-      const cost = take();
-      assert.equal(lease?.publicKey, holding.publicKey, `round ${round}: the channel just freed`);
-      assert.equal(cost.writes, 1, `round ${round}: one conditional write`);
-      if (cost.itemsRead === 0) unread++;
-      held[round] = { intentId, publicKey: holding.publicKey };
-    }
-    // One lease in LEASE_SAMPLE_EVERY reads its probes all the same, for the pool's use metric.
-    assert.equal(unread, rounds - rounds / channels.LEASE_SAMPLE_EVERY);
-    for (const { intentId, publicKey } of held)
-      await channels.releaseChannels('sandbox', intentId, [publicKey]);
-    await assertAllFree();
-  });
+      for (let i = 0; i < LEASES; i++) {
+        const intentId = `pool-size:${i}:${randomUUID()}`;
+        const lease = await channels.leaseChannel('sandbox', intentId, maxTime());
+        leaseCosts.push(take());
+        held.push({
+          intentId,
+          publicKey: lease?.publicKey ?? assert.fail(`lease ${i} found no free channel`),
+        });
+      }
+      assert.equal(new Set(held.map((h) => h.publicKey)).size, LEASES, 'each lease its own channel');
+      const mostRead = Math.max(...leaseCosts.map((c) => c.itemsRead));
+      assert.ok(mostRead <= channels.LEASE_PROBES, `a lease read ${mostRead} items of a pool of ${POOL}`);
+
+      // A worker resuming an intent finds the channel it holds among what it reads: no second lease.
+      const [first = assert.fail()] = held;
+      assert.equal(
+        (await channels.leaseChannel('sandbox', first.intentId, maxTime()))?.publicKey,
+        first.publicKey,
+      );
+      take();
+
+      for (const { intentId, publicKey } of held) {
+        await channels.releaseChannels('sandbox', intentId, [publicKey]);
+        const released = take();
+        // The channel's number by its account: one item the first time, then known to the process.
+        assert.ok(released.itemsRead <= 1, `a release read ${released.itemsRead} items`);
+        assert.equal(released.writes, 1, 'one conditional write');
+      }
+      await assertAllFree();
+    },
+    LOAD_PROOF_TIMEOUT_MS,
+  );
+
+  it(
+    'claims the channel this process freed last with one write and no read',
+    async () => {
+      const held: { intentId: string; publicKey: string }[] = [];
+      for (let i = 0; i < LEASES; i++) {
+        const intentId = `pool-affinity:${i}:${randomUUID()}`;
+        const lease = await channels.leaseChannel('sandbox', intentId, maxTime());
+        held.push({
+          intentId,
+          publicKey: lease?.publicKey ?? assert.fail(`lease ${i} found no free channel`),
+        });
+      }
+      // Half the pool held: without affinity a lease would land on any of the 100 free channels.
+      const rounds = 2 * channels.LEASE_SAMPLE_EVERY;
+      let unread = 0;
+      for (let round = 0; round < rounds; round++) {
+        const holding = held[round] ?? assert.fail();
+        await channels.releaseChannels('sandbox', holding.intentId, [holding.publicKey]);
+        take();
+        const intentId = `pool-affinity:again:${round}:${randomUUID()}`;
+        const lease = await channels.leaseChannel('sandbox', intentId, maxTime());
+        const cost = take();
+        assert.equal(lease?.publicKey, holding.publicKey, `round ${round}: the channel just freed`);
+        assert.equal(cost.writes, 1, `round ${round}: one conditional write`);
+        if (cost.itemsRead === 0) unread++;
+        held[round] = { intentId, publicKey: holding.publicKey };
+      }
+      // One lease in LEASE_SAMPLE_EVERY reads its probes all the same, for the pool's use metric.
+      assert.equal(unread, rounds - rounds / channels.LEASE_SAMPLE_EVERY);
+      for (const { intentId, publicKey } of held)
+        await channels.releaseChannels('sandbox', intentId, [publicKey]);
+      await assertAllFree();
+    },
+    LOAD_PROOF_TIMEOUT_MS,
+  );
 
   async function assertAllFree(): Promise<void> {
     const pool = await channels.channelPool('sandbox');
