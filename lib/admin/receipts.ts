@@ -44,7 +44,8 @@ export async function resolveReceipt(
   if ('returned' in resolution) {
     const written = await resolveReceiptItem(
       item,
-      { status: 'resolved', resolution: `returned: ${resolution.returned}` },
+      'operations_returned',
+      { resolution: `returned: ${resolution.returned}` },
       now,
     );
     if (written.outcome !== 'written') throw new AdminRefusal(`Receipt ${receiptId} was resolved meanwhile`);
@@ -64,8 +65,8 @@ export async function resolveReceipt(
     (credited) =>
       receiptMove(
         item,
+        'operations_paid',
         {
-          status: 'credited',
           associationId: credited.associationId,
           transactionRecordId: credited.transactionRecordId,
           resolution: `paid to reference ${resolution.reference}`,

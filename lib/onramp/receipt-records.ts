@@ -8,7 +8,9 @@ import { entity } from '../db/entity.ts';
 import { createIfAbsent, getRecord, readAllPages, type TransactionWrite, updateIf } from '../db/items.ts';
 import { providerKeys } from '../db/keys.ts';
 import type { Environment } from '../http/types.ts';
+import { decide } from '../payments/lifecycle/machine.ts';
 import type { Receipt } from '../providers/contract.ts';
+import { type ReceiptEvent, receiptLifecycle } from './receipt-lifecycle.ts';
 
 export interface ReceiptItem extends Receipt {
   environment: Environment;
@@ -51,18 +53,43 @@ export const connectorReceipts = (environment: Environment, connectorId: string)
     },
   });
 
-/** A held receipt resolved: moved from held once. */
-export const resolveReceiptItem = (item: ReceiptItem, set: Partial<ReceiptItem>, now: Date) =>
-  updateIf<ReceiptItem>(
-    providerKeys.receipt(item.environment, item.connectorId, item.receiptId),
-    { set: { ...set, updatedAt: now.toISOString() } },
-    holds({ status: 'held' }),
-  );
-
-export const receiptMove = (item: ReceiptItem, set: Partial<ReceiptItem>, now: Date): TransactionWrite => ({
-  update: {
+/**
+ * The write that moves a receipt by `event` from the state it was read in, as its lifecycle table says
+ * (receipt-lifecycle.ts), conditioned on that state: a receipt resolved meanwhile is not moved again.
+ */
+function receiptChanges(item: ReceiptItem, event: ReceiptEvent, set: Partial<ReceiptItem>, now: Date) {
+  const move = decide(receiptLifecycle, item.status, event);
+  if (!move) throw new ReceiptNotMovable(item, event);
+  return {
     key: providerKeys.receipt(item.environment, item.connectorId, item.receiptId),
-    changes: { set: { ...set, updatedAt: now.toISOString() } },
-    condition: holds({ status: 'held' }),
-  },
-});
+    changes: { set: { ...set, status: move.to, updatedAt: now.toISOString() } },
+    condition: holds({ status: item.status }),
+  };
+}
+
+/** A receipt whose state its lifecycle does not let `event` move (resolved before, or credited). */
+export class ReceiptNotMovable extends Error {
+  override name = 'ReceiptNotMovable';
+  constructor(item: ReceiptItem, event: ReceiptEvent) {
+    super(`Receipt ${item.receiptId} is ${item.status}: ${event} cannot move it`);
+  }
+}
+
+/** A held receipt resolved, once. */
+export const resolveReceiptItem = (
+  item: ReceiptItem,
+  event: ReceiptEvent,
+  set: Partial<ReceiptItem>,
+  now: Date,
+) => {
+  const { key, changes, condition } = receiptChanges(item, event, set, now);
+  return updateIf<ReceiptItem>(key, changes, condition);
+};
+
+/** The same move as one write of a transaction (paid: with the record it makes). */
+export const receiptMove = (
+  item: ReceiptItem,
+  event: ReceiptEvent,
+  set: Partial<ReceiptItem>,
+  now: Date,
+): TransactionWrite => ({ update: receiptChanges(item, event, set, now) });

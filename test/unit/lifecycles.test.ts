@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'vitest';
+import { receiptLifecycle } from '../../lib/onramp/receipt-lifecycle.ts';
 import { lifecyclesDocument } from '../../lib/payments/lifecycle/document.ts';
 import { EVENT_TYPES, everyPair, type Lifecycle } from '../../lib/payments/lifecycle/machine.ts';
 import { offrampLifecycle } from '../../lib/payments/lifecycle/offramp.ts';
@@ -20,7 +21,7 @@ import type { TransactionRecord } from '../../lib/payments/repo.ts';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** `state event → next`, one line per allowed move; every pair not listed must be refused. */
-const EXPECTED: [Lifecycle<string>, string][] = [
+const EXPECTED: [Lifecycle<string, string>, string][] = [
   [
     paymentLifecycle,
     `initiated ledger_landed → completed
@@ -65,6 +66,11 @@ const EXPECTED: [Lifecycle<string>, string][] = [
     `initiated owed_paid → completed
      initiated owed_refused → initiated`,
   ],
+  [
+    receiptLifecycle as Lifecycle<string, string>,
+    `held operations_paid → credited
+     held operations_returned → resolved`,
+  ],
 ];
 
 describe('lifecycle tables', () => {
@@ -77,7 +83,8 @@ describe('lifecycle tables', () => {
         }),
       );
       const pairs = everyPair(lifecycle);
-      assert.equal(pairs.length, Object.keys(lifecycle.states).length * EVENT_TYPES.length);
+      const events = lifecycle.events ?? EVENT_TYPES;
+      assert.equal(pairs.length, Object.keys(lifecycle.states).length * events.length);
       for (const [state, event, move] of pairs)
         assert.equal(move?.to ?? null, expected.get(`${state} ${event}`) ?? null, `${state} on ${event}`);
       for (const pair of expected.keys())

@@ -2,7 +2,7 @@
 // unit test keeps the two the same): what the docs show is what the code decides.
 import { everyPair, type Lifecycle } from './machine.ts';
 
-export function mermaidOf(lifecycle: Lifecycle<string>): string {
+export function mermaidOf(lifecycle: Lifecycle<string, string>): string {
   const lines = ['stateDiagram-v2', `    [*] --> ${lifecycle.initial}`];
   for (const [state, event, move] of everyPair(lifecycle))
     if (move) lines.push(`    ${state} --> ${move.to}: ${event}${move.error ? ` (${move.error.code})` : ''}`);
@@ -12,7 +12,7 @@ export function mermaidOf(lifecycle: Lifecycle<string>): string {
 }
 
 /** One table of a lifecycle's states: the status each shows and what it means. */
-export function statesTableOf(lifecycle: Lifecycle<string>): string {
+export function statesTableOf(lifecycle: Lifecycle<string, string>): string {
   const rows = Object.entries(lifecycle.states).map(([state, info]) => {
     const notes = [info.final && 'final', info.resting && 'resting', info.owed && 'money owed']
       .filter(Boolean)

@@ -1,5 +1,8 @@
 // docs/lifecycles.md, as the tables make it (scripts/lifecycle-docs.ts writes it; a unit test compares).
+
+import { receiptLifecycle } from '../../onramp/receipt-lifecycle.ts';
 import { mermaidOf, statesTableOf } from './diagram.ts';
+import type { Lifecycle } from './machine.ts';
 import { LIFECYCLES } from './records.ts';
 
 const INTRO = `# Lifecycles of money records
@@ -17,10 +20,18 @@ A state marked *money owed* is paid by the ledger-submitter until it lands: an a
 refuses (proven: nothing of it can ever land) moves the record to its next attempt, paid on a fresh
 intent with backoff, then by the outbox reconciler's re-drives; \`OwedPayments\` and \`OwedOldestAge\` show it,
 and \`npm run admin -- owed list\` lists it.
+
+A provider receipt's item (the receipt as the platform keeps it, beside the provider on-ramp record it
+makes) is written \`credited\` or \`held\` when the receipt arrives; a held one is resolved by platform
+operations (\`npm run admin -- receipts resolve\`), once.
 `;
 
 export function lifecyclesDocument(): string {
-  const sections = LIFECYCLES.map(
+  const kinds: readonly Lifecycle<string, string>[] = [
+    ...LIFECYCLES,
+    receiptLifecycle as Lifecycle<string, string>,
+  ];
+  const sections = kinds.map(
     (lifecycle) =>
       `## ${lifecycle.kind}\n\n${statesTableOf(lifecycle)}\n\n\`\`\`mermaid\n${mermaidOf(lifecycle)}\n\`\`\`\n`,
   );

@@ -46,9 +46,9 @@ export type Effect =
   /** Nothing moved, or the money came back: the ramp no longer counts toward its connector's limits. */
   | 'release_limit_use';
 
-/** One state of a kind: the contract's `status` it shows, and what the platform still has to do. */
+/** One state of a kind: the `status` it shows, and what the platform still has to do. */
 export interface StateInfo {
-  status: TransactionStatus;
+  status: TransactionStatus | string;
   /** Nothing can follow: every event is refused. */
   final?: true;
   /**
@@ -73,30 +73,35 @@ export interface Move<S extends string> {
   effects?: readonly Effect[];
 }
 
-export interface Lifecycle<S extends string> {
+/**
+ * A kind's table. `E`: the events it knows, EventType for transaction records; a record of another kind
+ * (a provider receipt, lib/onramp/receipt-lifecycle.ts) names its own in `events`.
+ */
+export interface Lifecycle<S extends string, E extends string = EventType> {
   /** The record kind it governs (a transactionType, or several). */
   kind: string;
   initial: S;
   states: Record<S, StateInfo>;
-  moves: { readonly [state in S]?: { readonly [event in EventType]?: Move<S> } };
+  /** Every event of the kind: each (state, event) pair is either a move or refused. */
+  events?: readonly E[];
+  moves: { readonly [state in S]?: { readonly [event in E]?: Move<S> } };
 }
 
 /** The move the table allows for `event` in `state`, or null: the event is refused there. */
-export function decide<S extends string>(
-  lifecycle: Lifecycle<S>,
+export function decide<S extends string, E extends string>(
+  lifecycle: Lifecycle<S, E>,
   state: S,
-  event: EventType,
+  event: E,
 ): Move<S> | null {
   return lifecycle.moves[state]?.[event] ?? null;
 }
 
 /** Every (state, event) pair with what the table says of it: the unit tests and the diagram read it. */
-export function everyPair<S extends string>(lifecycle: Lifecycle<S>): [S, EventType, Move<S> | null][] {
+export function everyPair<S extends string, E extends string>(
+  lifecycle: Lifecycle<S, E>,
+): [S, E, Move<S> | null][] {
+  const events = lifecycle.events ?? (EVENT_TYPES as readonly string[] as readonly E[]);
   return (Object.keys(lifecycle.states) as S[]).flatMap((state) =>
-    EVENT_TYPES.map((event): [S, EventType, Move<S> | null] => [
-      state,
-      event,
-      decide(lifecycle, state, event),
-    ]),
+    events.map((event): [S, E, Move<S> | null] => [state, event, decide(lifecycle, state, event)]),
   );
 }
