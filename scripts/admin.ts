@@ -46,6 +46,14 @@ Commands:
       its first rotation has not finished or failed).
   connectors load --environment sandbox|production --file <connectors.json>
       Validates the whole catalogue file, then adds or replaces its connectors (seed/connectors.json is the default catalogue).
+  limits show --application <applicationId>
+      The application's request limit of each route group (token, reads, writes, sandbox, registrations):
+      its own or the default, as quota per window (docs/decisions/tenant-rate-limits.md).
+  limits set --application <applicationId> --group <group> --quota <requests> --window <seconds>
+      Sets the group's own limit: at most quota requests in each fixed window of that many seconds
+      (a steady rate of quota/window a second, in bursts of quota). Functions apply it within a minute.
+  limits clear --application <applicationId> --group <group>
+      Gives the group back its default.
   fees set --association <id> --environment <env> --connector <id> --transaction-type C2C|C2B|B2C|B2B
            [--percentage <pct>] [--fixed <amount>]
       Sets an association's off-ramp fee row (wins over the connector's fee, zero included).
@@ -118,6 +126,9 @@ const options = {
   count: { type: 'string' },
   connector: { type: 'string' },
   'transaction-type': { type: 'string' },
+  group: { type: 'string' },
+  quota: { type: 'string' },
+  window: { type: 'string' },
   percentage: { type: 'string' },
   fixed: { type: 'string' },
   help: { type: 'boolean', default: false },
@@ -327,6 +338,17 @@ async function main(): Promise<void> {
         fail('--environment must be sandbox or production');
       return print(
         await loadConnectorCatalogue(environment, JSON.parse(readFileSync(required('file'), 'utf8'))),
+      );
+    }
+    case 'limits show':
+    case 'limits set':
+    case 'limits clear': {
+      const limits = await import('../lib/admin/limits.ts');
+      const applicationId = required('application');
+      if (verb === 'show') return print(await limits.showLimits(applicationId));
+      if (verb === 'clear') return print(await limits.clearLimit(applicationId, required('group')));
+      return print(
+        await limits.setLimit(applicationId, required('group'), required('quota'), required('window')),
       );
     }
     case 'fees set':

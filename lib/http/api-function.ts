@@ -9,7 +9,7 @@ import { logger } from '../log.ts';
 import { type FunctionName, type OperationOf, type Route, routeKeyOf, routes } from '../routes.ts';
 import { traced } from '../trace.ts';
 import type * as z from '../zod.ts';
-import { type Authenticator, authenticate } from './authenticate.ts';
+import { type Authenticator, authenticate, type RequestLimiter } from './authenticate.ts';
 import { idempotencyKeyOf } from './idempotency-key.ts';
 import { jsonBody } from './json-body.ts';
 import { logCaller, logRequestId } from './log-keys.ts';
@@ -91,6 +91,8 @@ function resolveRoute(fn: string): MiddlewareObj<ApiEvent, ApiResult, Error, Api
 /** What the chain needs from the service it runs in (lib/api.ts hands it over). */
 export interface ChainServices {
   authenticator: Authenticator;
+  /** Counts each request against its application's limit once its key is proven (authenticate.ts). */
+  limiter?: RequestLimiter;
   /** The X-Origin-Verify tokens a request may carry (origin-verify.ts); none required when absent. */
   originTokens?: OriginTokens;
 }
@@ -134,7 +136,8 @@ export const apiFunctionWith =
         headers: event.headers ?? {},
         now: new Date(),
       };
-      return toResult(await op.handle(request));
+      const result = toResult(await op.handle(request));
+      return { ...result, headers: { ...context.responseHeaders, ...result.headers } };
     };
     // The operation is the trace's unit of work: a subsegment named after it, annotated with the request
     // (and, once a payment is accepted, with its record: lib/payments/service.ts).
@@ -149,7 +152,14 @@ export const apiFunctionWith =
       .use(problemMapper() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
       .use(originVerify(services.originTokens) as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
       .use(resolveRoute(fn) as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
-      .use(authenticate(services.authenticator) as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
+      .use(
+        authenticate(services.authenticator, services.limiter) as MiddlewareObj<
+          ApiEvent,
+          ApiResult,
+          Error,
+          Context
+        >,
+      )
       .use(logCaller() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
       .use(jsonBody() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
       .handler((event, context) => tracedDispatch(event, context as ApiContext));

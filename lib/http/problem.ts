@@ -81,7 +81,8 @@ export const unprocessable = (detail: string, errors: FieldError[]) => new Probl
 export const tooManyRequests = (
   retryAfterSeconds: number,
   detail = `Too many requests; retry after ${retryAfterSeconds} seconds.`,
-) => new Problem(429, detail, { headers: { 'Retry-After': String(retryAfterSeconds) } });
+  headers: Record<string, string> = {},
+) => new Problem(429, detail, { headers: { 'Retry-After': String(retryAfterSeconds), ...headers } });
 export const gatewayTimeout = (detail: string) => new Problem(504, detail);
 export const serviceUnavailable = (detail: string) => new Problem(503, detail);
 export const badGateway = (detail: string) => new Problem(502, detail);

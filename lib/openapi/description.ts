@@ -3,8 +3,23 @@
 import { MAX_BODY_BYTES } from '../http/json-body.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../http/pagination.ts';
 import { type ProblemStatus, problemKinds } from '../http/problem.ts';
+import { DEFAULT_LIMITS, LIMIT_GROUPS, MAX_WINDOW_SECONDS, policyInWords } from '../limits/policies.ts';
 import { md } from './markdown.ts';
 import { problemDescriptions } from './problems.ts';
+
+const LIMIT_GROUP_ROUTES = {
+  token: '`POST /auth/token` (every request whose key is proven, failed or not)',
+  reads: 'every `GET`',
+  writes: 'payments, quotes and every other change',
+  sandbox: 'the sandbox helpers (`/sandbox/…`)',
+  registrations: 'customer registrations (`PUT /customers/…/register/…`), each a call to a shared provider',
+} as const;
+
+function limitRows(): string {
+  return LIMIT_GROUPS.map(
+    (group) => `| \`${group}\` | ${LIMIT_GROUP_ROUTES[group]} | ${policyInWords(DEFAULT_LIMITS[group])} |`,
+  ).join('\n');
+}
 
 export function apiDescription(): string {
   const errorRows = (Object.keys(problemKinds) as unknown as ProblemStatus[])
@@ -35,6 +50,14 @@ export function apiDescription(): string {
     '- Ids: UUIDs are case-insensitive. Every id a caller sends (path, query or body: wallets, beneficiaries, destinations, transactions, webhooks, quotes) is read in lower case, so an upper-case id finds the same resource and a replay spelling it in upper case is the same request. An id that is not a UUID is a 400 naming it.',
     '- Tenancy: every resource belongs to the caller’s association and environment. Another tenant’s resource answers exactly like a missing one (the same 404, the same body but the id).',
     '- Requests no route matches are answered without authentication: 404 (the routes the contract removed, such as `GET /wallets/{walletId}/balances`, answer exactly like any unknown route, revealing nothing), 405 with `Allow` for a known path with another method.',
+    '',
+    `**Rate limits.** Every application has its own limits, one per group of routes, so no tenant spends another’s capacity. A request is counted as soon as its \`x-service-auth\` key is proven, before its token, body or anything else is read; past the limit it is a 429 with \`Retry-After\`, and every answer once counted carries \`RateLimit\` and \`RateLimit-Policy\` (draft-ietf-httpapi-ratelimit-headers: \`RateLimit-Policy: "reads";q=100;w=2\`, \`RateLimit: "reads";r=37;t=1\`). A limit is a quota of requests in each fixed window of \`w\` seconds (a steady \`q/w\` a second, in bursts of up to \`q\`). The platform team sets an application’s own (\`npm run admin -- limits set\`, windows up to ${MAX_WINDOW_SECONDS} s); the defaults:`,
+    '',
+    '| group | routes | default |',
+    '|---|---|---|',
+    limitRows(),
+    '',
+    'Requests without a valid key are limited per address at the edge (the web ACL), and per route by API Gateway as a ceiling above all applications together.',
     '',
     '**Retries (`Idempotency-Key`).** Operations that list the `Idempotency-Key` header take one, Stripe-style (today `POST /sandbox/wallets/{walletId}/fund`); other routes ignore the header. It is 1–255 printable ASCII characters (space to `~`), else a 400 naming `Idempotency-Key`. It names one request in the caller’s tenant (the same key in another tenant is unrelated): sent again with the same request, it gets the first request’s result, resuming the work when it was not finished (an answer of 202); with another request, it is a 409 naming `Idempotency-Key`. Without a key every request is new, so a retry may do the work twice. Payments have their own idempotency key, `transactionId` (see the Payments tag).',
     '',
