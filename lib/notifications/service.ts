@@ -47,6 +47,12 @@ const UNCONFIGURED: Record<NoticeChannel, string> = {
   whatsapp: 'No WhatsApp sender is configured for this stage.',
 };
 
+/**
+ * Why a notice to a suppressed address was not sent. The suppression list is the account's, shared by
+ * every tenant: the reason never says when, how, or on whose notice the address bounced or complained.
+ */
+export const SUPPRESSED = 'The address is suppressed: it is not sent to.';
+
 export async function deliverNotice(message: NoticeMessage, now: Date): Promise<void> {
   const tenant = tenantOf(message);
   const notice = await paymentNoticeOf(tenant, message.transactionRecordId);
@@ -56,9 +62,7 @@ export async function deliverNotice(message: NoticeMessage, now: Date): Promise<
   const suppressed = await findSuppressed(notice.channel, notice.to);
   const channel = channels[notice.channel]();
   if (suppressed || !channel) {
-    const reason = suppressed
-      ? `The address ${suppressed.cause} on ${suppressed.at}: it is not sent to again.`
-      : UNCONFIGURED[notice.channel];
+    const reason = suppressed ? SUPPRESSED : UNCONFIGURED[notice.channel];
     const written = await skipNotice({
       ...base,
       channel: notice.channel,
