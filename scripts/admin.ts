@@ -62,8 +62,11 @@ Commands:
   fees list --association <id> --environment <env>    The association's fee rows.
   receipts list --environment <env> --connector <id>
       Provider on-ramp receipts held (an unknown or inactive reference, or one that cannot be paid).
-  receipts resolve --environment <env> --connector <id> --receipt <receiptId> (--reference <ref> | --returned <note>)
-      Pays a held receipt to an active reference (its tenant's wallet), or records it returned to the payer.
+  receipts resolve --environment <env> --association <id> --connector <id> --receipt <receiptId>
+                   (--reference <ref> | --returned <note>)
+      For the named association: pays a held receipt to its active reference (its wallet), or records it
+      returned to the payer. A receipt that arrived on another association's reference, or a reference
+      of another association, is refused.
   wallet review --wallet <walletId> --decision Verified|Rejected
       Ends a third-party wallet's KYC review (only a Pending wallet moves).
   destination review --destination <destinationId> --decision APPROVED|REJECTED
@@ -308,7 +311,8 @@ async function main(): Promise<void> {
     case 'receipts resolve': {
       const { resolveReceipt } = await import('../lib/admin/receipts.ts');
       const how = values.reference ? { reference: values.reference } : { returned: required('returned') };
-      return print(await resolveReceipt(environment(), required('connector'), required('receipt'), how));
+      const tenant = { environment: environment(), associationId: required('association') };
+      return print(await resolveReceipt(tenant, required('connector'), required('receipt'), how));
     }
     case 'ledger sandbox-assets': {
       const { invokeLedgerAdmin } = await import('../lib/admin/ledger-admin.ts');
