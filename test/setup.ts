@@ -38,6 +38,9 @@ export async function setup(project: TestProject): Promise<void> {
   process.env.WEBHOOK_RETRY_SCALE ??= '0.002';
   // Notice retries likewise (5 s … 10 min → at once): a channel that is down fails its notice within seconds.
   process.env.NOTIFY_RETRY_SCALE ??= '0';
+  // Default request limits 100 times higher: the fuzz and hardening tests send hundreds of requests a
+  // second as one tenant on purpose. The limits' own test sets its tenant's limits (never scaled).
+  process.env.RATE_LIMIT_SCALE ??= '100';
   const dataDir = join(root, '.local', 'test-stack');
   rmSync(join(dataDir, 'traffic.log'), { force: true });
   stack = await startStack({

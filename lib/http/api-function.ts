@@ -46,7 +46,11 @@ export interface ApiRequest<B, Q, P> {
   idempotencyKey: string | undefined;
   /** The address the request came from, as API Gateway saw it (the token route counts failures by it). */
   sourceIp: string;
-  /** The body's text as it arrived: what a provider's signature covers. */
+  /**
+   * The body's text as it arrived: what a provider's signature covers. On a signed route
+   * (providerSignature) the chain neither parses nor checks it: `body` is undefined, and the operation
+   * parses `rawBody` with its own schema once the signature verified.
+   */
   rawBody: string;
   /** Request headers, lower-cased by the gateway. */
   headers: Record<string, string | undefined>;
@@ -119,8 +123,10 @@ export const apiFunctionWith =
           { field: 'body', message: 'is not accepted' },
         ]);
       }
+      // A signed route's body is the operation's to read once its signature verified (json-body.ts).
+      const signed = context.route.auth === 'providerSignature';
       const request: ApiRequest<unknown, unknown, unknown> = {
-        body: op.body ? parseOrThrow(op.body, body, 'request body') : undefined,
+        body: op.body && !signed ? parseOrThrow(op.body, body, 'request body') : undefined,
         query: op.query ? parseOrThrow(op.query, query, 'query') : undefined,
         params: op.params ? parseOrThrow(op.params, event.pathParameters ?? {}, 'path') : undefined,
         caller: context.caller,

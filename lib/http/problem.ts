@@ -26,6 +26,12 @@ export const problemKinds = {
 
 export type ProblemStatus = keyof typeof problemKinds;
 
+/**
+ * The most field errors a problem body lists: a body of thousands of faults is answered in a few KiB
+ * (a 60 KiB multi-transfer answered 1 MiB), and `moreErrors` says how many more there were.
+ */
+export const MAX_FIELD_ERRORS = 20;
+
 export interface ProblemBody {
   type: string;
   title: string;
@@ -34,6 +40,7 @@ export interface ProblemBody {
   instance?: string;
   requestId?: string;
   errors?: FieldError[];
+  moreErrors?: number;
 }
 
 /** A failure meant for the caller: thrown anywhere, turned into a problem+json response by one mapper. */
@@ -65,7 +72,10 @@ export class Problem extends Error {
       detail: this.detail,
       instance,
       requestId,
-      ...(this.errors?.length ? { errors: this.errors } : {}),
+      ...(this.errors?.length ? { errors: this.errors.slice(0, MAX_FIELD_ERRORS) } : {}),
+      ...((this.errors?.length ?? 0) > MAX_FIELD_ERRORS
+        ? { moreErrors: (this.errors?.length ?? 0) - MAX_FIELD_ERRORS }
+        : {}),
     };
   }
 }
