@@ -65,7 +65,7 @@ export function rateLimitedBody(): string {
 
 export interface EdgeFirewallProps {
   stage: string;
-  throttle: Pick<Throttles, 'perIpPer5Minutes' | 'tokenPerIpPer5Minutes'>;
+  throttle: Pick<Throttles, 'perIpPer5Minutes' | 'tokenPerIpPer5Minutes' | 'tokenPerKeyPer5Minutes'>;
   logRetention: logs.RetentionDays;
   removalPolicy: RemovalPolicy;
 }
@@ -108,6 +108,14 @@ export class EdgeFirewall extends Construct {
     };
 
     const token = tokenRoute();
+    const tokenRequests: wafv2.CfnWebACL.StatementProperty = {
+      andStatement: {
+        statements: [
+          exactly({ method: {} }, token.method),
+          exactly({ uriPath: {} }, token.path.toLowerCase(), PATH_TRANSFORMATIONS),
+        ],
+      },
+    };
     const rules: Rule[] = [
       {
         name: 'AmazonIpReputation',
@@ -123,14 +131,25 @@ export class EdgeFirewall extends Construct {
             limit: props.throttle.tokenPerIpPer5Minutes,
             evaluationWindowSec: RATE_WINDOW_SECONDS,
             aggregateKeyType: 'IP',
-            scopeDownStatement: {
-              andStatement: {
-                statements: [
-                  exactly({ method: {} }, token.method),
-                  exactly({ uriPath: {} }, token.path.toLowerCase(), PATH_TRANSFORMATIONS),
-                ],
-              },
-            },
+            scopeDownStatement: tokenRequests,
+          },
+        },
+        action: rateLimited,
+      },
+      {
+        // One application key from many addresses: counted per x-service-auth value before any request
+        // reaches the service, whose own limit (lib/limits) counts only keys it has proven. A request
+        // without the header is not counted here (the per-IP rules are its limit).
+        name: 'TokenRatePerKey',
+        statement: {
+          rateBasedStatement: {
+            limit: props.throttle.tokenPerKeyPer5Minutes,
+            evaluationWindowSec: RATE_WINDOW_SECONDS,
+            aggregateKeyType: 'CUSTOM_KEYS',
+            customKeys: [
+              { header: { name: 'x-service-auth', textTransformations: [{ priority: 0, type: 'NONE' }] } },
+            ],
+            scopeDownStatement: tokenRequests,
           },
         },
         action: rateLimited,

@@ -200,6 +200,32 @@ describe('the web ACL', () => {
     }
   });
 
+  test('a rate-based rule keyed on the x-service-auth header in front of POST /v1/auth/token, answered 429', () => {
+    for (const s of [dev, prod]) {
+      const rule = (webAcl(s).Rules as Json[]).find((r) => r.Name === 'TokenRatePerKey');
+      assert.ok(rule, `${s.name}: a TokenRatePerKey rule`);
+      const statement = rule.Statement.RateBasedStatement;
+      assert.equal(statement.Limit, s.settings.tokenPerKeyPer5Minutes);
+      assert.equal(statement.EvaluationWindowSec, 300);
+      assert.equal(statement.AggregateKeyType, 'CUSTOM_KEYS');
+      assert.deepEqual(statement.CustomKeys, [
+        { Header: { Name: 'x-service-auth', TextTransformations: [{ Priority: 0, Type: 'NONE' }] } },
+      ]);
+      const scope = statement.ScopeDownStatement.AndStatement.Statements.map((inner: Json) => [
+        Object.keys(inner.ByteMatchStatement.FieldToMatch)[0],
+        inner.ByteMatchStatement.SearchString,
+      ]);
+      assert.deepEqual(scope, [
+        ['Method', 'POST'],
+        ['UriPath', '/v1/auth/token'],
+      ]);
+      assert.equal(rule.Action.Block.CustomResponse.ResponseCode, 429);
+      // Before the managed groups, beside the per-IP rules: a flood stops before the service sees it.
+      const names = (webAcl(s).Rules as Json[]).map((r) => r.Name);
+      assert.ok(names.indexOf('TokenRatePerKey') < names.indexOf('CommonRuleSet'), names.join(', '));
+    }
+  });
+
   test('logs every request to an aws-waf-logs-* group of its region, credentials redacted', () => {
     for (const s of [dev, prod]) {
       const [, logging] = only(s.edge, 'AWS::WAFv2::LoggingConfiguration');
@@ -684,6 +710,7 @@ describe('throttling', () => {
       `| \`$default\` (no route matched) | ${rps(d.unmatched)} | ${rps(p.unmatched)} |`,
       `| Per client IP, all paths (web ACL) | ${per5(d.perIpPer5Minutes)} | ${per5(p.perIpPer5Minutes)} |`,
       `| Per client IP, \`POST /v1/auth/token\` (web ACL) | ${per5(d.tokenPerIpPer5Minutes)} | ${per5(p.tokenPerIpPer5Minutes)} |`,
+      `| Per \`x-service-auth\` key, \`POST /v1/auth/token\` (web ACL) | ${per5(d.tokenPerKeyPer5Minutes)} | ${per5(p.tokenPerKeyPer5Minutes)} |`,
     ]) {
       assert.ok(readme.includes(row), `docs/production.md row: ${row}`);
     }
