@@ -13,6 +13,7 @@ import { API_PREFIX, routes } from '../../lib/routes.ts';
 import { retainedName } from '../retained-name.ts';
 import { stackOutputFor } from '../stack-output.ts';
 import { SERVICE_NAME, type Throttles } from '../stage.ts';
+import { providerSourceRangesFromContext, providerSourceRules } from './provider-sources.ts';
 
 /** The only region where a web ACL for CloudFront can be created. */
 export const CLOUDFRONT_WAF_REGION = 'us-east-1';
@@ -165,6 +166,7 @@ export class EdgeFirewall extends Construct {
         },
         action: rateLimited,
       },
+      ...providerSourceRules(this, stage, providerSourceRangesFromContext(this.node)),
       {
         // No valid request needs more than the API accepts (lib/http/json-body.ts): larger bodies stop
         // here, before CloudFront forwards them. The web ACL inspects the first 64 KiB (the association
