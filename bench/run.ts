@@ -1,6 +1,7 @@
 // `npm run bench`: route latency against its backend floor, wallet activation time, a submission burst
 // through submitOnce, payment acceptance and settlement, a payment burst through the API, bundle sizes and
-// cold module loads, and each function's memory and CPU under a typical workload, in one run.
+// cold module loads, each function's memory and CPU under a typical workload, and one tenant beside
+// another that floods (section 13), in one run.
 import { rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { CALL_CPU_CAP_MS, measureCallCpu } from './call-cpu.ts';
 import { measureBundlesAndColdLoads } from './cold-loads.ts';
 import { floorOps, quoteFloorOps, walletFloorOps } from './floor.ts';
 import { FUNCTION_MEMORY_CAP_MS, measureFunctionMemory } from './function-memory.ts';
+import { ISOLATION_SECTION_CAP_MS, measureIsolation } from './isolation.ts';
 import {
   assetsRoute,
   connectorsRoute,
@@ -43,6 +45,9 @@ process.env.TOKEN_RATE_LIMIT = String(TOKEN_RATE_LIMIT);
 process.env.WALLET_CREATE_LIMIT = String(TOKEN_RATE_LIMIT);
 // And funds them all through the sandbox helper, past the 100,000 a day an association may take.
 process.env.SANDBOX_FUND_DAILY_LIMIT = String(TOKEN_RATE_LIMIT * 100);
+// And sends hundreds of requests a second: its default request limits (lib/limits) lifted as well. Section
+// 13 sets its two tenants' limits as their own (never scaled).
+process.env.RATE_LIMIT_SCALE = String(TOKEN_RATE_LIMIT);
 
 /**
  * `creates`: POST /v1/wallets requests, fewer than the rest because each one also has the activation
@@ -80,6 +85,7 @@ const HARD_CAP_MS =
   OFFRAMP_SECTION_CAP_MS +
   STATEMENTS_SECTION_CAP_MS +
   LISTS_SECTION_CAP_MS +
+  ISOLATION_SECTION_CAP_MS +
   PAYMENT_BURST_CAP_MS +
   PAYMENT_CPU_CAP_MS +
   CALL_CPU_CAP_MS +
@@ -364,6 +370,7 @@ try {
   await timed('10', async () => measureOfframps(running, await token()));
   await timed('11', async () => measureStatements(running, await token()));
   await timed('12', () => measureLists(running, BENCH_LISTS));
+  await timed('13', () => measureIsolation(running));
   // Stopped before the bursts, whose runs have DynamoDB Locals and stacks of their own (one at a time),
   // and before the cold loads: the stack's own traffic (webhook deferrals still going round, the stream
   // poller) would compete with them, and DynamoDB Local serialises every table's writes.

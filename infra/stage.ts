@@ -60,6 +60,12 @@ export interface Throttles {
   perIpPer5Minutes: number;
   /** Web ACL: POST /v1/auth/token requests one IP address may make in 5 minutes. */
   tokenPerIpPer5Minutes: number;
+  /**
+   * Web ACL: POST /v1/auth/token requests with one `x-service-auth` value in 5 minutes, from anywhere:
+   * a ceiling in front of the service's own per-application limit (lib/limits: 150 a minute), which
+   * counts only keys it has proven.
+   */
+  tokenPerKeyPer5Minutes: number;
 }
 
 export function stageSettings(stage: string): StageSettings {
@@ -84,6 +90,7 @@ export function stageSettings(stage: string): StageSettings {
           unmatched: { rateLimit: 10, burstLimit: 20 },
           perIpPer5Minutes: 15_000,
           tokenPerIpPer5Minutes: 300,
+          tokenPerKeyPer5Minutes: 1_000,
         }
       : {
           route: { rateLimit: 50, burstLimit: 100 },
@@ -92,6 +99,7 @@ export function stageSettings(stage: string): StageSettings {
           unmatched: { rateLimit: 5, burstLimit: 10 },
           perIpPer5Minutes: 3_000,
           tokenPerIpPer5Minutes: 100,
+          tokenPerKeyPer5Minutes: 1_000,
         },
     logLevel: production ? 'INFO' : 'DEBUG',
     ledger: production

@@ -5,6 +5,7 @@ import { readSecretJson } from './aws/secrets.ts';
 import { config } from './config.ts';
 import { apiFunctionWith } from './http/api-function.ts';
 import { serviceUnavailable } from './http/problem.ts';
+import { admitRequest } from './limits/service.ts';
 
 export { accepted, ok, operation } from './http/api-function.ts';
 
@@ -32,5 +33,6 @@ async function originTokens({ reread = false } = {}): Promise<readonly string[] 
 
 export const apiFunction = apiFunctionWith({
   authenticator: { application: authenticateApplication, bearer: authenticateBearer },
+  limiter: (application, route, now) => admitRequest(application.applicationId, route, now),
   originTokens,
 });

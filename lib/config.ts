@@ -81,6 +81,12 @@ const schema = z.object({
     z.coerce.number().check(z.int(), z.nonnegative(), z.lte(900)),
     60,
   ),
+  /**
+   * Multiplies the quota of every default request limit (lib/limits/policies.ts): 1 in every deployed
+   * stage and on `npm start`; the bench lifts it for its sections that flood on purpose. Limits the admin
+   * CLI set for an application are taken as they are.
+   */
+  RATE_LIMIT_SCALE: z._default(z.coerce.number().check(z.positive()), 1),
   LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']), 'INFO'),
   /** Horizon per environment (the local stack points these at its local ledger). */
   HORIZON_URL_SANDBOX: z._default(z.url(), 'https://horizon-testnet.stellar.org'),

@@ -288,6 +288,9 @@ export const FALLBACK_FUNCTION = 'fallback';
 
 export const apiFunctionNames: string[] = [...new Set<string>(routes.map((r) => r.fn)), FALLBACK_FUNCTION];
 
+/** A Stripe-style test helper: sandbox applications only; a production one is answered as by no route. */
+export const isSandboxHelper = (route: Pick<Route, 'path'>): boolean => route.path.startsWith('/sandbox/');
+
 /** `GET /v1/assets/{assetCode}`: the routeKey API Gateway puts on the event. */
 export const routeKeyOf = (route: Pick<Route, 'method' | 'path'>): string =>
   `${route.method} ${API_PREFIX}${route.path}`;

@@ -46,6 +46,14 @@ Commands:
       its first rotation has not finished or failed).
   connectors load --environment sandbox|production --file <connectors.json>
       Validates the whole catalogue file, then adds or replaces its connectors (seed/connectors.json is the default catalogue).
+  limits show --application <applicationId>
+      The application's request limit of each route group (token, reads, writes, sandbox, registrations):
+      its own or the default, as quota per window (docs/decisions/tenant-rate-limits.md).
+  limits set --application <applicationId> --group <group> --quota <requests> --window <seconds>
+      Sets the group's own limit: at most quota requests in each fixed window of that many seconds
+      (a steady rate of quota/window a second, in bursts of quota). Functions apply it within a minute.
+  limits clear --application <applicationId> --group <group>
+      Gives the group back its default.
   fees set --association <id> --environment <env> --connector <id> --transaction-type C2C|C2B|B2C|B2B
            [--percentage <pct>] [--fixed <amount>]
       Sets an association's off-ramp fee row (wins over the connector's fee, zero included).
@@ -54,8 +62,11 @@ Commands:
   fees list --association <id> --environment <env>    The association's fee rows.
   receipts list --environment <env> --connector <id>
       Provider on-ramp receipts held (an unknown or inactive reference, or one that cannot be paid).
-  receipts resolve --environment <env> --connector <id> --receipt <receiptId> (--reference <ref> | --returned <note>)
-      Pays a held receipt to an active reference (its tenant's wallet), or records it returned to the payer.
+  receipts resolve --environment <env> --association <id> --connector <id> --receipt <receiptId>
+                   (--reference <ref> | --returned <note>)
+      For the named association: pays a held receipt to its active reference (its wallet), or records it
+      returned to the payer. A receipt that arrived on another association's reference, or a reference
+      of another association, is refused.
   owed list --environment <env>
       Money the platform owes (off-ramp refunds, on-ramp and receipt credits not landed yet), oldest
       first: amount, attempt, how long it has been owed and why the ledger refused the last attempt.
@@ -130,6 +141,9 @@ const options = {
   channel: { type: 'string' },
   address: { type: 'string' },
   'transaction-type': { type: 'string' },
+  group: { type: 'string' },
+  quota: { type: 'string' },
+  window: { type: 'string' },
   percentage: { type: 'string' },
   fixed: { type: 'string' },
   help: { type: 'boolean', default: false },
@@ -323,7 +337,8 @@ async function main(): Promise<void> {
     case 'receipts resolve': {
       const { resolveReceipt } = await import('../lib/admin/receipts.ts');
       const how = values.reference ? { reference: values.reference } : { returned: required('returned') };
-      return print(await resolveReceipt(environment(), required('connector'), required('receipt'), how));
+      const tenant = { environment: environment(), associationId: required('association') };
+      return print(await resolveReceipt(tenant, required('connector'), required('receipt'), how));
     }
     case 'ledger sandbox-assets': {
       const { invokeLedgerAdmin } = await import('../lib/admin/ledger-admin.ts');
@@ -353,6 +368,17 @@ async function main(): Promise<void> {
         fail('--environment must be sandbox or production');
       return print(
         await loadConnectorCatalogue(environment, JSON.parse(readFileSync(required('file'), 'utf8'))),
+      );
+    }
+    case 'limits show':
+    case 'limits set':
+    case 'limits clear': {
+      const limits = await import('../lib/admin/limits.ts');
+      const applicationId = required('application');
+      if (verb === 'show') return print(await limits.showLimits(applicationId));
+      if (verb === 'clear') return print(await limits.clearLimit(applicationId, required('group')));
+      return print(
+        await limits.setLimit(applicationId, required('group'), required('quota'), required('window')),
       );
     }
     case 'fees set':

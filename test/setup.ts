@@ -45,6 +45,9 @@ export async function setup(project: TestProject): Promise<void> {
   process.env.SANDBOX_RECEIPT_DAILY_LIMIT ??= '3000';
   // A wallet activation the platform could not pay is asked for again at once (60 s in AWS).
   process.env.ACTIVATION_RETRY_DELAY_SECONDS ??= '0';
+  // Default request limits 100 times higher: the fuzz and hardening tests send hundreds of requests a
+  // second as one tenant on purpose. The limits' own test sets its tenant's limits (never scaled).
+  process.env.RATE_LIMIT_SCALE ??= '100';
   const dataDir = join(root, '.local', 'test-stack');
   rmSync(join(dataDir, 'traffic.log'), { force: true });
   stack = await startStack({

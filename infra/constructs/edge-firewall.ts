@@ -13,6 +13,7 @@ import { API_PREFIX, routes } from '../../lib/routes.ts';
 import { retainedName } from '../retained-name.ts';
 import { stackOutputFor } from '../stack-output.ts';
 import { SERVICE_NAME, type Throttles } from '../stage.ts';
+import { providerSourceRangesFromContext, providerSourceRules } from './provider-sources.ts';
 
 /** The only region where a web ACL for CloudFront can be created. */
 export const CLOUDFRONT_WAF_REGION = 'us-east-1';
@@ -65,7 +66,7 @@ export function rateLimitedBody(): string {
 
 export interface EdgeFirewallProps {
   stage: string;
-  throttle: Pick<Throttles, 'perIpPer5Minutes' | 'tokenPerIpPer5Minutes'>;
+  throttle: Pick<Throttles, 'perIpPer5Minutes' | 'tokenPerIpPer5Minutes' | 'tokenPerKeyPer5Minutes'>;
   logRetention: logs.RetentionDays;
   removalPolicy: RemovalPolicy;
 }
@@ -108,6 +109,14 @@ export class EdgeFirewall extends Construct {
     };
 
     const token = tokenRoute();
+    const tokenRequests: wafv2.CfnWebACL.StatementProperty = {
+      andStatement: {
+        statements: [
+          exactly({ method: {} }, token.method),
+          exactly({ uriPath: {} }, token.path.toLowerCase(), PATH_TRANSFORMATIONS),
+        ],
+      },
+    };
     const rules: Rule[] = [
       {
         name: 'AmazonIpReputation',
@@ -123,14 +132,25 @@ export class EdgeFirewall extends Construct {
             limit: props.throttle.tokenPerIpPer5Minutes,
             evaluationWindowSec: RATE_WINDOW_SECONDS,
             aggregateKeyType: 'IP',
-            scopeDownStatement: {
-              andStatement: {
-                statements: [
-                  exactly({ method: {} }, token.method),
-                  exactly({ uriPath: {} }, token.path.toLowerCase(), PATH_TRANSFORMATIONS),
-                ],
-              },
-            },
+            scopeDownStatement: tokenRequests,
+          },
+        },
+        action: rateLimited,
+      },
+      {
+        // One application key from many addresses: counted per x-service-auth value before any request
+        // reaches the service, whose own limit (lib/limits) counts only keys it has proven. A request
+        // without the header is not counted here (the per-IP rules are its limit).
+        name: 'TokenRatePerKey',
+        statement: {
+          rateBasedStatement: {
+            limit: props.throttle.tokenPerKeyPer5Minutes,
+            evaluationWindowSec: RATE_WINDOW_SECONDS,
+            aggregateKeyType: 'CUSTOM_KEYS',
+            customKeys: [
+              { header: { name: 'x-service-auth', textTransformations: [{ priority: 0, type: 'NONE' }] } },
+            ],
+            scopeDownStatement: tokenRequests,
           },
         },
         action: rateLimited,
@@ -146,6 +166,7 @@ export class EdgeFirewall extends Construct {
         },
         action: rateLimited,
       },
+      ...providerSourceRules(this, stage, providerSourceRangesFromContext(this.node)),
       {
         // No valid request needs more than the API accepts (lib/http/json-body.ts): larger bodies stop
         // here, before CloudFront forwards them. The web ACL inspects the first 64 KiB (the association

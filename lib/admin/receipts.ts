@@ -4,7 +4,7 @@
 // reference the operator names (the reference's own tenant and wallet: as a receipt on it would be), or
 // recorded as returned to the customer by the provider (nothing moves on the ledger).
 import { findConnector } from '../connectors/repo.ts';
-import type { Environment } from '../http/types.ts';
+import type { Environment, Tenant } from '../http/types.ts';
 import {
   connectorReceipts,
   findReceiptItem,
@@ -28,18 +28,28 @@ export async function listHeldReceipts(
 
 export type Resolution = { reference: string } | { returned: string };
 
+/**
+ * Resolves a held receipt for the tenant the operator names: a receipt that arrived on another tenant's
+ * reference is refused, and so is a reference of another tenant to pay it to. A receipt on no reference
+ * of ours (associationId null) may go to the named tenant's reference.
+ */
 export async function resolveReceipt(
-  environment: Environment,
+  tenant: Tenant,
   connectorId: string,
   receiptId: string,
   resolution: Resolution,
   now = new Date(),
 ): Promise<ReceiptItem> {
+  const { environment, associationId } = tenant;
   const item = await findReceiptItem(environment, connectorId, receiptId);
   if (!item) throw new AdminRefusal(`No receipt ${receiptId} of ${connectorId} in ${environment}`);
   if (item.status !== 'held')
     throw new AdminRefusal(
       `Receipt ${receiptId} of ${connectorId} is ${item.status}, not held: only a held receipt is resolved${item.resolution ? ` (${item.resolution})` : ''}`,
+    );
+  if (item.associationId !== null && item.associationId !== associationId)
+    throw new AdminRefusal(
+      `Receipt ${receiptId} arrived on a reference of another association than ${associationId}`,
     );
   if ('returned' in resolution) {
     const written = await resolveReceiptItem(
@@ -53,10 +63,11 @@ export async function resolveReceipt(
   }
   const binding = await findBinding(environment, connectorId, 'REFERENCE', resolution.reference);
   const reference =
-    binding &&
-    (await findReference({ environment, associationId: binding.associationId }, resolution.reference));
+    binding?.associationId === associationId ? await findReference(tenant, resolution.reference) : undefined;
   if (!reference?.isActive)
-    throw new AdminRefusal(`No active reference ${resolution.reference} of ${connectorId}`);
+    throw new AdminRefusal(
+      `No active reference ${resolution.reference} of ${connectorId} of association ${associationId}`,
+    );
   // Paid as reviewed: the connector's limits are not checked again (the receipt counts toward them).
   const outcome = await creditReceipt(
     reference,

@@ -93,21 +93,51 @@ function createVerifier() {
   );
 }
 
+/** How far a verifier's clock may be from the token function's: a token's iat may be this far ahead. */
+export const TOKEN_CLOCK_SKEW_SECONDS = 60;
+
+/**
+ * Header members that carry a key or say where to fetch one: signAccessToken never writes them, and a
+ * token naming its own key is refused even though the verifier only ever uses our JWKS.
+ */
+const KEY_BEARING_HEADERS = ['jku', 'x5u', 'jwk', 'x5c'];
+
+function headerOf(token: string): Record<string, unknown> {
+  try {
+    return JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString('utf8'));
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * What a token signed with our key must also hold to be one signAccessToken issued: every claim it sets
+ * (iss and aud are checked against ours by the verifier; present, as numbers, exp and iat), a lifetime
+ * no longer than the one it gives (plus skew), an iat not in the future (beyond skew), and no key of its
+ * own in its header. Defence in depth: a leaked signing key cannot mint a ten-year token.
+ */
+function issuedByUs(header: Record<string, unknown>, payload: Record<string, unknown>, nowSeconds: number) {
+  const { exp, iat } = payload;
+  return (
+    typeof payload.sub === 'string' &&
+    typeof payload.app === 'string' &&
+    typeof exp === 'number' &&
+    typeof iat === 'number' &&
+    payload.iss !== undefined &&
+    payload.aud !== undefined &&
+    exp - iat <= config().TOKEN_TTL_SECONDS + TOKEN_CLOCK_SKEW_SECONDS &&
+    iat <= nowSeconds + TOKEN_CLOCK_SKEW_SECONDS &&
+    !KEY_BEARING_HEADERS.some((member) => member in header)
+  );
+}
+
 /** The verified claims of a bearer token, or a 401 (a 504/503 when key material cannot be had). */
 export async function verifyAccessToken(token: string): Promise<AccessTokenClaims> {
   verifier ??= createVerifier();
   try {
     const payload = await verifier.verify(token);
-    // The verifier checks exp only when a token has one, and takes any iat: a token must carry every
-    // claim signAccessToken sets (iss and aud are checked against ours; present, as numbers, exp and iat).
-    const complete =
-      typeof payload.sub === 'string' &&
-      typeof payload.app === 'string' &&
-      typeof payload.exp === 'number' &&
-      typeof payload.iat === 'number' &&
-      payload.iss !== undefined &&
-      payload.aud !== undefined;
-    if (!complete) throw unauthorized('The bearer token is invalid or expired.');
+    if (!issuedByUs(headerOf(token), payload, Math.floor(Date.now() / 1000)))
+      throw unauthorized('The bearer token is invalid or expired.');
     return { sub: payload.sub as string, app: payload.app as string };
   } catch (error) {
     if (error instanceof Problem) throw error;

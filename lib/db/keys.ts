@@ -50,6 +50,8 @@
 // | apiKey             | APIKEY#<sha256>          | APIKEY                          | platform: APP#<appId> / APIKEY#<keyId>  | auth, admin                        |
 // | client             | CLIENT#<clientId>        | CLIENT                          | platform: APP#<appId> / CLIENT#<id>     | /auth/token, admin                 |
 // | tokenRateWindow    | RATE#token#<subject>     | WINDOW#<epochSeconds>           |                                         | /auth/token (TTL)                  |
+// | applicationLimits  | APP#<applicationId>      | LIMITS                          |                                         | every API route, admin limits      |
+// | requestRateWindow  | RATE#<group>#<subject>   | WINDOW#<epochSeconds>           |                                         | every API route (TTL, lib/limits)  |
 // | asset              | ASSETS#<env>             | ASSET#<code>                    |                                         | /assets, wallets, destinations     |
 // | connector          | CONNECTORS#<env>         | CONNECTOR#<connectorId>         | list1…list4: CONNECTORS#<env>#COUNTRY#<iso>, #METHOD#<m>, | /connectors, /payments/…, /quotes |
 // |                    |                          |                                 | #DIRECTION#<d>, #FLOW#<f> / <connectorId> | /connectors?<filter>             |
@@ -152,6 +154,16 @@ export const keys = {
    */
   tokenRateWindow: (subject: string, windowStart: number): ItemKey => ({
     pk: `RATE#token#${subject}`,
+    sk: `WINDOW#${windowStart}`,
+  }),
+  /** An application's own request limits, where the admin CLI set any (lib/limits). */
+  applicationLimits: (applicationId: string): ItemKey => ({ pk: `APP#${applicationId}`, sk: 'LIMITS' }),
+  /**
+   * A request-limit window (lib/limits) of one route group: its subject is what the caller proved
+   * (`app#<applicationId>`, or a provider's `connector#<env>#<connectorId>` once its signature verified).
+   */
+  requestRateWindow: (group: string, subject: string, windowStart: number): ItemKey => ({
+    pk: `RATE#${group}#${subject}`,
     sk: `WINDOW#${windowStart}`,
   }),
   assetRegistry: (environment: Environment): string => `ASSETS#${environment}`,

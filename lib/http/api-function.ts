@@ -9,7 +9,7 @@ import { logger } from '../log.ts';
 import { type FunctionName, type OperationOf, type Route, routeKeyOf, routes } from '../routes.ts';
 import { traced } from '../trace.ts';
 import type * as z from '../zod.ts';
-import { type Authenticator, authenticate } from './authenticate.ts';
+import { type Authenticator, authenticate, type RequestLimiter } from './authenticate.ts';
 import { idempotencyKeyOf } from './idempotency-key.ts';
 import { jsonBody } from './json-body.ts';
 import { logCaller, logRequestId } from './log-keys.ts';
@@ -46,7 +46,11 @@ export interface ApiRequest<B, Q, P> {
   idempotencyKey: string | undefined;
   /** The address the request came from, as API Gateway saw it (the token route counts failures by it). */
   sourceIp: string;
-  /** The body's text as it arrived: what a provider's signature covers. */
+  /**
+   * The body's text as it arrived: what a provider's signature covers. On a signed route
+   * (providerSignature) the chain neither parses nor checks it: `body` is undefined, and the operation
+   * parses `rawBody` with its own schema once the signature verified.
+   */
   rawBody: string;
   /** Request headers, lower-cased by the gateway. */
   headers: Record<string, string | undefined>;
@@ -91,6 +95,8 @@ function resolveRoute(fn: string): MiddlewareObj<ApiEvent, ApiResult, Error, Api
 /** What the chain needs from the service it runs in (lib/api.ts hands it over). */
 export interface ChainServices {
   authenticator: Authenticator;
+  /** Counts each request against its application's limit once its key is proven (authenticate.ts). */
+  limiter?: RequestLimiter;
   /** The X-Origin-Verify tokens a request may carry (origin-verify.ts); none required when absent. */
   originTokens?: OriginTokens;
 }
@@ -117,8 +123,10 @@ export const apiFunctionWith =
           { field: 'body', message: 'is not accepted' },
         ]);
       }
+      // A signed route's body is the operation's to read once its signature verified (json-body.ts).
+      const signed = context.route.auth === 'providerSignature';
       const request: ApiRequest<unknown, unknown, unknown> = {
-        body: op.body ? parseOrThrow(op.body, body, 'request body') : undefined,
+        body: op.body && !signed ? parseOrThrow(op.body, body, 'request body') : undefined,
         query: op.query ? parseOrThrow(op.query, query, 'query') : undefined,
         params: op.params ? parseOrThrow(op.params, event.pathParameters ?? {}, 'path') : undefined,
         caller: context.caller,
@@ -134,7 +142,8 @@ export const apiFunctionWith =
         headers: event.headers ?? {},
         now: new Date(),
       };
-      return toResult(await op.handle(request));
+      const result = toResult(await op.handle(request));
+      return { ...result, headers: { ...context.responseHeaders, ...result.headers } };
     };
     // The operation is the trace's unit of work: a subsegment named after it, annotated with the request
     // (and, once a payment is accepted, with its record: lib/payments/service.ts).
@@ -149,7 +158,14 @@ export const apiFunctionWith =
       .use(problemMapper() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
       .use(originVerify(services.originTokens) as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
       .use(resolveRoute(fn) as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
-      .use(authenticate(services.authenticator) as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
+      .use(
+        authenticate(services.authenticator, services.limiter) as MiddlewareObj<
+          ApiEvent,
+          ApiResult,
+          Error,
+          Context
+        >,
+      )
       .use(logCaller() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
       .use(jsonBody() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
       .handler((event, context) => tracedDispatch(event, context as ApiContext));

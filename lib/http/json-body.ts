@@ -50,6 +50,12 @@ export function jsonBody(): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext
     if (raw.byteLength > MAX_BODY_BYTES) {
       throw new Problem(413, `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
     }
+    // A signed route reads nothing its signature does not vouch for: its operation verifies the raw bytes
+    // first, then parses and checks them itself (lib/providers/notifications.ts).
+    if (request.context.route.auth === 'providerSignature') {
+      request.context.rawBody = raw.toString('utf8');
+      return;
+    }
     // The parser checks this too; checked first here so that a binary body of another type is a 415,
     // not a UTF-8 error.
     if (!jsonContentTypePattern.test(event.headers?.['content-type'] ?? ''))

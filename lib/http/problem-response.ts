@@ -4,10 +4,15 @@ import { logger } from '../log.ts';
 import { gatewayTimeout, Problem } from './problem.ts';
 import type { ApiContext, ApiEvent, ApiResult } from './types.ts';
 
-export function problemResponse(problem: Problem, instance: string, requestId: string): ApiResult {
+export function problemResponse(
+  problem: Problem,
+  instance: string,
+  requestId: string,
+  headers: Record<string, string> = {},
+): ApiResult {
   return {
     statusCode: problem.status,
-    headers: { 'Content-Type': 'application/problem+json', ...problem.headers },
+    headers: { 'Content-Type': 'application/problem+json', ...headers, ...problem.headers },
     body: JSON.stringify(problem.body(instance, requestId)),
   };
 }
@@ -41,7 +46,8 @@ export function problemMapper(): MiddlewareObj<ApiEvent, ApiResult, Error, ApiCo
       logger.error('Unhandled error', { error: error as Error });
       problem = new Problem(500, 'An unexpected error occurred. Quote the requestId if you contact support.');
     }
-    request.response = problemResponse(problem, event.rawPath, context.requestId);
+    // The request's RateLimit headers, once it was counted (authenticate.ts).
+    request.response = problemResponse(problem, event.rawPath, context.requestId, context.responseHeaders);
   };
   return { onError: mapError };
 }

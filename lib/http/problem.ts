@@ -26,6 +26,12 @@ export const problemKinds = {
 
 export type ProblemStatus = keyof typeof problemKinds;
 
+/**
+ * The most field errors a problem body lists: a body of thousands of faults is answered in a few KiB
+ * (a 60 KiB multi-transfer answered 1 MiB), and `moreErrors` says how many more there were.
+ */
+export const MAX_FIELD_ERRORS = 20;
+
 export interface ProblemBody {
   type: string;
   title: string;
@@ -34,6 +40,7 @@ export interface ProblemBody {
   instance?: string;
   requestId?: string;
   errors?: FieldError[];
+  moreErrors?: number;
 }
 
 /** A failure meant for the caller: thrown anywhere, turned into a problem+json response by one mapper. */
@@ -65,7 +72,10 @@ export class Problem extends Error {
       detail: this.detail,
       instance,
       requestId,
-      ...(this.errors?.length ? { errors: this.errors } : {}),
+      ...(this.errors?.length ? { errors: this.errors.slice(0, MAX_FIELD_ERRORS) } : {}),
+      ...((this.errors?.length ?? 0) > MAX_FIELD_ERRORS
+        ? { moreErrors: (this.errors?.length ?? 0) - MAX_FIELD_ERRORS }
+        : {}),
     };
   }
 }
@@ -81,7 +91,8 @@ export const unprocessable = (detail: string, errors: FieldError[]) => new Probl
 export const tooManyRequests = (
   retryAfterSeconds: number,
   detail = `Too many requests; retry after ${retryAfterSeconds} seconds.`,
-) => new Problem(429, detail, { headers: { 'Retry-After': String(retryAfterSeconds) } });
+  headers: Record<string, string> = {},
+) => new Problem(429, detail, { headers: { 'Retry-After': String(retryAfterSeconds), ...headers } });
 export const gatewayTimeout = (detail: string) => new Problem(504, detail);
 export const serviceUnavailable = (detail: string) => new Problem(503, detail);
 export const badGateway = (detail: string) => new Problem(502, detail);

@@ -2,7 +2,7 @@
 // They describe what lib/db/paginate.ts and lib/http/problem.ts produce; the OpenAPI document is
 // generated from them and the contract check holds every response of the test suite to it.
 import * as z from '../zod.ts';
-import { type ProblemStatus, problemKinds } from './problem.ts';
+import { MAX_FIELD_ERRORS, type ProblemStatus, problemKinds } from './problem.ts';
 
 /** `{data, pagination}`: what every cursor-paginated list answers. */
 export const pageOf = <T extends z.core.SomeType>(item: T) =>
@@ -32,8 +32,13 @@ export const problemBody = z.strictObject({
   instance: z.string().check(z.describe('The request path.')),
   requestId: z.string().check(z.describe('The same value as the X-Request-Id response header.')),
   errors: z
-    .optional(z.array(fieldError).check(z.minLength(1)))
-    .check(z.describe('Present when fields are at fault.')),
+    .optional(z.array(fieldError).check(z.minLength(1), z.maxLength(MAX_FIELD_ERRORS)))
+    .check(z.describe(`Present when fields are at fault: the first ${MAX_FIELD_ERRORS}.`)),
+  moreErrors: z
+    .optional(z.number().check(z.int(), z.gte(1)))
+    .check(
+      z.describe(`How many field errors there were beyond the ${MAX_FIELD_ERRORS} listed; absent when none.`),
+    ),
 });
 
 /** The problem body of one status: its slug, title and status are fixed (lib/http/problem.ts problemKinds). */

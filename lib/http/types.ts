@@ -27,4 +27,6 @@ export interface ApiContext extends Context {
   caller: Caller;
   /** The request body's text as it arrived (json-body.ts), for routes that verify a signature over it. */
   rawBody?: string;
+  /** Headers every answer to the request carries once it is counted (authenticate.ts: RateLimit…). */
+  responseHeaders?: Record<string, string>;
 }

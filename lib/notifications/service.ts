@@ -52,6 +52,12 @@ const UNCONFIGURED: Record<NoticeChannel, string> = {
   whatsapp: 'No WhatsApp sender is configured for this stage.',
 };
 
+/**
+ * Why a notice to a suppressed address was not sent. The suppression list is the account's, shared by
+ * every tenant: the reason never says when, how, or on whose notice the address bounced or complained.
+ */
+export const SUPPRESSED = 'The address is suppressed: it is not sent to.';
+
 export async function deliverNotice(message: NoticeMessage, now: Date): Promise<void> {
   const tenant = tenantOf(message);
   const notice = await paymentNoticeOf(tenant, message.transactionRecordId);
@@ -65,7 +71,7 @@ export async function deliverNotice(message: NoticeMessage, now: Date): Promise<
     const reason = !verified
       ? RECIPIENT_NOT_VERIFIED
       : suppressed
-        ? `The address ${suppressed.cause} on ${suppressed.at}: it is not sent to again.`
+        ? SUPPRESSED
         : UNCONFIGURED[notice.channel];
     const written = await skipNotice({
       ...base,

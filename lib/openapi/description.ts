@@ -3,8 +3,23 @@
 import { MAX_BODY_BYTES } from '../http/json-body.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../http/pagination.ts';
 import { type ProblemStatus, problemKinds } from '../http/problem.ts';
+import { DEFAULT_LIMITS, LIMIT_GROUPS, MAX_WINDOW_SECONDS, policyInWords } from '../limits/policies.ts';
 import { md } from './markdown.ts';
 import { problemDescriptions } from './problems.ts';
+
+const LIMIT_GROUP_ROUTES = {
+  token: '`POST /auth/token` (every request whose key is proven, failed or not)',
+  reads: 'every `GET`',
+  writes: 'payments, quotes and every other change',
+  sandbox: 'the sandbox helpers (`/sandbox/…`)',
+  registrations: 'customer registrations (`PUT /customers/…/register/…`), each a call to a shared provider',
+} as const;
+
+function limitRows(): string {
+  return LIMIT_GROUPS.map(
+    (group) => `| \`${group}\` | ${LIMIT_GROUP_ROUTES[group]} | ${policyInWords(DEFAULT_LIMITS[group])} |`,
+  ).join('\n');
+}
 
 export function apiDescription(): string {
   const errorRows = (Object.keys(problemKinds) as unknown as ProblemStatus[])
@@ -15,13 +30,13 @@ export function apiDescription(): string {
     '',
     '**Authentication.**',
     '- Every route needs the application’s `x-service-auth` key; every route but `POST /auth/token` also needs `Authorization: Bearer <token>`, a token from `POST /auth/token`. Missing or bad either is a 401.',
-    '- Tokens are ES256 JWTs (signed with `jose`, verified with `aws-jwt-verify`): issuer, audience, expiry, `kid` and algorithm are checked; `alg: none` and unknown kids are refused, and so is a token without any of `exp`, `iat`, `iss`, `aud` (or `sub`, `app`), even one signed with the real key. A token lives 900 s (`expiresIn`, `TOKEN_TTL_SECONDS`).',
+    '- Tokens are ES256 JWTs (signed with `jose`, verified with `aws-jwt-verify`): issuer, audience, expiry, `kid` and algorithm are checked; `alg: none` and unknown kids are refused, and so is a token without any of `exp`, `iat`, `iss`, `aud` (or `sub`, `app`), even one signed with the real key. A token lives 900 s (`expiresIn`, `TOKEN_TTL_SECONDS`); one whose `exp − iat` is longer (beyond 60 s of clock skew), whose `iat` lies more than 60 s ahead, or whose header carries or points at a key (`jku`, `x5u`, `jwk`, `x5c`) is refused whatever its signature.',
     '- A token is bound to the application it was issued to: presented with another application’s key, it is a 401.',
     '- The association is read from the token’s client record at request time: a revoked client’s tokens stop working at once, and an `x-association-id` header is ignored. A client with no association gets a token (`associationId: null`) and a 403 on every other route until it has one.',
     '- Key material that cannot be fetched in time (`KEY_FETCH_TIMEOUT_MS`, 3 s, one retry included) is a 504; unreachable, a 503. A function keeps each secret it reads for `SECRET_MAX_AGE_SECONDS` (300) through Powertools Parameters. A rotated signing key verifies at once (the verifier reads the public keys again as soon as a token names a kid it has not seen); a rotated cursor key or key-encryption key reaches every function within five minutes, and a cursor or sealed value naming a newer key makes the server read its keys again at once (cursors at most every 30 s).',
     '- API keys look like `pgw_<environment>_<43 characters>` and client secrets `pgwcs_<43 characters>` (256 random bits each): the environment prefix tells a production key at a glance, to secret scanners and to people.',
     '',
-    '**Errors** are `application/problem+json` (RFC 7807): `type` (`<ERRORS_BASE>/<slug>`: the deployment’s error base URL, `ERRORS_BASE`, by default `https://errors.payments-gateway.dev`, and the slug), `title`, `status`, `detail`, `instance` (the request path), `requestId`, and `errors[{field, message}]` when fields are at fault. `field` is the member’s path in the body (`transfers.0.amount`) or the query or path parameter’s name (`limit`, `assetCode`); an unknown member is reported as `is not accepted`. A 422’s title is `Validation Error`. A 500 reveals nothing; the error is logged with the requestId.',
+    '**Errors** are `application/problem+json` (RFC 7807): `type` (`<ERRORS_BASE>/<slug>`: the deployment’s error base URL, `ERRORS_BASE`, by default `https://errors.payments-gateway.dev`, and the slug), `title`, `status`, `detail`, `instance` (the request path), `requestId`, and `errors[{field, message}]` when fields are at fault (the first 20; `moreErrors` counts the rest). `field` is the member’s path in the body (`transfers.0.amount`) or the query or path parameter’s name (`limit`, `assetCode`); an unknown member is reported as `is not accepted`. A 422’s title is `Validation Error`. A 500 reveals nothing; the error is logged with the requestId.',
     '',
     '| status | slug | when |',
     '|---|---|---|',
@@ -35,6 +50,14 @@ export function apiDescription(): string {
     '- Ids: UUIDs are case-insensitive. Every id a caller sends (path, query or body: wallets, beneficiaries, destinations, transactions, webhooks, quotes) is read in lower case, so an upper-case id finds the same resource and a replay spelling it in upper case is the same request. An id that is not a UUID is a 400 naming it.',
     '- Tenancy: every resource belongs to the caller’s association and environment. Another tenant’s resource answers exactly like a missing one (the same 404, the same body but the id).',
     '- Requests no route matches are answered without authentication: 404 (the routes the contract removed, such as `GET /wallets/{walletId}/balances`, answer exactly like any unknown route, revealing nothing), 405 with `Allow` for a known path with another method.',
+    '',
+    `**Rate limits.** Every application has its own limits, one per group of routes, so no tenant spends another’s capacity. A request is counted as soon as its \`x-service-auth\` key is proven, before its token, body or anything else is read; past the limit it is a 429 with \`Retry-After\`, and every answer once counted carries \`RateLimit\` and \`RateLimit-Policy\` (draft-ietf-httpapi-ratelimit-headers: \`RateLimit-Policy: "reads";q=100;w=2\`, \`RateLimit: "reads";r=37;t=1\`). A limit is a quota of requests in each fixed window of \`w\` seconds (a steady \`q/w\` a second, in bursts of up to \`q\`). The platform team sets an application’s own (\`npm run admin -- limits set\`, windows up to ${MAX_WINDOW_SECONDS} s); the defaults:`,
+    '',
+    '| group | routes | default |',
+    '|---|---|---|',
+    limitRows(),
+    '',
+    'Requests without a valid key are limited per address at the edge (the web ACL), and per route by API Gateway as a ceiling above all applications together.',
     '',
     '**Retries (`Idempotency-Key`).** Operations that list the `Idempotency-Key` header take one, Stripe-style (today `POST /sandbox/wallets/{walletId}/fund`); other routes ignore the header. It is 1–255 printable ASCII characters (space to `~`), else a 400 naming `Idempotency-Key`. It names one request in the caller’s tenant (the same key in another tenant is unrelated): sent again with the same request, it gets the first request’s result, resuming the work when it was not finished (an answer of 202); with another request, it is a 409 naming `Idempotency-Key`. Without a key every request is new, so a retry may do the work twice. Payments have their own idempotency key, `transactionId` (see the Payments tag).',
     '',

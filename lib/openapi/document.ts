@@ -10,6 +10,7 @@ import { headers, securitySchemes } from './fixed-components.ts';
 import { type OperationName, operationDocs } from './operation-docs.ts';
 import { parametersOf, sharedParameters } from './parameters.ts';
 import {
+  limitDescriptionOf,
   problemRef,
   problemResponses,
   problemResponsesByStatus,
@@ -49,6 +50,10 @@ export interface DocumentOptions {
 /** `createWallet` → `CreateWalletRequest`. */
 const requestBodyName = (operation: string) => `${operation[0]?.toUpperCase()}${operation.slice(1)}Request`;
 
+/** A route's 429: its request limit, after the operation's own limit where it has one. */
+const limit429 = (route: Route, own: string | undefined) =>
+  own ? `${own} Or: ${limitDescriptionOf(route)}` : limitDescriptionOf(route);
+
 /** One path item entry: the route's words, security, parameters, body and responses. */
 function operationObject(route: Route, components: SchemaComponents): OpenApiOperation {
   const op = operationFor(route);
@@ -70,7 +75,10 @@ function operationObject(route: Route, components: SchemaComponents): OpenApiOpe
     ...(accepted ? { 202: jsonResponse(accepted) } : {}),
   };
   for (const status of problemStatusesOf(route))
-    responses[status] = problemRef(status, doc.problems?.[status]);
+    responses[status] = problemRef(
+      status,
+      status === 429 ? limit429(route, doc.problems?.[429]) : doc.problems?.[status],
+    );
   const examples = requestExamples[route.operation as OperationName];
   const requestBody = {
     required: true,

@@ -28,6 +28,16 @@ export const headers = {
     description: 'Seconds until the next window.',
     schema: { type: 'integer', minimum: 0 },
   },
+  RateLimit: {
+    description:
+      'Where the request stands in its request limit’s window (draft-ietf-httpapi-ratelimit-headers): `"<group>";r=<requests left>;t=<seconds to the next window>`. On every answer once the request was counted (after the `x-service-auth` key is proven; on the provider route, after the signature is).',
+    schema: { type: 'string', pattern: '^"[a-z]+";r=\\d+;t=\\d+$' },
+  },
+  RateLimitPolicy: {
+    description:
+      'The request limit the request was counted in (draft-ietf-httpapi-ratelimit-headers): `"<group>";q=<quota>;w=<window seconds>`, on the same answers as `RateLimit`.',
+    schema: { type: 'string', pattern: '^"[a-z]+";q=\\d+;w=\\d+$' },
+  },
 };
 
 /** Only the fallback's 405 sets it, and that response is written out in x-unmatched-requests. */

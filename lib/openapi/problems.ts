@@ -3,6 +3,7 @@
 // are listed once here; each operation adds its own (lib/openapi/operation-docs.ts).
 import { type ProblemStatus, problemKinds } from '../http/problem.ts';
 import { problemBodyOf } from '../http/responses.ts';
+import { DEFAULT_LIMITS, limitGroupOf, policyInWords } from '../limits/policies.ts';
 import type { Route } from '../routes.ts';
 import * as z from '../zod.ts';
 import type { OpenApiResponse } from './document.ts';
@@ -13,9 +14,10 @@ import type { JsonSchema } from './schemas.ts';
 /**
  * What the chain can answer on any route: a bad request (query members, path parameters, body), a
  * refused x-service-auth key, a body over 64 KiB or not JSON (a body sent to a route that takes none is
- * held to the same checks), a bug, and key material (the JWKS, the signing ring) unreachable or slow.
+ * held to the same checks), the caller's request limit (lib/limits), a bug, and key material (the JWKS,
+ * the signing ring) unreachable or slow.
  */
-const EVERY_ROUTE: ProblemStatus[] = [400, 401, 413, 415, 500, 503, 504];
+const EVERY_ROUTE: ProblemStatus[] = [400, 401, 413, 415, 429, 500, 503, 504];
 /** Token routes also refuse a client without an association. */
 const TOKEN_ROUTE: ProblemStatus[] = [403];
 
@@ -27,6 +29,14 @@ export function problemStatusesOf(route: Pick<Route, 'auth' | 'operation'>): Pro
   const own = Object.keys(operationDocs[route.operation as OperationName].problems ?? {}).map(Number);
   const shared = route.auth === 'token' ? [...EVERY_ROUTE, ...TOKEN_ROUTE] : EVERY_ROUTE;
   return [...new Set([...shared, ...own] as ProblemStatus[])].sort((a, b) => a - b);
+}
+
+/** What a 429 of the route's request limit means: its group and default (lib/limits/policies.ts). */
+export function limitDescriptionOf(route: Pick<Route, 'method' | 'path' | 'auth'>): string {
+  const group = limitGroupOf(route);
+  if (!group)
+    return 'The connector’s notifications of this minute are used (counted once their signature verified); `Retry-After` says when to send again.';
+  return `The application’s \`${group}\` request limit is used: by default ${policyInWords(DEFAULT_LIMITS[group])}, counted before anything else of the request is read; the admin CLI sets an application’s own. \`Retry-After\`, \`RateLimit\` and \`RateLimit-Policy\` say when and what (see Rate limits in the introduction).`;
 }
 
 /** The general meaning of each status; operations override it with their own words where it helps. */
@@ -90,7 +100,13 @@ export function problemResponses(statuses: Iterable<ProblemStatus>): Record<stri
 export function problemResponsesByStatus(statuses: Iterable<ProblemStatus>): Record<string, OpenApiResponse> {
   const headersOf = (status: ProblemStatus) => ({
     'X-Request-Id': { $ref: '#/components/headers/XRequestId' },
-    ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {}),
+    ...(status === 429
+      ? {
+          'Retry-After': { $ref: '#/components/headers/RetryAfter' },
+          RateLimit: { $ref: '#/components/headers/RateLimit' },
+          'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' },
+        }
+      : {}),
     ...(status === 405 ? { Allow: allowHeader } : {}),
   });
   return Object.fromEntries(

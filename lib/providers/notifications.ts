@@ -8,6 +8,8 @@
 import { applyCustomerDecision } from '../customers/standing.ts';
 import { unauthorized } from '../http/problem.ts';
 import type { Environment } from '../http/types.ts';
+import { PROVIDER_NOTIFICATION_LIMIT } from '../limits/policies.ts';
+import { admit } from '../limits/service.ts';
 import { logger } from '../log.ts';
 import { receiveOnrampReceipt } from '../onramp/receipts.ts';
 import { applyRampNotification } from '../payments/ramp-notifications.ts';
@@ -56,8 +58,18 @@ export const providerNotificationBody = z.discriminatedUnion('kind', [
   }),
 ]);
 
-const BAD_SIGNATURE =
-  'The notification is not signed with this connector’s secret, or its signature is stale.';
+/** The one answer to anything unsigned, forged or stale: fixed, and a few hundred bytes at most. */
+const BAD_SIGNATURE = 'Not signed with this connector’s secret, or stale.';
+
+/** The body as the provider contract has it, or undefined (not JSON, or not the contract). */
+function notificationOf(rawBody: string) {
+  try {
+    const parsed = providerNotificationBody.safeParse(JSON.parse(rawBody));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export async function receiveProviderNotification(
   environment: Environment,
@@ -66,13 +78,15 @@ export async function receiveProviderNotification(
   signature: string | undefined,
   now: Date,
 ) {
+  // The signature on the raw bytes before anything reads them (the chain parsed nothing: json-body.ts).
   // A connector with no secret (or no connector at all) has nothing a signature could be checked with.
   const secret = await findProviderSecret(environment, connectorId);
   if (!secret || !verifyNotificationSignature(secret, signature, rawBody, now))
     throw unauthorized(BAD_SIGNATURE);
-  const parsed = providerNotificationBody.safeParse(JSON.parse(rawBody));
-  if (!parsed.success) throw unauthorized('The notification is not one of the provider contract.');
-  const notification = parsed.data;
+  // Then the connector's own window: only what its provider signed can spend it.
+  await admit('notifications', `connector#${environment}#${connectorId}`, PROVIDER_NOTIFICATION_LIMIT, now);
+  const notification = notificationOf(rawBody);
+  if (!notification) throw unauthorized('The notification is not one of the provider contract.');
   // The id is taken before anything is applied, in one conditional write: of copies arriving together
   // one takes it and is applied, the others are replays. Given back if applying it fails, and taken
   // again if its taker died applying it (repo.ts), so that the provider's retry is applied.

@@ -122,15 +122,30 @@ export function parseWebhookUrl(value: string, policy: UrlPolicy): URL {
   return url;
 }
 
+/**
+ * The longest a registration waits on the URL's DNS look-up: a slow resolver (one the URL's owner runs)
+ * must not hold the request, nor the function, until the function's own timeout.
+ */
+export const URL_LOOKUP_TIMEOUT_MS = 2000;
+
 /** Every address the URL's host resolves to must be allowed (registration: refused with a reason). */
 export async function assertReachable(url: URL, policy: UrlPolicy): Promise<void> {
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (isIP(host) !== 0) return;
-  const addresses = await new Promise<LookupAddress[]>((resolve, reject) =>
+  let timer: NodeJS.Timeout | undefined;
+  // getaddrinfo cannot be cancelled: the look-up left behind ends on its own, its answer unread.
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new UrlRefused(`${host} does not resolve within ${URL_LOOKUP_TIMEOUT_MS / 1000} s`)),
+      URL_LOOKUP_TIMEOUT_MS,
+    );
+  });
+  const resolved = new Promise<LookupAddress[]>((resolve, reject) =>
     lookup(host, { all: true }, (error, found) => (error ? reject(error) : resolve(found))),
   ).catch(() => {
     throw new UrlRefused(`${host} does not resolve`);
   });
+  const addresses = await Promise.race([resolved, late]).finally(() => clearTimeout(timer));
   for (const { address } of addresses) {
     const refusal = addressRefusal(address, policy);
     if (refusal) throw new UrlRefused(`${host} resolves to ${address}, which ${refusal}`);

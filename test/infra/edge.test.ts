@@ -9,6 +9,8 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { describe, test } from 'vitest';
 import { domainFromContext, notFoundFunctionCode } from '../../infra/constructs/edge.ts';
+import { EdgeFirewallStack } from '../../infra/constructs/edge-firewall.ts';
+import { providerSourceRangesFromContext } from '../../infra/constructs/provider-sources.ts';
 import { nagChecks } from '../../infra/nag.ts';
 import { PaymentsGatewayStack } from '../../infra/stack.ts';
 import { stageSettings, type Throttles } from '../../infra/stage.ts';
@@ -198,6 +200,88 @@ describe('the web ACL', () => {
       assert.equal(problem.status, 429);
       assert.match(problem.type, /\/rate-limited$/);
     }
+  });
+
+  test('a rate-based rule keyed on the x-service-auth header in front of POST /v1/auth/token, answered 429', () => {
+    for (const s of [dev, prod]) {
+      const rule = (webAcl(s).Rules as Json[]).find((r) => r.Name === 'TokenRatePerKey');
+      assert.ok(rule, `${s.name}: a TokenRatePerKey rule`);
+      const statement = rule.Statement.RateBasedStatement;
+      assert.equal(statement.Limit, s.settings.tokenPerKeyPer5Minutes);
+      assert.equal(statement.EvaluationWindowSec, 300);
+      assert.equal(statement.AggregateKeyType, 'CUSTOM_KEYS');
+      assert.deepEqual(statement.CustomKeys, [
+        { Header: { Name: 'x-service-auth', TextTransformations: [{ Priority: 0, Type: 'NONE' }] } },
+      ]);
+      const scope = statement.ScopeDownStatement.AndStatement.Statements.map((inner: Json) => [
+        Object.keys(inner.ByteMatchStatement.FieldToMatch)[0],
+        inner.ByteMatchStatement.SearchString,
+      ]);
+      assert.deepEqual(scope, [
+        ['Method', 'POST'],
+        ['UriPath', '/v1/auth/token'],
+      ]);
+      assert.equal(rule.Action.Block.CustomResponse.ResponseCode, 429);
+      // Before the managed groups, beside the per-IP rules: a flood stops before the service sees it.
+      const names = (webAcl(s).Rules as Json[]).map((r) => r.Name);
+      assert.ok(names.indexOf('TokenRatePerKey') < names.indexOf('CommonRuleSet'), names.join(', '));
+    }
+  });
+
+  test('where a provider publishes its source ranges, its production notification route takes nothing from elsewhere', () => {
+    const withRanges = new App({
+      context: {
+        providerSourceRanges: JSON.stringify({
+          'ke-momo': ['203.0.113.0/24', '2001:db8::/32'],
+          'za-bank-offramp-usdc-zar': ['198.51.100.7/32'],
+        }),
+      },
+    });
+    const settings = stageSettings('prod');
+    const edge = new EdgeFirewallStack(withRanges, 'Ranges', {
+      env: { account: '123456789012', region: 'us-east-1' },
+      stage: 'prod',
+      throttle: settings.throttle,
+      logRetention: settings.logRetention,
+      removalPolicy: settings.removalPolicy,
+    });
+    const template = Template.fromStack(edge).toJSON();
+    const resources = template.Resources as Resources;
+    const sets = ofType(resources, 'AWS::WAFv2::IPSet');
+    assert.deepEqual(
+      sets.map(([, set]) => {
+        const p = set.Properties as Json;
+        return [p.IPAddressVersion, p.Addresses, p.Scope];
+      }),
+      [
+        ['IPV4', ['203.0.113.0/24'], 'CLOUDFRONT'],
+        ['IPV6', ['2001:db8::/32'], 'CLOUDFRONT'],
+        ['IPV4', ['198.51.100.7/32'], 'CLOUDFRONT'],
+      ],
+    );
+    const rules = (only(resources, 'AWS::WAFv2::WebACL')[1].Properties as Json).Rules as Json[];
+    const rule = rules.find((r) => r.Name === 'ProviderSources-ke-momo');
+    assert.ok(rule, rules.map((r) => r.Name).join(', '));
+    assert.deepEqual(rule.Action, { Block: {} });
+    const [path, outside] = rule.Statement.AndStatement.Statements;
+    assert.equal(path.ByteMatchStatement.SearchString, '/v1/provider-notifications/production/ke-momo');
+    assert.equal(path.ByteMatchStatement.PositionalConstraint, 'EXACTLY');
+    const inside = outside.NotStatement.Statement.OrStatement.Statements.map(
+      (statement: Json) => statement.IPSetReferenceStatement.Arn['Fn::GetAtt'][0],
+    );
+    assert.deepEqual(inside, [sets[0]?.[0], sets[1]?.[0]]);
+    // Before the managed groups: nothing from elsewhere reaches the service.
+    const names = rules.map((r) => r.Name);
+    assert.ok(names.indexOf('ProviderSources-ke-momo') < names.indexOf('CommonRuleSet'));
+    // Without the context, no such rule (the sandbox path is never restricted).
+    assert.ok(!(webAcl(prod).Rules as Json[]).some((r) => String(r.Name).startsWith('ProviderSources')));
+    assert.throws(
+      () =>
+        providerSourceRangesFromContext(
+          new App({ context: { providerSourceRanges: '{"ke-momo":["x"]}' } }).node,
+        ),
+      /is not a CIDR/,
+    );
   });
 
   test('logs every request to an aws-waf-logs-* group of its region, credentials redacted', () => {
@@ -684,6 +768,7 @@ describe('throttling', () => {
       `| \`$default\` (no route matched) | ${rps(d.unmatched)} | ${rps(p.unmatched)} |`,
       `| Per client IP, all paths (web ACL) | ${per5(d.perIpPer5Minutes)} | ${per5(p.perIpPer5Minutes)} |`,
       `| Per client IP, \`POST /v1/auth/token\` (web ACL) | ${per5(d.tokenPerIpPer5Minutes)} | ${per5(p.tokenPerIpPer5Minutes)} |`,
+      `| Per \`x-service-auth\` key, \`POST /v1/auth/token\` (web ACL) | ${per5(d.tokenPerKeyPer5Minutes)} | ${per5(p.tokenPerKeyPer5Minutes)} |`,
     ]) {
       assert.ok(readme.includes(row), `docs/production.md row: ${row}`);
     }

@@ -48,9 +48,41 @@ describe('admin CLI', () => {
       'ledger sandbox-assets',
       'ledger sandbox-liquidity',
       'assets seed',
+      'limits show',
+      'limits set',
+      'limits clear',
     ]) {
       assert.ok(stdout.includes(command), command);
     }
+  });
+
+  it('sets, shows and clears an application’s request limit of a group', async () => {
+    const tenant = await admin('tenant', 'create', '--name', 'Limits Co');
+    const id = tenant.applicationId;
+    const reads = (shown: { group: string; source: string }[]) =>
+      shown.find((limit) => limit.group === 'reads');
+    const set = await admin(
+      'limits',
+      'set',
+      '--application',
+      id,
+      '--group',
+      'reads',
+      '--quota',
+      '5',
+      '--window',
+      '10',
+    );
+    assert.deepEqual(reads(set), {
+      group: 'reads',
+      quota: 5,
+      windowSeconds: 10,
+      source: 'set',
+      inWords: '5 requests per 10 s (30/min steady, bursts of 5)',
+    });
+    assert.deepEqual(reads(await admin('limits', 'show', '--application', id)), reads(set));
+    const cleared = await admin('limits', 'clear', '--application', id, '--group', 'reads');
+    assert.equal(reads(cleared)?.source, 'default');
   });
 
   it('creates a tenant whose credentials work over HTTP, and adds and revokes keys and clients', async () => {

@@ -23,6 +23,14 @@ async function mintWithRealKey(
     .sign(await importJWK(key.privateJwk, 'ES256'));
 }
 
+/** The stack's active signing key, as one who stole it would hold it. */
+async function activeSigningKey() {
+  const ring = testSigningKeyRing();
+  const key = ring.keys.find((k) => k.kid === ring.activeKid);
+  assert.ok(key);
+  return { key, privateKey: await importJWK(key.privateJwk, 'ES256') };
+}
+
 function assertUnauthorized(response: ApiResponse) {
   assert.equal(response.status, 401, JSON.stringify(response.body));
   assert.equal(response.headers.get('content-type'), 'application/problem+json');
@@ -88,10 +96,7 @@ describe('bearer-token authentication on protected routes', () => {
   });
 
   it('refuses a token signed with the real key that lacks exp, iat, aud or iss', async () => {
-    const ring = testSigningKeyRing();
-    const key = ring.keys.find((k) => k.kid === ring.activeKid);
-    assert.ok(key);
-    const privateKey = await importJWK(key.privateJwk, 'ES256');
+    const { key, privateKey } = await activeSigningKey();
     const now = Math.floor(Date.now() / 1000);
     const claims = {
       app: tenant.applicationId,
@@ -109,6 +114,32 @@ describe('bearer-token authentication on protected routes', () => {
       const { [missing]: _, ...rest } = claims;
       assertUnauthorized(await call('/assets', { apiKey: tenant.apiKey, token: await mint(rest) }));
     }
+  });
+
+  it('refuses a token signed with the real key that outlives what the token route issues, is issued in the future, or names a key of its own', async () => {
+    const { key, privateKey } = await activeSigningKey();
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { app: tenant.applicationId, sub: tenant.clientId, iss: ISSUER, aud: AUDIENCE };
+    const mint = (times: { iat: number; exp: number }, header: Record<string, unknown> = {}) =>
+      new SignJWT({ ...claims, ...times })
+        .setProtectedHeader({ alg: 'ES256', kid: key.kid, ...header })
+        .sign(privateKey);
+    const use = async (token: string) => call('/assets', { apiKey: tenant.apiKey, token });
+    // What the token route issues (900 s), at the edge of the 60 s skew: accepted.
+    assert.equal((await use(await mint({ iat: now - 10, exp: now - 10 + 960 }))).status, 200);
+    assert.equal((await use(await mint({ iat: now + 30, exp: now + 900 }))).status, 200);
+    // Ten years; a lifetime just past 900 s and the skew; issued two minutes from now.
+    assertUnauthorized(await use(await mint({ iat: now - 60, exp: now + 10 * 365 * 86_400 })));
+    assertUnauthorized(await use(await mint({ iat: now - 10, exp: now - 10 + 961 })));
+    assertUnauthorized(await use(await mint({ iat: now + 120, exp: now + 600 })));
+    // A header pointing at, or carrying, a key: the signature is ours, the token is still refused.
+    const { d: _, ...publicJwk } = key.privateJwk as Record<string, unknown>;
+    for (const header of [
+      { jku: 'https://evil.example/jwks.json' },
+      { x5u: 'https://evil.example/cert.pem' },
+      { jwk: publicJwk },
+    ])
+      assertUnauthorized(await use(await mint({ iat: now - 10, exp: now + 300 }, header)));
   });
 
   it('refuses an alg:none token and a tampered payload', async () => {

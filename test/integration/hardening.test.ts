@@ -47,7 +47,13 @@ const routeNamed = (key: string) => {
   return found.route;
 };
 
-const BODY_ROUTES = allRoutes().filter(({ route }) => operationFor(route).body !== undefined);
+/**
+ * The routes whose body the chain parses and checks. Not the provider route: its signature is checked on
+ * the raw bytes first, so a body its signature does not cover is the fixed 401 (tested below).
+ */
+const BODY_ROUTES = allRoutes().filter(
+  ({ route }) => operationFor(route).body !== undefined && route.auth !== 'providerSignature',
+);
 
 describe('hardening: malformed percent-escapes in the path', () => {
   const paths = [
@@ -339,5 +345,68 @@ describe('hardening: query members no route takes', () => {
     assertRefused(await sendAs(own, { ...spec, path: withQuery(spec.path, 'limit=1e309') }), 'limit');
     const wallet = await as(own.caller, `/wallets/${own.pendingWallet}`);
     assert.equal(wallet.body.status, 'Pending');
+  });
+});
+
+describe('hardening: nothing unsigned is read on the provider route', () => {
+  let f: Fixture;
+  beforeAll(async () => {
+    f = await newFixture();
+  });
+
+  it('answers an unsigned, forged or stale body, whatever it holds, with one fixed 401 of under 300 bytes, before reading it', async () => {
+    const spec = validRequest(routeNamed('POST /v1/provider-notifications/{environment}/{connectorId}'), f);
+    const signed = JSON.stringify(spec.body);
+    // What used to be parsed and checked against the schema first (a 60 KB body answered ~1 MB).
+    const members = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`m${i}`, i]));
+    const bodies: [string, string | Uint8Array, Record<string, string>][] = [
+      ['60 KB of unknown members', JSON.stringify({ kind: 'payout', ...members }), {}],
+      ['malformed JSON', '{"kind":', {}],
+      ['nested 33 levels', nested(33, 'array'), {}],
+      ['invalid UTF-8', new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]), {}],
+      ['not JSON at all', 'kind=payout', { 'content-type': 'text/plain' }],
+      ['the valid body, signed with another secret', signed, {}],
+    ];
+    const answers: { what: string; response: ApiResponse; bytes: number }[] = [];
+    for (const [what, body, headers] of bodies) {
+      const unsigned = await send(spec.path, { method: 'POST', body, headers });
+      const forged = await send(spec.path, {
+        method: 'POST',
+        body,
+        headers: { ...headers, 'x-provider-signature': `t=${Date.now()},v1=${'0'.repeat(64)}` },
+      });
+      for (const response of [unsigned, forged]) {
+        const bytes = Buffer.byteLength(JSON.stringify(response.body));
+        answers.push({ what, response, bytes });
+      }
+    }
+    for (const { what, response, bytes } of answers) {
+      assert.equal(response.status, 401, `${what}: ${JSON.stringify(response.body).slice(0, 300)}`);
+      assert.ok(bytes < 300, `${what}: ${bytes} bytes`);
+    }
+    // Fixed: the same body every time but for the request's own id.
+    const shapes = new Set(
+      answers.map(({ response }) => JSON.stringify({ ...response.body, requestId: '' })),
+    );
+    assert.equal(shapes.size, 1, [...shapes].join('\n'));
+    // The valid request, signed, is still received.
+    assert.equal((await sendAs(f, spec)).status, 200);
+  });
+});
+
+describe('hardening: a problem lists at most 20 field errors', () => {
+  it('answers a body with 3,000 faults with the first 20 and how many more, in a few KiB', async () => {
+    const f = await newFixture();
+    const spec = validRequest(routeNamed('POST /v1/wallets'), f);
+    const members = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`m${i}`, i]));
+    const response = await sendAs(f, spec, JSON.stringify({ ...(spec.body as object), ...members }));
+    assertRefused(response, 'm0');
+    assert.equal(response.body.errors.length, 20);
+    assert.equal(response.body.moreErrors, 2980);
+    assert.ok(JSON.stringify(response.body).length < 4096, `${JSON.stringify(response.body).length} bytes`);
+    // Twenty or fewer: all of them, and no count.
+    const few = await sendAs(f, spec, JSON.stringify({ ...(spec.body as object), m0: 0, m1: 1 }));
+    assert.equal(few.body.errors.length, 2);
+    assert.equal(few.body.moreErrors, undefined);
   });
 });

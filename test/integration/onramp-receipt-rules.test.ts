@@ -145,7 +145,8 @@ describe('provider receipts obey the rules of every payment', () => {
         'completed',
       );
     // Platform operations may still pay a held one, having reviewed it: it is paid once.
-    const resolved = await resolveReceipt('sandbox', BESPOKE_CONNECTOR_ID, held[0]?.receiptId as string, {
+    const carolTenant = { environment: 'sandbox' as const, associationId: carol.tenant.associationId };
+    const resolved = await resolveReceipt(carolTenant, BESPOKE_CONNECTOR_ID, held[0]?.receiptId as string, {
       reference,
     });
     assert.equal(resolved.status, 'credited');
@@ -281,6 +282,8 @@ describe('provider receipts obey the rules of every payment', () => {
           'resolve',
           '--environment',
           'sandbox',
+          '--association',
+          alice.tenant.associationId,
           '--connector',
           BESPOKE_CONNECTOR_ID,
           '--receipt',

@@ -294,14 +294,23 @@ describe('on-ramp references and provider receipts', () => {
     await pause(500);
     const ids = (await receiptsOf(alice)).map((r) => r.idempotencyKey);
     assert.ok(!ids.includes(forged.receiptId) && !ids.includes(stray.receiptId));
-    // Platform operations pay it to the reference it was meant for: once.
+    // Platform operations pay it to the reference it was meant for, naming its tenant: once. Naming
+    // another tenant, alice's reference is not found.
+    const aliceTenant = { environment: 'sandbox' as const, associationId: alice.tenant.associationId };
+    const bobTenant = { environment: 'sandbox' as const, associationId: bob.tenant.associationId };
+    await assert.rejects(
+      resolveReceipt(bobTenant, BESPOKE_CONNECTOR_ID, stray.receiptId, { reference: ref.reference }),
+      new RegExp(
+        `No active reference ${ref.reference} of ${BESPOKE_CONNECTOR_ID} of association ${bob.tenant.associationId}`,
+      ),
+    );
     const before = await balancesOf(wallet.publicKey);
-    const resolved = await resolveReceipt('sandbox', BESPOKE_CONNECTOR_ID, stray.receiptId, {
+    const resolved = await resolveReceipt(aliceTenant, BESPOKE_CONNECTOR_ID, stray.receiptId, {
       reference: ref.reference,
     });
     assert.equal(resolved.status, 'credited');
     await assert.rejects(
-      resolveReceipt('sandbox', BESPOKE_CONNECTOR_ID, stray.receiptId, { reference: ref.reference }),
+      resolveReceipt(aliceTenant, BESPOKE_CONNECTOR_ID, stray.receiptId, { reference: ref.reference }),
     );
     const record = await recordWhen(
       alice,
@@ -368,6 +377,13 @@ describe('on-ramp references and provider receipts', () => {
     );
     assert.equal(heldItem?.reason, 'the reference is inactive');
     assert.equal(heldItem?.associationId, alice.tenant.associationId);
+    // alice's receipt is not bob's to take, to his own reference or as returned.
+    const bobTenant = { environment: 'sandbox' as const, associationId: bob.tenant.associationId };
+    for (const resolution of [{ reference: bobs.reference }, { returned: 'refunded by the provider' }])
+      await assert.rejects(
+        resolveReceipt(bobTenant, BESPOKE_CONNECTOR_ID, held.receiptId, resolution),
+        /arrived on a reference of another association/,
+      );
     assert.equal((await activate(alice, [{ reference: a.reference, isActive: true }])).status, 200);
     // The held receipt stays held (platform operations decide it); a new one pays.
     assert.equal((await notifyReceipt(held)).status, 200);

@@ -462,12 +462,19 @@ describe('wallets', () => {
     ]);
     for (const route of sandbox) {
       const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? '');
-      const answer = await as(production, path, { method: route.method, body: bodies[route.operation] });
-      const what = `${route.method} ${route.path} → ${answer.status} ${JSON.stringify(answer.body)}`;
-      assert.equal(answer.status, 404, what);
-      assert.match(answer.body.type, /\/not-found$/, what);
-      assert.equal(answer.body.detail, 'No such route.', what);
+      // Answered as no route is (functions/api/fallback.ts) before anything of the request is read:
+      // a body it would take, one it would refuse, malformed JSON, an id that is no UUID.
+      for (const body of [bodies[route.operation], { unknown: 'x'.repeat(1000) }, '{"decision":']) {
+        const answer = await as(production, path, { method: route.method, body });
+        const what = `${route.method} ${route.path} → ${answer.status} ${JSON.stringify(answer.body)}`;
+        assert.equal(answer.status, 404, what);
+        assert.match(answer.body.type, /\/not-found$/, what);
+        assert.equal(answer.body.detail, `No route ${route.method} /v1${path}.`, what);
+        assert.equal(answer.body.errors, undefined, what);
+      }
     }
+    const notUuid = await as(production, '/sandbox/wallets/not-a-uuid/fund', { method: 'POST', body: {} });
+    assert.equal(notUuid.body.detail, 'No route POST /v1/sandbox/wallets/not-a-uuid/fund.');
     // The KYC helper decided nothing: the third party's review is still pending.
     assert.equal((await as(production, `/wallets/${created.body.id}`)).body.status, 'Pending');
   });

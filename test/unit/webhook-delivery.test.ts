@@ -17,6 +17,7 @@ import {
   addressRefusal,
   assertReachable,
   post,
+  URL_LOOKUP_TIMEOUT_MS,
   type UrlPolicy,
   UrlRefused,
 } from '../../lib/webhooks/destinations.ts';
@@ -31,6 +32,8 @@ const LOCAL_SANDBOX: UrlPolicy = { loopback: true };
 
 /** What the test's names resolve to, one answer per look-up (the last answer repeats). */
 const answers = new Map<string, string[][]>();
+/** Names whose resolver never answers (a slow or silent one the URL's owner runs). */
+const silent = new Set<string>();
 const systemLookup = dns.lookup;
 
 function testLookup(
@@ -39,6 +42,7 @@ function testLookup(
   callback?: (...args: unknown[]) => void,
 ): void {
   const done = (typeof options === 'function' ? options : callback) as (...args: unknown[]) => void;
+  if (silent.has(hostname)) return;
   const queue = answers.get(hostname);
   if (!queue) {
     (systemLookup as (...args: unknown[]) => void)(hostname, options, callback);
@@ -183,6 +187,17 @@ describe('the delivery POST (lib/webhooks/destinations.ts post)', () => {
         error instanceof UrlRefused &&
         error.message ===
           `${host} resolves to 169.254.169.254, which is a private, link-local or reserved address`,
+    );
+  });
+
+  it('gives up on a name whose resolver never answers, after URL_LOOKUP_TIMEOUT_MS, refusing it', async () => {
+    const host = `silent-${randomUUID()}.example`;
+    silent.add(host);
+    await assert.rejects(
+      assertReachable(new URL(`https://${host}/hooks`), PRODUCTION),
+      (error: Error) =>
+        error instanceof UrlRefused &&
+        error.message === `${host} does not resolve within ${URL_LOOKUP_TIMEOUT_MS / 1000} s`,
     );
   });
 
