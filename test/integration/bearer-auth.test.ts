@@ -97,6 +97,38 @@ describe('bearer-token authentication on protected routes', () => {
     assertUnauthorized(await call('/assets', { apiKey: tenant.apiKey, token: unknownKid }));
   });
 
+  it('says "expired" (RFC 6750) only of a token whose signature is good and whose exp has passed', async () => {
+    const base = { app: tenant.applicationId, sub: tenant.clientId, iss: ISSUER, aud: AUDIENCE };
+    const past = Math.floor(Date.now() / 1000) - 5;
+    const expired = await call('/assets', {
+      apiKey: tenant.apiKey,
+      token: await mintWithRealKey(base, { expiresAt: past }),
+    });
+    assertUnauthorized(expired);
+    assert.match(expired.body.detail, /expired: get a new one from POST \/v1\/auth\/token/);
+    assert.equal(
+      expired.headers.get('www-authenticate'),
+      'Bearer error="invalid_token", error_description="The access token expired"',
+    );
+    // Expired too, but signed by a key the service does not hold: invalid, never "expired".
+    const { privateKey } = await generateKeyPair('ES256');
+    const forged = await new SignJWT(base)
+      .setProtectedHeader({ alg: 'ES256', kid: testSigningKeyRing().activeKid ?? 'x' })
+      .setIssuedAt(past - 60)
+      .setExpirationTime(past)
+      .sign(privateKey);
+    const refused = await call('/assets', { apiKey: tenant.apiKey, token: forged });
+    assertUnauthorized(refused);
+    assert.doesNotMatch(refused.body.detail, /expired/);
+    assert.equal(
+      refused.headers.get('www-authenticate'),
+      'Bearer error="invalid_token", error_description="The access token is invalid"',
+    );
+    // No token at all: the scheme alone (RFC 6750 §3.1).
+    const none = await call('/assets', { apiKey: tenant.apiKey });
+    assert.equal(none.headers.get('www-authenticate'), 'Bearer');
+  });
+
   it('refuses a token signed with the real key that lacks exp, iat, aud or iss', async () => {
     const now = Math.floor(Date.now() / 1000);
     const claims = {
