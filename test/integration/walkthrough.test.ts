@@ -76,7 +76,7 @@ describe.skipIf(skipWithout(hasCurl))('examples/walkthrough.sh', () => {
   it('is where docs/walkthrough.md’s lines come from', () => {
     const script = new Set(read('examples/walkthrough.sh').split('\n'));
     // The script's own set-up differs (it finds json.mjs beside itself and takes overrides).
-    const setUp = /^(json\(\)|C=|B=)/;
+    const setUp = /^(json\(\)|C=|B=|HORIZON=)/;
     // The first sh block of each section the script runs.
     for (const section of [
       'Walkthrough',
