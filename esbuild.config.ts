@@ -8,6 +8,11 @@ import { type BuildOptions, build, type Plugin } from 'esbuild';
 const root = fileURLToPath(new URL('.', import.meta.url));
 export const functionsDir = join(root, 'functions');
 export const distDir = join(root, 'dist', 'functions');
+/**
+ * esbuild's account of the last build (what each bundle is made of), beside the bundles rather than among
+ * them (CDK stages each function's folder): the tests read it instead of bundling everything again.
+ */
+export const metafilePath = join(root, 'dist', 'functions.meta.json');
 
 export interface BundleEntry {
   /** `api/assets`, `workers/ledger-submitter` */
@@ -88,8 +93,11 @@ export async function buildAll(): Promise<BundleEntry[]> {
     outdir: distDir,
     outExtension: { '.js': '.mjs' },
     write: false,
+    metafile: true,
+    absWorkingDir: root, // the metafile's paths are repository-relative, wherever the build runs from
   });
   for (const file of result.outputFiles) writeWhole(file.path, file.contents);
+  writeWhole(metafilePath, JSON.stringify(result.metafile));
   return entries;
 }
 
@@ -98,7 +106,7 @@ export async function buildAll(): Promise<BundleEntry[]> {
  * may build while another process stages the same bundles, and a reader must never see a half-written
  * file. The scratch files sit in dist/, outside the folders CDK stages as assets.
  */
-function writeWhole(path: string, contents: Uint8Array): void {
+function writeWhole(path: string, contents: string | Uint8Array): void {
   mkdirSync(dirname(path), { recursive: true });
   const scratch = join(
     dirname(distDir),

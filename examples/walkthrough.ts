@@ -20,13 +20,15 @@ const credentials = JSON.parse(readFileSync(file, 'utf8')) as {
   clientSecret: string;
 };
 const step = (title: string) => console.log(`\n== ${title}`);
+/** Every value printed with what it is: `P2P replay isIdempotent: true`, as examples/walkthrough.sh prints. */
+const says = (label: string, value: unknown) => console.log(`${label}: ${value}`);
 
 const gateway = createGateway(credentials);
 const { api, ok } = gateway;
 
 step('Assets of the sandbox registry (the token is fetched, and renewed, by the client)');
 const assets = ok(await api.GET('/assets', { params: { query: { limit: 50 } } }));
-console.log(assets.data.map((asset) => asset.assetCode).join(' '));
+says('assets', assets.data.map((asset) => asset.assetCode).join(' '));
 
 step('Wallets: an own wallet, funded; a third-party one whose KYC the sandbox helper settles');
 const own = ok(
@@ -52,7 +54,7 @@ const kyc = ok(
     body: { decision: 'Verified' },
   }),
 );
-console.log(kyc.status);
+says('third-party wallet status', kyc.status);
 ok(
   await api.POST('/sandbox/wallets/{walletId}/fund', {
     params: { path: { walletId: own.id } },
@@ -60,7 +62,7 @@ ok(
   }),
 );
 const funded = ok(await api.GET('/wallets/{walletId}', { params: { path: { walletId: own.id } } }));
-console.log((funded.balances ?? []).map((b) => `${b.assetCode} ${b.balance}`).join(', '));
+says('own wallet balances', (funded.balances ?? []).map((b) => `${b.assetCode} ${b.balance}`).join(', '));
 
 step('Payments: a P2P to a second own wallet, sent twice with one transactionId, then waited on');
 const savings = ok(
@@ -76,11 +78,16 @@ const p2p = {
 };
 const accepted = ok(await api.POST('/payments/p2p/own', { body: p2p }));
 const replayed = ok(await api.POST('/payments/p2p/own', { body: p2p }));
-console.log(replayed.isIdempotent, replayed.transactionRecordId === accepted.transactionRecordId);
+says('P2P replay isIdempotent', replayed.isIdempotent);
+says(
+  'P2P replay has the same transactionRecordId',
+  replayed.transactionRecordId === accepted.transactionRecordId,
+);
 const settled = await gateway.waitForSettlement(accepted.transactionRecordId);
-console.log(settled.status, settled.type);
+says('P2P status', settled.status);
+says('P2P type', settled.type);
 const listed = ok(await api.GET('/transactions', { params: { query: { walletId: own.id, limit: 5 } } }));
-console.log(listed.data.length > 0);
+says('transactions listed', listed.data.length);
 
 step('A refusal is an ApiProblem naming the member: 8 decimals is one too many');
 try {
@@ -91,7 +98,8 @@ try {
   );
 } catch (error) {
   if (!(error instanceof ApiProblem)) throw error;
-  console.log(error.status, error.fieldError('amount'));
+  says('refused with', error.status);
+  says('amount', error.fieldError('amount'));
 }
 
 step('Webhooks: a receiver on this machine (the local stack allows loopback), one delivery verified');
@@ -125,7 +133,7 @@ const delivered = new Promise<WebhookEvent>((resolve, reject) => {
   });
 });
 const event = await delivered;
-console.log('verified', event.type);
+says('webhook delivery verified', event.type);
 ok(await api.DELETE('/webhooks/{webhookId}', { params: { path: { webhookId: registration.id } } }));
 
 step('Done');

@@ -18,29 +18,15 @@
 // `-c whatsAppPhoneNumberId=<id> -c whatsAppTokenSecretName=<secret>` (infra/constructs/notices.ts).
 import { App } from 'aws-cdk-lib';
 import { buildAll } from '../esbuild.config.ts';
-import { alarmSubscribersFromContext } from './constructs/alarm-topic.ts';
-import { domainFromContext } from './constructs/edge.ts';
-import { breakGlassRoleFromContext } from './constructs/key-guard.ts';
-import { noticesFromContext } from './constructs/notices.ts';
-import { backupCopyVaultFromContext, backupVaultLockFromContext } from './constructs/table-backup.ts';
 import { applyNagChecks } from './nag.ts';
-import { PaymentsGatewayStack } from './stack.ts';
-import { SERVICE_NAME, SynthRefusal, stageFromContext } from './stage.ts';
+import { defineStacks } from './stacks-from-context.ts';
+import { SynthRefusal } from './stage.ts';
 
 await buildAll();
 
 const app = new App();
-const stage = stageFromContext(app.node);
 try {
-  new PaymentsGatewayStack(app, `${SERVICE_NAME}-${stage}`, {
-    stage,
-    domain: domainFromContext(app.node),
-    alarmSubscribers: alarmSubscribersFromContext(app.node),
-    breakGlassRoleArn: breakGlassRoleFromContext(app.node),
-    backupCopyVaultArn: backupCopyVaultFromContext(app.node),
-    backupVaultLock: backupVaultLockFromContext(app.node),
-    notices: noticesFromContext(app.node),
-  });
+  defineStacks(app);
 } catch (error) {
   // Missing or malformed context: what to pass, in one line, not a stack trace.
   if (!(error instanceof SynthRefusal)) throw error;

@@ -18,6 +18,9 @@ Commands:
   tenant create --name <name> [--environment sandbox|production] [--kind business|individual]
       Creates an association, an application and a client; prints
       {associationId, applicationId, apiKey, clientId, clientSecret, environment}.
+  tenant list
+      Every association (both environments) with its applications, and each application's API keys and
+      clients with their ages in days (ageDays) and revocations; never a secret.
   apikey add --application <applicationId>            A new API key (shown once).
   apikey revoke --api-key <key>                       Revokes a key by its value.
   apikey revoke --application <id> --key-id <keyId>   Revokes a key by the id shown in 'credentials list'.
@@ -156,12 +159,52 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+/** The usage lines of one command (`tenant create`, both forms of `apikey revoke`); empty for none. */
+function usageOf(command: string): string {
+  const blocks = usage.split(/\n(?= {2}\S)/);
+  return blocks
+    .filter((block) => block.startsWith(`  ${command} `) || block.startsWith(`  ${command}\n`))
+    .join('\n');
+}
+
+/** The known option nearest to a mistyped one (edit distance), when it is near enough to be the one meant. */
+function nearestOption(typed: string): string | undefined {
+  const distance = (a: string, b: string) => {
+    let row = Array.from({ length: b.length + 1 }, (_, i) => i);
+    for (let i = 1; i <= a.length; i++) {
+      const next = [i];
+      for (let j = 1; j <= b.length; j++)
+        next[j] = Math.min(
+          (row[j] as number) + 1,
+          (next[j - 1] as number) + 1,
+          (row[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+        );
+      row = next;
+    }
+    return row[b.length] as number;
+  };
+  const [best] = Object.keys(options)
+    .map((name) => ({ name, far: distance(typed, name) }))
+    .sort((a, b) => a.far - b.far);
+  return best && best.far <= Math.max(2, Math.floor(typed.length / 3)) ? best.name : undefined;
+}
+
 const { values, positionals } = (() => {
   try {
     return parseArgs({ allowPositionals: true, options });
   } catch (error) {
     if (debug) console.error(error);
-    return fail((error as Error).message);
+    const unknown = /^Unknown option '(-{1,2})([^']+)'/.exec((error as Error).message);
+    if (!unknown) return fail((error as Error).message);
+    // A mistyped option: the command's own usage, and the option it most likely meant.
+    const typed = `${unknown[1]}${unknown[2]}`;
+    const meant = nearestOption(unknown[2] as string);
+    const command = parseArgs({ allowPositionals: true, strict: false, options })
+      .positionals.slice(0, 2)
+      .join(' ');
+    const lines = usageOf(command);
+    if (lines) console.error(`Usage of ${command}:\n${lines}\n`);
+    return fail(`Unknown option ${typed}${meant ? `: did you mean --${meant}?` : ''}`);
   }
 })();
 
@@ -245,6 +288,10 @@ async function main(): Promise<void> {
         fail('--environment must be sandbox or production');
       if (kind !== 'business' && kind !== 'individual') fail('--kind must be business or individual');
       return print(await admin.createTenant({ name: required('name'), environment, kind }));
+    }
+    case 'tenant list': {
+      const { listTenants } = await import('../lib/admin/tenant-list.ts');
+      return print(await listTenants());
     }
     case 'apikey add':
       return print(await admin.addApiKey(required('application')));

@@ -1,13 +1,13 @@
 // Authentication: who the application is (x-service-auth), which client and association a bearer
 // token speaks for (resolved now, from the client record, never from a header), and token issuance.
 import { config } from '../config.ts';
-import { forbidden, unauthorized } from '../http/problem.ts';
+import { forbidden, Problem, unauthorized } from '../http/problem.ts';
 import type { Caller, Tenant } from '../http/types.ts';
 import * as metrics from '../metrics.ts';
 import { credentialMatches, hashCredential } from './credentials.ts';
 import { countFailure, countTokenIssued, refuseWhileFailing } from './rate-limit.ts';
 import { findApiKey, findClient } from './repo.ts';
-import { signAccessToken, verifyAccessToken } from './tokens.ts';
+import { refusedToken, signAccessToken, verifyAccessToken } from './tokens.ts';
 
 /** The application behind an x-service-auth key, or 401. */
 export async function authenticateApplication(apiKey: string | undefined): Promise<Caller> {
@@ -23,13 +23,16 @@ export async function authenticateBearer(
   application: Caller,
 ): Promise<Tenant> {
   const token = /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(authorization ?? '')?.[1];
-  if (!token) throw unauthorized('An Authorization: Bearer <token> header is required.');
+  if (!token)
+    throw new Problem(401, 'An Authorization: Bearer <token> header is required.', {
+      headers: { 'WWW-Authenticate': 'Bearer' },
+    });
   const claims = await verifyAccessToken(token);
   // A token is only good with the x-service-auth key of the application it was issued to.
-  if (claims.app !== application.applicationId) throw unauthorized('The bearer token is invalid or expired.');
+  if (claims.app !== application.applicationId) throw refusedToken();
   const client = await findClient(claims.sub);
   if (!client || client.revokedAt || client.applicationId !== application.applicationId) {
-    throw unauthorized('The bearer token is invalid or expired.');
+    throw refusedToken();
   }
   if (!client.associationId) throw forbidden('The client has no registered association.');
   return { environment: application.environment, associationId: client.associationId };

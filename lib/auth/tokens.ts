@@ -2,12 +2,13 @@
 // every claim we sign required.
 import type { webcrypto } from 'node:crypto';
 import { JwtVerifier } from 'aws-jwt-verify';
+import { JwtExpiredError } from 'aws-jwt-verify/error';
 import type { Fetcher } from 'aws-jwt-verify/https';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import { importJWK, SignJWT } from 'jose';
 import { readSecretJson } from '../aws/secrets.ts';
 import { config } from '../config.ts';
-import { Problem, serviceUnavailable, unauthorized } from '../http/problem.ts';
+import { Problem, serviceUnavailable } from '../http/problem.ts';
 import type { SigningKeyRing } from './signing-keys.ts';
 import { TOKEN_ALGORITHM } from './signing-keys.ts';
 
@@ -131,16 +132,33 @@ function issuedByUs(header: Record<string, unknown>, payload: Record<string, unk
   );
 }
 
+/**
+ * A refused bearer token, RFC 6750 §3: a 401 whose WWW-Authenticate says `invalid_token` and why. An
+ * expired one says so in both, so an integrator knows to fetch a new token rather than look for a bug.
+ */
+export const refusedToken = (reason: 'invalid' | 'expired' = 'invalid') =>
+  new Problem(
+    401,
+    reason === 'expired'
+      ? 'The bearer token has expired: get a new one from POST /v1/auth/token.'
+      : 'The bearer token is invalid.',
+    {
+      headers: {
+        'WWW-Authenticate': `Bearer error="invalid_token", error_description="The access token ${reason === 'expired' ? 'expired' : 'is invalid'}"`,
+      },
+    },
+  );
+
 /** The verified claims of a bearer token, or a 401 (a 504/503 when key material cannot be had). */
 export async function verifyAccessToken(token: string): Promise<AccessTokenClaims> {
   verifier ??= createVerifier();
   try {
     const payload = await verifier.verify(token);
-    if (!issuedByUs(headerOf(token), payload, Math.floor(Date.now() / 1000)))
-      throw unauthorized('The bearer token is invalid or expired.');
+    if (!issuedByUs(headerOf(token), payload, Math.floor(Date.now() / 1000))) throw refusedToken();
     return { sub: payload.sub as string, app: payload.app as string };
   } catch (error) {
     if (error instanceof Problem) throw error;
-    throw unauthorized('The bearer token is invalid or expired.');
+    // Thrown only once the signature is verified: the token is ours, and its time is up.
+    throw refusedToken(error instanceof JwtExpiredError ? 'expired' : 'invalid');
   }
 }

@@ -61,7 +61,10 @@ export async function startDynamoDbLocal(
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
       await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exited; // gone, not merely told to go: a caller that exits next leaves no JVM behind
+      }
     },
   };
 }

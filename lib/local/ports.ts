@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { createServer, Socket } from 'node:net';
 
@@ -42,3 +43,62 @@ export const closeServer = (server: Server): Promise<void> =>
     server.close(() => resolve());
     server.closeAllConnections();
   });
+
+/**
+ * Refuses a taken port before anything starts (a second, not the half minute of a stack that fails at its
+ * last step), naming what holds it when this user may see it.
+ */
+export function ensurePortFree(port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EADDRINUSE') return reject(error);
+      const holder = portHolder(port);
+      reject(
+        new Error(
+          `Port ${port} on ${host} is already in use${holder ? ` by ${holder}` : ''}: stop it, or choose another port (PORT=3001 npm start).`,
+        ),
+      );
+    });
+    server.listen(port, host, () => server.close(() => resolve()));
+  });
+}
+
+/** "pid 1234 (node server.js)" listening on the port, from /proc (Linux); undefined when it cannot tell. */
+export function portHolder(port: number): string | undefined {
+  try {
+    const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+    const inodes = new Set<string>();
+    for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+      if (!existsSync(table)) continue;
+      // "sl local_address rem_address st … inode": st 0A is LISTEN.
+      for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+        const fields = line.trim().split(/\s+/);
+        if (fields[1]?.endsWith(`:${hexPort}`) && fields[3] === '0A' && fields[9]) inodes.add(fields[9]);
+      }
+    }
+    if (inodes.size === 0) return undefined;
+    for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+      let fds: string[];
+      try {
+        fds = readdirSync(`/proc/${pid}/fd`);
+      } catch {
+        continue; // another user's process, or gone
+      }
+      const holds = fds.some((fd) => {
+        try {
+          return inodes.has(/^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1] ?? '');
+        } catch {
+          return false;
+        }
+      });
+      if (holds) {
+        const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+        return `pid ${pid} (${command.length > 120 ? `${command.slice(0, 117)}…` : command})`;
+      }
+    }
+  } catch {
+    // no /proc (macOS): the message names the port alone
+  }
+  return undefined;
+}

@@ -8,7 +8,9 @@
 //   HOLD stays `processing` until a test helper moves it (POST /v1/sandbox/transactions/{id}/…).
 // - Every change is notified to the gateway's provider-notification route, signed with the connector's
 //   secret, and retried (a few times, backing off) until the gateway answers 2xx.
-// - Test control: POST /{environment}/connectors/{id}/instructions/{ref}/{complete|fail|return}, and
+// - Test control: GET /{environment}/connectors/{id}/instructions/{ref} (its state, `submissions`: how
+//   often it was sent under that reference, and `withStatementReference`: how many instructions the provider
+//   holds with its statement reference), POST …/instructions/{ref}/{complete|fail|return}, and
 //   POST /faults {mode: 'unavailable' | 'slow' | 'reject', count, statementReference?} for the next
 //   instructions (only those with that statement reference, when given, so tests running side by side
 //   do not meet each other's faults); an empty body clears them.
@@ -67,7 +69,10 @@ interface Instruction extends InstructionState {
   kind: 'payout' | 'collection';
   hold: boolean;
   body: Record<string, unknown>;
-  /** How many times it was sent to us: one payout however many (the tests read it from GET). */
+  /**
+   * How many times it was sent under its reference: one payout however many (the tests read it from GET,
+   * with withStatementReference).
+   */
   submissions: number;
   timers: NodeJS.Timeout[];
 }
@@ -154,6 +159,19 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions):
     if (to !== 'processing') for (const timer of instruction.timers.splice(0)) clearTimeout(timer);
     void notify({ ...instruction });
   }
+
+  /**
+   * How many instructions (payouts or collections, each under a reference of its own) this provider holds
+   * with the instruction's statement reference: a payment instructed twice under two references counts 2,
+   * which `submissions` (per reference, merged) cannot show.
+   */
+  const withStatementReference = (of: Instruction): number =>
+    [...instructions.values()].filter(
+      (i) =>
+        i.environment === of.environment &&
+        i.connectorId === of.connectorId &&
+        i.body.statementReference === of.body.statementReference,
+    ).length;
 
   function receive(
     environment: Environment,
@@ -340,7 +358,11 @@ export async function startProviderSimulator(options: ProviderSimulatorOptions):
       }
       const action = m[5] as keyof typeof MOVES | undefined;
       if (req.method === 'GET' && !action) {
-        send(res, 200, { ...stateOf(instruction), submissions: instruction.submissions });
+        send(res, 200, {
+          ...stateOf(instruction),
+          submissions: instruction.submissions,
+          withStatementReference: withStatementReference(instruction),
+        });
         return;
       }
       // Returned is a payout's state only (the provider contract): a collection is never returned.

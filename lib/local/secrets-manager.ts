@@ -9,7 +9,7 @@
 // function's four steps in process, one after the other, and answers once they are done (AWS answers
 // first and rotates in the background), with the failure of a step as its error.
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { SecretsManagerRotationEvent } from 'aws-lambda';
@@ -150,7 +150,14 @@ export function startLocalSecretsManager(
         if (now) VersionIdsToStages[now.id] = ['AWSCURRENT'];
         if (state.previous) VersionIdsToStages[state.previous.id] = ['AWSPREVIOUS'];
         if (state.pending) VersionIdsToStages[state.pending.id] = ['AWSPENDING'];
-        return { status: 200, body: { ...ids, RotationEnabled: rotated.has(name), VersionIdsToStages } };
+        // A rotated secret's value is written by its rotations alone (the last step makes it current), so
+        // its file's time is when the last one finished: AWS's LastRotatedDate (epoch seconds on the wire).
+        const lastRotated =
+          rotated.has(name) && now ? { LastRotatedDate: statSync(fileOf(name)).mtimeMs / 1000 } : {};
+        return {
+          status: 200,
+          body: { ...ids, RotationEnabled: rotated.has(name), VersionIdsToStages, ...lastRotated },
+        };
       }
       case 'secretsmanager.UpdateSecretVersionStage': {
         if (input.VersionStage !== 'AWSCURRENT')

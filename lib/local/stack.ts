@@ -29,7 +29,7 @@ import { functionOutputPath, keepFunctionOutput, keptLevelOf } from './function-
 import { invokeIsolated } from './invocation.ts';
 import { lambdaContext } from './lambda-event.ts';
 import type { InvokedHandler } from './lambda-service.ts';
-import { freePort } from './ports.ts';
+import { closeServer, freePort } from './ports.ts';
 import { type ScheduledHandler, startSchedule } from './schedule.ts';
 import { startLocalSecretsManager } from './secrets-manager.ts';
 import { ensureLocalSecrets, keySecretsOf, putLocalSecret } from './secrets-seed.ts';
@@ -53,6 +53,8 @@ export interface StackOptions {
   functionHost?: FunctionHost;
   /** Told of each request, settled payment, ended webhook delivery and worker failure (traffic-log.ts). */
   traffic?: TrafficLog;
+  /** Aborted (a SIGTERM while starting): the start stops what it started so far and fails. */
+  signal?: AbortSignal;
 }
 
 export interface LocalStack {
@@ -76,6 +78,9 @@ export interface LocalStack {
 }
 
 const PID_FILE = 'stack.pid.json';
+
+/** The gateway listens on loopback only. */
+const GATEWAY_HOST = '127.0.0.1';
 
 /** The ledger admin function's name on the local stack (a deployed stage's is its stack output). */
 const LEDGER_ADMIN_FUNCTION = 'ledger-admin';
@@ -184,45 +189,71 @@ export async function tableStreamArn(endpoint: string, tableName: string): Promi
   }
 }
 
+/** Registers a piece once it is up, so that a start failing after it stops it again; throws if the start was aborted. */
+type Up = <T>(piece: T, stop: (piece: T) => Promise<unknown>) => T;
+
 export async function startStack(options: StackOptions): Promise<LocalStack> {
-  const stage = options.stage ?? 'local';
   mkdirSync(options.dataDir, { recursive: true });
   stopLeftovers(options.dataDir);
+  // What is up so far, stopped again (last first) when a later step fails or the start is aborted: a
+  // failed start leaves no DynamoDB Local (a JVM of ~230 MB) and no listener behind it.
+  const started: (() => Promise<unknown>)[] = [];
+  const up: Up = (piece, stop) => {
+    started.push(() => stop(piece));
+    options.signal?.throwIfAborted();
+    return piece;
+  };
+  try {
+    options.signal?.throwIfAborted();
+    return await startPieces(options, up);
+  } catch (error) {
+    for (const stop of started.reverse()) await stop().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function startPieces(options: StackOptions, up: Up): Promise<LocalStack> {
+  const stage = options.stage ?? 'local';
   const secretsDir = join(options.dataDir, 'secrets');
   mkdirSync(secretsDir, { recursive: true, mode: 0o700 });
 
   // The functions log at INFO into the data folder's output file, printing at the level asked for.
   const printLevel = process.env.LOG_LEVEL ?? 'WARN';
-  const output = keepFunctionOutput(functionOutputPath(options.dataDir), printLevel);
+  const output = up(keepFunctionOutput(functionOutputPath(options.dataDir), printLevel), (o) => o.stop());
   if (options.dynamoDbData !== undefined) {
     // A fresh table every start, as in memory: the file only moves what it holds out of the JVM.
     rmSync(options.dynamoDbData, { recursive: true, force: true });
     mkdirSync(options.dynamoDbData, { recursive: true });
   }
-  const dynamo = await startDynamoDbLocal(options.dynamoDbDir, { dbPath: options.dynamoDbData });
+  const dynamo = up(await startDynamoDbLocal(options.dynamoDbDir, { dbPath: options.dynamoDbData }), (d) =>
+    d.stop(),
+  );
   writeFileSync(join(options.dataDir, PID_FILE), JSON.stringify({ pids: [process.pid, dynamo.pid] }));
-  const sqs = await startSqs({ port: 0 });
+  const sqs = up(await startSqs({ port: 0 }), (q) => q.stop());
   // Beneficiary notices' email (lib/notifications/email.ts) lands in the SES emulator.
-  const ses = await startLocalSes();
+  const ses = up(await startLocalSes(), (e) => e.stop());
   // The key secrets exist empty until their rotation writes them, as infra creates them in AWS; the
   // rotation function runs in this process, as Secrets Manager would invoke it.
   const keySecrets = keySecretsOf(stage);
   const names = secretNames(stage);
-  const secrets = await startLocalSecretsManager(secretsDir, 0, {
-    declared: [...keySecrets.declared, names.whatsAppToken],
-    rotation: {
-      secrets: keySecrets.rotated,
-      invoke: async (event) => {
-        const handler =
-          (options.functionHost?.('rotation/keys', env) as RotationHandler | undefined) ??
-          (await import('../../functions/rotation/keys.ts')).handler;
-        await invokeIsolated(handler, event, lambdaContext('rotation/keys'));
+  const secrets = up(
+    await startLocalSecretsManager(secretsDir, 0, {
+      declared: [...keySecrets.declared, names.whatsAppToken],
+      rotation: {
+        secrets: keySecrets.rotated,
+        invoke: async (event) => {
+          const handler =
+            (options.functionHost?.('rotation/keys', env) as RotationHandler | undefined) ??
+            (await import('../../functions/rotation/keys.ts')).handler;
+          await invokeIsolated(handler, event, lambdaContext('rotation/keys'));
+        },
       },
-    },
-  });
+    }),
+    (m) => m.stop(),
+  );
   // The WhatsApp simulator takes the token the stack puts in the token secret (below), fresh each start.
   const whatsApp = { phoneNumberId: '100200300400', accessToken: randomUUID() };
-  const whatsAppSimulator = await startWhatsAppSimulator(whatsApp);
+  const whatsAppSimulator = up(await startWhatsAppSimulator(whatsApp), (w) => w.stop());
   // The ledgers start after seeding (their genesis holds the platform accounts), but the functions
   // read their Horizon URLs once, at first use: so the ports are chosen now.
   const ledgerPorts = { sandbox: await freePort(), production: await freePort() };
@@ -281,19 +312,19 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
   const { startLocalLedger } = await import('./ledger/index.ts');
   const { Networks } = await import('@stellar/stellar-sdk');
   const closeIntervalMs = ledgerCloseIntervalMs();
+  const ledgerOf = async (environment: 'sandbox' | 'production', networkPassphrase: string) =>
+    up(
+      await startLocalLedger({
+        port: ledgerPorts[environment],
+        networkPassphrase,
+        genesis: genesis[environment],
+        closeIntervalMs,
+      }),
+      (l) => l.stop(),
+    );
   const ledgers = [
-    await startLocalLedger({
-      port: ledgerPorts.sandbox,
-      networkPassphrase: Networks.TESTNET,
-      genesis: genesis.sandbox,
-      closeIntervalMs,
-    }),
-    await startLocalLedger({
-      port: ledgerPorts.production,
-      networkPassphrase: Networks.PUBLIC,
-      genesis: genesis.production,
-      closeIntervalMs,
-    }),
+    await ledgerOf('sandbox', Networks.TESTNET),
+    await ledgerOf('production', Networks.PUBLIC),
   ];
 
   const pollers: Poller[] = [];
@@ -305,19 +336,22 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
       ((await import(`../../functions/workers/${definition.worker}.ts`)) as { handler: SqsBatchHandler })
         .handler;
     pollers.push(
-      startPoller({
-        sqs: sqsClient,
-        queueUrl: queue.queueUrl,
-        queueArn: queue.queueArn,
-        batchSize: definition.batchSize,
-        concurrency: definition.maxConcurrency,
-        handler,
-        functionName: definition.worker,
-        ...(options.traffic && {
-          onFailure: (failed: number, of: number, error?: unknown) =>
-            options.traffic?.workerFailed(definition.worker as string, failed, of, error),
+      up(
+        startPoller({
+          sqs: sqsClient,
+          queueUrl: queue.queueUrl,
+          queueArn: queue.queueArn,
+          batchSize: definition.batchSize,
+          concurrency: definition.maxConcurrency,
+          handler,
+          functionName: definition.worker,
+          ...(options.traffic && {
+            onFailure: (failed: number, of: number, error?: unknown) =>
+              options.traffic?.workerFailed(definition.worker as string, failed, of, error),
+          }),
         }),
-      }),
+        (p) => p.stop(),
+      ),
     );
   }
 
@@ -327,60 +361,75 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
     (options.functionHost?.('streams/outbox', env) as StreamBatchHandler | undefined) ??
     ((await import('../../functions/streams/outbox.ts')) as { handler: StreamBatchHandler }).handler;
   const { traffic } = options;
-  const streamPoller = startStreamPoller({
-    streams,
-    streamArn: await tableStreamArn(dynamo.endpoint, env.TABLE_NAME as string),
-    batchSize: outboxStream.batchSize,
-    startingPosition: outboxStream.startingPosition,
-    retryAttempts: outboxStream.retryAttempts,
-    // As infra's FilterCriteria: only changes whose new image is of a type some row reads.
-    filter: (record) => outboxItemTypes.includes(record.dynamodb?.NewImage?.type?.S ?? ''),
-    // Every settlement, ended delivery and ended notice, notices included (no outbox row reads them).
-    ...(traffic ? { observe: (records) => logSettlements(traffic, records) } : {}),
-    handler: routerFunction,
-    functionName: 'streams/outbox',
-  });
+  const streamPoller = up(
+    startStreamPoller({
+      streams,
+      streamArn: await tableStreamArn(dynamo.endpoint, env.TABLE_NAME as string),
+      batchSize: outboxStream.batchSize,
+      startingPosition: outboxStream.startingPosition,
+      retryAttempts: outboxStream.retryAttempts,
+      // As infra's FilterCriteria: only changes whose new image is of a type some row reads.
+      filter: (record) => outboxItemTypes.includes(record.dynamodb?.NewImage?.type?.S ?? ''),
+      // Every settlement, ended delivery and ended notice, notices included (no outbox row reads them).
+      ...(traffic ? { observe: (records) => logSettlements(traffic, records) } : {}),
+      handler: routerFunction,
+      functionName: 'streams/outbox',
+    }),
+    (p) => p.stop(),
+  );
 
   // The outbox's reconciler, on an interval as its schedule runs it in AWS.
-  const reconciler = startSchedule({
-    intervalMs: reconcilerIntervalMs(),
-    handler:
-      (options.functionHost?.('schedules/reconciler', env) as ScheduledHandler | undefined) ??
-      ((await import('../../functions/schedules/reconciler.ts')) as { handler: ScheduledHandler }).handler,
-    functionName: 'schedules/reconciler',
-  });
+  const reconciler = up(
+    startSchedule({
+      intervalMs: reconcilerIntervalMs(),
+      handler:
+        (options.functionHost?.('schedules/reconciler', env) as ScheduledHandler | undefined) ??
+        ((await import('../../functions/schedules/reconciler.ts')) as { handler: ScheduledHandler }).handler,
+      functionName: 'schedules/reconciler',
+    }),
+    (r) => r.stop(),
+  );
 
   const { startGateway } = await import('./gateway.ts');
-  const gateway: Server = await startGateway(
-    options.port,
-    undefined,
-    (bundleName) => options.functionHost?.(bundleName, env),
-    traffic,
+  const gateway: Server = up(
+    await startGateway(
+      options.port,
+      GATEWAY_HOST,
+      (bundleName) => options.functionHost?.(bundleName, env),
+      traffic,
+    ),
+    closeServer,
   );
   const address = gateway.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
 
   const { startProviderSimulator } = await import('./provider-simulator.ts');
   const { providerNotificationPath } = await import('../providers/notification-path.ts');
-  const providers = await startProviderSimulator({
-    port: providerPort,
-    connectors: simulated,
-    notificationUrl: (environment, connectorId) =>
-      `http://127.0.0.1:${port}${providerNotificationPath(environment, connectorId)}`,
-    completeAfterMs: providerCompleteAfterMs(),
-  });
+  const providers = up(
+    await startProviderSimulator({
+      port: providerPort,
+      connectors: simulated,
+      notificationUrl: (environment, connectorId) =>
+        `http://127.0.0.1:${port}${providerNotificationPath(environment, connectorId)}`,
+      completeAfterMs: providerCompleteAfterMs(),
+    }),
+    (p) => p.stop(),
+  );
 
   // Functions invoked by name: the admin CLI's ledger admin function.
   const { startLocalLambda } = await import('./lambda-service.ts');
-  const lambda = await startLocalLambda(
-    new Map([
-      [
-        LEDGER_ADMIN_FUNCTION,
-        async () =>
-          (options.functionHost?.('admin/ledger-accounts', env) as InvokedHandler | undefined) ??
-          (await import('../../functions/admin/ledger-accounts.ts')).handler,
-      ],
-    ]),
+  const lambda = up(
+    await startLocalLambda(
+      new Map([
+        [
+          LEDGER_ADMIN_FUNCTION,
+          async () =>
+            (options.functionHost?.('admin/ledger-accounts', env) as InvokedHandler | undefined) ??
+            (await import('../../functions/admin/ledger-accounts.ts')).handler,
+        ],
+      ]),
+    ),
+    (l) => l.stop(),
   );
   env.AWS_ENDPOINT_URL_LAMBDA = lambda.endpoint;
   env.LEDGER_ADMIN_FUNCTION = LEDGER_ADMIN_FUNCTION;

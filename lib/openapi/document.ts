@@ -5,7 +5,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { operationFor } from '../operations/index.ts';
 import { type Route, routes } from '../routes.ts';
 import type * as z from '../zod.ts';
-import { apiDescription } from './description.ts';
+import { apiDescription, ruleTags } from './description.ts';
 import { headers, securitySchemes } from './fixed-components.ts';
 import { type OperationName, operationDocs } from './operation-docs.ts';
 import { parametersOf, sharedParameters } from './parameters.ts';
@@ -132,11 +132,15 @@ export function openApiDocument(options: DocumentOptions = {}): OpenApiDocument 
     },
     servers: [{ url: options.serverUrl ?? '/v1' }],
     security: [{ serviceAuth: [], bearerAuth: [] }],
-    tags: [...new Set(Object.values(operationDocs).map((d) => d.tag))].map((name) => {
-      const description = tagDescriptions[name];
-      if (!description) throw new Error(`Tag ${name} has no description in lib/openapi/tag-docs.ts`);
-      return { name, description };
-    }),
+    tags: [
+      ...[...new Set(Object.values(operationDocs).map((d) => d.tag))].map((name) => {
+        const description = tagDescriptions[name];
+        if (!description) throw new Error(`Tag ${name} has no description in lib/openapi/tag-docs.ts`);
+        return { name, description };
+      }),
+      // After the resources: the page opens on the quick start and the first operation.
+      ...ruleTags(),
+    ],
     paths,
     components: {
       schemas: components.schemas,

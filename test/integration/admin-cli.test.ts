@@ -311,7 +311,7 @@ describe('admin CLI: every ordinary mistake in one line', () => {
     const mistakes = [
       ['preflight'],
       ['tenant', 'create', '--name', 'Mistake Co', '--kind', 'robot'],
-      ['tenant', 'create', '--nmae', 'Mistake Co'],
+      // A mistyped option is answered with the command's usage as well: admin-cli-first-use.test.ts.
       ['apikey', 'add', '--application', nobody],
       ['apikey', 'revoke', '--api-key', 'pgw_sandbox_not-a-key'],
       ['apikey', 'revoke', '--application', nobody, '--key-id', 'nope'],

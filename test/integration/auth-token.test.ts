@@ -53,25 +53,71 @@ function tokenRequestFrom(
   });
 }
 
-/** Sends failing requests (`next` says each one's source and credentials) until one is refused with 429. */
-async function failUntilRefused(
+/** The fixed window (TOKEN_RATE_WINDOW_SECONDS: 60 s in the stack) a moment falls in. */
+const windowOf = (ms: number) => Math.floor(ms / 60_000);
+
+interface Run {
+  statuses: number[];
+  /** How many were let through in the window of the 429; undefined when that cannot be told (below). */
+  inWindow: number | undefined;
+}
+
+/**
+ * Sends requests (`send(i)` answers one's status) until one is refused with 429, and counts those let through
+ * (`allowed`) in the window of that 429: exactly the limit, however slowly the run went, since requests of
+ * an earlier window count there. Unknown when a round trip crossed into that window (which one counted
+ * it?): rare, and the caller runs again afresh.
+ */
+async function sendUntilRefused(
+  send: (i: number) => Promise<number>,
+  limit: number,
+  allowed: number,
+): Promise<Run> {
+  const sent: { status: number; from: number; to: number }[] = [];
+  // 2 × limit + 1 cannot all fit in the (at most two) windows the loop spans.
+  for (let i = 0; i < 2 * limit + 1 && sent.at(-1)?.status !== 429; i++) {
+    const from = windowOf(Date.now());
+    const status = await send(i);
+    sent.push({ status, from, to: windowOf(Date.now()) });
+  }
+  const statuses = sent.map(({ status }) => status);
+  assert.ok(
+    statuses.every((s) => s === allowed || s === 429),
+    statuses.join(','),
+  );
+  const refused = sent.at(-1);
+  assert.ok(refused?.status === 429, `expected a 429 among ${statuses.join(',')}`);
+  const known = sent.every(({ from, to }) => from === to || to < refused.to);
+  const inWindow = sent.filter(({ status, from }) => status === allowed && from === refused.to).length;
+  return { statuses, inWindow: known ? inWindow : undefined };
+}
+
+/** Runs `attempt` (a sendUntilRefused with subjects of its own) until its count is known; it must be `limit`. */
+async function letThroughExactly<T extends Run>(limit: number, attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    const run = await attempt();
+    if (run.inWindow !== undefined) {
+      assert.equal(run.inWindow, limit, `let through in the refusing window: ${run.statuses.join(',')}`);
+      return run;
+    }
+    assert.ok(tries < 3, 'three runs each had a request cross into the refusing window');
+  }
+}
+
+/** Failing requests (`next` says each one's source and credentials) until one is refused with 429. */
+const failUntilRefused = (
   apiKey: string,
   next: (i: number) => { source: string; clientId: string; clientSecret: string },
   limit: number,
-): Promise<number[]> {
-  const statuses: number[] = [];
-  // 2 × limit + 1 failures cannot all fit in the (at most two) windows the loop spans.
-  for (let i = 0; i < 2 * limit + 1 && !statuses.includes(429); i++) {
-    const { source, ...credentials } = next(i);
-    statuses.push(await tokenRequestFrom(source, apiKey, credentials));
-  }
-  assert.ok(
-    statuses.every((s) => s === 401 || s === 429),
-    statuses.join(','),
+) =>
+  sendUntilRefused(
+    (i) => {
+      const { source, ...credentials } = next(i);
+      return tokenRequestFrom(source, apiKey, credentials);
+    },
+    limit,
+    401,
   );
-  assert.ok(statuses.includes(429), `expected a 429 among ${statuses.join(',')}`);
-  return statuses;
-}
 
 function assertProblem(response: ApiResponse, status: number, slug: string) {
   assert.equal(response.status, status, JSON.stringify(response.body));
@@ -182,19 +228,20 @@ describe('POST /auth/token', () => {
   });
 
   it('limits token requests per client with 429 and Retry-After', async () => {
-    const limited = await newTenant();
     const limit = 20; // the default TOKEN_RATE_LIMIT per 60 s window
-    // 2 × limit + 1 requests cannot all fit in the (at most two) windows the loop spans.
-    const responses = [];
-    for (let i = 0; i < 2 * limit + 1; i++) responses.push(await tokenRequest(limited));
-    const statuses = responses.map((r) => r.status);
-    assert.ok(
-      statuses.every((s) => s === 200 || s === 429),
-      statuses.join(','),
-    );
-    assert.ok(statuses.filter((s) => s === 200).length <= 2 * limit);
-    const refused = responses.find((r) => r.status === 429);
-    assert.ok(refused, `expected a 429 among ${statuses.join(',')}`);
+    const { refused } = await letThroughExactly(limit, async () => {
+      const limited = await newTenant();
+      const responses: ApiResponse[] = [];
+      const run = await sendUntilRefused(
+        async () => {
+          responses.push(await tokenRequest(limited));
+          return responses.at(-1)?.status ?? 0;
+        },
+        limit,
+        200,
+      );
+      return { ...run, refused: responses.at(-1) as ApiResponse };
+    });
     assertProblem(refused, 429, 'rate-limited');
     const retryAfter = Number(refused.headers.get('retry-after'));
     assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
@@ -203,22 +250,23 @@ describe('POST /auth/token', () => {
   });
 
   it("cannot spend another tenant's window: a key naming its clientId (sandbox or production) is counted against the key's application", async () => {
-    const [attacker, victim, production] = await Promise.all([
-      newTenant(),
-      newTenant(),
-      newTenant('production'),
-    ]);
+    const [victim, production] = await Promise.all([newTenant(), newTenant('production')]);
     for (const [target, source] of [
       [victim, '127.0.2.1'],
       [production, '127.0.2.2'],
     ] as const) {
       // The named client's real secret too: another application's key never authenticates it.
       const secrets = ['pgwcs_wrong', target.clientSecret];
-      await failUntilRefused(
-        attacker.apiKey,
-        (i) => ({ source, clientId: target.clientId, clientSecret: secrets[i % 2] as string }),
-        20,
-      );
+      // TOKEN_FAILURE_LIMIT (20) from one source, exactly.
+      const { attacker } = await letThroughExactly(20, async () => {
+        const attacker = await newTenant();
+        const run = await failUntilRefused(
+          attacker.apiKey,
+          (i) => ({ source, clientId: target.clientId, clientSecret: secrets[i % 2] as string }),
+          20,
+        );
+        return { ...run, attacker };
+      });
       // The client it named still gets its tokens, from anywhere...
       const own = await tokenRequest(target);
       assert.equal(own.status, 200, JSON.stringify(own.body));
@@ -229,19 +277,35 @@ describe('POST /auth/token', () => {
   });
 
   it('counts failures per source within the application, and per application over its sources', async () => {
-    const [failing, bystander] = await Promise.all([newTenant(), newTenant()]);
-    const wrong = { clientId: failing.clientId, clientSecret: 'pgwcs_wrong' };
-    // TOKEN_FAILURE_LIMIT (20) from one source: that source is refused, even with the right secret...
-    await failUntilRefused(failing.apiKey, () => ({ source: '127.0.3.1', ...wrong }), 20);
+    const bystander = await newTenant();
+    const wrongFor = (tenant: NewTenant) => ({ clientId: tenant.clientId, clientSecret: 'pgwcs_wrong' });
+    // TOKEN_FAILURE_LIMIT (20) from one source, exactly: that source is refused, even with the right secret...
+    const { failing } = await letThroughExactly(20, async () => {
+      const failing = await newTenant();
+      const run = await failUntilRefused(
+        failing.apiKey,
+        () => ({ source: '127.0.3.1', ...wrongFor(failing) }),
+        20,
+      );
+      return { ...run, failing };
+    });
     assert.equal(await tokenRequestFrom('127.0.3.1', failing.apiKey, failing), 429);
     // ...another source of the application is not, nor another application from that source.
     assert.equal(await tokenRequestFrom('127.0.3.2', failing.apiKey, failing), 200);
     assert.equal(await tokenRequestFrom('127.0.3.1', bystander.apiKey, bystander), 200);
 
-    // TOKEN_APPLICATION_FAILURE_LIMIT (100) over 20 sources, none near its own limit: the application
+    // TOKEN_APPLICATION_FAILURE_LIMIT (100) exactly, over 20 sources none near its own limit: the application
     // is refused from every source, a new one too; other applications are not.
-    await failUntilRefused(failing.apiKey, (i) => ({ source: `127.0.4.${1 + (i % 20)}`, ...wrong }), 100);
-    assert.equal(await tokenRequestFrom('127.0.5.1', failing.apiKey, failing), 429);
+    const { spread } = await letThroughExactly(100, async () => {
+      const spread = await newTenant();
+      const run = await failUntilRefused(
+        spread.apiKey,
+        (i) => ({ source: `127.0.4.${1 + (i % 20)}`, ...wrongFor(spread) }),
+        100,
+      );
+      return { ...run, spread };
+    });
+    assert.equal(await tokenRequestFrom('127.0.5.1', spread.apiKey, spread), 429);
     assert.equal(await tokenRequestFrom('127.0.5.1', bystander.apiKey, bystander), 200);
   });
 

@@ -31,6 +31,12 @@ async function activeSigningKey() {
   return { key, privateKey: await importJWK(key.privateJwk, 'ES256') };
 }
 
+/** The claims exactly as given (SignJWT adds none of its own), signed with the stack's real active key. */
+async function signAsGiven(payload: Record<string, unknown>) {
+  const { key, privateKey } = await activeSigningKey();
+  return new SignJWT(payload).setProtectedHeader({ alg: 'ES256', kid: key.kid }).sign(privateKey);
+}
+
 function assertUnauthorized(response: ApiResponse) {
   assert.equal(response.status, 401, JSON.stringify(response.body));
   assert.equal(response.headers.get('content-type'), 'application/problem+json');
@@ -95,8 +101,39 @@ describe('bearer-token authentication on protected routes', () => {
     assertUnauthorized(await call('/assets', { apiKey: tenant.apiKey, token: unknownKid }));
   });
 
+  it('says "expired" (RFC 6750) only of a token whose signature is good and whose exp has passed', async () => {
+    const base = { app: tenant.applicationId, sub: tenant.clientId, iss: ISSUER, aud: AUDIENCE };
+    const past = Math.floor(Date.now() / 1000) - 5;
+    const expired = await call('/assets', {
+      apiKey: tenant.apiKey,
+      token: await mintWithRealKey(base, { expiresAt: past }),
+    });
+    assertUnauthorized(expired);
+    assert.match(expired.body.detail, /expired: get a new one from POST \/v1\/auth\/token/);
+    assert.equal(
+      expired.headers.get('www-authenticate'),
+      'Bearer error="invalid_token", error_description="The access token expired"',
+    );
+    // Expired too, but signed by a key the service does not hold: invalid, never "expired".
+    const { privateKey } = await generateKeyPair('ES256');
+    const forged = await new SignJWT(base)
+      .setProtectedHeader({ alg: 'ES256', kid: testSigningKeyRing().activeKid ?? 'x' })
+      .setIssuedAt(past - 60)
+      .setExpirationTime(past)
+      .sign(privateKey);
+    const refused = await call('/assets', { apiKey: tenant.apiKey, token: forged });
+    assertUnauthorized(refused);
+    assert.doesNotMatch(refused.body.detail, /expired/);
+    assert.equal(
+      refused.headers.get('www-authenticate'),
+      'Bearer error="invalid_token", error_description="The access token is invalid"',
+    );
+    // No token at all: the scheme alone (RFC 6750 §3.1).
+    const none = await call('/assets', { apiKey: tenant.apiKey });
+    assert.equal(none.headers.get('www-authenticate'), 'Bearer');
+  });
+
   it('refuses a token signed with the real key that lacks exp, iat, aud or iss', async () => {
-    const { key, privateKey } = await activeSigningKey();
     const now = Math.floor(Date.now() / 1000);
     const claims = {
       app: tenant.applicationId,
@@ -106,13 +143,13 @@ describe('bearer-token authentication on protected routes', () => {
       iat: now - 60,
       exp: now + 300,
     };
-    /** The claims as given, no more (SignJWT adds none of its own). */
-    const mint = (payload: Record<string, unknown>) =>
-      new SignJWT(payload).setProtectedHeader({ alg: 'ES256', kid: key.kid }).sign(privateKey);
-    assert.equal((await call('/assets', { apiKey: tenant.apiKey, token: await mint(claims) })).status, 200);
+    assert.equal(
+      (await call('/assets', { apiKey: tenant.apiKey, token: await signAsGiven(claims) })).status,
+      200,
+    );
     for (const missing of ['exp', 'iat', 'aud', 'iss'] as const) {
       const { [missing]: _, ...rest } = claims;
-      assertUnauthorized(await call('/assets', { apiKey: tenant.apiKey, token: await mint(rest) }));
+      assertUnauthorized(await call('/assets', { apiKey: tenant.apiKey, token: await signAsGiven(rest) }));
     }
   });
 
@@ -143,18 +180,20 @@ describe('bearer-token authentication on protected routes', () => {
   });
 
   it('refuses an alg:none token and a tampered payload', async () => {
+    // Both carry complete, valid claims (the caller's own token's, accepted below): the algorithm or the
+    // signature is the only fault, so a verifier that took `none` or skipped the signature would let them in.
     const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-    const [header, , signature] = token.split('.');
-    const claims = {
-      app: tenant.applicationId,
-      sub: other.clientId,
-      iss: ISSUER,
-      aud: AUDIENCE,
-      exp: 9999999999,
-    };
-    const none = `${encode({ alg: 'none', typ: 'JWT' })}.${encode(claims)}.`;
+    const decode = (part: string | undefined) => JSON.parse(Buffer.from(part ?? '', 'base64url').toString());
+    const [header, payload, signature] = token.split('.');
+    const claims = decode(payload) as Record<string, unknown> & { exp: number };
+    assert.equal((await call('/assets', { apiKey: tenant.apiKey, token })).status, 200);
+    const none = `${encode({ ...decode(header), alg: 'none' })}.${encode(claims)}.`;
     assertUnauthorized(await call('/assets', { apiKey: tenant.apiKey, token: none }));
-    const tampered = `${header}.${encode(claims)}.${signature}`;
+    // A second earlier expiry: claims the real key would sign and the service accept, under another payload's signature.
+    const changed = { ...claims, exp: claims.exp - 1 };
+    const signed = await signAsGiven(changed);
+    assert.equal((await call('/assets', { apiKey: tenant.apiKey, token: signed })).status, 200);
+    const tampered = `${header}.${encode(changed)}.${signature}`;
     assertUnauthorized(await call('/assets', { apiKey: tenant.apiKey, token: tampered }));
   });
 

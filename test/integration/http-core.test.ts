@@ -31,6 +31,25 @@ describe('the HTTP core', () => {
     }
   });
 
+  it('says so when a path without /v1 is a route with it', async () => {
+    const origin = baseUrl().replace(/\/v1$/, '');
+    const bare = await fetch(`${origin}/wallets`);
+    assert.equal(bare.status, 404);
+    assert.equal(
+      ((await bare.json()) as { detail: string }).detail,
+      "No route GET /wallets: the API's routes start with /v1, GET /v1/wallets is one.",
+    );
+    // A POST likewise; a path that is no route under /v1, or not with this method, says nothing more.
+    const post = (await (await fetch(`${origin}/auth/token`, { method: 'POST' })).json()) as {
+      detail: string;
+    };
+    assert.match(post.detail, /POST \/v1\/auth\/token is one\.$/);
+    const nowhere = (await (await fetch(`${origin}/nope`)).json()) as { detail: string };
+    assert.equal(nowhere.detail, 'No route GET /nope.');
+    const otherMethod = (await (await fetch(`${origin}/auth/token`)).json()) as { detail: string };
+    assert.equal(otherMethod.detail, 'No route GET /auth/token.');
+  });
+
   it('answers a known path with a wrong method with 405 and Allow', async () => {
     const response = await call('/assets', { method: 'POST', body: {} });
     assert.equal(response.status, 405);

@@ -594,7 +594,8 @@ describe('ledger adapter', () => {
     const options = { environment: 'production' as const, intentId, build, maxRounds: 1, pauseMs: 10 };
     const started = Date.now();
     const first = await submit.submitOnce(options);
-    assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
+    // LEDGER_TIMEOUT_MS, not the SDK's 60 s: half of that is a bound no busy machine comes near for 1 s.
+    assert.ok(Date.now() - started < 30_000, `took ${Date.now() - started} ms`);
     assert.equal(first.status, 'pending', JSON.stringify(first));
     assert.ok(first.status === 'pending');
     assert.equal(first.errorCode, 'LEDGER_TIMEOUT');

@@ -323,8 +323,11 @@ describe('off-ramp', () => {
     const atProvider = await instructionAtProvider(id);
     assert.equal(atProvider.status, 200);
     assert.equal(atProvider.body.providerReference, record.externalReference);
-    // However many times it was sent, the provider holds one payout under our reference.
-    assert.ok(atProvider.body.submissions >= 1);
+    // One payout for this payment (HOLD-CRASH is its statement reference alone), under our reference, and
+    // never sent again once its answer is recorded: a redelivery now leaves the count as it is.
+    assert.equal(atProvider.body.withStatementReference, 1);
+    await executeTransaction({ ...message, requestedAt: new Date().toISOString() });
+    assert.equal((await instructionAtProvider(id)).body.submissions, atProvider.body.submissions);
   });
 
   it('accepts a destination in any verification state, checked against that state’s limits', async () => {
@@ -799,16 +802,15 @@ describe('off-ramp', () => {
       method: 'POST',
       body: { ...zaBank, accountNumber: '987654321' },
     });
-    const status = pendingDestination.body.verificationStatus;
-    if (status === 'PENDING') {
-      const pendingPayee = {
-        beneficiaryId: payee.beneficiaryId,
-        paymentDestinationId: pendingDestination.body.id,
-      };
-      const q = await newQuote(alice, pendingPayee, 1500);
-      const over = await submit(alice, 'offramp', { ...body(q.quoteId), ...pendingPayee });
-      assertFieldError(over, 422, 'amount', /TRANSACTION AMOUNT limit \(destination PENDING/);
-    }
+    assert.equal(pendingDestination.status, 201, JSON.stringify(pendingDestination.body));
+    assert.equal(pendingDestination.body.verificationStatus, 'PENDING');
+    const pendingPayee = {
+      beneficiaryId: payee.beneficiaryId,
+      paymentDestinationId: pendingDestination.body.id,
+    };
+    const q = await newQuote(alice, pendingPayee, 1500);
+    const over = await submit(alice, 'offramp', { ...body(q.quoteId), ...pendingPayee });
+    assertFieldError(over, 422, 'amount', /TRANSACTION AMOUNT limit \(destination PENDING/);
     // An expired quote (its expiry moved into the past, rather than waiting two minutes).
     const stale = await newQuote(alice, payee, 5);
     const tenant = { environment: 'sandbox' as const, associationId: alice.tenant.associationId };

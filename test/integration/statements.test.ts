@@ -395,18 +395,19 @@ describe('statements', () => {
     const missing = await as(alice, '/statements/transactions');
     for (const field of ['walletId', 'assetCode', 'startDate', 'endDate'])
       assertFieldError(missing, 400, field, /is required/);
+    // Dates relative to today: a fixed start would pass the 366-day bound a year on, and fail every run after.
+    const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
     const ask = (query: Record<string, string>) =>
       as(
         alice,
         `/statements/transactions?${new URLSearchParams({
           walletId: main.id,
           assetCode: 'USDC',
-          startDate: '2026-01-01',
-          endDate: new Date().toISOString().slice(0, 10),
+          startDate: inDays(-30),
+          endDate: inDays(0),
           ...query,
         })}`,
       );
-    const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
     assertFieldError(await ask({ startDate: '01/02/2026' }), 400, 'startDate', /YYYY-MM-DD/);
     assertFieldError(await ask({ startDate: '2026-02-30' }), 400, 'startDate');
     assertFieldError(await ask({ endDate: '2026-01-01T10:00:00' }), 400, 'endDate', /zone/);

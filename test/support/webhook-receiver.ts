@@ -65,3 +65,16 @@ export async function startReceiver(): Promise<Receiver> {
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
   return receiver;
 }
+
+/**
+ * Resolves once `receiver` has a request (it answers each 204): what another receiver's answer can wait
+ * for (`after`), so that "side by side" is shown by order alone, never by a clock.
+ */
+export function receivedBy(receiver: Receiver): Promise<void> {
+  return new Promise((resolve) => {
+    receiver.answer = () => {
+      resolve();
+      return { status: 204 };
+    };
+  });
+}

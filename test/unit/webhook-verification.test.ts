@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, it } from 'vitest';
 import { openApiDocument } from '../../lib/openapi/document.ts';
 import { deliveryHeaders, newWebhookSecret, serviceSignature } from '../../lib/webhooks/signing.ts';
+import { assertTool, skipWithout } from '../support/tools.ts';
 
 const hasPython = spawnSync('python3', ['--version'], { stdio: 'ignore' }).status === 0;
 
@@ -127,8 +128,9 @@ console.log(JSON.stringify(answers));`,
     await assertVerdicts(process.execPath, [join(dir, 'run.mjs')]);
   });
 
-  // Skipped only where python3 is not installed.
-  it.skipIf(!hasPython)('Python: the same verdicts', async () => {
+  // Skipped only where python3 is not installed, and never under CI.
+  it.skipIf(skipWithout(hasPython))('Python: the same verdicts', async () => {
+    assertTool('python3', hasPython);
     const dir = mkdtempSync(join(tmpdir(), 'verify-python-'));
     writeFileSync(join(dir, 'verify.py'), snippet('python'));
     writeFileSync(
