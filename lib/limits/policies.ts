@@ -44,10 +44,12 @@ export const PROVIDER_NOTIFICATION_LIMIT: LimitPolicy = { quota: 600, windowSeco
 export const MAX_WINDOW_SECONDS = 86_400;
 
 /** A default as this stage applies it: RATE_LIMIT_SCALE multiplies every quota (the bench lifts them). */
-export function defaultLimit(group: LimitGroup): LimitPolicy {
-  const policy = DEFAULT_LIMITS[group];
-  return { ...policy, quota: Math.ceil(policy.quota * config().RATE_LIMIT_SCALE) };
-}
+export const scaled = (policy: LimitPolicy): LimitPolicy => ({
+  ...policy,
+  quota: Math.ceil(policy.quota * config().RATE_LIMIT_SCALE),
+});
+
+export const defaultLimit = (group: LimitGroup): LimitPolicy => scaled(DEFAULT_LIMITS[group]);
 
 /** The group a route's requests are counted in; none for the provider route (not an application's). */
 export function limitGroupOf(route: Pick<Route, 'method' | 'path' | 'auth'>): LimitGroup | undefined {

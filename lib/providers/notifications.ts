@@ -8,7 +8,7 @@
 import { applyCustomerDecision } from '../customers/standing.ts';
 import { unauthorized } from '../http/problem.ts';
 import type { Environment } from '../http/types.ts';
-import { PROVIDER_NOTIFICATION_LIMIT } from '../limits/policies.ts';
+import { PROVIDER_NOTIFICATION_LIMIT, scaled } from '../limits/policies.ts';
 import { admit } from '../limits/service.ts';
 import { logger } from '../log.ts';
 import { receiveOnrampReceipt } from '../onramp/receipts.ts';
@@ -84,7 +84,12 @@ export async function receiveProviderNotification(
   if (!secret || !verifyNotificationSignature(secret, signature, rawBody, now))
     throw unauthorized(BAD_SIGNATURE);
   // Then the connector's own window: only what its provider signed can spend it.
-  await admit('notifications', `connector#${environment}#${connectorId}`, PROVIDER_NOTIFICATION_LIMIT, now);
+  await admit(
+    'notifications',
+    `connector#${environment}#${connectorId}`,
+    scaled(PROVIDER_NOTIFICATION_LIMIT),
+    now,
+  );
   const notification = notificationOf(rawBody);
   if (!notification) throw unauthorized('The notification is not one of the provider contract.');
   // The id is taken before anything is applied, in one conditional write: of copies arriving together
