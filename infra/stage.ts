@@ -84,9 +84,11 @@ export function stageSettings(stage: string): StageSettings {
     logRetention: production ? RetentionDays.ONE_YEAR : RetentionDays.TWO_WEEKS,
     throttle: production
       ? {
-          route: { rateLimit: 200, burstLimit: 400 },
-          token: { rateLimit: 20, burstLimit: 40 },
-          sandbox: { rateLimit: 5, burstLimit: 10 },
+          // Ceilings above the sum of the applications' own limits (lib/limits), not a shared budget
+          // one tenant or an outsider could spend for the others.
+          route: { rateLimit: 1_000, burstLimit: 2_000 },
+          token: { rateLimit: 100, burstLimit: 200 },
+          sandbox: { rateLimit: 60, burstLimit: 120 },
           unmatched: { rateLimit: 10, burstLimit: 20 },
           perIpPer5Minutes: 15_000,
           tokenPerIpPer5Minutes: 300,

@@ -2,7 +2,8 @@
 // (records.ts), written conditioned on the state and version the decision read. A write that another
 // move beat is decided again against what that move wrote, so a stale report can never undo a later one:
 // a `processing` that lost to `completed` is then refused by the table, not written over it. A refused
-// event is logged and counted (TransitionRefused), never applied.
+// event is logged and counted (TransitionRefused), never applied; a provider report that only repeats the
+// provider state the record holds is a duplicate, dropped without a count (the alarm is for contradictions).
 import { holdsAtVersion } from '../../db/conditions.ts';
 import { updateIf } from '../../db/items.ts';
 import { pendingKeys, transactionKeys } from '../../db/keys.ts';
@@ -37,6 +38,10 @@ export type Applied =
   /** The record moved past what the event was about (`onlyIf`): nothing to do. */
   | { outcome: 'superseded'; record: TransactionRecord }
   | { outcome: 'missing' };
+
+/** A provider report of the state the record already knows the provider to be in. */
+const repeatsWhatIsKnown = (record: TransactionRecord, event: RecordEvent) =>
+  event.facts?.providerStatus !== undefined && event.facts.providerStatus === record.providerStatus;
 
 /** Decisions against a record another move keeps beating before this one gives up (and is retried). */
 const ATTEMPTS = 8;
@@ -109,6 +114,12 @@ export async function applyEvent(
     if (event.onlyIf && !event.onlyIf(current)) return { outcome: 'superseded', record: current };
     const from = stateOf(current);
     const move = decide(lifecycle, from, event.type);
+    if (!move && repeatsWhatIsKnown(current, event)) {
+      // The provider saying again what the record already holds (a retried or duplicated notification,
+      // a read by the reconciler): nothing to apply, and nothing wrong.
+      logger.debug('Report repeats the record’s state', { state: from, event: event.type });
+      return { outcome: 'refused', record: current };
+    }
     if (!move) {
       logger.warn('Transition refused: the record’s table does not allow this event in its state', {
         transactionRecordId: current.transactionRecordId,
