@@ -78,7 +78,7 @@ function poster(stack: LocalStack, client: HttpClient, accessToken: string) {
 }
 
 /** A beneficiary with every field the connector requires, and its ZA bank account, approved. */
-async function compliantPayee(post: ReturnType<typeof poster>) {
+export async function compliantPayee(post: ReturnType<typeof poster>) {
   const beneficiary = await post(
     '/beneficiaries',
     {

@@ -1,7 +1,8 @@
 // `npm run bench`: route latency against its backend floor, wallet activation time, a submission burst
 // through submitOnce, payment acceptance and settlement, a payment burst through the API, bundle sizes and
-// cold module loads, each function's memory and CPU under a typical workload, and one tenant beside
-// another that floods (section 13), in one run.
+// cold module loads, each function's memory and CPU under a typical workload, one tenant beside another
+// that floods (section 13), and a ramp soak (money records against the ledger and the provider, section
+// 14), in one run.
 import { rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +34,7 @@ import { measureOfframps, OFFRAMP_SECTION_CAP_MS } from './offramp.ts';
 import { measurePaymentBurst, PAYMENT_BURST_CAP_MS } from './payment-burst.ts';
 import { measurePaymentCpu, PAYMENT_CPU_CAP_MS } from './payment-cpu.ts';
 import { measurePayments, PAYMENTS_SECTION_CAP_MS } from './payments.ts';
+import { measureRampSoak, RAMP_SOAK_CAP_MS, raiseRampSoakCaps } from './ramp-soak.ts';
 import { measureStatements, STATEMENTS_SECTION_CAP_MS } from './statements.ts';
 import { fixed, ROUTE_VS_FLOOR_COLUMNS, routeVsFloorRow, table } from './stats.ts';
 import { BURST_SECTION_CAP_MS, measureSubmissionBurst } from './submission-burst.ts';
@@ -48,6 +50,8 @@ process.env.SANDBOX_FUND_DAILY_LIMIT = String(TOKEN_RATE_LIMIT * 100);
 // And sends hundreds of requests a second: its default request limits (lib/limits) lifted as well. Section
 // 13 sets its two tenants' limits as their own (never scaled).
 process.env.RATE_LIMIT_SCALE = String(TOKEN_RATE_LIMIT);
+// The ramp soak's tenants pay into their on-ramp references many times (section 14).
+raiseRampSoakCaps();
 
 /**
  * `creates`: POST /v1/wallets requests, fewer than the rest because each one also has the activation
@@ -90,7 +94,8 @@ const HARD_CAP_MS =
   PAYMENT_CPU_CAP_MS +
   CALL_CPU_CAP_MS +
   WEBHOOK_SECTION_CAP_MS +
-  FUNCTION_MEMORY_CAP_MS;
+  FUNCTION_MEMORY_CAP_MS +
+  RAMP_SOAK_CAP_MS;
 /** POST /v1/quotes: an off-ramp exploratory quote of this many units of the connector's asset, for this type. */
 const QUOTE_AMOUNT = 100;
 const QUOTE_TYPE = 'C_2_C';
@@ -344,6 +349,8 @@ const load = () =>
 console.log(
   `payments-gateway bench: node ${process.version}, ${availableParallelism()} CPU(s), load average ${load()}`,
 );
+/** The ramp soak's violations (section 13): any makes the run exit 1, after every section has printed. */
+let soakViolations = 0;
 /** Wall time of each section, for the last line. */
 const sections: string[] = [];
 async function timed(name: string, section: () => Promise<void>): Promise<void> {
@@ -371,6 +378,9 @@ try {
   await timed('11', async () => measureStatements(running, await token()));
   await timed('12', () => measureLists(running, BENCH_LISTS));
   await timed('13', () => measureIsolation(running));
+  await timed('14', async () => {
+    soakViolations = await measureRampSoak(running);
+  });
   // Stopped before the bursts, whose runs have DynamoDB Locals and stacks of their own (one at a time),
   // and before the cold loads: the stack's own traffic (webhook deferrals still going round, the stream
   // poller) would compete with them, and DynamoDB Local serialises every table's writes.
@@ -389,4 +399,5 @@ try {
 console.log(
   `\ntotal ${fixed(elapsed() / 1000, 1)} s (sections: ${sections.join(', ')}), load average ${load()}`,
 );
-process.exit(0);
+if (soakViolations > 0) console.log(`ramp soak: ${soakViolations} violation(s)`);
+process.exit(soakViolations > 0 ? 1 : 0);
