@@ -425,11 +425,7 @@ function printTestTotals(reportFile) {
 function clientTypeSteps(nodeBin) {
   return [
     ['write the OpenAPI document and the docs site', nodeBin, ['lib/openapi/write.ts']], // dist/openapi.json, dist/docs/
-    [
-      'generate the client types',
-      'npx',
-      ['openapi-typescript', 'dist/openapi.json', '-o', CLIENT_TYPES, '--silent'],
-    ],
+    ['generate the client types', nodeBin, ['scripts/client-types.ts', 'dist/openapi.json', CLIENT_TYPES]],
   ];
 }
 
