@@ -235,9 +235,10 @@ export class PaymentsGatewayStack extends Stack {
       return created;
     };
 
-    const apiFunctions = new Map(
-      apiFunctionNames.map((fn) => [fn, bundledFunction(`api/${fn}`, apiTimeouts[fn]).function]),
+    const apiBundles = new Map(
+      apiFunctionNames.map((fn) => [fn, bundledFunction(`api/${fn}`, apiTimeouts[fn])]),
     );
+    const apiFunctions = new Map([...apiBundles].map(([fn, bundle]) => [fn, bundle.function]));
     const api = new GatewayApi(this, 'Api', {
       stage,
       functions: apiFunctions,
@@ -299,6 +300,8 @@ export class PaymentsGatewayStack extends Stack {
         production: settings.production,
         removalPolicy,
         notifier,
+        // The portal's sign-in codes and team invitations go out through the same identity.
+        senders: [apiBundles.get('portal')].filter((sender) => sender !== undefined),
         feedback: bundledFunction('events/ses-feedback').function,
       });
       alarms.onDeadLetters('SesFeedbackDeadLetters', feedback.deadLetterQueue, 'SES feedback');

@@ -5,6 +5,7 @@ import { readSecretJson } from './aws/secrets.ts';
 import { config } from './config.ts';
 import { apiFunctionWith } from './http/api-function.ts';
 import { serviceUnavailable } from './http/problem.ts';
+import { authenticatePerson, recordAudit } from './people/access.ts';
 
 export { accepted, ok, operation } from './http/api-function.ts';
 
@@ -31,6 +32,11 @@ async function originTokens({ reread = false } = {}): Promise<readonly string[] 
 }
 
 export const apiFunction = apiFunctionWith({
-  authenticator: { application: authenticateApplication, bearer: authenticateBearer },
+  authenticator: {
+    application: authenticateApplication,
+    bearer: authenticateBearer,
+    person: authenticatePerson,
+  },
   originTokens,
+  audit: recordAudit,
 });

@@ -58,6 +58,8 @@ export class Notices extends Construct {
       production: boolean;
       removalPolicy: RemovalPolicy;
       notifier: { function: lambda.Function; role: iam.IRole };
+      /** Other functions that send email through the identity (the portal's sign-in codes). */
+      senders?: { function: lambda.Function; role: iam.IRole }[];
       feedback: lambda.IFunction;
     },
   ) {
@@ -109,15 +111,17 @@ export class Notices extends Construct {
         configurationSet: this.configurationSet,
       });
       const from = `notices@${props.emailDomain}`;
-      notifier.function.addEnvironment('NOTIFY_EMAIL_FROM', from);
-      notifier.function.addEnvironment('SES_CONFIGURATION_SET', this.configurationSet.configurationSetName);
-      notifier.role.addToPrincipalPolicy(
-        new iam.PolicyStatement({
-          actions: ['ses:SendEmail'],
-          resources: [identity.emailIdentityArn, configurationSetArn],
-          conditions: { StringEquals: { 'ses:FromAddress': from } },
-        }),
-      );
+      for (const sender of [notifier, ...(props.senders ?? [])]) {
+        sender.function.addEnvironment('NOTIFY_EMAIL_FROM', from);
+        sender.function.addEnvironment('SES_CONFIGURATION_SET', this.configurationSet.configurationSetName);
+        sender.role.addToPrincipalPolicy(
+          new iam.PolicyStatement({
+            actions: ['ses:SendEmail'],
+            resources: [identity.emailIdentityArn, configurationSetArn],
+            conditions: { StringEquals: { 'ses:FromAddress': from } },
+          }),
+        );
+      }
       // What the domain's DNS must hold for SES to verify it and sign with it (docs/production.md).
       identity.dkimRecords.forEach((record, i) => {
         new CfnOutput(this, `DkimRecord${i + 1}`, {

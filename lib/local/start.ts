@@ -4,6 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SANDBOX_OWNER_EMAIL } from './seed.ts';
 import { startStack } from './stack.ts';
 import { createTrafficLog, useColour } from './traffic-log.ts';
 
@@ -41,6 +42,9 @@ const credentials = {
   environment: stack.seededTenant.environment,
   horizonUrl: stack.horizonUrl,
   friendbotUrl: stack.friendbotUrl,
+  // The business portal, and its sandbox owner's address: sign in there, the code arrives at sesUrl.
+  portalUrl: stack.baseUrl.replace(/\/v1$/, '/'),
+  portalOwnerEmail: SANDBOX_OWNER_EMAIL,
   // Where the beneficiary notices go: the SES emulator (its page, GET /store) and the WhatsApp simulator.
   sesUrl: stack.sesUrl,
   whatsAppUrl: stack.whatsAppUrl,
@@ -53,6 +57,9 @@ writeFileSync(join(dataDir, 'stack.env.json'), `${JSON.stringify(stack.env, null
 
 console.log(
   `Local stack up in ${((Date.now() - started) / 1000).toFixed(1)} s: ${stack.baseUrl} (health: ${stack.baseUrl.replace(/\/v1$/, '')}/healthz)`,
+);
+console.log(
+  `Business portal: ${credentials.portalUrl} (sign in as ${SANDBOX_OWNER_EMAIL}; the one-time code arrives at ${stack.sesUrl})`,
 );
 console.log('Sandbox tenant (also in .local/credentials.json):');
 console.log(JSON.stringify(credentials, null, 2));

@@ -39,7 +39,7 @@ interface Case {
 }
 
 const CONCURRENCY = 8;
-const MAX_CASES = 5000;
+const MAX_CASES = 5500;
 
 const ESCAPES = ['%FF', '%', '%zz', '%E0%A4%A', '%C0%AF'];
 /** JSON number texts no amount (or any other member) may be: beyond int64 stroops or a double, too fine, not positive. */
