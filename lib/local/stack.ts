@@ -349,11 +349,13 @@ export async function startStack(options: StackOptions): Promise<LocalStack> {
   });
 
   const { startGateway } = await import('./gateway.ts');
+  const { prepareLocalPortal } = await import('./portal.ts');
   const gateway: Server = await startGateway(
     options.port,
     undefined,
     (bundleName) => options.functionHost?.(bundleName, env),
     traffic,
+    await prepareLocalPortal(options.dataDir),
   );
   const address = gateway.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
