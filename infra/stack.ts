@@ -24,6 +24,7 @@ import { KeySecrets, keySecretNamePrefix, keySecretNames } from './constructs/ke
 import { type NoticeSettings, Notices } from './constructs/notices.ts';
 import { Observability, type ObservabilityProps } from './constructs/observability.ts';
 import { OutboxFailures } from './constructs/outbox-failures.ts';
+import { PortalContentStack, PortalSite } from './constructs/portal.ts';
 import { ReconcilerSchedule } from './constructs/reconciler-schedule.ts';
 import { TableBackup } from './constructs/table-backup.ts';
 import { TableProtection } from './constructs/table-protection.ts';
@@ -257,13 +258,25 @@ export class PaymentsGatewayStack extends Stack {
         domain.regionalCertificateArn,
         "The API's regional certificate",
       );
+    // The business portal: its bucket behind the same distribution, at /portal (infra/constructs/portal.ts).
+    const portal = new PortalSite(this, 'Portal', { stage });
     const edge = new GatewayEdge(this, 'Edge', {
       stage,
       production: settings.production,
       origin: api.origin,
       webAclArn: firewall.webAclArnFor(this),
       domain,
+      extraBehaviors: portal.behaviors,
     });
+    // Its files, put in the bucket at every deploy by a stack of their own (deployed after this one).
+    const portalContent = new PortalContentStack(scope, `${id}-portal`, {
+      description: `${SERVICE_NAME} (${stage}): the business portal's files in its bucket`,
+      env,
+      stage,
+      distribution: edge.distribution,
+    });
+    // It names the bucket rather than importing it: deployed after this stack, deleted before it.
+    portalContent.addDependency(this);
     // Every function of the Middy chain refuses requests that did not come through the edge; the
     // fallback answers only 404/405 from the route table and needs no secret.
     for (const [fn, created] of apiFunctions) if (fn !== FALLBACK_FUNCTION) edge.requireOriginToken(created);
