@@ -43,7 +43,7 @@ const credentials = {
   horizonUrl: stack.horizonUrl,
   friendbotUrl: stack.friendbotUrl,
   // The business portal, and its sandbox owner's address: sign in there, the code arrives at sesUrl.
-  portalUrl: stack.baseUrl.replace(/\/v1$/, '/'),
+  portalUrl: stack.baseUrl.replace(/\/v1$/, '/portal/'),
   portalOwnerEmail: SANDBOX_OWNER_EMAIL,
   // Where the beneficiary notices go: the SES emulator (its page, GET /store) and the WhatsApp simulator.
   sesUrl: stack.sesUrl,
