@@ -4,6 +4,7 @@ import { mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'nod
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuildOptions, build, type Plugin } from 'esbuild';
+import { buildPortal } from './portal/build.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 export const functionsDir = join(root, 'functions');
@@ -98,6 +99,8 @@ export async function buildAll(): Promise<BundleEntry[]> {
   });
   for (const file of result.outputFiles) writeWhole(file.path, file.contents);
   writeWhole(metafilePath, JSON.stringify(result.metafile));
+  // The business portal too: cdk synth stages dist/portal as the portal bucket's content.
+  await buildPortal(join(dirname(distDir), 'portal'));
   return entries;
 }
 

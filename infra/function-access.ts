@@ -120,6 +120,10 @@ export const functionAccess: Readonly<Record<string, FunctionAccess>> = {
   // Executes accepted payments (signs with the wallets, fee-bumps with the funding account) and resumes
   // sandbox funding left pending; re-queues a payment still in flight with a delay.
   'workers/ledger-submitter': { table: 'readWrite', secrets: [...BOTH_KEKS], sends: ['ledger-submissions'] },
+  // The portal's sign-in (lib/people): emails one-time codes (SES, through infra/constructs/notices.ts),
+  // spends them and ends sessions (deletes both), signs people's tokens with the private keys. And the
+  // team: adds people (and emails them), removes them (deletes the membership), pages the audit log.
+  'api/portal': { table: 'readWrite', secrets: ['signing-keys', 'token-jwks', 'cursor-key'], deletes: true },
   // Webhook registrations: seals each new signing secret under the KEK; reads deliveries (a redelivery
   // makes one pending again: its change asks for the attempt through the outbox).
   // Deactivating one frees its URL: the URL's claim item is deleted (lib/webhooks/repo.ts).

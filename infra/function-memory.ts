@@ -92,6 +92,9 @@ export const functionMemory: Readonly<Record<string, number>> = {
   // Not measured yet: sized as api/providers (a secret opened, a signed call to the provider, a write).
   'api/customers': 768,
   'api/onramp': 768,
+  // Not measured yet: the business portal's sign-in (an ES256 signature per token, a code's hash, an
+  // email) and its team routes (paged reads, a conditional write), sized as api/auth.
+  'api/portal': 768,
   'api/beneficiaries': 832, // peak 100.2, p50 9.0
   'api/transactions': 832, // peak 96.8, p50 8.9
   // Not measured yet: sized as api/transactions, its nearest kin (paged reads, plus Horizon's JSON).

@@ -31,6 +31,7 @@ import { KeySecrets, keySecretNamePrefix, keySecretNames } from './constructs/ke
 import { type NoticeSettings, Notices } from './constructs/notices.ts';
 import { Observability, type ObservabilityProps } from './constructs/observability.ts';
 import { OutboxFailures } from './constructs/outbox-failures.ts';
+import { PortalContentStack, PortalSite } from './constructs/portal.ts';
 import { type BackupVaultLock, TableBackup } from './constructs/table-backup.ts';
 import { TableProtection } from './constructs/table-protection.ts';
 import { WorkQueue } from './constructs/work-queue.ts';
@@ -251,9 +252,10 @@ export class PaymentsGatewayStack extends Stack {
       return created;
     };
 
-    const apiFunctions = new Map(
-      apiFunctionNames.map((fn) => [fn, bundledFunction(`api/${fn}`, apiTimeouts[fn]).function]),
+    const apiBundles = new Map(
+      apiFunctionNames.map((fn) => [fn, bundledFunction(`api/${fn}`, apiTimeouts[fn])]),
     );
+    const apiFunctions = new Map([...apiBundles].map(([fn, bundle]) => [fn, bundle.function]));
     const api = new GatewayApi(this, 'Api', {
       stage,
       functions: apiFunctions,
@@ -272,13 +274,25 @@ export class PaymentsGatewayStack extends Stack {
         domain.regionalCertificateArn,
         "The API's regional certificate",
       );
+    // The business portal: its bucket behind the same distribution, at /portal (infra/constructs/portal.ts).
+    const portal = new PortalSite(this, 'Portal', { stage });
     const edge = new GatewayEdge(this, 'Edge', {
       stage,
       production: settings.production,
       origin: api.origin,
       webAclArn: firewall.webAclArnFor(this),
       domain,
+      extraBehaviors: portal.behaviors,
     });
+    // Its files, put in the bucket at every deploy by a stack of their own (deployed after this one).
+    const portalContent = new PortalContentStack(scope, `${id}-portal`, {
+      description: `${SERVICE_NAME} (${stage}): the business portal's files in its bucket`,
+      env,
+      stage,
+      distribution: edge.distribution,
+    });
+    // It names the bucket rather than importing it: deployed after this stack, deleted before it.
+    portalContent.addDependency(this);
     // Every function of the Middy chain refuses requests that did not come through the edge; the
     // fallback answers only 404/405 from the route table and needs no secret.
     for (const [fn, created] of apiFunctions) if (fn !== FALLBACK_FUNCTION) edge.requireOriginToken(created);
@@ -315,7 +329,13 @@ export class PaymentsGatewayStack extends Stack {
         stage,
         production: settings.production,
         removalPolicy,
-        senders: [notifier, { function: sandboxHelpers, role: sandboxHelpers.role }],
+        // The sandbox helpers send a recipient its verification code, and the portal its sign-in codes
+        // and team invitations, through the same identity.
+        senders: [
+          notifier,
+          { function: sandboxHelpers, role: sandboxHelpers.role },
+          ...[apiBundles.get('portal')].filter((sender) => sender !== undefined),
+        ],
         feedback: bundledFunction('events/ses-feedback').function,
       });
       alarms.onDeadLetters('SesFeedbackDeadLetters', feedback.deadLetterQueue, 'SES feedback');

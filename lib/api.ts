@@ -6,6 +6,7 @@ import { config } from './config.ts';
 import { apiFunctionWith } from './http/api-function.ts';
 import { serviceUnavailable } from './http/problem.ts';
 import { admitRequest } from './limits/service.ts';
+import { authenticatePerson, recordAudit } from './people/access.ts';
 
 export { accepted, ok, operation } from './http/api-function.ts';
 
@@ -32,7 +33,12 @@ async function originTokens({ reread = false } = {}): Promise<readonly string[] 
 }
 
 export const apiFunction = apiFunctionWith({
-  authenticator: { application: authenticateApplication, bearer: authenticateBearer },
+  authenticator: {
+    application: authenticateApplication,
+    bearer: authenticateBearer,
+    person: authenticatePerson,
+  },
   limiter: (application, route, now) => admitRequest(application.applicationId, route, now),
   originTokens,
+  audit: recordAudit,
 });

@@ -4,11 +4,25 @@
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
- * `apiKey`: only the application's x-service-auth; `token`: x-service-auth plus a bearer JWT;
+ * `apiKey`: only the application's x-service-auth; `token`: x-service-auth plus a bearer JWT, or a
+ * portal person's own bearer token alone (lib/people: no API key reaches a browser);
  * `providerSignature`: outside the integrator surface, a provider's notification signed with its
- * connector's secret (lib/providers/signature.ts), and nothing else.
+ * connector's secret (lib/providers/signature.ts), and nothing else. The portal's own routes:
+ * `none` (asking for a sign-in code and using it), `session` (the portal's session cookie, read by the
+ * operation) and `person` (a person's bearer token only: the team and its audit log).
  */
-export type RouteAuth = 'apiKey' | 'token' | 'providerSignature';
+export type RouteAuth = 'apiKey' | 'token' | 'providerSignature' | 'none' | 'session' | 'person';
+
+/** A portal person's role in a tenant, least to most (lib/people/schema.ts). */
+export const PERSON_ROLES = ['viewer', 'developer', 'owner'] as const;
+export type PersonRole = (typeof PERSON_ROLES)[number];
+
+/** The role a route needs of a person: what it declares, else viewer to read and developer to change. */
+export const roleNeeded = (route: Pick<Route, 'method' | 'role'>): PersonRole =>
+  route.role ?? (route.method === 'GET' ? 'viewer' : 'developer');
+
+export const roleReaches = (role: PersonRole, needed: PersonRole): boolean =>
+  PERSON_ROLES.indexOf(role) >= PERSON_ROLES.indexOf(needed);
 
 export interface Route {
   method: HttpMethod;
@@ -19,6 +33,8 @@ export interface Route {
   /** The operation inside that function. */
   operation: string;
   auth: RouteAuth;
+  /** The role a portal person needs; by default viewer to read (GET) and developer for anything else. */
+  role?: PersonRole;
 }
 
 export const API_PREFIX = '/v1';
@@ -208,6 +224,47 @@ export const routes = [
     fn: 'onramp',
     operation: 'listOnrampReferences',
     auth: 'token',
+  },
+  // The business portal's sign-in (lib/people): a one-time code by email, then a session cookie that
+  // mints a person's short-lived bearer tokens for the routes above.
+  { method: 'POST', path: '/portal/sign-in', fn: 'portal', operation: 'requestSignInCode', auth: 'none' },
+  { method: 'POST', path: '/portal/sessions', fn: 'portal', operation: 'createPortalSession', auth: 'none' },
+  { method: 'GET', path: '/portal/session', fn: 'portal', operation: 'getPortalSession', auth: 'session' },
+  { method: 'POST', path: '/portal/token', fn: 'portal', operation: 'issuePortalToken', auth: 'session' },
+  // Last of them: the tests' valid requests run in this order, and this one ends the session.
+  { method: 'DELETE', path: '/portal/session', fn: 'portal', operation: 'endPortalSession', auth: 'session' },
+  // A tenant's team and its audit log: owners only (the portal's function serves them too).
+  {
+    method: 'GET',
+    path: '/team/members',
+    fn: 'portal',
+    operation: 'listTeamMembers',
+    auth: 'person',
+    role: 'owner',
+  },
+  {
+    method: 'POST',
+    path: '/team/members',
+    fn: 'portal',
+    operation: 'addTeamMember',
+    auth: 'person',
+    role: 'owner',
+  },
+  {
+    method: 'DELETE',
+    path: '/team/members/{memberId}',
+    fn: 'portal',
+    operation: 'removeTeamMember',
+    auth: 'person',
+    role: 'owner',
+  },
+  {
+    method: 'GET',
+    path: '/team/audit-log',
+    fn: 'portal',
+    operation: 'listAuditLog',
+    auth: 'person',
+    role: 'owner',
   },
   // Providers' status notifications (lib/providers/notifications.ts): not an integrator route.
   {

@@ -29,6 +29,9 @@ Commands:
       other association is refused) or to none.
   client revoke --client-id <clientId>
   credentials list --application <applicationId>      Key ids and client ids (never secrets).
+  owner add --association <associationId> --email <address> [--environment sandbox|production]
+      A tenant's first business-portal owner (docs/portal.md): they sign in with this address and invite
+      the rest of their team themselves. Prints {memberId, email, role}.
   lists backfill
       Once, after the deploy that adds the list indexes (issue #28) to a stage holding earlier records:
       gives every transaction, wallet, payment destination and connector its list index keys and every
@@ -117,6 +120,7 @@ const debug = process.argv.includes('--debug');
 
 const options = {
   name: { type: 'string' },
+  email: { type: 'string' },
   environment: { type: 'string', default: 'sandbox' },
   kind: { type: 'string', default: 'business' },
   application: { type: 'string' },
@@ -309,6 +313,22 @@ async function main(): Promise<void> {
     case 'client revoke':
       await admin.revokeClientById(required('client-id'));
       return print({ revoked: true });
+    case 'owner add': {
+      const environment = values.environment;
+      if (environment !== 'sandbox' && environment !== 'production')
+        fail('--environment must be sandbox or production');
+      const { addMember } = await import('../lib/people/service.ts');
+      const email = required('email').toLowerCase();
+      if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) fail('--email must be an email address');
+      const associationId = required('association');
+      const { memberId, role } = await addMember(
+        { environment, associationId },
+        { email, role: 'owner' },
+        null,
+        new Date(),
+      );
+      return print({ memberId, email, role });
+    }
     case 'credentials list':
       return print(await admin.listApplicationCredentials(required('application')));
     case 'lists backfill': {

@@ -304,6 +304,26 @@ function ensureJava(env) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// 5b. Chromium (the portal's browser tests drive Debian's chromium through playwright-core: Playwright's
+// own browser download cannot reach its host from here)
+
+const CHROMIUM = '/usr/bin/chromium';
+
+function ensureChromium(env) {
+  if (existsSync(CHROMIUM)) return;
+  if (process.getuid?.() !== 0 || !succeeds('apt-get', ['--version'], env)) {
+    log(`${CHROMIUM} not found: the portal's browser tests will fail (apt-get install chromium as root)`);
+    return;
+  }
+  log('Chromium not found, installing chromium with apt-get (the portal browser tests)');
+  const started = Date.now();
+  const aptEnv = { ...env, DEBIAN_FRONTEND: 'noninteractive' };
+  runOrFail('apt-get', ['update'], { env: aptEnv });
+  runOrFail('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { env: aptEnv });
+  log(`Chromium installed in ${secondsSince(started)}`);
+}
+
+// ---------------------------------------------------------------------------------------------
 // 6. Dispatch
 
 let currentChild = null;
@@ -425,11 +445,7 @@ function printTestTotals(reportFile) {
 function clientTypeSteps(nodeBin) {
   return [
     ['write the OpenAPI document and the docs site', nodeBin, ['lib/openapi/write.ts']], // dist/openapi.json, dist/docs/
-    [
-      'generate the client types',
-      'npx',
-      ['openapi-typescript', 'dist/openapi.json', '-o', CLIENT_TYPES, '--silent'],
-    ],
+    ['generate the client types', nodeBin, ['scripts/client-types.ts', 'dist/openapi.json', CLIENT_TYPES]],
   ];
 }
 
@@ -444,6 +460,7 @@ function commandSteps(command, args, nodeBin) {
         // The client's types first: the tests that typecheck import the client (generated, not committed).
         ...clientTypeSteps(nodeBin),
         ['typecheck (tsc --noEmit)', 'npx', ['tsc', '--noEmit']],
+        ['typecheck the portal (tsc -p portal)', 'npx', ['tsc', '--noEmit', '-p', 'portal']],
         ['build the function bundles (esbuild)', nodeBin, ['esbuild.config.ts']], // the infra tests read them
         ['tests (vitest)', 'npx', vitestArgs(args)],
       ];
@@ -452,6 +469,7 @@ function commandSteps(command, args, nodeBin) {
         ['build the function bundles (esbuild)', nodeBin, ['esbuild.config.ts', ...args]],
         ...clientTypeSteps(nodeBin),
         ['compile the client', 'npx', ['tsc', '-p', 'clients/typescript']],
+        ['build the portal (dist/portal)', nodeBin, ['portal/build.ts', 'dist/portal']],
       ];
     case 'bench':
       return [[null, nodeBin, ['bench/run.ts', ...args]]];
@@ -489,6 +507,7 @@ async function main() {
     await ensureDynamoDbLocal(env);
     ensureJava(env);
   }
+  if (command === 'test') ensureChromium(env);
 
   installSignalForwarding();
   const reportFile = join(root, '.local', 'vitest-report.json');

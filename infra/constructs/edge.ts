@@ -159,6 +159,8 @@ export interface GatewayEdgeProps {
   webAclArn: string;
   /** Without one, the distribution answers at its *.cloudfront.net name. */
   domain?: EdgeDomain | undefined;
+  /** Other origins' behaviours by path pattern (the business portal's bucket at /portal*). */
+  extraBehaviors?: Record<string, cloudfront.BehaviorOptions>;
 }
 
 /**
@@ -298,7 +300,7 @@ export class GatewayEdge extends Construct {
           { function: notFound, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST },
         ],
       },
-      additionalBehaviors: { [`${API_PREFIX}/*`]: toApi },
+      additionalBehaviors: { [`${API_PREFIX}/*`]: toApi, ...props.extraBehaviors },
       webAclId: props.webAclArn,
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
       priceClass: props.production

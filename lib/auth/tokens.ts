@@ -17,6 +17,17 @@ export interface AccessTokenClaims {
   sub: string;
   /** The application the client belongs to; must match the x-service-auth key's application. */
   app: string;
+  /**
+   * A portal person's token (lib/people): `sub` is their email, `app` is `portal`, and the token names
+   * the one tenant and the role it was minted for. The server reads the role again on every call.
+   */
+  person?: PersonClaims;
+}
+
+export interface PersonClaims {
+  env: string;
+  assoc: string;
+  role: string;
 }
 
 interface ActiveSigningKey {
@@ -51,17 +62,21 @@ async function activeSigningKey(): Promise<ActiveSigningKey> {
   return imported;
 }
 
-export async function signAccessToken(claims: AccessTokenClaims, now: Date): Promise<string> {
-  const { TOKEN_ISSUER, TOKEN_AUDIENCE, TOKEN_TTL_SECONDS } = config();
+export async function signAccessToken(
+  claims: AccessTokenClaims,
+  now: Date,
+  ttlSeconds = config().TOKEN_TTL_SECONDS,
+): Promise<string> {
+  const { TOKEN_ISSUER, TOKEN_AUDIENCE } = config();
   const { kid, key } = await activeSigningKey();
   const issuedAt = Math.floor(now.getTime() / 1000);
-  return new SignJWT({ app: claims.app })
+  return new SignJWT({ app: claims.app, ...claims.person })
     .setProtectedHeader({ alg: TOKEN_ALGORITHM, kid, typ: 'JWT' })
     .setIssuer(TOKEN_ISSUER)
     .setAudience(TOKEN_AUDIENCE)
     .setSubject(claims.sub)
     .setIssuedAt(issuedAt)
-    .setExpirationTime(issuedAt + TOKEN_TTL_SECONDS)
+    .setExpirationTime(issuedAt + ttlSeconds)
     .setJti(crypto.randomUUID())
     .sign(key);
 }
@@ -155,7 +170,13 @@ export async function verifyAccessToken(token: string): Promise<AccessTokenClaim
   try {
     const payload = await verifier.verify(token);
     if (!issuedByUs(headerOf(token), payload, Math.floor(Date.now() / 1000))) throw refusedToken();
-    return { sub: payload.sub as string, app: payload.app as string };
+    // A person's token (lib/people) also names the tenant and the role it was minted for.
+    const { env, assoc, role } = payload as Record<string, unknown>;
+    const person =
+      typeof env === 'string' && typeof assoc === 'string' && typeof role === 'string'
+        ? { person: { env, assoc, role } }
+        : {};
+    return { sub: payload.sub as string, app: payload.app as string, ...person };
   } catch (error) {
     if (error instanceof Problem) throw error;
     // Thrown only once the signature is verified: the token is ours, and its time is up.

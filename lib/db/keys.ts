@@ -46,6 +46,10 @@
 // | sandboxMoneyDay    | T#<env>#<assoc>          | RATE#sandbox-<helper>#<epochSeconds> |                                    | sandbox fund / receipts (TTL)      |
 // | sandboxMoneyUse    | T#<env>#<assoc>          | SANDBOXUSE#<helper>#<key>       |                                         | sandbox fund (once per key, TTL)   |
 // | suppressedAddress  | SUPPRESSED#<channel>#<address> | SUPPRESSED                |                                         | payment-notifier, SES feedback     |
+// | member             | PERSON#<email>           | MEMBER#<env>#<assoc>            | gsi1: T#<env>#<assoc> / MEMBER#<memberId> | portal sign-in, /team/members, every person's call |
+// | signInCode         | PERSON#<email>           | SIGNIN                          |                                         | /portal/sign-in, /portal/sessions (TTL) |
+// | portalSession      | SESSION#<sha256>         | SESSION                         |                                         | /portal/token, /portal/session (TTL) |
+// | auditEntry         | T#<env>#<assoc>#AUDIT    | <at>#<requestId>                |                                         | every person's state change, /team/audit-log (TTL) |
 // | application        | APP#<applicationId>      | APPLICATION                     |                                         | auth                               |
 // | apiKey             | APIKEY#<sha256>          | APIKEY                          | platform: APP#<appId> / APIKEY#<keyId>  | auth, admin                        |
 // | client             | CLIENT#<clientId>        | CLIENT                          | platform: APP#<appId> / CLIENT#<id>     | /auth/token, admin                 |
@@ -523,4 +527,21 @@ export const sandboxMoneyKeys = {
     pk: tenantScope(tenant),
     sk: `SANDBOXUSE#${helper}#${key}`,
   }),
+};
+
+/** The portal's people (lib/people): a person's memberships sit under their email, listed per tenant on gsi1. */
+export const peopleKeys = {
+  member: (email: string, tenant: Tenant): ItemKey => ({
+    pk: `PERSON#${email}`,
+    sk: `MEMBER#${tenant.environment}#${tenant.associationId}`,
+  }),
+  person: (email: string): string => `PERSON#${email}`,
+  memberPrefix: 'MEMBER#',
+  byTenant: (tenant: Tenant, memberId: string): IndexKeys => ({
+    gsi1pk: tenantScope(tenant),
+    gsi1sk: `MEMBER#${memberId}`,
+  }),
+  signInCode: (email: string): ItemKey => ({ pk: `PERSON#${email}`, sk: 'SIGNIN' }),
+  session: (sessionHash: string): ItemKey => ({ pk: `SESSION#${sessionHash}`, sk: 'SESSION' }),
+  audit: (tenant: Tenant): string => `${tenantScope(tenant)}#AUDIT`,
 };

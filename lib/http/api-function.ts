@@ -9,6 +9,7 @@ import { logger } from '../log.ts';
 import { type FunctionName, type OperationOf, type Route, routeKeyOf, routes } from '../routes.ts';
 import { traced } from '../trace.ts';
 import type * as z from '../zod.ts';
+import { type AuditSink, audit } from './audit.ts';
 import { type Authenticator, authenticate, type RequestLimiter } from './authenticate.ts';
 import { idempotencyKeyOf } from './idempotency-key.ts';
 import { jsonBody } from './json-body.ts';
@@ -28,6 +29,8 @@ export interface Reply {
   /** A body that is not JSON (a CSV export), sent as it is; its Content-Type goes in `headers`. */
   text?: string;
   headers?: Record<string, string>;
+  /** Set-Cookie values (the portal's session cookie), as API Gateway's payload 2.0 takes them. */
+  cookies?: string[];
 }
 
 export const ok = (body: unknown): Reply => ({ status: 200, body });
@@ -54,6 +57,8 @@ export interface ApiRequest<B, Q, P> {
   rawBody: string;
   /** Request headers, lower-cased by the gateway. */
   headers: Record<string, string | undefined>;
+  /** The request's cookies (`name=value`), which payload 2.0 takes out of the headers. */
+  cookies: string[];
   now: Date;
 }
 
@@ -70,10 +75,12 @@ export interface Operation<B = unknown, Q = unknown, P = unknown> {
 export const operation = <B = undefined, Q = undefined, P = undefined>(op: Operation<B, Q, P>) => op;
 
 function toResult(reply: Reply): ApiResult {
+  const cookies = reply.cookies ? { cookies: reply.cookies } : {};
   if (reply.text !== undefined)
-    return { statusCode: reply.status, headers: { ...reply.headers }, body: reply.text };
+    return { statusCode: reply.status, headers: { ...reply.headers }, body: reply.text, ...cookies };
   const hasBody = reply.body !== undefined;
   return {
+    ...cookies,
     statusCode: reply.status,
     headers: { ...(hasBody ? { 'Content-Type': 'application/json' } : {}), ...reply.headers },
     ...(hasBody ? { body: plainJson(reply.body) } : {}),
@@ -99,6 +106,8 @@ export interface ChainServices {
   limiter?: RequestLimiter;
   /** The X-Origin-Verify tokens a request may carry (origin-verify.ts); none required when absent. */
   originTokens?: OriginTokens;
+  /** Where portal people's state-changing calls are recorded (audit.ts). */
+  audit?: AuditSink;
 }
 
 /** The chain for one API function: `apiFunctionWith(services)(fn, operations)` is its handler. */
@@ -140,6 +149,7 @@ export const apiFunctionWith =
         sourceIp: event.requestContext.http.sourceIp,
         rawBody: context.rawBody ?? '',
         headers: event.headers ?? {},
+        cookies: event.cookies ?? [],
         now: new Date(),
       };
       const result = toResult(await op.handle(request));
@@ -151,22 +161,26 @@ export const apiFunctionWith =
       traced(context.route.operation, () => dispatch(event, context), { requestId: context.requestId });
     // The logger's context comes first, so its after/onError run last: the problem mapper's error log
     // still carries every key, and then they are dropped.
-    return middy<ApiEvent, ApiResult, Error, Context>()
-      .use(injectLambdaContext(logger, { resetKeys: true }))
-      .use(requestId() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
-      .use(logRequestId() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
-      .use(problemMapper() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
-      .use(originVerify(services.originTokens) as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
-      .use(resolveRoute(fn) as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
-      .use(
-        authenticate(services.authenticator, services.limiter) as MiddlewareObj<
-          ApiEvent,
-          ApiResult,
-          Error,
-          Context
-        >,
-      )
-      .use(logCaller() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
-      .use(jsonBody() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
-      .handler((event, context) => tracedDispatch(event, context as ApiContext));
+    return (
+      middy<ApiEvent, ApiResult, Error, Context>()
+        .use(injectLambdaContext(logger, { resetKeys: true }))
+        .use(requestId() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
+        .use(logRequestId() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
+        // Before the problem mapper, so its onError runs after it and records the status a refusal got.
+        .use(audit(services.audit) as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
+        .use(problemMapper() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
+        .use(originVerify(services.originTokens) as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
+        .use(resolveRoute(fn) as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
+        .use(
+          authenticate(services.authenticator, services.limiter) as MiddlewareObj<
+            ApiEvent,
+            ApiResult,
+            Error,
+            Context
+          >,
+        )
+        .use(logCaller() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
+        .use(jsonBody() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
+        .handler((event, context) => tracedDispatch(event, context as ApiContext))
+    );
   };

@@ -1,11 +1,15 @@
 // Middleware: x-service-auth on every route, then the request counted against the application's limit
 // (before any other work: a flood past it costs one conditional write, or nothing), then a bearer token
 // on every route whose auth is 'token'; none on a provider-notification route (its operation checks the
-// provider's signature first). The chain does not know how credentials are checked or requests counted:
-// both are handed to it from above (lib/api.ts), so lib/http depends on no domain.
+// provider's signature first). A portal person (lib/people) calls the 'token' and 'person' routes with
+// their own bearer token and no key: their tenant's portal has a limit of its own, and their role is held
+// to what the route needs here, on every call. The portal's 'none' and 'session' routes authenticate in
+// their operations (a code, the session cookie).
+// The chain does not know how credentials are checked or requests counted: both are handed to it from
+// above (lib/api.ts), so lib/http depends on no domain.
 import type { MiddlewareObj } from '@middy/core';
-import { isSandboxHelper, type Route } from '../routes.ts';
-import { Problem } from './problem.ts';
+import { isSandboxHelper, type Route, roleNeeded, roleReaches } from '../routes.ts';
+import { forbidden, Problem } from './problem.ts';
 import type { ApiContext, ApiEvent, ApiResult, Caller, Tenant } from './types.ts';
 
 export interface Authenticator {
@@ -13,6 +17,8 @@ export interface Authenticator {
   application(apiKey: string | undefined): Promise<Caller>;
   /** The tenant a bearer token speaks for, or a 401/403 problem. */
   bearer(authorization: string | undefined, application: Caller): Promise<Tenant>;
+  /** A portal person's bearer token: their tenant and their role now, or a 401 problem. */
+  person(authorization: string | undefined): Promise<Caller>;
 }
 
 /**
@@ -29,6 +35,9 @@ export type RequestLimiter = (
 const noSuchRoute = (event: ApiEvent) =>
   new Problem(404, `No route ${event.requestContext.http.method} ${event.rawPath}.`);
 
+/** A caller with no credentials yet: the operation authenticates (the portal's sign-in and session). */
+const UNAUTHENTICATED: Caller = { applicationId: 'portal', environment: 'sandbox' };
+
 export function authenticate(
   authenticator: Authenticator,
   limiter?: RequestLimiter,
@@ -40,6 +49,30 @@ export function authenticate(
     // signature, and it has no tenant until its reference names one.
     if (route.auth === 'providerSignature') {
       request.context.caller = { applicationId: 'provider', environment: 'sandbox' };
+      return;
+    }
+    if (route.auth === 'none' || route.auth === 'session') {
+      request.context.caller = UNAUTHENTICATED;
+      return;
+    }
+    const personal =
+      route.auth === 'person' || (route.auth === 'token' && headers['x-service-auth'] === undefined);
+    if (personal) {
+      const caller = await authenticator.person(headers.authorization);
+      // Set before the role is checked: the audit log records the refusal with who was refused.
+      request.context.caller = caller;
+      if (isSandboxHelper(route) && caller.environment !== 'sandbox') throw noSuchRoute(request.event);
+      // Every tenant's portal is counted apart: its people share their tenant's window, no one else's.
+      const portal = `portal:${caller.environment}:${caller.associationId ?? 'none'}`;
+      if (limiter)
+        request.context.responseHeaders = await limiter(
+          { ...caller, applicationId: portal },
+          route,
+          new Date(),
+        );
+      const needed = roleNeeded(route);
+      if (caller.person && !roleReaches(caller.person.role, needed))
+        throw forbidden(`Your role (${caller.person.role}) cannot do this: it needs ${needed}.`);
       return;
     }
     const application = await authenticator.application(headers['x-service-auth']);

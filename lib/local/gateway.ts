@@ -11,6 +11,7 @@ import { serveApiReference } from './api-reference.ts';
 import type { AnyHandler } from './function-host.ts';
 import { invokeIsolated } from './invocation.ts';
 import { lambdaContext, type PlainRequest, toApiGatewayEvent } from './lambda-event.ts';
+import { type LocalPortal, servePortal } from './portal.ts';
 import type { TrafficLog } from './traffic-log.ts';
 
 type Handler = (
@@ -91,12 +92,14 @@ async function serve(
   req: IncomingMessage,
   res: ServerResponse,
   functionHost?: ApiFunctionHost,
+  portal?: LocalPortal,
 ): Promise<void> {
   if (req.url === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) {
     res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"status":"ok"}');
     return;
   }
   if (await serveApiReference(req, res)) return;
+  if (servePortal(req, res, portal)) return;
   const body = await readBody(req);
   if (body === null) {
     // API Gateway's own limit, answered the way every other error is.
@@ -147,6 +150,7 @@ export function startGateway(
   host = '127.0.0.1',
   functionHost?: ApiFunctionHost,
   traffic?: TrafficLog,
+  portal?: LocalPortal,
 ): Promise<Server> {
   const server = createServer((req, res) => {
     if (traffic) {
@@ -161,7 +165,7 @@ export function startGateway(
         }),
       );
     }
-    serve(req, res, functionHost).catch((error: unknown) => {
+    serve(req, res, functionHost, portal).catch((error: unknown) => {
       console.error('[gateway] request failed', error);
       if (res.headersSent) res.destroy();
       else answerWithProblem(req, res, new Problem(500, 'The local gateway failed to serve this request.'));

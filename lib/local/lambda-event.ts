@@ -29,12 +29,16 @@ export function toApiGatewayEvent(
   // Bytes that are not UTF-8 travel as base64, so the function sees them as sent instead of with
   // U+FFFD in their place (and can refuse them).
   const isText = TEXT_MEDIA_TYPE.test(request.headers['content-type'] ?? '') && isUtf8(request.body);
+  // Payload 2.0 moves the Cookie header's cookies into `cookies`, as API Gateway does.
+  const { cookie, ...headers } = request.headers;
+  const cookies = cookie ? cookie.split(/;\s*/).filter(Boolean) : undefined;
   return {
     version: '2.0',
     routeKey,
     rawPath,
     rawQueryString,
-    headers: request.headers,
+    ...(cookies ? { cookies } : {}),
+    headers,
     ...(Object.keys(queryStringParameters).length ? { queryStringParameters } : {}),
     ...(pathParameters ? { pathParameters } : {}),
     ...(hasBody ? { body: isText ? request.body.toString('utf8') : request.body.toString('base64') } : {}),

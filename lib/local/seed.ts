@@ -13,9 +13,13 @@ import { config } from '../config.ts';
 import type { Environment } from '../http/types.ts';
 import { ensureChannelKeys } from '../ledger/channels.ts';
 import { ensurePlatformAccount } from '../ledger/platform-accounts.ts';
+import { addMember } from '../people/service.ts';
 import { ensureProviderSecret } from '../providers/repo.ts';
 import type { LedgerAsset, LedgerGenesis } from './ledger/index.ts';
 import type { SimulatedConnector } from './provider-simulator.ts';
+
+/** The sandbox tenant's first portal owner (npm start prints it; .local/credentials.json names it). */
+export const SANDBOX_OWNER_EMAIL = 'owner@sandbox.test';
 
 /** Plenty for every test and tester: the funding account pays fees and opens every wallet. */
 const FUNDING_XLM = '100000000';
@@ -151,5 +155,7 @@ export async function seedLocalData(): Promise<{
     environment: 'sandbox',
     kind: 'business',
   });
+  // The portal's first owner: signs in with this address, the code arrives in the SES emulator.
+  await addMember(tenant, { email: SANDBOX_OWNER_EMAIL, role: 'owner' }, null, new Date());
   return { tenant, genesis, simulated };
 }

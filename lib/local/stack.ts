@@ -391,12 +391,14 @@ async function startPieces(options: StackOptions, up: Up): Promise<LocalStack> {
   );
 
   const { startGateway } = await import('./gateway.ts');
+  const { prepareLocalPortal } = await import('./portal.ts');
   const gateway: Server = up(
     await startGateway(
       options.port,
       GATEWAY_HOST,
       (bundleName) => options.functionHost?.(bundleName, env),
       traffic,
+      await prepareLocalPortal(options.dataDir),
     ),
     closeServer,
   );

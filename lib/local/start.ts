@@ -29,6 +29,7 @@ const cannotStart = (error: Error): never => {
 };
 if (port !== 0) await ensurePortFree(port, '127.0.0.1').catch(cannotStart);
 const { startStack } = await import('./stack.ts');
+const { SANDBOX_OWNER_EMAIL } = await import('./seed.ts');
 console.log('Starting the local stack (DynamoDB Local, SQS, secrets, seed data, the ledgers, the gateway)…');
 
 const stack = await startStack({
@@ -57,6 +58,9 @@ const credentials = {
   environment: stack.seededTenant.environment,
   horizonUrl: stack.horizonUrl,
   friendbotUrl: stack.friendbotUrl,
+  // The business portal, and its sandbox owner's address: sign in there, the code arrives at sesUrl.
+  portalUrl: stack.baseUrl.replace(/\/v1$/, '/portal/'),
+  portalOwnerEmail: SANDBOX_OWNER_EMAIL,
   // Where the beneficiary notices go: the SES emulator (its page, GET /store) and the WhatsApp simulator.
   sesUrl: stack.sesUrl,
   whatsAppUrl: stack.whatsAppUrl,
@@ -69,6 +73,9 @@ writeFileSync(join(dataDir, 'stack.env.json'), `${JSON.stringify(stack.env, null
 
 console.log(
   `Local stack up in ${((Date.now() - started) / 1000).toFixed(1)} s: ${stack.baseUrl} (health: ${stack.baseUrl.replace(/\/v1$/, '')}/healthz)`,
+);
+console.log(
+  `Business portal: ${credentials.portalUrl} (sign in as ${SANDBOX_OWNER_EMAIL}; the one-time code arrives at ${stack.sesUrl})`,
 );
 console.log('Sandbox tenant (also in .local/credentials.json):');
 console.log(JSON.stringify(credentials, null, 2));

@@ -103,8 +103,10 @@ function operationObject(route: Route, components: SchemaComponents): OpenApiOpe
 
 /** What a route's `auth` asks for; a provider's notification carries its own signature, no scheme of ours. */
 function securityOf(auth: Route['auth']): OpenApiOperation['security'] {
-  if (auth === 'token') return [{ serviceAuth: [], bearerAuth: [] }];
+  if (auth === 'token') return [{ serviceAuth: [], bearerAuth: [] }, { personBearer: [] }];
   if (auth === 'apiKey') return [{ serviceAuth: [] }];
+  if (auth === 'person') return [{ personBearer: [] }];
+  if (auth === 'session') return [{ portalSession: [] }];
   return [];
 }
 

@@ -14,6 +14,19 @@ export const securitySchemes = {
     bearerFormat: 'JWT',
     description: 'An access token from POST /auth/token. Every route but POST /auth/token needs it.',
   },
+  personBearer: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description:
+      'A portal person’s token from POST /portal/token, sent without `x-service-auth`: bound to one tenant, its role read again on every call.',
+  },
+  portalSession: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: '__Host-pgw_session',
+    description: 'The portal’s session cookie (POST /portal/sessions): HttpOnly, Secure, SameSite=Strict.',
+  },
 };
 
 export const headers = {

@@ -68,6 +68,7 @@ import {
 import type * as z from '../zod.ts';
 import { md } from './markdown.ts';
 import { OFFRAMP_LIMITS, PAYMENT_RULES, RAMP_RULES } from './payment-docs.ts';
+import { portalDocs } from './portal-docs.ts';
 
 export type OperationName = RouteEntry['operation'];
 
@@ -140,6 +141,7 @@ const BENEFICIARY_PAYMENT_RULES =
 const SANDBOX_ONLY = 'Sandbox applications only: a production application gets 404, as for an unknown route.';
 
 export const operationDocs: Record<OperationName, OperationDoc> = {
+  ...portalDocs,
   issueToken: {
     tag: 'Auth',
     summary: 'Issue an access token',

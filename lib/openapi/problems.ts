@@ -18,7 +18,7 @@ import type { JsonSchema } from './schemas.ts';
  * the signing ring) unreachable or slow.
  */
 const EVERY_ROUTE: ProblemStatus[] = [400, 401, 413, 415, 429, 500, 503, 504];
-/** Token routes also refuse a client without an association. */
+/** Token routes also refuse a client without an association, and a person whose role is short of the route's. */
 const TOKEN_ROUTE: ProblemStatus[] = [403];
 
 /** What the fallback function ($default) answers for a request no route matches. */
@@ -27,7 +27,8 @@ export const UNMATCHED_REQUEST_STATUSES: ProblemStatus[] = [400, 404, 405];
 /** Every problem status a route documents, ascending: the shared ones and its operation's own. */
 export function problemStatusesOf(route: Pick<Route, 'auth' | 'operation'>): ProblemStatus[] {
   const own = Object.keys(operationDocs[route.operation as OperationName].problems ?? {}).map(Number);
-  const shared = route.auth === 'token' ? [...EVERY_ROUTE, ...TOKEN_ROUTE] : EVERY_ROUTE;
+  const shared =
+    route.auth === 'token' || route.auth === 'person' ? [...EVERY_ROUTE, ...TOKEN_ROUTE] : EVERY_ROUTE;
   return [...new Set([...shared, ...own] as ProblemStatus[])].sort((a, b) => a - b);
 }
 
@@ -43,7 +44,7 @@ export function limitDescriptionOf(route: Pick<Route, 'method' | 'path' | 'auth'
 export const problemDescriptions: Record<ProblemStatus, string> = {
   400: 'Malformed request: bad JSON, wrong type, missing or not-accepted member, bad pattern, bad `limit` or `cursor`, a repeated or unknown query member. `errors` names each field.',
   401: 'Missing or invalid `x-service-auth` key or bearer token, or wrong client credentials.',
-  403: 'Authenticated but not permitted: the client has no association.',
+  403: 'Authenticated but not permitted: the client has no association, or the person’s role is short of what the route needs.',
   404: 'No such resource for the caller (another tenant’s reads exactly like a missing one), or no such route.',
   405: 'A known path with another method; `Allow` lists the methods.',
   409: 'Conflicting state or a concurrent change.',

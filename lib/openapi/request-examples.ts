@@ -15,6 +15,20 @@ const otherWalletId = '5e1f0a9b-8c7d-4e6f-a04b-3c2d1e0f9a8b';
 const stellarAccount = 'GCFXHS4GXL6BVUCXBWXGTITROWLVYXQKQLF4YH5O5JT3YZXCYPAFBJZB';
 
 export const requestExamples: Partial<Record<OperationName, Record<string, Example>>> = {
+  requestSignInCode: { email: { summary: 'A team member’s address', value: { email: 'ada@acme.example' } } },
+  createPortalSession: {
+    code: { summary: 'The code the email gave', value: { email: 'ada@acme.example', code: '04817263' } },
+  },
+  issuePortalToken: {
+    first: { summary: 'The person’s first tenant', value: {} },
+    named: {
+      summary: 'One tenant by name (the test/live switch)',
+      value: { environment: 'sandbox', associationId: '5b0e8f2a-3c1d-4e7a-9f60-2d8b7c4a1e93' },
+    },
+  },
+  addTeamMember: {
+    developer: { summary: 'A developer', value: { email: 'grace@acme.example', role: 'developer' } },
+  },
   issueToken: {
     credentials: {
       summary: 'Client credentials',

@@ -32,6 +32,15 @@ import {
   transactionPage,
   transactionResource,
 } from '../payments/responses.ts';
+import {
+  auditPage,
+  memberPage,
+  memberResource,
+  portalSessionResource,
+  portalTokenResource,
+  signedOut,
+  signInAccepted,
+} from '../people/responses.ts';
 import { providerNotificationReceipt } from '../providers/responses.ts';
 import { quoteResource } from '../quotes/responses.ts';
 import { statementLine, statementResource } from '../statements/responses.ts';
@@ -94,6 +103,13 @@ const responseSchemas: Record<string, z.core.$ZodType> = {
   WebhookPage: webhookPage,
   WebhookDelivery: deliveryResource,
   WebhookDeliveryPage: deliveryPage,
+  SignInAccepted: signInAccepted,
+  PortalSession: portalSessionResource,
+  SignedOut: signedOut,
+  PortalToken: portalTokenResource,
+  Member: memberResource,
+  MemberPage: memberPage,
+  AuditPage: auditPage,
 };
 
 /**

@@ -40,6 +40,9 @@ const sandboxTagDescription =
 
 export const tagDescriptions: Record<string, string> = {
   Auth: 'Access tokens: `POST /auth/token` with the application’s key and client credentials answers a bearer token for 900 s. Fetch a new one before it expires; every other route needs it.',
+  Portal:
+    'The business portal’s sign-in: a person (not an application) asks for a one-time code by email, signs in with it for a session cookie, and mints short-lived bearer tokens for the public API from it, bound to one tenant and the person’s role there (`viewer`, `developer`, `owner`). These routes take no API key; they answer only the portal’s own pages (same origin).',
+  Team: 'A tenant’s people and their roles, and the audit log of what they did: owners only, with a person’s token from POST /portal/token.',
   Assets: md(
     'The assets of the registry of the caller’s environment, which wallets hold and payments send.',
     '- Record: `{assetCode, assetIssuer, assetType, name, decimals, networkName}`. `assetIssuer` is null for the native asset (XLM); `assetType` is `native`, `credit_alphanum4` or `credit_alphanum12`; `networkName` is `stellar-testnet` (sandbox) or `stellar-pubnet` (production). `decimals` is how many places to show the asset with (2 for USDC and EURC, as their issuers show them), a display hint: balances and ledger amounts keep the ledger’s 7 places, and a P2P payment or a swap may carry up to 7 whatever `decimals` says.',

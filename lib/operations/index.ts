@@ -10,10 +10,12 @@ import { connectorsOperations } from './connectors.ts';
 import { customersOperations } from './customers.ts';
 import { onrampOperations } from './onramp.ts';
 import { paymentsOperations } from './payments.ts';
+import { portalOperations } from './portal.ts';
 import { providersOperations } from './providers.ts';
 import { quotesOperations } from './quotes.ts';
 import { sandboxOperations } from './sandbox.ts';
 import { statementsOperations } from './statements.ts';
+import { teamOperations } from './team.ts';
 import { transactionsOperations } from './transactions.ts';
 import { walletsOperations } from './wallets.ts';
 import { webhooksOperations } from './webhooks.ts';
@@ -36,6 +38,7 @@ export const operationsByFunction = {
   providers: providersOperations,
   customers: customersOperations,
   onramp: onrampOperations,
+  portal: { ...portalOperations, ...teamOperations },
 } satisfies { [F in FunctionName]: Record<OperationOf<F>, AnyOperation> };
 
 /** The operation that serves a route of lib/routes.ts. */

@@ -18,6 +18,7 @@ import { MAX_BODY_BYTES } from '../../lib/http/json-body.ts';
 import { ORIGIN_VERIFY_HEADER } from '../../lib/http/origin-verify.ts';
 import { openApiDocument } from '../../lib/openapi/document.ts';
 import { API_PREFIX, routeKeyOf, routes } from '../../lib/routes.ts';
+import { PORTAL_CSP } from '../../portal/headers.ts';
 import { Contract } from '../support/contract.ts';
 import {
   asArray,
@@ -319,16 +320,17 @@ describe('the distribution', () => {
   test('sends /v1/* to the HTTP API over HTTPS (TLS 1.2), uncached, every method, viewer headers', () => {
     for (const s of [dev, prod]) {
       const config = distributionConfig(s);
+      // The API's origin first (its mTLS override names Origins.0); the portal's bucket the other.
       const [origin] = config.Origins;
-      assert.equal(config.Origins.length, 1);
+      assert.equal(config.Origins.length, 2);
       // Prod's client certificate for the origin: its own test, below.
       const { OriginMtlsConfig: _mtls, ...custom } = origin.CustomOriginConfig;
       assert.deepEqual(custom, {
         OriginProtocolPolicy: 'https-only',
         OriginSSLProtocols: ['TLSv1.2'],
       });
-      const [api] = config.CacheBehaviors;
-      assert.equal(config.CacheBehaviors.length, 1);
+      const api = config.CacheBehaviors.find((b: Json) => b.PathPattern === `${API_PREFIX}/*`);
+      assert.equal(config.CacheBehaviors.length, 2, '/v1/* and the portal');
       assert.equal(api.PathPattern, `${API_PREFIX}/*`);
       for (const behavior of [api, config.DefaultCacheBehavior]) {
         assert.equal(behavior.TargetOriginId, origin.Id);
@@ -387,7 +389,9 @@ describe('the distribution', () => {
       TruststoreVersion: DOMAIN.originMtls.truststoreVersion,
     });
     const origins = distributionConfig(prod).Origins;
-    assert.equal(origins.length, 1, "the API's origin is the only one");
+    // The API's origin first (the override names Origins.0), the portal's bucket after it.
+    assert.equal(origins.length, 2);
+    assert.ok(origins[0].CustomOriginConfig, "Origins.0 is the API's");
     assert.deepEqual(origins[0].CustomOriginConfig.OriginMtlsConfig, {
       ClientCertificateArn: DOMAIN.originMtls.clientCertificateArn,
     });
@@ -538,6 +542,60 @@ describe('the distribution', () => {
   });
 });
 
+describe('the business portal', () => {
+  test('is a private bucket behind the same distribution and web ACL, at /portal*, through origin access control', () => {
+    for (const s of [dev, prod]) {
+      const config = distributionConfig(s);
+      const [bucketId, bucket] = only(s.resources, 'AWS::S3::Bucket');
+      assert.deepEqual((bucket.Properties as Json).PublicAccessBlockConfiguration, {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
+      const portal = config.CacheBehaviors.find((b: Json) => b.PathPattern === '/portal*');
+      assert.ok(portal, 'a /portal* behaviour');
+      const origin = config.Origins.find((o: Json) => o.Id === portal.TargetOriginId);
+      assert.deepEqual(origin.DomainName, { 'Fn::GetAtt': [bucketId, 'RegionalDomainName'] });
+      assert.ok(origin.OriginAccessControlId, 'origin access control');
+      assert.deepEqual(new Set(portal.AllowedMethods), new Set(['GET', 'HEAD']));
+      assert.equal(portal.ViewerProtocolPolicy, 'redirect-to-https');
+      assert.equal(portal.Compress, true);
+      // The same web ACL as the API: one distribution.
+      assert.ok(config.WebACLId);
+      // Only CloudFront reads it, as this distribution.
+      const [, policy] = only(s.resources, 'AWS::S3::BucketPolicy');
+      const reads = (policy.Properties as Json).PolicyDocument.Statement.filter(
+        (st: Json) => st.Effect === 'Allow',
+      );
+      assert.deepEqual(
+        reads.map((st: Json) => st.Principal),
+        [{ Service: 'cloudfront.amazonaws.com' }],
+      );
+    }
+  });
+
+  test('answers with the portal’s Content-Security-Policy and security headers', () => {
+    const config = distributionConfig(dev);
+    const portal = config.CacheBehaviors.find((b: Json) => b.PathPattern === '/portal*');
+    const [policyId, policy] = only(dev.resources, 'AWS::CloudFront::ResponseHeadersPolicy');
+    assert.deepEqual(portal.ResponseHeadersPolicyId, { Ref: policyId });
+    const security = (policy.Properties as Json).ResponseHeadersPolicyConfig.SecurityHeadersConfig;
+    assert.equal(security.ContentSecurityPolicy.ContentSecurityPolicy, PORTAL_CSP);
+    assert.equal(security.FrameOptions.FrameOption, 'DENY');
+    assert.equal(security.ReferrerPolicy.ReferrerPolicy, 'no-referrer');
+    assert.equal(security.ContentTypeOptions.Override, true);
+  });
+
+  test('its files go to the bucket, under portal/, from a stack of their own', () => {
+    const content = assembly.getStackArtifact(`${devStack.artifactId}-portal`).template
+      .Resources as Resources;
+    const [, deployment] = only(content, 'Custom::CDKBucketDeployment');
+    assert.equal((deployment.Properties as Json).DestinationBucketKeyPrefix, 'portal/');
+    assert.deepEqual((deployment.Properties as Json).DistributionPaths, ['/portal*']);
+  });
+});
+
 describe('edge alarms (us-east-1)', () => {
   const alarmsOf = (s: Synthesized) => {
     const artifact = assembly.getStackArtifact(`${s.name}-edge-alarms`);
@@ -643,7 +701,12 @@ describe('edge alarms (us-east-1)', () => {
 describe('unknown routes', () => {
   test('paths outside /v1 are answered by a CloudFront Function at the viewer request', () => {
     for (const s of [dev, prod]) {
-      const [functionId, fn] = only(s.resources, 'AWS::CloudFront::Function');
+      // The other function is the portal's (its index page).
+      const found = ofType(s.resources, 'AWS::CloudFront::Function').find(
+        ([, r]) => (r.Properties as Json).FunctionCode === notFoundFunctionCode(),
+      );
+      assert.ok(found, 'the 404 function');
+      const [functionId, fn] = found;
       const p = fn.Properties as Json;
       assert.equal(p.FunctionConfig.Runtime, 'cloudfront-js-2.0');
       assert.equal(p.FunctionCode, notFoundFunctionCode());

@@ -132,6 +132,22 @@ describe('beneficiary notices', () => {
     assert.ok(!feedbackStatements.some((s) => asArray(s.Action).some((a) => a.startsWith('ses:'))));
   });
 
+  test('the portal’s sign-in codes and team invitations go out from the same identity, as notices@', () => {
+    for (const bundle of ['api/portal']) {
+      const [id, fn] = functionOf(bundle);
+      const variables =
+        (fn.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {};
+      assert.equal(variables.NOTIFY_EMAIL_FROM, 'notices@payments.example', bundle);
+      const sends = statementsOfRole(resources, referencedId(props(id).Role)).filter((s) =>
+        asArray(s.Action).some((a) => a.startsWith('ses:')),
+      );
+      assert.equal(sends.length, 1, bundle);
+      assert.deepEqual(sends[0]?.Condition, {
+        StringEquals: { 'ses:FromAddress': 'notices@payments.example' },
+      });
+    }
+  });
+
   test('prod refuses to synthesize with WhatsApp enabled and no token secret', () => {
     assert.throws(
       () =>

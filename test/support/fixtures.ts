@@ -12,6 +12,7 @@ import { findProviderSecret } from '../../lib/providers/repo.ts';
 import { SIGNATURE_HEADER, signNotification } from '../../lib/providers/signature.ts';
 import { type Route, routeKeyOf, routes } from '../../lib/routes.ts';
 import { as, type Caller, newCaller } from './api.ts';
+import { addPerson, newEmail, newPerson, signInCode } from './people.ts';
 import { startReceiver } from './webhook-receiver.ts';
 
 export interface Fixture {
@@ -49,6 +50,18 @@ export interface Fixture {
   customerId: string;
   /** An on-ramp reference of that customer, bound to `wallet`. */
   reference: string;
+  /**
+   * The tenant's portal people: a signed-in owner (session cookie, person token), a code sent to
+   * another member and not yet used (the sign-in route's valid request spends it), and a member the
+   * team route's valid DELETE removes.
+   */
+  people: {
+    ownerEmail: string;
+    cookie: string;
+    token: string;
+    pendingCode: { email: string; code: string };
+    removableMemberId: string;
+  };
 }
 
 export const CONNECTOR_ID = 'ke-momo-offramp-usdc-kes';
@@ -308,6 +321,22 @@ export async function newFixture(): Promise<Fixture> {
     rampTransaction: ramp.body.transactionRecordId,
     customerId,
     reference: reference.body.reference,
+    people: await portalPeople(caller),
+  };
+}
+
+async function portalPeople(caller: Caller): Promise<Fixture['people']> {
+  const owner = await newPerson(caller.tenant, 'owner');
+  const [pending, removable] = await Promise.all([
+    addPerson(caller.tenant, 'viewer'),
+    addPerson(caller.tenant, 'viewer'),
+  ]);
+  return {
+    ownerEmail: owner.email,
+    cookie: owner.cookie,
+    token: owner.token,
+    pendingCode: { email: pending.email, code: await signInCode(pending.email) },
+    removableMemberId: removable.memberId,
   };
 }
 
@@ -329,8 +358,11 @@ export interface RequestSpec {
   method: string;
   path: string;
   body?: unknown;
-  /** 'apiKey': x-service-auth only (the token route); 'token': the key and the caller's bearer token. */
-  auth: 'apiKey' | 'token' | 'providerSignature';
+  /**
+   * 'apiKey': x-service-auth only (the token route); 'token': the key and the caller's bearer token;
+   * the portal's: 'none', 'session' (its cookie), 'person' (a person's token alone).
+   */
+  auth: Route['auth'];
 }
 
 /** The query members a route's valid request carries (beside which the tests add theirs). */
@@ -445,6 +477,14 @@ function validBody(key: string, f: Fixture): unknown {
       return { walletId: f.wallet };
     case 'POST /v1/sandbox/onramp/references/{reference}/receipts':
       return { amount: 100, currency: 'ZAR' };
+    case 'POST /v1/portal/sign-in':
+      return { email: f.people.ownerEmail };
+    case 'POST /v1/portal/sessions':
+      return { ...f.people.pendingCode };
+    case 'POST /v1/portal/token':
+      return { environment: 'sandbox' };
+    case 'POST /v1/team/members':
+      return { email: newEmail('invited'), role: 'viewer' };
     case 'POST /v1/sandbox/customers/{customerId}/connectors/{connectorId}/decision':
       // The decision it has: answered again.
       return { decision: 'VERIFIED' };
@@ -485,6 +525,8 @@ function paramValue(key: string, param: string, f: Fixture): string {
       return f.rampTransaction;
     case 'outcome':
       return 'complete';
+    case 'memberId':
+      return f.people.removableMemberId;
     default:
       throw new Error(`No fixture value for {${param}} of ${key}: add one to test/support/fixtures.ts`);
   }
@@ -535,9 +577,18 @@ export function credentials(
         [SIGNATURE_HEADER]: signNotification(f.providerSecret, JSON.stringify(spec.body), new Date()),
       },
     };
-  return spec.auth === 'token'
-    ? { apiKey: f.caller.tenant.apiKey, token: f.caller.token }
-    : { apiKey: f.caller.tenant.apiKey };
+  switch (spec.auth) {
+    case 'token':
+      return { apiKey: f.caller.tenant.apiKey, token: f.caller.token };
+    case 'apiKey':
+      return { apiKey: f.caller.tenant.apiKey };
+    case 'person':
+      return { token: f.people.token };
+    case 'session':
+      return { headers: { cookie: f.people.cookie } };
+    default:
+      return {};
+  }
 }
 
 // ── raw JSON ───────────────────────────────────────────────────────────────────────────────────

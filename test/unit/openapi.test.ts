@@ -58,8 +58,11 @@ describe('the OpenAPI document', () => {
     for (const route of routes) {
       const expected = {
         apiKey: [{ serviceAuth: [] }],
-        token: [{ serviceAuth: [], bearerAuth: [] }],
+        token: [{ serviceAuth: [], bearerAuth: [] }, { personBearer: [] }],
         providerSignature: [],
+        none: [],
+        session: [{ portalSession: [] }],
+        person: [{ personBearer: [] }],
       }[route.auth];
       assert.deepEqual(
         operationOf(route.path, route.method)?.security,
@@ -129,12 +132,15 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(unmatched, [400, 404, 405]);
   });
 
-  it('documents the problems every route shares, and 403 on every token route', () => {
+  it('documents the problems every route shares, and 403 on every token and person route', () => {
     for (const route of routes) {
       const statuses = Object.keys(operationOf(route.path, route.method)?.responses ?? {});
       for (const status of ['400', '401', '413', '415', '500', '503', '504'])
         assert.ok(statuses.includes(status), `${route.method} ${route.path} lacks ${status}`);
-      assert.equal(statuses.includes('403'), route.auth === 'token', `${route.method} ${route.path} 403`);
+      if (route.auth === 'token' || route.auth === 'person')
+        assert.ok(statuses.includes('403'), `${route.method} ${route.path} 403`);
+      if (route.auth === 'apiKey' || route.auth === 'providerSignature')
+        assert.ok(!statuses.includes('403'), `${route.method} ${route.path} 403`);
     }
   });
 

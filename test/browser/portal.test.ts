@@ -1,0 +1,208 @@
+// The business portal in a real browser (Debian's chromium, playwright-core) against the real local
+// stack: a person signs in with the code their inbox got, every page renders with no console error and
+// no serious or critical axe-core violation (its screenshot goes to docs/portal/), a payment's page shows
+// its ledger transaction, a statement downloaded equals the API's CSV, a webhook delivery is resent; a
+// viewer is refused by the server; a signed-out browser and another tenant's person see nothing.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { as, type Caller, newCaller } from '../support/api.ts';
+import { consoleErrors, newBrowser, seriousViolations } from '../support/browser.ts';
+import { accepted, ownWallet, settled } from '../support/payments.ts';
+import { addPerson, codesSentTo } from '../support/people.ts';
+import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
+
+const portalUrl = () => (process.env.TEST_BASE_URL ?? '').replace(/\/v1$/, '/portal/');
+const screenshots = fileURLToPath(new URL('../../docs/portal/', import.meta.url));
+
+/** Signs `email` in through the page, reading the code from the SES emulator as they would their inbox. */
+async function signIn(page: Page, email: string): Promise<void> {
+  await page.goto(portalUrl());
+  await page.getByLabel('Work email').fill(email);
+  const before = (await codesSentTo(email)).length;
+  await page.getByRole('button', { name: 'Email me a code' }).click();
+  await page.getByLabel('Code').waitFor();
+  const codes = await codesSentTo(email);
+  assert.equal(codes.length, before + 1);
+  await page.getByLabel('Code').fill(codes.at(-1) as string);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Portal' }).waitFor();
+}
+
+/** Opens `hash`, waits for its heading and for its data, and checks it as a user and axe-core would. */
+async function visit(
+  page: Page,
+  hash: string,
+  heading: string | RegExp,
+  shot?: string,
+  problems: 'none' | 'expected' = 'none',
+): Promise<void> {
+  await page.goto(`${portalUrl()}${hash}`);
+  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+  await page.getByText('Loading…').first().waitFor({ state: 'detached' });
+  assert.deepEqual(await seriousViolations(page), [], `${hash}: axe-core`);
+  if (problems === 'none')
+    assert.deepEqual(await page.getByRole('alert').allTextContents(), [], `${hash}: a problem shown`);
+  if (shot) await page.screenshot({ path: `${screenshots}${shot}.png` });
+}
+
+describe('the business portal in Chromium', () => {
+  let caller: Caller;
+  let owner: { email: string };
+  let browser: BrowserContext;
+  let page: Page;
+  let errors: string[];
+  let receiver: Receiver;
+  let wallet: string;
+  let payment: string;
+  let webhookId: string;
+
+  beforeAll(async () => {
+    caller = await newCaller({ name: 'Acme Trading (sandbox)' });
+    owner = await addPerson(caller.tenant, 'owner');
+    const [from, to] = await Promise.all([
+      ownWallet(caller, 'USDC', 250, 'Treasury'),
+      ownWallet(caller, 'USDC', undefined, 'Payroll'),
+    ]);
+    wallet = from.id;
+    receiver = await startReceiver();
+    // The first attempt fails, every later one succeeds.
+    receiver.answer = (index) => ({ status: index === 0 ? 500 : 204 });
+    const webhook = await as(caller, '/webhooks', {
+      method: 'POST',
+      body: { url: receiver.url, events: ['payment.completed'] },
+    });
+    webhookId = webhook.body.id;
+    payment = await accepted(caller, 'p2p/own', {
+      transactionId: crypto.randomUUID(),
+      walletId: from.id,
+      destinationWalletId: to.id,
+      sendingAssetCode: 'USDC',
+      amount: 42.5,
+    });
+    await settled(caller, payment);
+    await as(caller, '/beneficiaries', {
+      method: 'POST',
+      body: { individual: { firstName: 'Thandi', lastName: 'Nkosi' } },
+    });
+    await receiver.until(2);
+    browser = await newBrowser();
+    page = await browser.newPage();
+    await signIn(page, owner.email);
+    errors = consoleErrors(page);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await receiver?.close();
+  });
+
+  it('renders every page with no console error and no serious or critical axe-core violation', async () => {
+    await visit(page, '#/home', 'Home', 'home');
+    await visit(page, '#/payments', 'Payments', 'payments');
+    await visit(page, '#/wallets', 'Wallets', 'wallets');
+    await visit(page, `#/wallets/${wallet}`, 'Wallet: Treasury', 'wallet-statement');
+    await visit(page, '#/beneficiaries', 'Beneficiaries', 'beneficiaries');
+    await visit(page, '#/webhooks', 'Webhooks', 'webhooks');
+    await visit(page, `#/webhooks/${webhookId}`, 'Webhook endpoint', 'webhook-deliveries');
+    await visit(page, '#/team', 'Team & audit', 'team');
+    assert.deepEqual(errors, []);
+  });
+
+  it('shows a payment with its ledger transaction and timeline', async () => {
+    const record = (await as(caller, `/transactions/${payment}`)).body;
+    await visit(page, `#/payments/${payment}`, 'Payment', 'payment');
+    await page.getByText(record.stellarTxHash).first().waitFor();
+    await page.getByRole('listitem').filter({ hasText: 'Completed' }).waitFor();
+    assert.deepEqual(errors, []);
+  });
+
+  it('downloads a statement that equals the API’s CSV', async () => {
+    await visit(page, `#/wallets/${wallet}`, 'Wallet: Treasury');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download CSV' }).click(),
+    ]);
+    const saved = readFileSync((await download.path()) as string, 'utf8');
+    const day = (n: number) => new Date(Date.now() - n * 86400_000).toISOString().slice(0, 10);
+    const query = `walletId=${wallet}&assetCode=USDC&startDate=${day(30)}&endDate=${day(0)}&limit=100`;
+    const api = await fetch(`${process.env.TEST_BASE_URL}/statements/transactions?${query}`, {
+      headers: {
+        'x-service-auth': caller.tenant.apiKey,
+        authorization: `Bearer ${caller.token}`,
+        accept: 'text/csv',
+      },
+    });
+    assert.equal(saved, await api.text());
+    assert.match(saved, /42\.5/);
+  });
+
+  it('shows a delivery that failed and then succeeded, attempt by attempt, and resends it', async () => {
+    await visit(page, `#/webhooks/${webhookId}`, 'Webhook endpoint');
+    await page
+      .getByRole('listitem')
+      .filter({ hasText: /^#1: 500, \d+ ms/ })
+      .waitFor();
+    await page
+      .getByRole('listitem')
+      .filter({ hasText: /^#2: 204, \d+ ms/ })
+      .waitFor();
+    const before = receiver.received.length;
+    await page.getByRole('button', { name: 'Resend' }).first().click();
+    await page.getByRole('status').filter({ hasText: 'Queued again.' }).waitFor();
+    await receiver.until(before + 1);
+    assert.deepEqual(errors, []);
+  });
+
+  it('a viewer is refused by the server, not by a hidden button', async () => {
+    const { email } = await addPerson(caller.tenant, 'viewer');
+    const viewerBrowser = await newBrowser();
+    try {
+      const viewer = await viewerBrowser.newPage();
+      await signIn(viewer, email);
+      await visit(viewer, `#/wallets/${wallet}`, 'Wallet: Treasury');
+      await viewer.getByRole('button', { name: /Fund 100 USDC/ }).click();
+      await viewer
+        .getByRole('alert')
+        .filter({ hasText: 'Your role (viewer) cannot do this: it needs developer.' })
+        .waitFor();
+      await visit(viewer, '#/team', 'Team & audit', 'viewer-refused', 'expected');
+      await viewer.getByRole('alert').first().waitFor();
+      assert.equal(await viewer.getByRole('cell', { name: owner.email }).count(), 0);
+    } finally {
+      await viewerBrowser.close();
+    }
+  });
+
+  it('a signed-out browser sees the sign-in page and nothing of the tenant', async () => {
+    const stranger = await newBrowser({ width: 390, height: 844 });
+    try {
+      const visitor = await stranger.newPage();
+      await visitor.goto(`${portalUrl()}#/payments/${payment}`);
+      await visitor.getByRole('heading', { name: 'Sign in to the business portal' }).waitFor();
+      assert.deepEqual(await seriousViolations(visitor), []);
+      await visitor.screenshot({ path: `${screenshots}sign-in-phone.png` });
+      assert.equal(await visitor.getByText(payment).count(), 0);
+    } finally {
+      await stranger.close();
+    }
+  });
+
+  it('another tenant’s person sees nothing of this tenant', async () => {
+    const other = await newCaller();
+    const { email } = await addPerson(other.tenant, 'owner');
+    const otherBrowser = await newBrowser();
+    try {
+      const outsider = await otherBrowser.newPage();
+      await signIn(outsider, email);
+      await outsider.goto(`${portalUrl()}#/payments/${payment}`);
+      await outsider.getByRole('alert').filter({ hasText: 'Not Found' }).waitFor();
+      await visit(outsider, '#/wallets', 'Wallets');
+      assert.equal(await outsider.getByText('Treasury').count(), 0);
+    } finally {
+      await otherBrowser.close();
+    }
+  });
+});
