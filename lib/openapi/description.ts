@@ -33,7 +33,7 @@ export function apiDescription(): string {
     '2. **A first wallet**: `POST /wallets` with `{"walletName": "Treasury", "assetCode": "USDC", "ownAccount": true}` answers 201 with its `id`; in sandbox, `POST /sandbox/wallets/{walletId}/fund` with `{"assetCode": "USDC", "amount": 1000}` gives it test money.',
     '3. **A first payment**: a second wallet the same way, then `POST /payments/p2p/own` with `{"transactionId": "<a new UUID>", "walletId": "<first>", "destinationWalletId": "<second>", "sendingAssetCode": "USDC", "amount": 25.5}` answers 202 with its `transactionRecordId`; `GET /transactions/{transactionRecordId}` shows it `completed` once the ledger has it (a second or so).',
     '',
-    'Each tag below is one resource and starts with what holds for its routes. The rules every route follows come last: **Authentication**, **Errors**, **Requests**, **Retries**, **Pagination** and **Request ids**.',
+    'Each tag below is one resource and starts with what holds for its routes. The business portal’s own routes follow them, and the rules every route follows come last: **Authentication**, **Errors**, **Requests**, **Rate limits**, **Retries**, **Pagination** and **Request ids**.',
   );
 }
 

@@ -110,6 +110,9 @@ function securityOf(auth: Route['auth']): OpenApiOperation['security'] {
   return [];
 }
 
+/** Tags of the business portal's routes (sign-in, team): listed after the integrator's resources. */
+const PORTAL_TAGS = ['Portal', 'Team'];
+
 export function openApiDocument(options: DocumentOptions = {}): OpenApiDocument {
   const bodies: Record<string, z.core.$ZodType> = {};
   for (const route of routes) {
@@ -135,11 +138,14 @@ export function openApiDocument(options: DocumentOptions = {}): OpenApiDocument 
     servers: [{ url: options.serverUrl ?? '/v1' }],
     security: [{ serviceAuth: [], bearerAuth: [] }],
     tags: [
-      ...[...new Set(Object.values(operationDocs).map((d) => d.tag))].map((name) => {
-        const description = tagDescriptions[name];
-        if (!description) throw new Error(`Tag ${name} has no description in lib/openapi/tag-docs.ts`);
-        return { name, description };
-      }),
+      // The integrator's resources first; the portal's own routes after them.
+      ...[...new Set(Object.values(operationDocs).map((d) => d.tag))]
+        .sort((a, b) => Number(PORTAL_TAGS.includes(a)) - Number(PORTAL_TAGS.includes(b)))
+        .map((name) => {
+          const description = tagDescriptions[name];
+          if (!description) throw new Error(`Tag ${name} has no description in lib/openapi/tag-docs.ts`);
+          return { name, description };
+        }),
       // After the resources: the page opens on the quick start and the first operation.
       ...ruleTags(),
     ],
