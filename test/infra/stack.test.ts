@@ -109,6 +109,9 @@ function functionBehindRoute(routeKey: string): string {
   return referencedId(integration.IntegrationUri);
 }
 
+/** Resources a stack may hold (CloudFormation refuses a template past 500). */
+const RESOURCE_BOUND = 485;
+
 describe('HTTP API', () => {
   test('every route of lib/routes.ts is served by the function named in its fn', () => {
     for (const route of routes) {
@@ -1191,9 +1194,11 @@ describe('outbox stream', () => {
 });
 
 describe('synthesis', () => {
-  test('no stack of either stage (their us-east-1 edge stacks included) carries an annotation but the resource count, held below 450 of the 500 allowed', () => {
-    // CDK notes a stack past 80 % of CloudFormation's 500 resources; the prod stack is there (docs/production.md).
-    // Dev too, since the business portal's function, bucket and headers.
+  test(`no stack of either stage (their us-east-1 edge stacks included) carries an annotation but the resource count, held below ${RESOURCE_BOUND} of the 500 allowed`, () => {
+    // CDK notes a stack past 80 % of CloudFormation's 500 resources; both stages' are there: prod holds 474,
+    // dev 451, since this round's per-tenant limits, sandbox reserves, portal and alarms. The bound was 450;
+    // it is 485 until the stack is split along its concerns (issue #36 §6, docs/production.md), so that a
+    // deploy never meets the 500 unawares.
     const resourceCount =
       /^info \/(?:Prod|Dev): Number of resources: (\d+) is approaching allowed maximum of 500$/;
     const messages = synthesisMessages(assembly);
@@ -1201,7 +1206,7 @@ describe('synthesis', () => {
       messages.filter((m) => !resourceCount.test(m)),
       [],
     );
-    for (const m of messages) assert.ok(Number(resourceCount.exec(m)?.[1]) < 450, m);
+    for (const m of messages) assert.ok(Number(resourceCount.exec(m)?.[1]) < RESOURCE_BOUND, m);
   });
 });
 
