@@ -69,6 +69,8 @@ export class PortalSite extends Construct {
         strictTransportSecurity: {
           accessControlMaxAge: Duration.days(730),
           includeSubdomains: true,
+          // As the API's behaviours (edge.ts): one HSTS for the whole domain.
+          preload: true,
           override: true,
         },
       },

@@ -39,7 +39,8 @@ interface Case {
 }
 
 const CONCURRENCY = 8;
-const MAX_CASES = 5500;
+/** The cases this file may send (5,643 with the portal's and the round's routes): a bound on its run time, raised with care. */
+const MAX_CASES = 6000;
 
 const ESCAPES = ['%FF', '%', '%zz', '%E0%A4%A', '%C0%AF'];
 /** JSON number texts no amount (or any other member) may be: beyond int64 stroops or a double, too fine, not positive. */
