@@ -13,6 +13,7 @@ import { listOwed } from '../lib/admin/owed.ts';
 import { createTenant, type NewTenant } from '../lib/admin/tenants.ts';
 import type { Tenant } from '../lib/http/types.ts';
 import { findPlatformAccount } from '../lib/ledger/platform-accounts.ts';
+import { sendProviderReport } from '../lib/local/provider-reports.ts';
 import type { LocalStack } from '../lib/local/stack.ts';
 import { lifecycleOf, stateOf } from '../lib/payments/lifecycle/records.ts';
 import type { TransactionRecord } from '../lib/payments/repo.ts';
@@ -252,24 +253,8 @@ const trafficError = (what: string, error: unknown) => {
 };
 
 /** The provider's signed report of an instruction, as the simulator sends it (a new notification id). */
-async function report(
-  stack: LocalStack,
-  connectorId: string,
-  body: Record<string, unknown>,
-): Promise<number> {
-  const secret = (await findProviderSecret('sandbox', connectorId)) as Buffer;
-  const text = JSON.stringify({ notificationId: randomUUID(), ...body });
-  const answer = await fetch(`${stack.baseUrl}/provider-notifications/sandbox/${connectorId}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      [SIGNATURE_HEADER]: signNotification(secret, text, new Date()),
-    },
-    body: text,
-  });
-  await answer.text();
-  return answer.status;
-}
+const report = (stack: LocalStack, connectorId: string, body: Record<string, unknown>): Promise<number> =>
+  sendProviderReport(stack.baseUrl, connectorId, body);
 
 /** The simulator's view of a record's instruction (signed GET, as the tests read it); null when it has none. */
 async function atProvider(

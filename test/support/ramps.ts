@@ -2,8 +2,7 @@
 // straight to the gateway's provider route, in whatever order and at whatever moment a test needs.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { findProviderSecret } from '../../lib/providers/repo.ts';
-import { SIGNATURE_HEADER, signNotification } from '../../lib/providers/signature.ts';
+import { sendProviderReport } from '../../lib/local/provider-reports.ts';
 import { as, baseUrl, type Caller } from './api.ts';
 import {
   bankDestination,
@@ -59,18 +58,7 @@ export async function reportInstruction(
     reason?: string | null;
   },
 ): Promise<number> {
-  const secret = (await findProviderSecret('sandbox', connectorId)) as Buffer;
-  const text = JSON.stringify({ notificationId: randomUUID(), reason: null, ...report });
-  const answer = await fetch(`${baseUrl()}/provider-notifications/sandbox/${connectorId}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      [SIGNATURE_HEADER]: signNotification(secret, text, new Date()),
-    },
-    body: text,
-  });
-  await answer.text();
-  return answer.status;
+  return sendProviderReport(baseUrl(), connectorId, { reason: null, ...report });
 }
 
 /**
