@@ -30,6 +30,7 @@ export const metricNames = {
   webhookMarkedSlow: 'WebhookMarkedSlow',
   tokenIssued: 'TokenIssued',
   tokenRefused: 'TokenRefused',
+  requestLimitReached: 'RequestLimitReached',
   noticeHeld: 'NoticeHeld',
   sandboxReserve: 'SandboxReserve',
 } as const;
@@ -242,6 +243,15 @@ export const countTokenIssued = (environment: string, applicationId: string): vo
 
 export const countTokenRefused = (environment: string, applicationId: string, reason: TokenRefusal): void =>
   emit(metricNames.tokenRefused, MetricUnit.Count, 1, { environment, reason }, { applicationId });
+
+/**
+ * A caller's window of a route group found full (lib/limits): once per window and execution environment,
+ * not once per refused request, so a flood costs a log line a window, not one a request. The group is a
+ * dimension (the five of lib/limits/policies.ts and `notifications`); the caller (`app#…`,
+ * `connector#…`) a property, for Logs Insights.
+ */
+export const countRequestLimitReached = (group: string, subject: string, quota: number): void =>
+  emit(metricNames.requestLimitReached, MetricUnit.Count, 1, { group }, { subject, quota }, [[]]);
 
 // ── notices ──────────────────────────────────────────────────────────────────────────────────────
 

@@ -4,6 +4,7 @@
 // after the count carries too. docs/decisions/tenant-rate-limits.md says why a window in the table.
 import { windowStartOf } from '../db/window-count.ts';
 import { tooManyRequests } from '../http/problem.ts';
+import { countRequestLimitReached } from '../metrics.ts';
 import type { Route } from '../routes.ts';
 import { defaultLimit, type LimitGroup, type LimitPolicy, limitGroupOf } from './policies.ts';
 import { countRequest, findApplicationLimits } from './repo.ts';
@@ -77,6 +78,8 @@ export async function admit(
   };
   if (count.counted) return admission;
   forgetEnded(nowSeconds);
+  if (knownFullUntil === undefined || knownFullUntil <= nowSeconds)
+    countRequestLimitReached(group, subject, policy.quota);
   fullUntil.set(window, nowSeconds + count.resetSeconds);
   throw tooManyRequests(
     count.resetSeconds,

@@ -3,9 +3,11 @@
 // with a day-long window, so exhausting them takes a few requests whatever the machine's speed; tenant B
 // keeps the defaults and is never held by A's windows.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, it } from 'vitest';
 import { setLimit, showLimits } from '../../lib/admin/limits.ts';
 import { DEFAULT_LIMITS, defaultLimit } from '../../lib/limits/policies.ts';
+import { metricNames } from '../../lib/metrics.ts';
 import {
   type ApiResponse,
   as,
@@ -88,6 +90,20 @@ describe('per-application request limits', () => {
     assert.equal(refused.headers.get('ratelimit-policy'), '"writes";q=2;w=86400');
     // A wrong key is never counted (nothing was proven): a 401, for A's key's window as for anyone.
     assert.equal((await call('/assets', { apiKey: 'pgw_sandbox_wrong', token: a.token })).status, 401);
+
+    // Operations see whose window filled: a RequestLimitReached line when an execution environment
+    // first finds a window full, not one per refused request (a flood costs a line, not a line a request).
+    const reached = (subject: string, group: string) =>
+      readFileSync(`${process.env.TEST_DATA_DIR}/function-output.jsonl`, 'utf8')
+        .split('\n')
+        .filter((line) => line.includes(metricNames.requestLimitReached))
+        .map((line) => JSON.parse(line))
+        .filter((line) => line.subject === subject && line.group === group && line.quota === '3');
+    const readsOfA = reached(`app#${a.tenant.applicationId}`, 'reads').length;
+    assert.ok(readsOfA >= 1, 'a line for A’s full reads window');
+    for (let i = 0; i < 3; i++) assert.equal((await as(a, '/assets')).status, 429);
+    assert.equal(reached(`app#${a.tenant.applicationId}`, 'reads').length, readsOfA);
+    assert.equal(reached(`app#${b.tenant.applicationId}`, 'reads').length, 0);
   });
 
   it('counts the token route per proven application key, failed requests included; another application is not held', async () => {
