@@ -13,15 +13,18 @@ import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { config } from '../lib/config.ts';
+import { functionOutputPath } from '../lib/local/function-output.ts';
+import { INVOCATION_CHANNEL, invokedFunction } from '../lib/local/invocation.ts';
 import { type LocalStack, startStack } from '../lib/local/stack.ts';
-import { type CallCounts, countCalls } from './aws-calls.ts';
+import { type CallCounts, type CallTally, countCalls, OUTSIDE } from './aws-calls.ts';
 import { ledgerPaymentsByMemo } from './burst-census.ts';
 import { tableAccess } from './floor.ts';
-import { httpClient, issueAccessToken } from './latency.ts';
+import { expectStatus, httpClient, issueAccessToken, tokenHeaders } from './latency.ts';
 import { type Acceptance, type FundedWallet, fundedWallet, p2pPayer } from './payment-api.ts';
 import { type AcceptedPayment, type PaymentCensus, paymentCensus } from './payment-census.ts';
 import { recordReader } from './payment-records.ts';
 import { percentile } from './stats.ts';
+import { startReceiver } from './webhooks.ts';
 
 /** What the parent hands the run (JSON in PAYMENT_BURST_RUN). */
 export interface PaymentBurstSpec {
@@ -52,6 +55,11 @@ export interface PaymentBurstSpec {
   setupCloseMs: number;
   /** Concurrent wallet-activator invocations (its queue's maxConcurrency). */
   activators: number;
+  /**
+   * A webhook registration taking `payment.completed` (one delivery a payment, to a receiver in this
+   * process that answers 204 at once): the end-to-end cost of a payment counts its webhook.
+   */
+  webhook: boolean;
 }
 
 /** What the run sends back. */
@@ -89,8 +97,17 @@ export interface PaymentBurstFigures extends PaymentCensus {
   failures: Record<string, number>;
   /** CPU over the burst (first request → every record settled), ms: this process (the whole stack but DynamoDB Local) and DynamoDB Local. */
   cpuMs: { stack: number; dynamoDb: number };
-  /** Calls this process sent over the burst, by name (bench/aws-calls.ts). */
+  /** Calls this process sent over the burst, by name, with DynamoDB's units and by function (bench/aws-calls.ts). */
   calls: CallCounts;
+  tally: CallTally;
+  /** Webhook deliveries the receiver took (payment.completed), and when the count stopped waiting for them. */
+  webhooks: { received: number; capped: boolean };
+  /**
+   * What the functions printed over the count (lib/local/function-output.ts keeps it as CloudWatch Logs
+   * would: every line at INFO and above, the metrics' EMF lines included): bytes, and the metric series
+   * (name and dimensions) the EMF lines named.
+   */
+  logs: { bytes: number; metricSeries: number };
   /** The load average (1 min) as the burst started and as it ended. */
   load: [number, number];
   firstError: string | undefined;
@@ -114,6 +131,8 @@ function dynamoDbSize(pid: number, dbPath: string | undefined): DynamoDbSize {
 
 const SETUP_CONCURRENCY = 8;
 const SETTLE_POLL_MS = 500;
+/** After the last settlement, the most the count waits for the payments' webhooks. */
+const WEBHOOK_CAP_MS = 30_000;
 const STOP_CAP_MS = 15_000;
 
 const spec = JSON.parse(process.env.PAYMENT_BURST_RUN ?? 'null') as PaymentBurstSpec | null;
@@ -132,6 +151,31 @@ process.on('SIGTERM', () => void stop(143));
 process.on('SIGINT', () => void stop(130));
 // The parent went away (its own cap, a signal): nothing will read the figures.
 process.on('disconnect', () => void stop(1));
+
+const fileSize = (path: string) => {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+};
+
+/** The bytes a log file grew by since `from`, and the metric series its EMF lines named meanwhile. */
+function logsOver(path: string, from: number): PaymentBurstFigures['logs'] {
+  const text = readFileSync(path).subarray(from).toString('utf8');
+  const series = new Set<string>();
+  for (const line of text.split('\n')) {
+    if (!line.includes('"_aws"')) continue;
+    const emf = JSON.parse(line) as {
+      _aws: { CloudWatchMetrics: { Dimensions: string[][]; Metrics: { Name: string }[] }[] };
+    } & Record<string, unknown>;
+    for (const directive of emf._aws.CloudWatchMetrics)
+      for (const dimensions of directive.Dimensions)
+        for (const metric of directive.Metrics)
+          series.add(`${metric.Name}|${dimensions.map((d) => `${d}=${emf[d]}`).join(',')}`);
+  }
+  return { bytes: Buffer.byteLength(text), metricSeries: series.size };
+}
 
 /** CPU ms a process has used (utime + stime of /proc/<pid>/stat, at 100 ticks a second); 0 when unreadable. */
 function processCpuMs(pid: number | undefined): number {
@@ -188,6 +232,25 @@ async function burst(running: LocalStack, stackMs: number): Promise<PaymentBurst
   const ring = wallets.filter(Boolean);
   if (ring.length < 2) throw new Error(`only ${ring.length} wallet(s) set up: ${firstError}`);
 
+  const receiver = await startReceiver(true);
+  if (spec.webhook) {
+    const text = JSON.stringify({
+      url: receiver.url,
+      events: ['payment.completed'],
+      description: 'bench: one webhook a payment',
+    });
+    const headers = {
+      ...tokenHeaders(running, accessToken),
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(text)),
+    };
+    const registering = httpClient(1);
+    await expectStatus(
+      registering.send(`${running.baseUrl}/webhooks`, { method: 'POST', headers, body: text }),
+      201,
+    ).finally(() => registering.close());
+  }
+
   const before = dynamoDbSize(running.dynamoDbPid, spec.dynamoDbData);
   const client = httpClient(spec.concurrency);
   const pay = p2pPayer(running, client, accessToken);
@@ -199,7 +262,8 @@ async function burst(running: LocalStack, stackMs: number): Promise<PaymentBurst
   const dynamoDb = running.dynamoDbPid;
   const cpuAtStart = { stack: process.cpuUsage(), dynamoDb: processCpuMs(dynamoDb) };
   const loadAtStart = loadavg()[0] ?? Number.NaN;
-  const counting = countCalls();
+  const logsAtStart = fileSize(functionOutputPath(spec.dataDir));
+  const counting = countCalls({ functionOf: invokedFunction, invocationChannel: INVOCATION_CHANNEL });
   const sendStart = performance.now();
   const { taken } = await overIndices(
     spec.payments,
@@ -240,14 +304,28 @@ async function burst(running: LocalStack, stackMs: number): Promise<PaymentBurst
   try {
     const ids = accepted.map((p) => p.transactionRecordId);
     const waited = await reader.waitSettled(ids, { pollMs: SETTLE_POLL_MS, capMs: spec.settleCapMs });
-    counting.stop();
-    const readsOfOwn = { ...ownReads };
     const stackCpu = process.cpuUsage(cpuAtStart.stack);
     const cpuMs = {
       stack: (stackCpu.user + stackCpu.system) / 1000,
       dynamoDb: processCpuMs(dynamoDb) - cpuAtStart.dynamoDb,
     };
     const load: [number, number] = [loadAtStart, loadavg()[0] ?? Number.NaN];
+    // The calls go on counting until every completed payment's webhook arrived (or the cap): its cost is
+    // the payment's. Neither the settle wall nor the CPU above waits for it.
+    const webhookDeadline = performance.now() + WEBHOOK_CAP_MS;
+    const completedNow = [...waited.records.values()].filter((r) => r.status === 'completed').length;
+    while (spec.webhook && receiver.arrivals.length < completedNow && performance.now() < webhookDeadline)
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+    counting.stop();
+    const logs = logsOver(functionOutputPath(spec.dataDir), logsAtStart);
+    await receiver.close();
+    const webhooks = {
+      received: receiver.arrivals.length,
+      capped: spec.webhook && receiver.arrivals.length < completedNow,
+    };
+    const readsOfOwn = { ...ownReads };
+    const outside = counting.functions[OUTSIDE]?.counts ?? {};
+    for (const [name, n] of Object.entries(readsOfOwn)) outside[name] = (outside[name] ?? 0) - n;
     // Whatever still waits in the pool lands (or not) now, so the count sees everything that can land.
     let records = waited.records;
     if (spec.closeIntervalMs > 0 && waited.capped) {
@@ -294,6 +372,9 @@ async function burst(running: LocalStack, stackMs: number): Promise<PaymentBurst
       calls: Object.fromEntries(
         Object.entries(counting.counts).map(([name, n]) => [name, n - (readsOfOwn[name] ?? 0)]),
       ),
+      tally: { counts: counting.counts, units: counting.units, functions: counting.functions },
+      webhooks,
+      logs,
       load,
       firstError,
       dynamoDb: { before, after },

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { queues } from '../lib/queues.ts';
 import type { PaymentBurstFigures, PaymentBurstSpec } from './payment-burst-run.ts';
+import { paymentCostLines } from './payment-cost.ts';
 import { fixed, median, minMedianMax, table } from './stats.ts';
 
 export const BURST_WALLETS = 20;
@@ -29,6 +30,8 @@ const AMOUNT = 0.01;
  * bounds and section 4 measures three times, once).
  */
 const only = process.env.PAYMENT_BURST_RUNS;
+/** PAYMENT_BURST_WEBHOOK=0: no webhook registration (the runs before issue #40 had none). */
+const WEBHOOK = process.env.PAYMENT_BURST_WEBHOOK !== '0';
 const repeatOverride = process.env.PAYMENT_BURST_REPEAT;
 if (repeatOverride !== undefined && !/^[1-5]$/.test(repeatOverride))
   throw new Error(`PAYMENT_BURST_REPEAT must be 1 to 5, not ${JSON.stringify(repeatOverride)}`);
@@ -102,7 +105,13 @@ function stopLeftovers(dataDir: string): void {
 export function runBurst(spec: PaymentBurstSpec, capMs: number): Promise<PaymentBurstFigures | string> {
   return new Promise((resolve) => {
     const child = fork(fileURLToPath(new URL('./payment-burst-run.ts', import.meta.url)), [], {
-      env: { ...process.env, LOG_LEVEL: 'WARN', PAYMENT_BURST_RUN: JSON.stringify(spec) },
+      // Alone, the request limits lifted as bench/run.ts lifts them: a refused payment is no payment's cost.
+      env: {
+        RATE_LIMIT_SCALE: '1000000',
+        ...process.env,
+        LOG_LEVEL: 'WARN',
+        PAYMENT_BURST_RUN: JSON.stringify(spec),
+      },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     let figures: PaymentBurstFigures | undefined;
@@ -153,6 +162,7 @@ export function burstSpecOf({ run, closeIntervalMs, sendCapMs, settleCapMs }: Bu
       setupCapMs: SETUP_CAP_MS,
       setupCloseMs: SETUP_CLOSE_MS,
       activators: ACTIVATORS,
+      webhook: WEBHOOK,
     },
     capMs: SETUP_CAP_MS + sendCapMs + settleCapMs + RUN_GRACE_MS,
   };
@@ -266,6 +276,7 @@ export async function measurePaymentBurst(): Promise<void> {
   }
   lines.push(...spreadLines(results));
   console.log(lines.join('\n'));
+  console.log(paymentCostLines(results).join('\n'));
 }
 
 /** Per kind of run measured more than once: min / median / max of its rate, its CPU and the load. */

@@ -44,6 +44,13 @@ const schema = z.object({
    * signing ring, cursor key or wallet KEK reaches warm functions within this long.
    */
   SECRET_MAX_AGE_SECONDS: positiveInt(300),
+  /**
+   * How long an execution environment keeps what it read of the credentials and reference data every
+   * request needs (an API key, a bearer token's client, a registry asset, the funding account: lib/db/
+   * held-reads.ts): a revocation or a registry change takes effect within this. At most 60 (revocation
+   * within a minute); 0 reads them afresh every time (the test stack, where tests revoke and expect 401 at once).
+   */
+  REFERENCE_MAX_AGE_SECONDS: z._default(z.coerce.number().check(z.int(), z.nonnegative(), z.lte(60)), 60),
   /** Token route (lib/auth/rate-limit.ts), per window: tokens issued to one client, */
   TOKEN_RATE_LIMIT: positiveInt(20),
   /** failed requests of one application from one source address, */

@@ -48,6 +48,9 @@ export async function setup(project: TestProject): Promise<void> {
   // Default request limits 100 times higher: the fuzz and hardening tests send hundreds of requests a
   // second as one tenant on purpose. The limits' own test sets its tenant's limits (never scaled).
   process.env.RATE_LIMIT_SCALE ??= '100';
+  // Credentials and reference data read afresh at every request (60 s in AWS, lib/db/held-reads.ts): tests
+  // revoke a key and expect 401 at once; test/integration/held-reads.test.ts holds the bound itself.
+  process.env.REFERENCE_MAX_AGE_SECONDS ??= '0';
   const dataDir = join(root, '.local', 'test-stack');
   rmSync(join(dataDir, 'traffic.log'), { force: true });
   stack = await startStack({

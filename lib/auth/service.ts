@@ -1,6 +1,7 @@
 // Authentication: who the application is (x-service-auth), which client and association a bearer
 // token speaks for (resolved now, from the client record, never from a header), and token issuance.
 import { config } from '../config.ts';
+import { heldReads } from '../db/held-reads.ts';
 import { forbidden, Problem, unauthorized } from '../http/problem.ts';
 import type { Caller, Tenant } from '../http/types.ts';
 import * as metrics from '../metrics.ts';
@@ -9,10 +10,18 @@ import { countFailure, countTokenIssued, refuseWhileFailing } from './rate-limit
 import { findApiKey, findClient } from './repo.ts';
 import { refusedToken, signAccessToken, verifyAccessToken } from './tokens.ts';
 
+/**
+ * What every request reads, kept per execution environment for REFERENCE_MAX_AGE_SECONDS (lib/db/
+ * held-reads.ts): a revoked key or client is refused within that bound. The token route reads the client
+ * afresh: it checks the secret and counts the client's tokens, once per token, not once per request.
+ */
+const heldApiKey = heldReads(findApiKey);
+const heldClient = heldReads(findClient);
+
 /** The application behind an x-service-auth key, or 401. */
 export async function authenticateApplication(apiKey: string | undefined): Promise<Caller> {
   if (!apiKey) throw unauthorized('The x-service-auth header is required.');
-  const record = await findApiKey(hashCredential(apiKey));
+  const record = await heldApiKey(hashCredential(apiKey));
   if (!record || record.revokedAt) throw unauthorized('The x-service-auth key is invalid or revoked.');
   return { applicationId: record.applicationId, environment: record.environment };
 }
@@ -30,7 +39,7 @@ export async function authenticateBearer(
   const claims = await verifyAccessToken(token);
   // A token is only good with the x-service-auth key of the application it was issued to.
   if (claims.app !== application.applicationId) throw refusedToken();
-  const client = await findClient(claims.sub);
+  const client = await heldClient(claims.sub);
   if (!client || client.revokedAt || client.applicationId !== application.applicationId) {
     throw refusedToken();
   }

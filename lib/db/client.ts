@@ -3,6 +3,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
+import { reportConsumedCapacity } from './consumed-capacity.ts';
 
 /**
  * A Lambda runs one invocation at a time, so the SDK's default of 50 sockets is plenty there. The local stack
@@ -15,5 +16,6 @@ export const db = DynamoDBDocumentClient.from(
   new DynamoDBClient(maxSockets ? { requestHandler: { httpAgent: { maxSockets } } } : {}),
   { marshallOptions: { removeUndefinedValues: true } },
 );
+reportConsumedCapacity(db);
 
 export const tableName = (): string => config().TABLE_NAME;

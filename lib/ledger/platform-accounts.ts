@@ -5,6 +5,7 @@
 // in the table as { role, publicKey, sealedSecret }; putting its XLM on the ledger is an operator's job
 // (friendbot on testnet, the genesis of the local ledger, a treasury transfer in production).
 import { entity } from '../db/entity.ts';
+import { heldReads } from '../db/held-reads.ts';
 import { createIfAbsent, getRecord } from '../db/items.ts';
 import { ledgerKeys } from '../db/keys.ts';
 import type { Environment } from '../http/types.ts';
@@ -65,13 +66,23 @@ export async function findPlatformAccount(
   return record && toAccount(record);
 }
 
+/**
+ * Kept per execution environment within REFERENCE_MAX_AGE_SECONDS (lib/db/held-reads.ts): a platform
+ * account is written once (ensurePlatformAccount's conditional put) and never changed, so every payment
+ * the submitter builds need not read the funding account again.
+ */
+const heldAccount = heldReads((key: `${Environment}/${PlatformRole}`) => {
+  const [environment, role] = key.split(/\/(.*)/s) as [Environment, PlatformRole];
+  return findPlatformAccount(environment, role);
+});
+
 /** The account for a role; throws PlatformAccountMissingError if it has not been set up. */
 export async function platformAccount(
   environment: Environment,
   role: PlatformRole,
 ): Promise<PlatformAccount> {
   assertRole(role);
-  const account = await findPlatformAccount(environment, role);
+  const account = await heldAccount(`${environment}/${role}`);
   if (!account) {
     throw new PlatformAccountMissingError(
       `No ${role} platform account for ${environment}: create it with ensurePlatformAccount and fund it on the ledger.`,

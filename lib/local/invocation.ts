@@ -6,6 +6,7 @@
 // invocation's end dropped the request id from the lines of another still running, and one batch's
 // failures could be cleared by another batch, so its message was deleted instead of redelivered.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { channel } from 'node:diagnostics_channel';
 import { InvokeStoreBase } from '@aws/lambda-invoke-store';
 import type { Context } from 'aws-lambda';
 
@@ -55,6 +56,17 @@ function invokeStore(): InvokeStoreBase {
 // At import, before any function's module: Powertools then reads every invocation's state from the store.
 invokeStore();
 
+/** Where the invocation keeps the name of the function it runs (the bench's calls by function). */
+const FUNCTION_NAME = Symbol('functionName');
+
+/** Each invocation's function and wall time, for whoever listens (the bench's Lambda GB-seconds). */
+export const INVOCATION_CHANNEL = 'payments-gateway:local:invocation';
+export interface InvocationTime {
+  functionName: string;
+  ms: number;
+}
+const invocations = channel(INVOCATION_CHANNEL);
+
 /** Calls `handler` as the runtime would: in a context of this invocation's own. */
 export function invokeIsolated<Event, Result>(
   handler: (event: Event, context: Context) => Promise<Result>,
@@ -62,5 +74,20 @@ export function invokeIsolated<Event, Result>(
   context: Context,
 ): Promise<Result> {
   const requestId = InvokeStoreBase.PROTECTED_KEYS.REQUEST_ID;
-  return invokeStore().run({ [requestId]: context.awsRequestId }, () => handler(event, context));
+  const started = performance.now();
+  const timed = () => {
+    if (invocations.hasSubscribers)
+      invocations.publish({
+        functionName: context.functionName,
+        ms: performance.now() - started,
+      } satisfies InvocationTime);
+  };
+  return invokeStore()
+    .run({ [requestId]: context.awsRequestId, [FUNCTION_NAME]: context.functionName }, () =>
+      handler(event, context),
+    )
+    .finally(timed);
 }
+
+/** The function whose invocation runs the current code, or undefined outside one (the stack's pollers). */
+export const invokedFunction = (): string | undefined => invokeStore().get<string>(FUNCTION_NAME);
