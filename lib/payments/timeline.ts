@@ -54,6 +54,17 @@ const hashOf = (record: TransactionRecord, entry: HistoryEntry) =>
 
 const LEDGER_EVENTS = new Set(['ledger_landed', 'ledger_refused', 'owed_paid']);
 
+/** The ledger transaction a step reports; none when it reports none, or one refused before it had a hash. */
+function ledgerTransactionOf(
+  record: TransactionRecord,
+  entry: HistoryEntry,
+): TimelineStep['ledgerTransaction'] {
+  if (!LEDGER_EVENTS.has(entry.e)) return null;
+  const hash = hashOf(record, entry);
+  if (hash === null && entry.l === undefined) return null;
+  return { hash, ledger: entry.l ?? null, fee: xlmOf(entry.f) };
+}
+
 export function timelineOf(record: TransactionRecord): TimelineStep[] {
   const lifecycle = lifecycleOf(record);
   const statusOf = (state: string) => String(lifecycle.states[state]?.status ?? record.status);
@@ -74,9 +85,7 @@ export function timelineOf(record: TransactionRecord): TimelineStep[] {
         state: entry.s,
         status: statusOf(entry.s),
         errorCode: entry.c ?? null,
-        ledgerTransaction: LEDGER_EVENTS.has(entry.e)
-          ? { hash: hashOf(record, entry), ledger: entry.l ?? null, fee: xlmOf(entry.f) }
-          : null,
+        ledgerTransaction: ledgerTransactionOf(record, entry),
       })),
     ];
   // Written before the history was kept: where it stands now, if it moved at all.

@@ -42,18 +42,20 @@ export const ledgerFactsOf = (outcome: { ledger: number | null; feeCharged?: str
 export function entryOf(
   record: TransactionRecord,
   move: Move<string>,
-  event: { type: EventType; ledger?: LedgerFacts | undefined },
+  event: { type: EventType; facts?: Record<string, unknown>; ledger?: LedgerFacts | undefined },
   from: string,
   at: Date,
 ): HistoryEntry | null {
   const last = record.history?.at(-1);
   if (move.to === from && last?.e === event.type) return null;
+  // The table's own code, or the ledger's when it refused the record's transaction.
+  const errorCode = move.error?.code ?? event.facts?.errorCode;
   return {
     t: at.getTime(),
     s: move.to,
     e: event.type,
     ...(event.ledger?.ledger != null ? { l: event.ledger.ledger } : {}),
     ...(event.ledger?.feeCharged != null ? { f: Number(event.ledger.feeCharged) } : {}),
-    ...(move.error ? { c: move.error.code } : {}),
+    ...(typeof errorCode === 'string' ? { c: errorCode } : {}),
   };
 }
