@@ -129,13 +129,18 @@ describe('the business portal in Chromium', () => {
 
   it('shows a payment with its ledger transaction, ledger and network fee in its timeline', async () => {
     const record = (await as(caller, `/transactions/${payment}`)).body;
-    const landed = record.timeline.find((step: { event: string }) => step.event === 'ledger_landed');
+    const { ledgerTransaction } = record.timeline.find(
+      (step: { event: string }) => step.event === 'ledger_landed',
+    );
     await visit(page, `#/payments/${payment}`, 'Payment');
-    await page
-      .getByRole('listitem')
-      .filter({ hasText: 'Landed on the ledger' })
-      .filter({ hasText: `${record.stellarTxHash} · ledger ${landed.ledgerTransaction.ledger}` })
-      .waitFor();
+    const landed = page.locator('ol.timeline > li').filter({ hasText: 'Landed on the ledger' });
+    await landed.waitFor();
+    assert.match(
+      (await landed.textContent()) ?? '',
+      new RegExp(
+        `Transaction ${record.stellarTxHash} · ledger ${ledgerTransaction.ledger} · network fee ${ledgerTransaction.fee} XLM`,
+      ),
+    );
     assert.deepEqual(errors, []);
   });
 
