@@ -519,7 +519,8 @@ function paramValue(key: string, param: string, f: Fixture): string {
     case 'transactionId':
       return f.transaction;
     case 'webhookId':
-      return key.includes('/deliveries') ? f.deliveryWebhook : f.webhook;
+      // The one the valid DELETE leaves active: deliveries are made to it, and test events sent.
+      return key.includes('/deliveries') || key.endsWith('/test') ? f.deliveryWebhook : f.webhook;
     case 'deliveryId':
       return f.delivery;
     case 'environment':
