@@ -154,6 +154,14 @@ export const routes = [
   },
   { method: 'POST', path: '/webhooks', fn: 'webhooks', operation: 'createWebhook', auth: 'token' },
   { method: 'GET', path: '/webhooks', fn: 'webhooks', operation: 'listWebhooks', auth: 'token' },
+  // Before /webhooks/{webhookId}: a static segment is matched first, as API Gateway does.
+  {
+    method: 'GET',
+    path: '/webhooks/deliveries',
+    fn: 'webhooks',
+    operation: 'listResourceDeliveries',
+    auth: 'token',
+  },
   { method: 'GET', path: '/webhooks/{webhookId}', fn: 'webhooks', operation: 'getWebhook', auth: 'token' },
   {
     method: 'DELETE',
@@ -174,6 +182,13 @@ export const routes = [
     path: '/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver',
     fn: 'webhooks',
     operation: 'redeliverWebhook',
+    auth: 'token',
+  },
+  {
+    method: 'POST',
+    path: '/webhooks/{webhookId}/test',
+    fn: 'webhooks',
+    operation: 'sendTestEvent',
     auth: 'token',
   },
   {

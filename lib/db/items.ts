@@ -98,6 +98,8 @@ export interface Changes {
   remove?: string[];
   /** Numbers to add to (a counter). */
   add?: Record<string, number>;
+  /** Lists to append these items to (a list the item has none of yet starts with them). */
+  append?: Record<string, unknown[]>;
 }
 
 function updateInput(changes: Changes) {
@@ -115,6 +117,10 @@ function updateInput(changes: Changes) {
     ...Object.entries(changes.setIfAbsent ?? {}).map(
       ([a, v]) => `#u${placeholder(a, v)} = if_not_exists(#u${n}, :u${n})`,
     ),
+    ...Object.entries(changes.append ?? {}).map(([a, v]) => {
+      values[':none'] = [];
+      return `#u${placeholder(a, v)} = list_append(if_not_exists(#u${n}, :none), :u${n})`;
+    }),
   ];
   const adds = Object.entries(changes.add ?? {}).map(([a, v]) => `#u${placeholder(a, v)} :u${n}`);
   const removes = (changes.remove ?? []).map((a) => `#u${placeholder(a)}`);

@@ -456,6 +456,15 @@ export const webhookKeys = {
     sk: `WHATTEMPT#${webhookId}#${deliveryId}#${String(attempt).padStart(4, '0')}`,
   }),
   attemptPrefix: (webhookId: string, deliveryId: string): string => `WHATTEMPT#${webhookId}#${deliveryId}#`,
+  /**
+   * A delivery's entry under the resource its event is about (a transaction record, a wallet…), in
+   * delivery order: `GET /webhooks/deliveries?resourceId=` reads a resource's deliveries by it.
+   */
+  resourceDelivery: (tenant: Tenant, resourceId: string, deliveryId: string): ItemKey => ({
+    pk: tenantScope(tenant),
+    sk: `WHRESOURCE#${resourceId}#${deliveryId}`,
+  }),
+  resourceDeliveryPrefix: (resourceId: string): string => `WHRESOURCE#${resourceId}#`,
   /** Held by the one active registration of a URL (its hash: a URL may be 2 KB). */
   url: (tenant: Tenant, urlHash: string): ItemKey => ({ pk: tenantScope(tenant), sk: `WHURL#${urlHash}` }),
   redeliverWindow: (tenant: Tenant, webhookId: string, windowStart: number): ItemKey => ({

@@ -168,6 +168,10 @@ export function operationResultsFromXdr(resultXdr: string): xdr.OperationResult[
   return 'results' in applied ? applied.results : [];
 }
 
+/** The fee a transaction result XDR (base64) says was charged, in stroops (a fee bump's whole fee). */
+export const feeChargedFromXdr = (resultXdr: string): string =>
+  xdr.TransactionResult.fromXdr(resultXdr, 'base64').feeCharged.toString();
+
 /** Horizon-style result codes of a transaction result XDR (base64), fee bumps included. */
 export function resultCodesFromXdr(resultXdr: string): ResultCodes {
   const { result } = xdr.TransactionResult.fromXdr(resultXdr, 'base64');

@@ -56,6 +56,8 @@ export interface SubmissionRecord {
    */
   rejection?: { hash: string; errorCode: string; failureReason: string };
   ledger?: number | null;
+  /** The fee the landed transaction charged, in stroops (a fee bump's whole fee); absent when not known. */
+  feeCharged?: string;
   errorCode?: string;
   failureReason?: string;
   createdAt: string;
@@ -100,7 +102,7 @@ export async function replaceSubmission(
 }
 
 export type Settlement =
-  | { status: 'succeeded'; hash: string; ledger: number | null }
+  | { status: 'succeeded'; hash: string; ledger: number | null; feeCharged?: string }
   | { status: 'failed'; hash: string | null; errorCode: string; failureReason: string };
 
 /** Records the outcome of the envelope `expectedHash`, if the record still holds it in flight. */
@@ -113,7 +115,12 @@ export async function settleSubmission(
 ): Promise<WriteResult> {
   const set =
     settlement.status === 'succeeded'
-      ? { status: settlement.status, hash: settlement.hash, ledger: settlement.ledger }
+      ? {
+          status: settlement.status,
+          hash: settlement.hash,
+          ledger: settlement.ledger,
+          ...(settlement.feeCharged ? { feeCharged: settlement.feeCharged } : {}),
+        }
       : {
           status: settlement.status,
           errorCode: settlement.errorCode,

@@ -39,6 +39,7 @@ import { consumerOfSequence, type LedgerTransaction, ledgerClosedAt, lookUpHashe
 import {
   classifyResultCodes,
   classifySubmissionError,
+  feeChargedFromXdr,
   type LedgerVerdict,
   type ResultCodes,
   resultCodesFromXdr,
@@ -141,7 +142,15 @@ export interface SubmitOptions {
 }
 
 export type SubmissionOutcome =
-  | { status: 'succeeded'; intentId: string; hash: string | null; ledger: number | null; attempt: number }
+  | {
+      status: 'succeeded';
+      intentId: string;
+      hash: string | null;
+      ledger: number | null;
+      /** The fee it charged, in stroops, when the ledger's result said. */
+      feeCharged?: string;
+      attempt: number;
+    }
   | {
       status: 'failed';
       intentId: string;
@@ -201,7 +210,14 @@ interface Verdict {
 function outcomeOf(record: SubmissionRecord): SubmissionOutcome {
   const { intentId, hash, attempt } = record;
   if (record.status === 'succeeded') {
-    return { status: 'succeeded', intentId, hash, ledger: record.ledger ?? null, attempt };
+    return {
+      status: 'succeeded',
+      intentId,
+      hash,
+      ledger: record.ledger ?? null,
+      ...(record.feeCharged ? { feeCharged: record.feeCharged } : {}),
+      attempt,
+    };
   }
   if (record.status === 'failed') {
     return {
@@ -566,7 +582,11 @@ class SubmissionRun {
   /** A result in a closed ledger: the intent's outcome. */
   settleFound(record: SubmissionRecord, found: LedgerTransaction): Promise<Step> {
     if (found.successful) {
-      return this.settle(record, { status: 'succeeded', hash: found.hash, ledger: found.ledger }, true);
+      return this.settle(
+        record,
+        { status: 'succeeded', hash: found.hash, ledger: found.ledger, ...feeChargedOf(found.resultXdr) },
+        true,
+      );
     }
     let verdict: LedgerVerdict = classifyResultCodes({ transaction: 'tx_failed' });
     try {
@@ -584,6 +604,15 @@ class SubmissionRun {
       },
       true,
     );
+  }
+}
+
+/** The fee a landed transaction's result says it charged, when there is a result to read. */
+function feeChargedOf(resultXdr: string | undefined): { feeCharged?: string } {
+  try {
+    return resultXdr ? { feeCharged: feeChargedFromXdr(resultXdr) } : {};
+  } catch {
+    return {}; // an undecodable result: the fee is not known, the outcome stands
   }
 }
 
@@ -673,7 +702,12 @@ export async function submitOnce(options: SubmitOptions): Promise<SubmissionOutc
         });
         const settled = await run.settle(
           record,
-          { status: 'succeeded', hash: response.hash ?? record.hash ?? '', ledger: response.ledger ?? null },
+          {
+            status: 'succeeded',
+            hash: response.hash ?? record.hash ?? '',
+            ledger: response.ledger ?? null,
+            ...feeChargedOf(response.result_xdr),
+          },
           true,
         );
         if ('outcome' in settled) return settled.outcome;

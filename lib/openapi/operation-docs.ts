@@ -39,6 +39,7 @@ import {
   paymentAcceptance,
   rampOutcomeExample,
   rampOutcomeResource,
+  readTransactionExample,
   transactionExample,
   transactionPage,
   transactionResource,
@@ -411,8 +412,8 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
     tag: 'Transactions',
     summary: 'Read a transaction record',
     description:
-      'By the `transactionId` the caller submitted it with, or by its `transactionRecordId`; the `transactionId` is looked up first, so a later payment whose `transactionId` is an earlier record’s id is the record found (the earlier one stays readable by its own `transactionId`). Ids in any case. Another association’s record is a 404, as a missing one. `receiveAmount` and `exchangeRate` are what the ledger delivered: null while the record is `initiated` and on a `failed` record, which received nothing; `sendAmount` is what the payment asked to move, whatever its status.',
-    success: ok('The record.', transactionResource, transactionExample),
+      'By the `transactionId` the caller submitted it with, or by its `transactionRecordId`; the `transactionId` is looked up first, so a later payment whose `transactionId` is an earlier record’s id is the record found (the earlier one stays readable by its own `transactionId`). Ids in any case. Another association’s record is a 404, as a missing one. `receiveAmount` and `exchangeRate` are what the ledger delivered: null while the record is `initiated` and on a `failed` record, which received nothing; `sendAmount` is what the payment asked to move, whatever its status. `timeline` is every state change with its time, oldest first: its acceptance, each lifecycle move with the event that made it (the ledger’s outcome, each report of a ramp’s provider, a refund or credit paid), and a move a ledger transaction made with its hash, ledger and network fee. The webhook deliveries about the record: `GET /webhooks/deliveries?resourceId=`.',
+    success: ok('The record, with its timeline.', transactionResource, readTransactionExample),
     problems: { 404: 'No such record for the caller.' },
   },
   getStatement: {
@@ -484,15 +485,50 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
     tag: 'Webhooks',
     summary: 'List a webhook’s deliveries',
     description:
-      'Newest first: each event sent to the webhook, `{id, webhookId, eventId, eventType, status (pending, delivered, failed, cancelled), attempts[{attempt, at, statusCode, error, latencyMs, responseExcerpt}], nextAttemptAt, createdAt, updatedAt}`. `attempts` are the delivery’s last 20 (the schedule’s 11 and the latest redeliveries), oldest first. `error` is null when the receiver answered (`statusCode` holds the status; `responseExcerpt` the first 256 characters), else only a category: `blocked` (the URL or the address it resolved to is not allowed), `dns`, `refused`, `unreachable`, `reset`, `tls`, `invalid_response` (the answer was not HTTP), `timeout`, `connection`; never the error’s words or a byte of a non-HTTP answer. `nextAttemptAt` says when the next attempt is due.',
+      'Newest first: each event sent to the webhook, `{id, webhookId, eventId, eventType, status (pending, delivered, failed, cancelled), attempts[{attempt, at, statusCode, error, latencyMs, responseExcerpt}], body, nextAttemptAt, createdAt, updatedAt}`; `body` is the envelope exactly as sent (every attempt sends the same bytes). `attempts` are the delivery’s last 20 (the schedule’s 11 and the latest redeliveries), oldest first. `error` is null when the receiver answered (`statusCode` holds the status; `responseExcerpt` the first 256 characters), else only a category: `blocked` (the URL or the address it resolved to is not allowed), `dns`, `refused`, `unreachable`, `reset`, `tls`, `invalid_response` (the answer was not HTTP), `timeout`, `connection`; never the error’s words or a byte of a non-HTTP answer. `nextAttemptAt` says when the next attempt is due.',
     success: ok('A page of deliveries.', deliveryPage, pageExample(deliveryExample)),
     problems: { 404: 'No such webhook for the caller.' },
+  },
+  listResourceDeliveries: {
+    tag: 'Webhooks',
+    summary: 'List the deliveries about a resource',
+    description:
+      'Every webhook delivery of an event about one resource — a transaction record (by its `transactionRecordId`), a wallet, a payment destination — whichever of the caller’s webhooks it went to, newest first, each with its attempts and the body sent, as `GET /webhooks/{webhookId}/deliveries` shows them. A payment’s page reads its record and this: two calls. An id of another association’s resource, or of none, is an empty page. Deliveries made before this list existed are on their webhook’s list only.',
+    query: {
+      resourceId:
+        'The resource’s id: a `transactionRecordId`, a `walletId`, a payment destination’s `id` (any case).',
+    },
+    success: ok('A page of deliveries.', deliveryPage, pageExample(deliveryExample)),
+  },
+  sendTestEvent: {
+    tag: 'Webhooks',
+    summary: 'Send a test event',
+    description:
+      'Queues a `webhook.test` event to this webhook, whatever events it subscribes to, through the same path as every event: signed the same way, attempted and retried on the same schedule, its attempts in the webhook’s deliveries. `data` is `{webhookId, message}`; `source` is `webhooks`. Nothing else happens: no resource changed. A viewer of the portal cannot send one (403). Test events and redeliveries share the webhook’s 5 a minute; more answer 429 with `Retry-After`.',
+    success: {
+      status: 202,
+      description: 'The test event’s delivery, pending: its first attempt follows within seconds.',
+      schema: deliveryResource,
+      example: {
+        ...deliveryExample,
+        eventType: 'webhook.test',
+        status: 'pending',
+        attempts: [],
+        body: '{"id":"0c7f3f0e-8f0e-4b43-9d3a-2f0f5d7c1a11","type":"webhook.test","createdAt":"2026-11-24T10:00:00.000Z","source":"webhooks","data":{"webhookId":"8e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b","message":"A test event, sent on request: no payment or other resource changed."},"metaData":{"environment":"sandbox"}}',
+        nextAttemptAt: '2026-11-24T10:00:00.000Z',
+      },
+    },
+    problems: {
+      404: 'No such webhook for the caller.',
+      409: 'The webhook is deactivated.',
+      429: 'The webhook’s 5 redeliveries and test events of this minute are used: `Retry-After` says when the next may be asked.',
+    },
   },
   redeliverWebhook: {
     tag: 'Webhooks',
     summary: 'Deliver an event again',
     description:
-      'One more attempt of an ended delivery (delivered, failed or cancelled), with the same event id and body, to an active webhook. A delivery still pending is answered as it is (and not counted): its next attempt is already scheduled. At most 5 redeliveries a minute per webhook (a fixed window); more answer 429 with `Retry-After`.',
+      'One more attempt of an ended delivery (delivered, failed or cancelled), with the same event id and body, to an active webhook. A delivery still pending is answered as it is (and not counted): its next attempt is already scheduled. At most 5 redeliveries and test events a minute per webhook (a fixed window); more answer 429 with `Retry-After`.',
     success: {
       status: 202,
       description: 'The delivery, pending: its attempt follows within seconds.',
@@ -502,7 +538,7 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
     problems: {
       404: 'No such webhook or delivery for the caller.',
       409: 'The webhook is deactivated, or the delivery changed while the request was made.',
-      429: 'The webhook’s 5 redeliveries of this minute are used: `Retry-After` says when the next may be asked.',
+      429: 'The webhook’s 5 redeliveries and test events of this minute are used: `Retry-After` says when the next may be asked.',
     },
   },
   payOfframp: {

@@ -32,6 +32,7 @@ import {
   transactionPage,
   transactionResource,
 } from '../payments/responses.ts';
+import { timelineStep } from '../payments/timeline.ts';
 import {
   auditPage,
   memberPage,
@@ -95,6 +96,7 @@ const responseSchemas: Record<string, z.core.$ZodType> = {
   SandboxReceipt: sandboxReceiptResource,
   SandboxNoticeRecipient: recipientResource,
   Transaction: transactionResource,
+  TimelineStep: timelineStep,
   TransactionPage: transactionPage,
   StatementLine: statementLine,
   Statement: statementResource,

@@ -2,6 +2,7 @@ import { accepted, ok, operation } from '../http/api-function.ts';
 import {
   createWebhookBody,
   deliveryIdParams,
+  listResourceDeliveriesQuery,
   listWebhooksQuery,
   webhookIdParams,
 } from '../webhooks/schema.ts';
@@ -10,8 +11,10 @@ import {
   deleteWebhook,
   getWebhook,
   listDeliveries,
+  listResourceDeliveries,
   listWebhooks,
   redeliver,
+  sendTestEvent,
 } from '../webhooks/service.ts';
 
 /** The operations of functions/api/webhooks.ts, by the operation names of lib/routes.ts. */
@@ -36,6 +39,17 @@ export const webhooksOperations = {
     params: webhookIdParams,
     query: listWebhooksQuery,
     handle: async ({ tenant, params, query }) => ok(await listDeliveries(tenant, params.webhookId, query)),
+  }),
+  listResourceDeliveries: operation({
+    query: listResourceDeliveriesQuery,
+    handle: async ({ tenant, query }) => {
+      const { resourceId, ...page } = query;
+      return ok(await listResourceDeliveries(tenant, resourceId, page));
+    },
+  }),
+  sendTestEvent: operation({
+    params: webhookIdParams,
+    handle: async ({ tenant, params, now }) => accepted(await sendTestEvent(tenant, params.webhookId, now)),
   }),
   redeliverWebhook: operation({
     params: deliveryIdParams,

@@ -18,6 +18,7 @@ import { logger } from '../log.ts';
 import { annotate } from '../trace.ts';
 import { findWalletRecordsNow, type WalletRecord } from '../wallets/lookups.ts';
 import { applyEvent } from './lifecycle/apply.ts';
+import { type LedgerFacts, ledgerFactsOf } from './lifecycle/history.ts';
 import type { PaymentMessage } from './message.ts';
 import { advanceRamp as advanceRampStep } from './ramps.ts';
 import { type AssetOnRecord, findTransaction, type Settlement, type TransactionRecord } from './repo.ts';
@@ -127,10 +128,11 @@ async function completion(record: TransactionRecord, hash: string): Promise<Sett
   return { status: 'completed', stellarTxHash: hash, receiveAmount, exchangeRate };
 }
 
-/** A settlement, with the ledger envelopes it took (null: none was built). */
+/** A settlement, with the ledger envelopes it took (null: none was built) and, landed, its ledger and fee. */
 interface Settled {
   settlement: Settlement;
   envelopes: number | null;
+  ledger?: LedgerFacts;
 }
 
 /** Runs the record's ledger transaction: its settlement, or why it is not settled yet. */
@@ -176,7 +178,11 @@ async function execute(tenant: Tenant, record: TransactionRecord): Promise<Settl
       envelopes: outcome.attempt,
     };
   if (!outcome.hash) throw new Error(`Payment ${record.intentId} succeeded without a transaction`);
-  return { settlement: await completion(record, outcome.hash), envelopes: outcome.attempt };
+  return {
+    settlement: await completion(record, outcome.hash),
+    envelopes: outcome.attempt,
+    ledger: ledgerFactsOf(outcome),
+  };
 }
 
 /**
@@ -254,7 +260,7 @@ export async function executeTransaction(
     result = { pending: error.message };
   }
   if ('pending' in result) return requeue(message, result.pending);
-  const { settlement, envelopes } = result;
+  const { settlement, envelopes, ledger } = result;
   const { status, ...facts } = settlement;
   const moved = await applyEvent(
     tenant,
@@ -265,6 +271,7 @@ export async function executeTransaction(
       reason: settlement.status === 'failed' ? settlement.failureReason : null,
       source: 'ledger-submitter',
       measures: { deliveries: message.attempt ?? 1, envelopes },
+      ...(ledger ? { ledger } : {}),
     },
     now(),
   );

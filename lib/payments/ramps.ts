@@ -28,6 +28,7 @@ import {
 import { providerFor, recordInstruction } from '../providers/service.ts';
 import { findWalletRecord } from '../wallets/lookups.ts';
 import { type Applied, applyEvent, type RecordEvent } from './lifecycle/apply.ts';
+import { ledgerFactsOf } from './lifecycle/history.ts';
 import type { EventType } from './lifecycle/machine.ts';
 import { stateOf } from './lifecycle/records.ts';
 import type { TransactionRecord } from './repo.ts';
@@ -75,7 +76,12 @@ function ledgerEvent(
 ): RecordEvent | null {
   if (outcome.status === 'pending') return null;
   if (outcome.status === 'succeeded')
-    return { type: landed, facts: facts(outcome.hash), source: 'ledger-submitter' };
+    return {
+      type: landed,
+      facts: facts(outcome.hash),
+      ledger: ledgerFactsOf(outcome),
+      source: 'ledger-submitter',
+    };
   // `failed` is only ever a closed ledger's result or every envelope proven dead (lib/ledger/submit.ts).
   return {
     type: refused,

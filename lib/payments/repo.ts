@@ -18,6 +18,7 @@ import {
 import { type ListIndex, pendingKeys, tenantOf, tenantScope, transactionKeys } from '../db/keys.ts';
 import { type PageRequest, positionOn, queryPage } from '../db/paginate.ts';
 import type { Environment, Tenant } from '../http/types.ts';
+import type { HistoryEntry } from './lifecycle/history.ts';
 
 /**
  * P2P and swaps go initiated → completed | failed. Ramps pass through `processing` (the ledger leg has
@@ -71,6 +72,11 @@ export interface TransactionRecord {
   state?: string;
   /** +1 with every move (lifecycle/apply.ts): a move is conditioned on the version it read. */
   version?: number;
+  /**
+   * Every move since acceptance, oldest first (lifecycle/history.ts), appended by the move's own write.
+   * Absent on records written before it was kept, and on a record that has not moved yet.
+   */
+  history?: HistoryEntry[];
   /**
    * Owed payments (a refund, an on-ramp's credit): the attempt being paid, 1 first. A refused attempt's
    * intent is final on the ledger (lib/ledger/submit.ts); the next attempt is a fresh intent.

@@ -11,6 +11,7 @@ import { pageOf } from '../http/responses.ts';
 import * as z from '../zod.ts';
 import type { TransactionRecord } from './repo.ts';
 import { transactionStatuses, transactionTypes } from './schema.ts';
+import { timelineStep } from './timeline.ts';
 
 const stellarAccount = z.string().check(z.regex(/^[GM][A-Z2-7]{55,68}$/, 'must be a ledger address'));
 const timestamp = z.iso.datetime();
@@ -147,6 +148,13 @@ export const transactionResource = z.strictObject({
   createdAt: timestamp,
   updatedAt: timestamp,
   completedAt: z.nullable(timestamp),
+  timeline: z
+    .optional(z.array(timelineStep))
+    .check(
+      z.describe(
+        'Every state change with its time, oldest first: `accepted`, then each move of the record’s lifecycle (the event that moved it, the state and status it reached, an errorCode it wrote), a move a ledger transaction made with its hash, ledger and network fee. Present when one record is read (`GET /transactions/{transactionId}`); absent from lists and from webhook events, whose `data` is the record as it stood at that change. A record accepted before timelines were kept shows its acceptance and where it stands now.',
+      ),
+    ),
 });
 
 export const transactionPage = pageOf(transactionResource);
@@ -279,6 +287,29 @@ export const transactionExample: z.infer<typeof transactionResource> = {
   createdAt: '2026-11-23T09:30:00.000Z',
   updatedAt: '2026-11-23T09:30:04.512Z',
   completedAt: '2026-11-23T09:30:04.512Z',
+};
+
+/** The same record read alone: with its timeline. */
+export const readTransactionExample: z.infer<typeof transactionResource> = {
+  ...transactionExample,
+  timeline: [
+    {
+      at: transactionExample.createdAt,
+      event: 'accepted',
+      state: 'initiated',
+      status: 'initiated',
+      errorCode: null,
+      ledgerTransaction: null,
+    },
+    {
+      at: transactionExample.updatedAt,
+      event: 'ledger_landed',
+      state: 'completed',
+      status: 'completed',
+      errorCode: null,
+      ledgerTransaction: { hash: transactionExample.stellarTxHash, ledger: 1284603, fee: 0.00002 },
+    },
+  ],
 };
 
 /** What the sandbox ramp helpers answer (sandbox-ramps.ts). */

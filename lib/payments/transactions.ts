@@ -15,6 +15,7 @@ export type { TransactionRecord };
 
 import { toTransactionResource } from './responses.ts';
 import type { ListTransactionsQuery } from './schema.ts';
+import { timelineOf } from './timeline.ts';
 
 /** Strongly consistent: the caller may read the record the moment the 202 arrives. */
 const consistent = { consistent: true };
@@ -24,7 +25,7 @@ export async function getTransaction(tenant: Tenant, id: string) {
     (await findTransaction(tenant, transactionRecordIdOf(tenant, id), consistent)) ??
     (await findTransaction(tenant, id, consistent));
   if (!record) throw notFound(`No transaction ${id}.`);
-  return toTransactionResource(record);
+  return { ...toTransactionResource(record), timeline: timelineOf(record) };
 }
 
 export async function listTransactions(tenant: Tenant, query: ListTransactionsQuery) {

@@ -58,6 +58,12 @@ export const eventCatalogue = {
 export type EventType = keyof typeof eventCatalogue;
 export const eventTypes = Object.keys(eventCatalogue) as EventType[];
 
+/**
+ * Sent only when asked for (`POST /webhooks/{webhookId}/test`), to that one registration whatever its
+ * events: not in the catalogue, so no registration subscribes to it.
+ */
+export const TEST_EVENT = 'webhook.test';
+
 /** `*` subscribes to every type, present and future. */
 export const ALL_EVENTS = '*';
 

@@ -32,6 +32,24 @@ export function eventDataOf(message: EventMessage): unknown {
 }
 
 /**
+ * The id of the resource an event is about, what `GET /webhooks/deliveries?resourceId=` takes: a
+ * record's, a wallet's or a destination's UUID. None for a customer's, which is the caller's own text.
+ */
+export function resourceIdOf(message: EventMessage): string | null {
+  const item = message.item;
+  switch (message.itemType) {
+    case 'transaction':
+      return String(item.transactionRecordId);
+    case 'wallet':
+      return String(item.walletId);
+    case 'paymentDestination':
+      return String(item.destinationId);
+    default:
+      return null;
+  }
+}
+
+/**
  * What an event's `metaData` carries beside the environment: a provider on-ramp's payout summary
  * (spec §6.4), `data: {netAmount, totalFees, assetCode, reference}`, on each of its record's events.
  */

@@ -4,13 +4,16 @@
 // and each attempt updates it conditionally on the attempt it follows, so two workers holding the same
 // message record one attempt. Each attempt is an item of its own, written in that same transaction, which
 // also drops the one KEPT_ATTEMPTS before it: the log keeps a delivery's last attempts, whatever their
-// number, and no item grows with them.
+// number, and no item grows with them. A delivery about a resource (a transaction record, a wallet…) has
+// an entry under that resource too, written before it, so the resource's deliveries are one query away.
 import { createHash } from 'node:crypto';
 import { absentOrBelow, absentOrHolds, holds } from '../db/conditions.ts';
 import { entity, recordOf } from '../db/entity.ts';
 import {
   createIfAbsent,
+  getItems,
   getRecord,
+  putAll,
   readAllPages,
   type TransactionOutcome,
   type TransactionWrite,
@@ -102,6 +105,24 @@ const attemptEntity = entity<AttemptRecord>({
   type: 'webhookAttempt',
   keyOf: (record) =>
     webhookKeys.attempt(tenantOf(record), record.webhookId, record.deliveryId, record.attempt),
+});
+
+/**
+ * A delivery's entry under the resource its event is about: ids only (one write unit), written once,
+ * before its delivery, so a delivery is always found by its resource; an entry whose delivery was never
+ * written (a fan-out that stopped between them) finds none and is skipped.
+ */
+export interface DeliveryLink {
+  environment: Environment;
+  associationId: string;
+  resourceId: string;
+  webhookId: string;
+  deliveryId: string;
+}
+
+const deliveryLinkEntity = entity<DeliveryLink>({
+  type: 'webhookDeliveryLink',
+  keyOf: (link) => webhookKeys.resourceDelivery(tenantOf(link), link.resourceId, link.deliveryId),
 });
 
 /** The item that holds a URL for its one active registration. */
@@ -250,6 +271,9 @@ export const markSlow = (tenant: Tenant, webhookId: string, until: Date) =>
 export const clearSlow = (tenant: Tenant, webhookId: string) =>
   updateIf<WebhookRecord>(webhookKeys.registration(tenant, webhookId), { remove: ['slowUntil'] }, holds({}));
 
+/** Writes the entries of an event's deliveries under its resource (put twice is put once). */
+export const putDeliveryLinks = (links: DeliveryLink[]): Promise<void> => putAll(deliveryLinkEntity, links);
+
 /** Writes a delivery once: a second fan-out of the same event finds it there. */
 export const putDelivery = (record: DeliveryRecord): Promise<Written<DeliveryRecord>> =>
   createIfAbsent(deliveryEntity, record);
@@ -342,6 +366,30 @@ export const listDeliveryPage = (tenant: Tenant, webhookId: string, page: Omit<P
     { ...page, binding: { scope: tenantScope(tenant), query: `webhooks/${webhookId}/deliveries` } },
     (item) => ({ pk: item.pk, sk: item.sk }),
     (item) => recordOf<DeliveryRecord>(item),
+  );
+
+/** The deliveries about a resource, newest first, whichever registration they went to. */
+export const listResourceDeliveryPage = (
+  tenant: Tenant,
+  resourceId: string,
+  page: Omit<PageRequest, 'binding'>,
+) =>
+  queryPage(
+    {
+      ...underPrefix(tenantScope(tenant), webhookKeys.resourceDeliveryPrefix(resourceId)),
+      // Delivery ids are time-ordered: newest first.
+      ScanIndexForward: false,
+    },
+    { ...page, binding: { scope: tenantScope(tenant), query: `webhooks/deliveries?${resourceId}` } },
+    (item) => ({ pk: item.pk, sk: item.sk }),
+    (item) => recordOf<DeliveryRecord>(item),
+    {
+      records: (links) =>
+        getItems(
+          links.map((link) => webhookKeys.delivery(tenant, String(link.webhookId), String(link.deliveryId))),
+        ),
+      accept: () => true,
+    },
   );
 
 export { tenantOf };

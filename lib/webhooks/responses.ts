@@ -53,6 +53,13 @@ export const deliveryResource = z.strictObject({
       }),
     )
     .check(z.describe(`The delivery's last ${KEPT_ATTEMPTS} attempts at most, oldest first.`)),
+  body: z
+    .string()
+    .check(
+      z.describe(
+        'The body sent, exactly as sent (the event envelope, JSON text): every attempt sends the same bytes.',
+      ),
+    ),
   nextAttemptAt: z.nullable(timestamp),
   createdAt: timestamp,
   updatedAt: timestamp,
@@ -81,6 +88,7 @@ export const toDeliveryResource = (
   eventType: record.eventType,
   status: record.status,
   attempts,
+  body: record.payload,
   nextAttemptAt: record.nextAttemptAt,
   createdAt: record.createdAt,
   updatedAt: record.updatedAt,
@@ -121,6 +129,7 @@ export const deliveryExample: z.infer<typeof deliveryResource> = {
       responseExcerpt: null,
     },
   ],
+  body: '{"id":"2b3c4d5e-6f70-5a8b-9c0d-1e2f3a4b5c6d","type":"payment.completed","createdAt":"2026-11-23T09:30:04.512Z","source":"payments","data":{"transactionRecordId":"6f1c2a4e-3b1d-5c8e-9f20-7a3b4c5d6e7f","status":"completed"},"metaData":{"environment":"sandbox"}}',
   nextAttemptAt: null,
   createdAt: '2026-11-23T09:30:04.650Z',
   updatedAt: '2026-11-23T09:30:09.812Z',

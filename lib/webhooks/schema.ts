@@ -22,3 +22,5 @@ export const deliveryIdParams = z.strictObject({
 });
 
 export const listWebhooksQuery = z.strictObject(pageQueryShape);
+
+export const listResourceDeliveriesQuery = z.strictObject({ ...pageQueryShape, resourceId: uuidField });

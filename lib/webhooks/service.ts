@@ -2,8 +2,9 @@
 // active until deleted, then deactivated for good (kept for history; deliveries stop at once, retries
 // in flight included: the delivery worker reads the registration before every attempt). A URL has one
 // active registration per tenant: a second would only send every event to it twice (409 names the
-// first). Redeliveries are counted per registration, REDELIVERIES_PER_MINUTE at most (429 past them),
-// so asking again and again cannot turn the gateway into a source of load on a receiver.
+// first). Redeliveries and test events are counted per registration, REDELIVERIES_PER_MINUTE at most
+// together (429 past them), so asking again and again cannot turn the gateway into a source of load on
+// a receiver.
 import { randomUUID } from 'node:crypto';
 import { webhookKeys } from '../db/keys.ts';
 import { countInWindow } from '../db/window-count.ts';
@@ -12,6 +13,7 @@ import type { Environment, Tenant } from '../http/types.ts';
 import { open, type SealedSecret, seal } from '../secret-box.ts';
 import { ALL_EVENTS, isEventType } from './catalogue.ts';
 import { assertReachable, parseWebhookUrl, UrlRefused, urlPolicyFor } from './destinations.ts';
+import { dispatchTestEvent } from './dispatch.ts';
 import {
   attemptsOf,
   type DeliveryRecord,
@@ -20,6 +22,7 @@ import {
   findRegistration,
   listDeliveryPage,
   listRegistrationPage,
+  listResourceDeliveryPage,
   putRegistration,
   reopenDelivery,
   type WebhookRecord,
@@ -28,7 +31,7 @@ import { toDeliveryResource, toWebhookResource } from './responses.ts';
 import type { CreateWebhook } from './schema.ts';
 import { newWebhookSecret } from './signing.ts';
 
-/** Redeliveries a registration may ask for in a minute (a fixed window); more answer 429. */
+/** Redeliveries and test events a registration may ask for in a minute (a fixed window); more answer 429. */
 export const REDELIVERIES_PER_MINUTE = 5;
 
 /** Active registrations an association may hold: enough for every environment of every system it runs. */
@@ -156,6 +159,32 @@ export async function listDeliveries(
   return { data: await Promise.all(found.data.map(deliveryResource)), pagination: found.pagination };
 }
 
+/** The deliveries about one resource (a transaction record, a wallet, a destination), newest first. */
+export async function listResourceDeliveries(
+  tenant: Tenant,
+  resourceId: string,
+  page: { limit: number; cursor?: string | undefined },
+) {
+  const found = await listResourceDeliveryPage(tenant, resourceId, page);
+  return { data: await Promise.all(found.data.map(deliveryResource)), pagination: found.pagination };
+}
+
+function assertActive(registration: WebhookRecord): void {
+  if (registration.status !== 'active')
+    throw new Problem(409, 'The webhook is deactivated: nothing is delivered to it any more.');
+}
+
+/** Counts a redelivery or test event in the registration's window; 429 when this minute's are used. */
+async function countInRedeliverWindow(tenant: Tenant, webhookId: string, now: Date): Promise<void> {
+  const wait = await countInWindow(
+    (start) => webhookKeys.redeliverWindow(tenant, webhookId, start),
+    REDELIVERIES_PER_MINUTE,
+    60,
+    now,
+  );
+  if (wait !== null) throw tooManyRequests(wait);
+}
+
 /**
  * One more attempt of an ended delivery (delivered, failed or cancelled), to an active registration; a
  * delivery still pending is answered as it is.
@@ -164,17 +193,10 @@ export async function redeliver(tenant: Tenant, webhookId: string, deliveryId: s
   const registration = await registrationOrNotFound(tenant, webhookId);
   const delivery = await findDelivery(tenant, webhookId, deliveryId);
   if (!delivery) throw notFound(`No delivery ${deliveryId} for this webhook.`);
-  if (registration.status !== 'active')
-    throw new Problem(409, 'The webhook is deactivated: nothing is delivered to it any more.');
+  assertActive(registration);
   // Still being attempted: its next attempt is already coming, which is what was asked for.
   if (delivery.status === 'pending') return deliveryResource(delivery);
-  const wait = await countInWindow(
-    (start) => webhookKeys.redeliverWindow(tenant, webhookId, start),
-    REDELIVERIES_PER_MINUTE,
-    60,
-    now,
-  );
-  if (wait !== null) throw tooManyRequests(wait);
+  await countInRedeliverWindow(tenant, webhookId, now);
   const reopened = await reopenDelivery(delivery, now);
   if (reopened.outcome !== 'written')
     throw new Problem(
@@ -182,4 +204,12 @@ export async function redeliver(tenant: Tenant, webhookId: string, deliveryId: s
       'The delivery changed meanwhile; read it again before asking for another attempt.',
     );
   return deliveryResource(reopened.record);
+}
+
+/** A signed `webhook.test` event to an active registration, delivered as every event is. */
+export async function sendTestEvent(tenant: Tenant, webhookId: string, now: Date) {
+  const registration = await registrationOrNotFound(tenant, webhookId);
+  assertActive(registration);
+  await countInRedeliverWindow(tenant, webhookId, now);
+  return toDeliveryResource(await dispatchTestEvent(registration, now), []);
 }

@@ -1,8 +1,10 @@
 // The business portal in a real browser (Debian's chromium, playwright-core) against the real local
 // stack: a person signs in with the code their inbox got, every page renders with no console error and
 // no serious or critical axe-core violation (its screenshot goes to docs/portal/), a payment's page shows
-// its ledger transaction, a statement downloaded equals the API's CSV, a webhook delivery is resent; a
-// viewer is refused by the server; a signed-out browser and another tenant's person see nothing.
+// its ledger transaction, a payout's page its timeline and the attempts of its webhook deliveries, a
+// statement downloaded equals the API's CSV, a webhook delivery is resent, a test event is sent from the
+// Webhooks page and its attempt shown; a viewer is refused by the server; a signed-out browser and another
+// tenant's person see nothing.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -10,8 +12,9 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { as, type Caller, newCaller } from '../support/api.ts';
 import { consoleErrors, newBrowser, seriousViolations } from '../support/browser.ts';
-import { accepted, ownWallet, settled } from '../support/payments.ts';
+import { accepted, ownWallet, recordWhen, settled } from '../support/payments.ts';
 import { addPerson, codesSentTo } from '../support/people.ts';
+import { heldOfframp } from '../support/ramps.ts';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
 
 const portalUrl = () => (process.env.TEST_BASE_URL ?? '').replace(/\/v1$/, '/portal/');
@@ -57,6 +60,7 @@ describe('the business portal in Chromium', () => {
   let receiver: Receiver;
   let wallet: string;
   let payment: string;
+  let payout: string;
   let webhookId: string;
 
   beforeAll(async () => {
@@ -68,8 +72,14 @@ describe('the business portal in Chromium', () => {
     ]);
     wallet = from.id;
     receiver = await startReceiver();
-    // The first attempt fails, every later one succeeds.
-    receiver.answer = (index) => ({ status: index === 0 ? 500 : 204 });
+    // The first attempt of each event fails, every later one succeeds.
+    const seen = new Set<string>();
+    receiver.answer = (_, delivery) => {
+      const { id } = JSON.parse(delivery.body);
+      if (seen.has(id)) return { status: 204 };
+      seen.add(id);
+      return { status: 500, body: 'not yet' };
+    };
     const webhook = await as(caller, '/webhooks', {
       method: 'POST',
       body: { url: receiver.url, events: ['payment.completed'] },
@@ -83,11 +93,17 @@ describe('the business portal in Chromium', () => {
       amount: 42.5,
     });
     await settled(caller, payment);
+    // A payout through the API, held at the provider until the sandbox completes it.
+    ({ id: payout } = await heldOfframp(caller, from.id, 'HOLD-PORTAL'));
+    const completed = await as(caller, `/sandbox/transactions/${payout}/complete`, { method: 'POST' });
+    assert.equal(completed.status, 202, JSON.stringify(completed.body));
+    await recordWhen(caller, payout, (r) => r.status === 'completed');
     await as(caller, '/beneficiaries', {
       method: 'POST',
       body: { individual: { firstName: 'Thandi', lastName: 'Nkosi' } },
     });
-    await receiver.until(2);
+    // Each payment's payment.completed, failed once and then delivered.
+    await receiver.until(4);
     browser = await newBrowser();
     page = await browser.newPage();
     await signIn(page, owner.email);
@@ -106,16 +122,55 @@ describe('the business portal in Chromium', () => {
     await visit(page, `#/wallets/${wallet}`, 'Wallet: Treasury', 'wallet-statement');
     await visit(page, '#/beneficiaries', 'Beneficiaries', 'beneficiaries');
     await visit(page, '#/webhooks', 'Webhooks', 'webhooks');
-    await visit(page, `#/webhooks/${webhookId}`, 'Webhook endpoint', 'webhook-deliveries');
+    await visit(page, `#/webhooks/${webhookId}`, 'Webhook endpoint');
     await visit(page, '#/team', 'Team & audit', 'team');
     assert.deepEqual(errors, []);
   });
 
-  it('shows a payment with its ledger transaction and timeline', async () => {
+  it('shows a payment with its ledger transaction, ledger and network fee in its timeline', async () => {
     const record = (await as(caller, `/transactions/${payment}`)).body;
-    await visit(page, `#/payments/${payment}`, 'Payment', 'payment');
-    await page.getByText(record.stellarTxHash).first().waitFor();
-    await page.getByRole('listitem').filter({ hasText: 'Completed' }).waitFor();
+    const { ledgerTransaction } = record.timeline.find(
+      (step: { event: string }) => step.event === 'ledger_landed',
+    );
+    await visit(page, `#/payments/${payment}`, 'Payment');
+    const landed = page.locator('ol.timeline > li').filter({ hasText: 'Landed on the ledger' });
+    await landed.waitFor();
+    assert.match(
+      (await landed.textContent()) ?? '',
+      new RegExp(
+        `Transaction ${record.stellarTxHash} · ledger ${ledgerTransaction.ledger} · network fee ${ledgerTransaction.fee} XLM`,
+      ),
+    );
+    assert.deepEqual(errors, []);
+  });
+
+  it('shows a payout made through the API: its timeline, ramp details and webhook attempts', async () => {
+    const record = (await as(caller, `/transactions/${payout}`)).body;
+    await visit(page, `#/payments/${payout}`, 'Payment');
+    const timeline = page.locator('ol.timeline > li');
+    // Time-ordered, as the API has it: accepted, the ledger leg, the provider's moves, completed.
+    await timeline.filter({ hasText: 'Provider reported completed' }).waitFor();
+    const steps = await timeline.allTextContents();
+    assert.equal(steps.length, record.timeline.length);
+    assert.match(steps[0] ?? '', /Accepted/);
+    assert.match(steps[1] ?? '', new RegExp(`Ledger leg landed.*${record.stellarTxHash}`));
+    assert.match(steps.at(-1) ?? '', /Provider reported completed/);
+    await page.getByText(record.externalReference).first().waitFor();
+    await page.getByText(record.quoteId).first().waitFor();
+    // The payment.completed delivery about it: failed once, then delivered, with the body it sent.
+    const row = page.getByRole('row').filter({ hasText: 'payment.completed' });
+    await row
+      .getByRole('listitem')
+      .filter({ hasText: /^#1: 500, \d+ ms/ })
+      .waitFor();
+    await row
+      .getByRole('listitem')
+      .filter({ hasText: /^#2: 204, \d+ ms/ })
+      .waitFor();
+    await row.getByText('Body sent').click();
+    await row.getByText(`"transactionRecordId": "${payout}"`).waitFor();
+    assert.deepEqual(await seriousViolations(page), []);
+    await page.screenshot({ path: `${screenshots}payment.png`, fullPage: true });
     assert.deepEqual(errors, []);
   });
 
@@ -144,15 +199,44 @@ describe('the business portal in Chromium', () => {
     await page
       .getByRole('listitem')
       .filter({ hasText: /^#1: 500, \d+ ms/ })
+      .first()
       .waitFor();
     await page
       .getByRole('listitem')
       .filter({ hasText: /^#2: 204, \d+ ms/ })
+      .first()
       .waitFor();
     const before = receiver.received.length;
     await page.getByRole('button', { name: 'Resend' }).first().click();
     await page.getByRole('status').filter({ hasText: 'Queued again.' }).waitFor();
     await receiver.until(before + 1);
+    assert.deepEqual(errors, []);
+  });
+
+  it('sends a test event from the Webhooks page and shows its attempt', async () => {
+    await visit(page, '#/webhooks', 'Webhooks');
+    const before = receiver.received.length;
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.getByRole('status').filter({ hasText: 'Test event queued' }).waitFor();
+    const [sent] = (await receiver.until(before + 1)).slice(before);
+    assert.equal(JSON.parse(sent?.body ?? '{}').type, 'webhook.test');
+    await page.screenshot({ path: `${screenshots}webhooks.png` });
+    await page.getByRole('link', { name: receiver.url }).click();
+    await page.getByRole('heading', { level: 1, name: 'Webhook endpoint' }).waitFor();
+    // The page reads again while a delivery is pending: the attempt shows without a reload.
+    const row = page.getByRole('row').filter({ hasText: 'webhook.test' });
+    await row
+      .getByRole('listitem')
+      .filter({ hasText: /^#1: 500, \d+ ms/ })
+      .waitFor();
+    await row
+      .getByRole('listitem')
+      .filter({ hasText: /^#2: 204, \d+ ms/ })
+      .waitFor();
+    await row.getByText('Body sent').click();
+    await row.getByText('"type": "webhook.test"').waitFor();
+    assert.deepEqual(await seriousViolations(page), []);
+    await page.screenshot({ path: `${screenshots}webhook-deliveries.png`, fullPage: true });
     assert.deepEqual(errors, []);
   });
 

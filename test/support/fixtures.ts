@@ -370,6 +370,7 @@ const VALID_QUERY: Record<string, (f: Fixture) => string> = {
   'GET /v1/payments/requirements': () => `connectorId=${CONNECTOR_ID}`,
   'GET /v1/statements/transactions': (f) =>
     `walletId=${f.wallet}&assetCode=USDC&startDate=${new Date().toISOString().slice(0, 10)}&endDate=${new Date().toISOString().slice(0, 10)}`,
+  'GET /v1/webhooks/deliveries': (f) => `resourceId=${f.transaction}`,
 };
 
 /** The routes that page (limit and cursor are theirs). */
@@ -383,6 +384,7 @@ export const PAGED_ROUTES = new Set([
   'GET /v1/statements/transactions',
   'GET /v1/webhooks',
   'GET /v1/webhooks/{webhookId}/deliveries',
+  'GET /v1/webhooks/deliveries',
 ]);
 
 /** A new payment each time (a new transactionId), so a valid request is never a replay or a conflict. */
@@ -452,6 +454,7 @@ function validBody(key: string, f: Fixture): unknown {
       // Loopback (sandbox, local stack), for an event no producer makes yet: nothing is ever sent to it.
       return { url: 'http://127.0.0.1:9/fuzz', events: ['Customer_Verified'] };
     case 'POST /v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver':
+    case 'POST /v1/webhooks/{webhookId}/test':
       return undefined;
     case 'POST /v1/sandbox/wallets/{walletId}/kyc':
       return { decision: 'Verified' };
@@ -516,7 +519,8 @@ function paramValue(key: string, param: string, f: Fixture): string {
     case 'transactionId':
       return f.transaction;
     case 'webhookId':
-      return key.includes('/deliveries') ? f.deliveryWebhook : f.webhook;
+      // The one the valid DELETE leaves active: deliveries are made to it, and test events sent.
+      return key.includes('/deliveries') || key.endsWith('/test') ? f.deliveryWebhook : f.webhook;
     case 'deliveryId':
       return f.delivery;
     case 'environment':

@@ -4,6 +4,7 @@
 // a `processing` that lost to `completed` is then refused by the table, not written over it. A refused
 // event is logged and counted (TransitionRefused), never applied; a provider report that only repeats the
 // provider state the record holds is a duplicate, dropped without a count (the alarm is for contradictions).
+// Each move appends its entry to the record's history in the same write (history.ts): the timeline.
 import { holdsAtVersion } from '../../db/conditions.ts';
 import { updateIf } from '../../db/items.ts';
 import { pendingKeys, transactionKeys } from '../../db/keys.ts';
@@ -12,6 +13,7 @@ import { logger } from '../../log.ts';
 import * as metrics from '../../metrics.ts';
 import { releaseRampUse } from '../ramp-usage.ts';
 import type { TransactionRecord } from '../repo.ts';
+import { entryOf, type LedgerFacts } from './history.ts';
 import { decide, type EventType, type Move } from './machine.ts';
 import { lifecycleOf, stateOf, versionOf } from './records.ts';
 
@@ -30,6 +32,8 @@ export interface RecordEvent {
   onlyIf?: (record: TransactionRecord) => boolean;
   /** For the settlement's count: deliveries of the message and ledger envelopes it took, where known. */
   measures?: { deliveries: number | null; envelopes: number | null };
+  /** A ledger transaction the event reports: its ledger and fee, for the history only. */
+  ledger?: LedgerFacts;
 }
 
 export type Applied =
@@ -46,7 +50,10 @@ const repeatsWhatIsKnown = (record: TransactionRecord, event: RecordEvent) =>
 /** Decisions against a record another move keeps beating before this one gives up (and is retried). */
 const ATTEMPTS = 8;
 
-/** What a move writes: the event's facts, the state and its status, the version, and the indexes. */
+/**
+ * What a move writes: the event's facts, the state and its status, the version, the indexes, and its
+ * entry in the history.
+ */
 function changesOf(
   tenant: Tenant,
   record: TransactionRecord,
@@ -77,7 +84,12 @@ function changesOf(
     // the reconciler re-drives what waits too long (lib/outbox-reconciler.ts); it leaves when none is.
     ...(leavesWork ? {} : pendingKeys.of(record.environment, 'transaction', at)),
   };
-  return { set, ...(leavesWork ? { remove: pendingKeys.attributes } : {}) };
+  const entry = entryOf(record, move, event, stateOf(record), now);
+  return {
+    set,
+    ...(entry ? { append: { history: [entry] } } : {}),
+    ...(leavesWork ? { remove: pendingKeys.attributes } : {}),
+  };
 }
 
 async function runEffects(

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, ok, type Schemas } from '../gateway.ts';
 import { Back, Loading, Page, Status, Table, useLoad, when } from '../ui.tsx';
+import { Deliveries } from './deliveries.tsx';
 
 type Filters = { status: string; type: string; walletId: string; createdFrom: string; createdTo: string };
 const STATUSES = ['initiated', 'processing', 'completed', 'failed'];
@@ -149,19 +150,53 @@ export function Payments() {
 }
 
 type Transaction = Schemas['Transaction'];
+type Step = Schemas['TimelineStep'];
 
-/** The record's moves, from what the record keeps: created, the ledger's answer, completion or failure. */
-function timelineOf(t: Transaction): { at: string; what: string }[] {
-  const steps = [{ at: t.createdAt, what: `Accepted (${t.type}), ${t.sendAmount} ${t.sendCurrency}` }];
-  if (t.stellarTxHash) steps.push({ at: t.updatedAt, what: `On the ledger: ${t.stellarTxHash}` });
-  if (t.status === 'failed')
-    steps.push({ at: t.updatedAt, what: `Failed: ${t.errorCode ?? ''} ${t.failureReason ?? ''}`.trim() });
-  if (t.completedAt) steps.push({ at: t.completedAt, what: 'Completed' });
-  else if (t.status !== 'failed') steps.push({ at: t.updatedAt, what: `Now ${t.status}` });
-  if (t.refundTxHash) steps.push({ at: t.updatedAt, what: `Refunded: ${t.refundTxHash}` });
-  return steps;
+/** What each event of a record's lifecycle means, in words. */
+function whatHappened(step: Step, t: Transaction): string {
+  switch (step.event) {
+    case 'accepted':
+      return t.type === 'provider_onramp' ? 'Receipt arrived' : 'Accepted';
+    case 'ledger_landed':
+      return t.connectorId ? 'Ledger leg landed' : 'Landed on the ledger';
+    case 'ledger_refused':
+      return 'Refused by the ledger';
+    case 'provider_rejected':
+      return 'Refused by the provider';
+    case 'owed_paid':
+      return t.type === 'offramp' ? 'Refund paid on the ledger' : 'Wallet credited on the ledger';
+    case 'owed_refused':
+      return 'Owed payment refused by the ledger: paid again later';
+    case null:
+    case undefined:
+      return 'Now';
+    default:
+      return `Provider reported ${step.event.replace('provider_', '')}`;
+  }
 }
 
+function Timeline({ t }: { t: Transaction }) {
+  return (
+    <ol class="timeline">
+      {(t.timeline ?? []).map((step) => (
+        <li key={`${step.at}${step.event}${step.state}`}>
+          <strong>{when(step.at)}</strong> — {whatHappened(step, t)} <Status value={step.status} />
+          {step.state !== step.status && <span class="muted">{` (${step.state})`}</span>}
+          {step.errorCode && <span class="field-error">{` ${step.errorCode}`}</span>}
+          {step.ledgerTransaction && (
+            <div class="mono muted">
+              {`Transaction ${step.ledgerTransaction.hash ?? '—'}`}
+              {step.ledgerTransaction.ledger !== null && ` · ledger ${step.ledgerTransaction.ledger}`}
+              {step.ledgerTransaction.fee !== null && ` · network fee ${step.ledgerTransaction.fee} XLM`}
+            </div>
+          )}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** A payment's page: its record with its timeline, and the webhook deliveries about it: two calls. */
 export function Payment({ id }: { id: string }) {
   const load = useLoad(
     async () =>
@@ -169,6 +204,20 @@ export function Payment({ id }: { id: string }) {
     [id],
   );
   const t = load.data;
+  const recordId = t?.transactionRecordId;
+  const deliveries = useLoad(
+    async () =>
+      recordId
+        ? ok(
+            await api().GET('/webhooks/deliveries', {
+              params: { query: { resourceId: recordId, limit: 50 } },
+            }),
+          )
+        : { data: [], pagination: { nextCursor: null, hasMore: false } },
+    [recordId],
+  );
+  // The ledger transaction that moved the payment: the first one a step landed.
+  const landed = t?.timeline?.find((step) => step.event === 'ledger_landed')?.ledgerTransaction;
   return (
     <Page title="Payment">
       <Back to="payments" label="All payments" />
@@ -180,6 +229,9 @@ export function Payment({ id }: { id: string }) {
               <dt>Status</dt>
               <dd>
                 <Status value={t.status} />
+                {t.errorCode && (
+                  <span class="field-error">{` ${t.errorCode}: ${t.failureReason ?? ''}`}</span>
+                )}
               </dd>
               <dt>Record id</dt>
               <dd class="mono">{t.transactionRecordId}</dd>
@@ -201,26 +253,38 @@ export function Payment({ id }: { id: string }) {
               </dd>
               <dt>Ledger transaction</dt>
               <dd class="mono">{t.stellarTxHash ?? '—'}</dd>
-              {t.connectorName && (
+              <dt>Ledger</dt>
+              <dd>{landed?.ledger ?? '—'}</dd>
+              <dt>Network fee</dt>
+              <dd>{landed?.fee != null ? `${landed.fee} XLM (paid by the platform)` : '—'}</dd>
+              {t.refundTxHash && (
                 <>
-                  <dt>Connector</dt>
-                  <dd>{t.connectorName}</dd>
-                  <dt>Quote</dt>
-                  <dd class="mono">{t.quoteId ?? '—'}</dd>
-                  <dt>Provider reference</dt>
-                  <dd class="mono">{t.externalReference ?? '—'}</dd>
+                  <dt>Refund transaction</dt>
+                  <dd class="mono">{t.refundTxHash}</dd>
                 </>
               )}
             </dl>
           </div>
+          {t.connectorName && (
+            <div class="card">
+              <h2>Ramp</h2>
+              <dl class="facts">
+                <dt>Connector</dt>
+                <dd>{`${t.connectorName} (${t.method ?? ''}, ${t.destinationCountryIso ?? ''})`}</dd>
+                <dt>Quote</dt>
+                <dd class="mono">{t.quoteId ?? '—'}</dd>
+                <dt>Quoted fee and rate</dt>
+                <dd>{`${t.fee} ${t.feeCurrency}, rate ${t.exchangeRate ?? '—'}`}</dd>
+                <dt>Provider reference</dt>
+                <dd class="mono">{t.externalReference ?? '—'}</dd>
+              </dl>
+            </div>
+          )}
           <h2>Timeline</h2>
-          <ol class="timeline">
-            {timelineOf(t).map((step) => (
-              <li key={`${step.at}${step.what}`}>
-                <strong>{when(step.at)}</strong> — {step.what}
-              </li>
-            ))}
-          </ol>
+          <Timeline t={t} />
+          <h2>Webhook deliveries</h2>
+          <Loading load={deliveries} />
+          <Deliveries load={deliveries} empty="No webhook deliveries about this payment." withEndpoint />
         </>
       )}
     </Page>

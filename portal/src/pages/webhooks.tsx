@@ -1,6 +1,11 @@
 import { useState } from 'preact/hooks';
 import { api, ok, type Schemas } from '../gateway.ts';
 import { ACTIONS, Back, FieldError, Loading, Page, Status, Table, useAction, useLoad, when } from '../ui.tsx';
+import { Deliveries } from './deliveries.tsx';
+
+/** A signed `webhook.test` event to the endpoint, through the same delivery path as every event. */
+const sendTestEvent = async (webhookId: string) =>
+  ok(await api().POST('/webhooks/{webhookId}/test', { params: { path: { webhookId } } }));
 
 /** Registrations, a new one (its signing secret shown once), and deactivation. */
 export function Webhooks() {
@@ -27,6 +32,11 @@ export function Webhooks() {
     action.run(
       async () => ok(await api().DELETE('/webhooks/{webhookId}', { params: { path: { webhookId } } })),
       'Deactivated.',
+    );
+  const test = (w: Schemas['Webhook']) =>
+    action.run(
+      () => sendTestEvent(w.id),
+      `Test event queued to ${w.url}: open the endpoint to see its attempts.`,
     );
   return (
     <Page title="Webhooks">
@@ -77,9 +87,14 @@ export function Webhooks() {
               <td>{when(w.createdAt)}</td>
               <td>
                 {w.status === 'active' && (
-                  <button type="button" class="danger" onClick={() => deactivate(w.id)}>
-                    Deactivate
-                  </button>
+                  <div class="actions">
+                    <button type="button" class="secondary" onClick={() => test(w)}>
+                      Send test event
+                    </button>
+                    <button type="button" class="danger" onClick={() => deactivate(w.id)}>
+                      Deactivate
+                    </button>
+                  </div>
                 )}
               </td>
             </tr>
@@ -90,7 +105,7 @@ export function Webhooks() {
   );
 }
 
-/** One endpoint's deliveries, each with every attempt (answer, duration, when), and a resend. */
+/** One endpoint's deliveries, each with every attempt (answer, duration, when) and the body sent. */
 export function Webhook({ id }: { id: string }) {
   const path = { webhookId: id };
   const webhook = useLoad(
@@ -103,16 +118,8 @@ export function Webhook({ id }: { id: string }) {
     [id],
   );
   const action = useAction(deliveries.reload);
-  const resend = (deliveryId: string) =>
-    action.run(
-      async () =>
-        ok(
-          await api().POST('/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver', {
-            params: { path: { webhookId: id, deliveryId } },
-          }),
-        ),
-      'Queued again.',
-    );
+  const test = () =>
+    action.run(() => sendTestEvent(id), 'Test event queued: its attempt shows below within seconds.');
   return (
     <Page title="Webhook endpoint">
       <Back to="webhooks" label="All endpoints" />
@@ -129,53 +136,19 @@ export function Webhook({ id }: { id: string }) {
             <dt>Events</dt>
             <dd>{webhook.data.events.join(', ')}</dd>
           </dl>
+          {webhook.data.status === 'active' && (
+            <p>
+              <button type="button" class="secondary" onClick={test}>
+                Send test event
+              </button>
+            </p>
+          )}
+          {action.outcome}
         </div>
       )}
-      {action.outcome}
       <h2>Deliveries</h2>
       <Loading load={deliveries} />
-      {deliveries.data && (
-        <Table
-          columns={[
-            'Event',
-            'Status',
-            'Attempts (answer, duration, when)',
-            'Next attempt',
-            'Created',
-            ACTIONS,
-          ]}
-          rows={deliveries.data.data}
-          empty="No deliveries yet."
-          row={(d) => (
-            <tr key={d.id}>
-              <td>
-                {d.eventType}
-                <div class="mono muted">{d.eventId}</div>
-              </td>
-              <td>
-                <Status value={d.status} />
-              </td>
-              <td>
-                <ol class="attempts">
-                  {d.attempts.map((a) => (
-                    <li key={a.attempt}>
-                      {`#${a.attempt}: ${a.statusCode ?? a.error ?? '—'}, ${a.latencyMs} ms, ${when(a.at)}`}
-                      {a.responseExcerpt && <div class="mono muted">{a.responseExcerpt}</div>}
-                    </li>
-                  ))}
-                </ol>
-              </td>
-              <td>{when(d.nextAttemptAt)}</td>
-              <td>{when(d.createdAt)}</td>
-              <td>
-                <button type="button" class="secondary" onClick={() => resend(d.id)}>
-                  Resend
-                </button>
-              </td>
-            </tr>
-          )}
-        />
-      )}
+      <Deliveries load={deliveries} empty="No deliveries yet." />
     </Page>
   );
 }
