@@ -4,7 +4,6 @@
 // reference the operator names (the reference's own tenant and wallet: as a receipt on it would be), or
 // recorded as returned to the customer by the provider (nothing moves on the ledger).
 import { findConnector } from '../connectors/repo.ts';
-import type { Environment, Tenant } from '../http/types.ts';
 import {
   connectorReceipts,
   findReceiptItem,
@@ -15,6 +14,7 @@ import {
 import { creditReceipt } from '../onramp/receipts.ts';
 import { findReference } from '../onramp/repo.ts';
 import { findBinding } from '../providers/service.ts';
+import type { Environment, Tenant } from '../tenant.ts';
 import { AdminRefusal } from './refusal.ts';
 
 export async function listHeldReceipts(

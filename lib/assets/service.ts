@@ -1,7 +1,7 @@
 // The asset registry as other domains and the asset routes use it.
 import { tenantScope } from '../db/keys.ts';
 import { notFound } from '../http/problem.ts';
-import type { Environment, Tenant } from '../http/types.ts';
+import type { Environment, Tenant } from '../tenant.ts';
 import { findAsset, listAssetPage, listNetworkNames } from './repo.ts';
 
 export const listAssets = (tenant: Tenant, page: { limit: number; cursor?: string | undefined }) =>

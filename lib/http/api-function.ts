@@ -7,6 +7,7 @@ import type { Context } from 'aws-lambda';
 import { config } from '../config.ts';
 import { logger } from '../log.ts';
 import { type FunctionName, type OperationOf, type Route, routeKeyOf, routes } from '../routes.ts';
+import type { Tenant } from '../tenant.ts';
 import { traced } from '../trace.ts';
 import type * as z from '../zod.ts';
 import { type AuditSink, audit } from './audit.ts';
@@ -20,7 +21,7 @@ import { badRequest, notFound } from './problem.ts';
 import { problemMapper } from './problem-response.ts';
 import { queryOf } from './query.ts';
 import { requestId } from './request-id.ts';
-import type { ApiContext, ApiEvent, ApiResult, Caller, Tenant } from './types.ts';
+import type { ApiContext, ApiEvent, ApiResult, Caller } from './types.ts';
 import { parseOrThrow } from './validation.ts';
 
 export interface Reply {

@@ -9,8 +9,9 @@
 // above (lib/api.ts), so lib/http depends on no domain.
 import type { MiddlewareObj } from '@middy/core';
 import { isSandboxHelper, type Route, roleNeeded, roleReaches } from '../routes.ts';
+import type { Tenant } from '../tenant.ts';
 import { forbidden, Problem } from './problem.ts';
-import type { ApiContext, ApiEvent, ApiResult, Caller, Tenant } from './types.ts';
+import type { ApiContext, ApiEvent, ApiResult, Caller } from './types.ts';
 
 export interface Authenticator {
   /** The application behind an x-service-auth key, or a 401 problem. */

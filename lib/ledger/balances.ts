@@ -1,7 +1,7 @@
 // Reading accounts from the ledger: whether an account exists, what it holds and what of that it can
 // spend. Horizon's JSON through horizon-json.ts, so the functions that show balances carry no Stellar SDK.
 import BigNumber from 'bignumber.js';
-import type { Environment } from '../http/types.ts';
+import type { Environment } from '../tenant.ts';
 import { LEDGER_DECIMALS } from './amounts.ts';
 import { horizonGet } from './horizon-json.ts';
 

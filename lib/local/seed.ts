@@ -10,11 +10,11 @@ import { seedRegistries } from '../assets/registry-seed.ts';
 import { putAsset } from '../assets/repo.ts';
 import type { Asset } from '../assets/schema.ts';
 import { config } from '../config.ts';
-import type { Environment } from '../http/types.ts';
 import { ensureChannelKeys } from '../ledger/channels.ts';
 import { ensurePlatformAccount } from '../ledger/platform-accounts.ts';
 import { addMember } from '../people/service.ts';
 import { ensureProviderSecret } from '../providers/repo.ts';
+import type { Environment } from '../tenant.ts';
 import type { LedgerAsset, LedgerGenesis } from './ledger/index.ts';
 import type { SimulatedConnector } from './provider-simulator.ts';
 

@@ -3,8 +3,9 @@
 // receipts on them are held for platform operations (receipts.ts, which also holds a receipt for a
 // rejected customer on a reference this has not reached yet). The tenant can activate one again only
 // once the customer is VERIFIED (service.ts activateReferences).
-import type { Tenant } from '../http/types.ts';
+
 import { logger } from '../log.ts';
+import type { Tenant } from '../tenant.ts';
 import { allReferences, changeReferences, findReference, referenceChange } from './repo.ts';
 
 /** Rounds of a change another writer beat (a move, an activation) before giving up. */

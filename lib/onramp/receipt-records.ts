@@ -7,9 +7,9 @@ import { absent, holds } from '../db/conditions.ts';
 import { entity } from '../db/entity.ts';
 import { createIfAbsent, getRecord, readAllPages, type TransactionWrite, updateIf } from '../db/items.ts';
 import { providerKeys } from '../db/keys.ts';
-import type { Environment } from '../http/types.ts';
 import { decide } from '../payments/lifecycle/machine.ts';
 import type { Receipt } from '../providers/contract.ts';
+import type { Environment } from '../tenant.ts';
 import { type ReceiptEvent, receiptLifecycle } from './receipt-lifecycle.ts';
 
 export interface ReceiptItem extends Receipt {

@@ -6,12 +6,12 @@
 // currency, nothing left after the fee, outside the connector's limits: issue #35 §4) is held for
 // platform operations (lib/admin/receipts.ts), never lost and never paid elsewhere.
 import { customerStanding } from '../customers/standing.ts';
-import type { Environment, Tenant } from '../http/types.ts';
 import { logger } from '../log.ts';
 import { providerOnrampRecord, recordReceipt, reserveReceiptUse } from '../payments/provider-onramp.ts';
 import { releaseRampUse } from '../payments/ramp-usage.ts';
 import type { Receipt } from '../providers/contract.ts';
 import { findBinding } from '../providers/service.ts';
+import type { Environment, Tenant } from '../tenant.ts';
 import { findReceiptItem, holdReceipt, type ReceiptItem, receiptTaken } from './receipt-records.ts';
 import { findReference, type ReferenceRecord } from './repo.ts';
 

@@ -6,8 +6,8 @@ import { absent, absentOrBelow, holds } from '../db/conditions.ts';
 import { entity } from '../db/entity.ts';
 import { getRecord, readAllPages, type TransactionWrite, transact } from '../db/items.ts';
 import { bespokeKeys, tenantScope } from '../db/keys.ts';
-import type { Environment, Tenant } from '../http/types.ts';
 import { bindingOf } from '../providers/service.ts';
+import type { Environment, Tenant } from '../tenant.ts';
 
 export interface ReferenceRecord {
   environment: Environment;

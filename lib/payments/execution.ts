@@ -10,11 +10,11 @@
 // fails its message instead, and the queue's redrive policy takes over (retries, then the alarmed DLQ).
 import BigNumber from 'bignumber.js';
 import { sendToQueue } from '../aws/queues.ts';
-import type { Tenant } from '../http/types.ts';
 import { LedgerInputError, LedgerUnavailableError } from '../ledger/errors.ts';
 import type { CustodialAccount, LedgerAssetRef } from '../ledger/operations.ts';
 import { executePayment, type PaymentLeg, pathPaymentReceipts } from '../ledger/payments.ts';
 import { logger } from '../log.ts';
+import type { Tenant } from '../tenant.ts';
 import { annotate } from '../trace.ts';
 import { findWalletRecordsNow, type WalletRecord } from '../wallets/lookups.ts';
 import { applyEvent } from './lifecycle/apply.ts';

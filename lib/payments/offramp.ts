@@ -14,8 +14,8 @@ import type { ConnectorRecord } from '../connectors/repo.ts';
 import { connectorOrNotFound } from '../connectors/service.ts';
 import { shortForm, transactionTypeOf } from '../connectors/transaction-types.ts';
 import { type FieldError, notFound, unprocessable } from '../http/problem.ts';
-import type { Tenant } from '../http/types.ts';
 import { destinationErrors, type QuoteRecord } from '../quotes/service.ts';
+import type { Tenant } from '../tenant.ts';
 import {
   claimOrConflict,
   complianceErrors,

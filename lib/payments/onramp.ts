@@ -12,8 +12,8 @@ import { findBeneficiary, findPaymentDestination } from '../beneficiaries/direct
 import { connectorOrNotFound } from '../connectors/service.ts';
 import { shortForm, transactionTypeOf } from '../connectors/transaction-types.ts';
 import { type FieldError, notFound, unprocessable } from '../http/problem.ts';
-import type { Tenant } from '../http/types.ts';
 import { destinationErrors } from '../quotes/service.ts';
+import type { Tenant } from '../tenant.ts';
 import {
   claimOrConflict,
   complianceErrors,

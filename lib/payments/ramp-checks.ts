@@ -6,10 +6,10 @@ import type { ConnectorRecord } from '../connectors/repo.ts';
 import { shortForm } from '../connectors/transaction-types.ts';
 import { type VocabularyName, vocabularies } from '../connectors/vocabularies.ts';
 import { type FieldError, notFound, Problem, serviceUnavailable, unprocessable } from '../http/problem.ts';
-import type { Tenant } from '../http/types.ts';
 import { findPlatformAccount } from '../ledger/platform-accounts.ts';
 import { providerConfigured } from '../providers/service.ts';
 import { claimQuote, findQuote, isQuoteExpired, type QuoteRecord } from '../quotes/service.ts';
+import type { Tenant } from '../tenant.ts';
 import { transactionRecordIdOf } from './record-ids.ts';
 import type { RampOnRecord, TransactionRecord } from './repo.ts';
 

@@ -1,6 +1,7 @@
 // What the payments domain does with a provider's verified report on a ramp's instruction.
-import type { Tenant } from '../http/types.ts';
+
 import type { InstructionState } from '../providers/contract.ts';
+import type { Tenant } from '../tenant.ts';
 import { applyProviderState } from './ramps.ts';
 import { findTransaction } from './repo.ts';
 

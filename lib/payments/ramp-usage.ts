@@ -20,7 +20,7 @@ import { entity } from '../db/entity.ts';
 import { deleteIf, deleteItem, getRecord, readAllPages, transact } from '../db/items.ts';
 import { rampUseKeys, tenantOf, tenantScope } from '../db/keys.ts';
 import { type FieldError, serviceUnavailable, unprocessable } from '../http/problem.ts';
-import type { Environment, Tenant } from '../http/types.ts';
+import type { Environment, Tenant } from '../tenant.ts';
 import { limitErrors, type RampLimit, type WindowUse } from './ramp-limits.ts';
 import { TransactionIdInProgress } from './service.ts';
 

@@ -14,7 +14,7 @@
 // can ever land) is followed by a fresh intent, one at a time per record (the record's owedAttempt).
 // A record waiting on its provider (paying_out, collecting) asks the provider for its state when the
 // reconciler re-drives it: a notification that never came is read instead.
-import type { Tenant } from '../http/types.ts';
+
 import { LedgerInputError } from '../ledger/errors.ts';
 import { executePayment, type PaymentLeg } from '../ledger/payments.ts';
 import { platformAccount } from '../ledger/platform-accounts.ts';
@@ -26,6 +26,7 @@ import {
   ProviderUnavailableError,
 } from '../providers/contract.ts';
 import { providerFor, recordInstruction } from '../providers/service.ts';
+import type { Tenant } from '../tenant.ts';
 import { findWalletRecord } from '../wallets/lookups.ts';
 import { type Applied, applyEvent, type RecordEvent } from './lifecycle/apply.ts';
 import type { EventType } from './lifecycle/machine.ts';

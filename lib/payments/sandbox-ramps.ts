@@ -5,9 +5,9 @@
 // production applications and for a record not the caller's; 409 when the instruction cannot move that
 // way (not instructed yet, or final otherwise: a failed payout cannot complete; only payouts return).
 import { notFound, Problem, serviceUnavailable } from '../http/problem.ts';
-import type { Tenant } from '../http/types.ts';
 import { ProviderUnavailableError, type TestOutcome } from '../providers/contract.ts';
 import { providerFor } from '../providers/service.ts';
+import type { Tenant } from '../tenant.ts';
 import { findTransaction } from './repo.ts';
 
 export async function settleRampInstruction(

@@ -20,7 +20,6 @@ import {
   serviceUnavailable,
   unprocessable,
 } from '../http/problem.ts';
-import type { Tenant } from '../http/types.ts';
 import { leastReceived } from '../ledger/amounts.ts';
 import { LedgerUnavailableError } from '../ledger/errors.ts';
 import { MAX_PAYMENT_LEGS, MAX_PAYMENT_WALLETS } from '../ledger/payment-limits.ts';
@@ -28,6 +27,7 @@ import { purposeOf } from '../ledger/purpose.ts';
 import { strictSendPaths } from '../ledger/reads.ts';
 import { logger } from '../log.ts';
 import * as metrics from '../metrics.ts';
+import type { Tenant } from '../tenant.ts';
 import { annotate } from '../trace.ts';
 import { findWalletRecord, type WalletRecord } from '../wallets/lookups.ts';
 import { intentIdOf, transactionRecordIdOf } from './record-ids.ts';

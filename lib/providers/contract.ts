@@ -6,7 +6,7 @@
 // Instructions are idempotent by OUR reference (the transaction record id): sending one again returns
 // the instruction the provider already holds, never a second payout or collection. Outcomes arrive
 // later, asynchronously, as notifications signed with the connector's secret (signature.ts).
-import type { Environment } from '../http/types.ts';
+import type { Environment } from '../tenant.ts';
 
 /** Where an instruction stands at the provider. */
 export type InstructionStatus =

@@ -7,12 +7,12 @@
 // (a customer paid into an on-ramp reference, lib/onramp/receipts.ts).
 import { applyCustomerDecision } from '../customers/standing.ts';
 import { unauthorized } from '../http/problem.ts';
-import type { Environment } from '../http/types.ts';
 import { PROVIDER_NOTIFICATION_LIMIT, scaled } from '../limits/policies.ts';
 import { admit } from '../limits/service.ts';
 import { logger } from '../log.ts';
 import { receiveOnrampReceipt } from '../onramp/receipts.ts';
 import { applyRampNotification } from '../payments/ramp-notifications.ts';
+import type { Environment } from '../tenant.ts';
 import * as z from '../zod.ts';
 import { INSTRUCTION_STATUSES, type InstructionStatus } from './contract.ts';
 import {

@@ -1,7 +1,7 @@
 // The provider of a connector in an environment: the adapter configured for it, with its secret.
 import { config } from '../config.ts';
 import { badGateway, gatewayTimeout, serviceUnavailable } from '../http/problem.ts';
-import type { Environment } from '../http/types.ts';
+import type { Environment } from '../tenant.ts';
 import {
   type ProviderAdapter,
   ProviderNotConfiguredError,

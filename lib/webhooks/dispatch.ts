@@ -3,10 +3,10 @@
 // the event), pending; its insert asks the delivery worker for the first attempt (through the outbox).
 // A redelivered event finds its deliveries written and adds none.
 import { plainJson } from '../http/plain-json.ts';
-import type { Tenant } from '../http/types.ts';
 import { timeOrderedNameBasedId } from '../ids.ts';
 import { logger } from '../log.ts';
 import { logKeysOf } from '../outbox.ts';
+import type { Tenant } from '../tenant.ts';
 import { annotate } from '../trace.ts';
 import { subscribes } from './catalogue.ts';
 import { eventDataOf, eventMetaDataOf } from './event-data.ts';

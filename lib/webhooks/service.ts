@@ -8,8 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { webhookKeys } from '../db/keys.ts';
 import { countInWindow } from '../db/window-count.ts';
 import { type FieldError, notFound, Problem, tooManyRequests, unprocessable } from '../http/problem.ts';
-import type { Environment, Tenant } from '../http/types.ts';
 import { open, type SealedSecret, seal } from '../secret-box.ts';
+import type { Environment, Tenant } from '../tenant.ts';
 import { ALL_EVENTS, isEventType } from './catalogue.ts';
 import { assertReachable, parseWebhookUrl, UrlRefused, urlPolicyFor } from './destinations.ts';
 import {

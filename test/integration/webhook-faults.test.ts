@@ -23,8 +23,8 @@ import {
 import type { SQSRecord } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, it } from 'vitest';
 import { resetConfig } from '../../lib/config.ts';
-import type { Tenant } from '../../lib/http/types.ts';
 import { useOwnTable } from '../../lib/local/stack.ts';
+import type { Tenant } from '../../lib/tenant.ts';
 import type { DeliveryAttempt, DeliveryRecord } from '../../lib/webhooks/repo.ts';
 import { type CapturedLogs, captureLogs } from '../support/logs.ts';
 import { type OwnOutbox, receiveRecords, startOwnOutbox } from '../support/own-outbox.ts';
