@@ -7,6 +7,7 @@ import { apiFunctionWith } from './http/api-function.ts';
 import { serviceUnavailable } from './http/problem.ts';
 import { admitRequest } from './limits/service.ts';
 import { authenticatePerson, recordAudit } from './people/access.ts';
+import { authenticateProvider } from './providers/authentication.ts';
 
 export { accepted, ok, operation } from './http/api-function.ts';
 
@@ -37,6 +38,7 @@ export const apiFunction = apiFunctionWith({
     application: authenticateApplication,
     bearer: authenticateBearer,
     person: authenticatePerson,
+    provider: authenticateProvider,
   },
   limiter: (application, route, now) => admitRequest(application.applicationId, route, now),
   originTokens,

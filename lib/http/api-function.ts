@@ -52,8 +52,8 @@ export interface ApiRequest<B, Q, P> {
   sourceIp: string;
   /**
    * The body's text as it arrived: what a provider's signature covers. On a signed route
-   * (providerSignature) the chain neither parses nor checks it: `body` is undefined, and the operation
-   * parses `rawBody` with its own schema once the signature verified.
+   * (providerSignature) the chain verifies the signature over it (authenticate.ts) and parses nothing:
+   * `body` is undefined, and the operation parses `rawBody` against the provider contract itself.
    */
   rawBody: string;
   /** Request headers, lower-cased by the gateway. */

@@ -12,6 +12,8 @@ export interface Caller {
   /** Set once a bearer token has been verified and its client resolved. */
   clientId?: string;
   associationId?: string;
+  /** A provider (its signed notification): the connector whose secret signed the request. */
+  connectorId?: string;
   /** A portal person (lib/people) calling with their own token: who they are and their role now. */
   person?: { email: string; role: 'viewer' | 'developer' | 'owner' };
 }
