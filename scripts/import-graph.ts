@@ -123,7 +123,7 @@ export const LAYERS: { name: string; rule: string; members: string[] }[] = [
       'people',
       'connectors',
       'customers',
-      'onramp',
+      'onramp-references',
       'beneficiaries',
       'quotes',
       'wallets',

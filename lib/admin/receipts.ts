@@ -10,9 +10,9 @@ import {
   type ReceiptItem,
   receiptMove,
   resolveReceiptItem,
-} from '../onramp/receipt-records.ts';
-import { creditReceipt } from '../onramp/receipts.ts';
-import { findReference } from '../onramp/repo.ts';
+} from '../onramp-references/receipt-records.ts';
+import { creditReceipt } from '../onramp-references/receipts.ts';
+import { findReference } from '../onramp-references/repo.ts';
 import { findBinding } from '../providers/service.ts';
 import type { Environment, Tenant } from '../tenant.ts';
 import { AdminRefusal } from './refusal.ts';

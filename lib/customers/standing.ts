@@ -5,7 +5,7 @@
 import { connectorOrNotFound } from '../connectors/service.ts';
 import { notFound, unprocessable } from '../http/problem.ts';
 import { logger } from '../log.ts';
-import { deactivateCustomerReferences } from '../onramp/deactivation.ts';
+import { deactivateCustomerReferences } from '../onramp-references/deactivation.ts';
 import type { CustomerStatus as ProviderDecision } from '../providers/contract.ts';
 import { findBinding } from '../providers/service.ts';
 import type { Environment, Tenant } from '../tenant.ts';

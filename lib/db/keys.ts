@@ -417,7 +417,7 @@ export const statementKeys = {
 };
 
 /**
- * What an association's off-ramps use of a connector's limits (lib/payments/ramp-usage.ts): one item
+ * What an association's off-ramps use of a connector's limits (lib/payments/ramps/usage.ts): one item
  * per accepted payment, and a head whose version every new one moves, so that two submissions cannot
  * both be checked against the same uses.
  */

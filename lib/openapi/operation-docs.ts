@@ -33,7 +33,7 @@ import {
   referencePage,
   referenceResource,
   sandboxReceiptResource,
-} from '../onramp/responses.ts';
+} from '../onramp-references/responses.ts';
 import {
   acceptanceExample,
   paymentAcceptance,

@@ -43,7 +43,7 @@ export const RAMP_RULES = md(
   '**Settlement accounts**: each connector has a platform ledger account (`settlement:<connectorId>`, keys sealed like the others) with a trustline for its ledger asset: off-ramps pay it, on-ramps are paid from it. The local stack puts them in the ledgers’ genesis, and sandbox on-ramp connectors start with a float of 1,000,000 of their asset. In production the platform team makes the keys (`ensurePlatformAccount`), opens each account from the funding account with its trustline, funds on-ramp accounts from the treasury and keeps them topped up (a payout the ledger refuses is retried and alarmed, never failed: the counterparty has paid). The catalogue’s `settlement.account` names the provider-side account settled with.',
 );
 
-/** The off-ramp limits by the destination's verification and the beneficiary's standing (lib/payments/ramp-limits.ts). */
+/** The off-ramp limits by the destination's verification and the beneficiary's standing (lib/payments/ramps/limits.ts). */
 export const OFFRAMP_LIMITS = md(
   '',
   '',

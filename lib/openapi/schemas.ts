@@ -25,7 +25,7 @@ import {
   referencePage,
   referenceResource,
   sandboxReceiptResource,
-} from '../onramp/responses.ts';
+} from '../onramp-references/responses.ts';
 import {
   paymentAcceptance,
   rampOutcomeResource,

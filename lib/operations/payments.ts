@@ -1,6 +1,6 @@
 import { accepted, operation } from '../http/api-function.ts';
-import { payOfframp } from '../payments/offramp.ts';
-import { payOnramp } from '../payments/onramp.ts';
+import { payOfframp } from '../payments/ramps/offramp.ts';
+import { payOnramp } from '../payments/ramps/onramp.ts';
 import {
   offrampBody,
   onrampBody,

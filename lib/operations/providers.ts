@@ -2,17 +2,17 @@
 // surface, its caller a provider whose signature the chain verified on the raw bytes before anything
 // read them (lib/providers/authentication.ts). A signed body that is not the provider contract, or a
 // notification id already taken (a replay), answers 401 and changes nothing. A verified notification
-// moves the record its reference names (lib/payments/ramp-notifications.ts); one whose reference names
+// moves the record its reference names (lib/payments/ramps/notifications.ts); one whose reference names
 // no instruction of ours is acknowledged and ignored, so the provider stops retrying. Bespoke connectors
 // add `customer` (the decision on a customer's review, lib/customers) and `receipt` (a customer paid into
-// an on-ramp reference, lib/onramp/receipts.ts).
+// an on-ramp reference, lib/onramp-references/receipts.ts).
 import { applyCustomerDecision } from '../customers/standing.ts';
 import { ok, operation } from '../http/api-function.ts';
 import { unauthorized } from '../http/problem.ts';
 import type { Caller } from '../http/types.ts';
 import { logger } from '../log.ts';
-import { receiveOnrampReceipt } from '../onramp/receipts.ts';
-import { applyRampNotification } from '../payments/ramp-notifications.ts';
+import { receiveOnrampReceipt } from '../onramp-references/receipts.ts';
+import { applyRampNotification } from '../payments/ramps/notifications.ts';
 import {
   notificationOf,
   type ProviderNotification,

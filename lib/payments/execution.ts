@@ -19,7 +19,7 @@ import { annotate } from '../trace.ts';
 import { findWalletRecordsNow, type WalletRecord } from '../wallets/lookups.ts';
 import { applyEvent } from './lifecycle/apply.ts';
 import type { PaymentMessage } from './message.ts';
-import { advanceRamp as advanceRampStep } from './ramps.ts';
+import { advanceRamp as advanceRampStep } from './ramps/execution.ts';
 import { type AssetOnRecord, findTransaction, type Settlement, type TransactionRecord } from './repo.ts';
 
 const LEDGER_SUBMISSION_QUEUE = 'ledger-submissions';
@@ -198,7 +198,7 @@ async function requeue(message: PaymentMessage, reason: string, owed = false): P
 }
 
 /**
- * A ramp moves in steps (ramps.ts): each delivery takes the steps its record is ready for, and is put
+ * A ramp moves in steps (ramps/execution.ts): each delivery takes the steps its record is ready for, and is put
  * back while one waits on the ledger or the provider.
  */
 async function advanceRamp(

@@ -22,7 +22,7 @@ import type { Environment, Tenant } from '../tenant.ts';
 /**
  * P2P and swaps go initiated → completed | failed. Ramps pass through `processing` (the ledger leg has
  * landed, the provider has the instruction), and an off-ramp that fails or is returned after its
- * ledger leg is refunded: failed → refund_completed (lib/payments/ramps.ts).
+ * ledger leg is refunded: failed → refund_completed (lib/payments/ramps/execution.ts).
  */
 export type TransactionStatus = 'initiated' | 'processing' | 'completed' | 'failed' | 'refund_completed';
 export type TransactionType = 'p2p' | 'swap' | 'p2p_multi' | 'offramp' | 'onramp' | 'provider_onramp';

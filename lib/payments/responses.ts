@@ -281,7 +281,7 @@ export const transactionExample: z.infer<typeof transactionResource> = {
   completedAt: '2026-11-23T09:30:04.512Z',
 };
 
-/** What the sandbox ramp helpers answer (sandbox-ramps.ts). */
+/** What the sandbox ramp helpers answer (ramps/sandbox.ts). */
 export const rampOutcomeResource = z.strictObject({
   transactionRecordId: z.uuid(),
   outcome: z.enum(['complete', 'fail', 'return']),

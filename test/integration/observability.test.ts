@@ -150,7 +150,7 @@ describe('a payment in the functions’ output', () => {
     assert.equal(acceptedBy?.requestId, requestId);
   });
 
-  // Ramps settle in steps and through their provider's notifications (lib/payments/ramps.ts), not in
+  // Ramps settle in steps and through their provider's notifications (lib/payments/ramps/execution.ts), not in
   // the one write of a P2P: each settling move is counted once, whichever function makes it.
   it('has a settled metric for an off-ramp the provider completes and one it fails', async () => {
     const beneficiary = await as(alice, '/beneficiaries', {

@@ -10,7 +10,7 @@ import { pendingKeys, transactionKeys } from '../../db/keys.ts';
 import { logger } from '../../log.ts';
 import * as metrics from '../../metrics.ts';
 import type { Tenant } from '../../tenant.ts';
-import { releaseRampUse } from '../ramp-usage.ts';
+import { releaseRampUse } from '../ramps/usage.ts';
 import type { TransactionRecord } from '../repo.ts';
 import { decide, type EventType, type Move } from './machine.ts';
 import { lifecycleOf, stateOf, versionOf } from './records.ts';

@@ -1,7 +1,7 @@
 // Off-ramps: the wallet pays the connector's settlement account on the ledger (the leg), then the
 // provider pays the beneficiary out (the payout). Once the leg has landed, money can only end at the
 // beneficiary or back in the wallet: every failure after it owes a refund, paid until it lands.
-import type { Lifecycle, Move } from './machine.ts';
+import type { Lifecycle, Move } from '../lifecycle/machine.ts';
 
 export type OfframpState =
   | 'initiated'

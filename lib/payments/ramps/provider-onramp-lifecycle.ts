@@ -1,6 +1,6 @@
 // Provider on-ramps: a customer paid the provider against a reference, and the receipt made the record.
 // The money has arrived: the wallet's credit is owed from the start, and paid until it lands.
-import type { Lifecycle } from './machine.ts';
+import type { Lifecycle } from '../lifecycle/machine.ts';
 
 export type ProviderOnrampState = 'initiated' | 'completed';
 

@@ -1,7 +1,7 @@
 // On-ramps: the provider collects from the counterparty, then the connector's settlement account pays
 // the wallet on the ledger. Once the collection completed the money is the wallet's: the credit is owed,
 // and paid until it lands, whatever the provider says later.
-import type { Lifecycle } from './machine.ts';
+import type { Lifecycle } from '../lifecycle/machine.ts';
 
 export type OnrampState = 'initiated' | 'collecting' | 'collected' | 'completed' | 'failed';
 

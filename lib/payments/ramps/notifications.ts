@@ -1,9 +1,9 @@
 // What the payments domain does with a provider's verified report on a ramp's instruction.
 
-import type { InstructionState } from '../providers/contract.ts';
-import type { Tenant } from '../tenant.ts';
-import { applyProviderState } from './ramps.ts';
-import { findTransaction } from './repo.ts';
+import type { InstructionState } from '../../providers/contract.ts';
+import type { Tenant } from '../../tenant.ts';
+import { findTransaction } from '../repo.ts';
+import { applyProviderState } from './execution.ts';
 
 export async function applyRampNotification(
   tenant: Tenant,

@@ -7,8 +7,8 @@
 // platform operations (lib/admin/receipts.ts), never lost and never paid elsewhere.
 import { customerStanding } from '../customers/standing.ts';
 import { logger } from '../log.ts';
-import { providerOnrampRecord, recordReceipt, reserveReceiptUse } from '../payments/provider-onramp.ts';
-import { releaseRampUse } from '../payments/ramp-usage.ts';
+import { providerOnrampRecord, recordReceipt, reserveReceiptUse } from '../payments/ramps/provider-onramp.ts';
+import { releaseRampUse } from '../payments/ramps/usage.ts';
 import type { Receipt } from '../providers/contract.ts';
 import { findBinding } from '../providers/service.ts';
 import type { Environment, Tenant } from '../tenant.ts';

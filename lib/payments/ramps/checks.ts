@@ -1,17 +1,17 @@
 // The checks off-ramps and on-ramps share: the caller's quote of the right kind, unexpired; claimed
 // once for the record; the connector's compliance fields present (one error each); compliance codes of
 // the enums route; and what the provider is told of the counterparty and its destination.
-import type { BeneficiaryRecord, PaymentDestinationRecord } from '../beneficiaries/repo.ts';
-import type { ConnectorRecord } from '../connectors/repo.ts';
-import { shortForm } from '../connectors/transaction-types.ts';
-import { type VocabularyName, vocabularies } from '../connectors/vocabularies.ts';
-import { type FieldError, notFound, Problem, serviceUnavailable, unprocessable } from '../http/problem.ts';
-import { findPlatformAccount } from '../ledger/platform-accounts.ts';
-import { providerConfigured } from '../providers/service.ts';
-import { claimQuote, findQuote, isQuoteExpired, type QuoteRecord } from '../quotes/service.ts';
-import type { Tenant } from '../tenant.ts';
-import { transactionRecordIdOf } from './record-ids.ts';
-import type { RampOnRecord, TransactionRecord } from './repo.ts';
+import type { BeneficiaryRecord, PaymentDestinationRecord } from '../../beneficiaries/repo.ts';
+import type { ConnectorRecord } from '../../connectors/repo.ts';
+import { shortForm } from '../../connectors/transaction-types.ts';
+import { type VocabularyName, vocabularies } from '../../connectors/vocabularies.ts';
+import { type FieldError, notFound, Problem, serviceUnavailable, unprocessable } from '../../http/problem.ts';
+import { findPlatformAccount } from '../../ledger/platform-accounts.ts';
+import { providerConfigured } from '../../providers/service.ts';
+import { claimQuote, findQuote, isQuoteExpired, type QuoteRecord } from '../../quotes/service.ts';
+import type { Tenant } from '../../tenant.ts';
+import { transactionRecordIdOf } from '../record-ids.ts';
+import type { RampOnRecord, TransactionRecord } from '../repo.ts';
 
 /** The value at a member path (`individual.idNumber`) of an object, or undefined. */
 function valueAt(source: unknown, path: string): unknown {

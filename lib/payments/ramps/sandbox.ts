@@ -4,11 +4,11 @@
 // signed notification, within a moment. Asking for the state it is already in answers it again. 404 for
 // production applications and for a record not the caller's; 409 when the instruction cannot move that
 // way (not instructed yet, or final otherwise: a failed payout cannot complete; only payouts return).
-import { notFound, Problem, serviceUnavailable } from '../http/problem.ts';
-import { ProviderUnavailableError, type TestOutcome } from '../providers/contract.ts';
-import { providerFor } from '../providers/service.ts';
-import type { Tenant } from '../tenant.ts';
-import { findTransaction } from './repo.ts';
+import { notFound, Problem, serviceUnavailable } from '../../http/problem.ts';
+import { ProviderUnavailableError, type TestOutcome } from '../../providers/contract.ts';
+import { providerFor } from '../../providers/service.ts';
+import type { Tenant } from '../../tenant.ts';
+import { findTransaction } from '../repo.ts';
 
 export async function settleRampInstruction(
   tenant: Tenant,
@@ -24,7 +24,7 @@ export async function settleRampInstruction(
     });
   if (!record.ramp) throw conflict('Only off-ramp and on-ramp records have a provider instruction.');
   // The provider contract returns payouts only: a collection the counterparty paid stays collected, and
-  // its wallet is credited (lib/payments/lifecycle/onramp.ts).
+  // its wallet is credited (lib/payments/ramps/onramp-lifecycle.ts).
   if (outcome === 'return' && record.transactionType !== 'offramp')
     throw conflict('Only an off-ramp’s payout can be returned; a collection completes or fails.');
   if (!record.externalReference)

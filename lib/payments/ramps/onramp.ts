@@ -6,14 +6,17 @@
 // for another counterparty, destination or corridor: the counterparty's classification gives the
 // transaction type), the connector's required fields on the body, the counterparty and its destination
 // (422, one error each), notify flags; then the connector's limits (422 on `amount`), checked and
-// reserved at once (ramp-usage.ts), and the quote claimed (409 when already executed).
-import { findAssociationKind } from '../auth/associations.ts';
-import { findBeneficiary, findPaymentDestination } from '../beneficiaries/directory.ts';
-import { connectorOrNotFound } from '../connectors/service.ts';
-import { shortForm, transactionTypeOf } from '../connectors/transaction-types.ts';
-import { type FieldError, notFound, unprocessable } from '../http/problem.ts';
-import { destinationErrors } from '../quotes/service.ts';
-import type { Tenant } from '../tenant.ts';
+// reserved at once (usage.ts), and the quote claimed (409 when already executed).
+import { findAssociationKind } from '../../auth/associations.ts';
+import { findBeneficiary, findPaymentDestination } from '../../beneficiaries/directory.ts';
+import { connectorOrNotFound } from '../../connectors/service.ts';
+import { shortForm, transactionTypeOf } from '../../connectors/transaction-types.ts';
+import { type FieldError, notFound, unprocessable } from '../../http/problem.ts';
+import { destinationErrors } from '../../quotes/service.ts';
+import type { Tenant } from '../../tenant.ts';
+import { transactionRecordIdOf } from '../record-ids.ts';
+import type { Onramp } from '../schema.ts';
+import { accept, type Draft, notifyTarget, onRecord, registryAsset, usableWallet } from '../service.ts';
 import {
   claimOrConflict,
   complianceErrors,
@@ -21,12 +24,9 @@ import {
   settlementOf,
   usableQuote,
   vocabularyErrors,
-} from './ramp-checks.ts';
-import { connectorLimits } from './ramp-limits.ts';
-import { reserveRampUseFor } from './ramp-usage.ts';
-import { transactionRecordIdOf } from './record-ids.ts';
-import type { Onramp } from './schema.ts';
-import { accept, type Draft, notifyTarget, onRecord, registryAsset, usableWallet } from './service.ts';
+} from './checks.ts';
+import { connectorLimits } from './limits.ts';
+import { reserveRampUseFor } from './usage.ts';
 
 /** Sender fields the body may carry (the rest are read from the counterparty's record). */
 const BODY_MEMBERS = new Set([
@@ -110,7 +110,7 @@ async function onrampDraft(tenant: Tenant, body: Onramp, now: Date): Promise<Dra
   const notify = notifyTarget({ email: null, mobile: null }, body);
   const receiving = await registryAsset(tenant, quote.receiveCurrency, 'quoteId');
   const settlement = await settlementOf(tenant, connector);
-  // The connector's own limits, checked and reserved as an off-ramp's are (ramp-usage.ts); a quote
+  // The connector's own limits, checked and reserved as an off-ramp's are (usage.ts); a quote
   // another record executed gives the use back.
   const transactionRecordId = transactionRecordIdOf(tenant, body.transactionId);
   await reserveRampUseFor(

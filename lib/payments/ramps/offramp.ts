@@ -4,18 +4,22 @@
 // member: the wallet (404/403), the beneficiary and destination (404, CRYPTO 422), the quote (404 not
 // ours, 422 wrong type, expired or inconsistent with the body), the connector's compliance fields (422,
 // one error per missing field), notify flags, the connector set up to execute (503); then the limits
-// (422 on `amount`), checked and reserved at once (ramp-usage.ts), what the wallet can spend (422 on
+// (422 on `amount`), checked and reserved at once (usage.ts), what the wallet can spend (422 on
 // `amount`, spendable.ts), the quote claimed for this record (409 when another record executed it) and
 // the record written (service.ts accept()).
-import { findAssociationKind } from '../auth/associations.ts';
-import { findBeneficiary, findPaymentDestination } from '../beneficiaries/directory.ts';
-import type { BeneficiaryRecord, PaymentDestinationRecord } from '../beneficiaries/repo.ts';
-import type { ConnectorRecord } from '../connectors/repo.ts';
-import { connectorOrNotFound } from '../connectors/service.ts';
-import { shortForm, transactionTypeOf } from '../connectors/transaction-types.ts';
-import { type FieldError, notFound, unprocessable } from '../http/problem.ts';
-import { destinationErrors, type QuoteRecord } from '../quotes/service.ts';
-import type { Tenant } from '../tenant.ts';
+import { findAssociationKind } from '../../auth/associations.ts';
+import { findBeneficiary, findPaymentDestination } from '../../beneficiaries/directory.ts';
+import type { BeneficiaryRecord, PaymentDestinationRecord } from '../../beneficiaries/repo.ts';
+import type { ConnectorRecord } from '../../connectors/repo.ts';
+import { connectorOrNotFound } from '../../connectors/service.ts';
+import { shortForm, transactionTypeOf } from '../../connectors/transaction-types.ts';
+import { type FieldError, notFound, unprocessable } from '../../http/problem.ts';
+import { destinationErrors, type QuoteRecord } from '../../quotes/service.ts';
+import type { Tenant } from '../../tenant.ts';
+import { transactionRecordIdOf } from '../record-ids.ts';
+import type { Offramp } from '../schema.ts';
+import { accept, type Draft, notifyTarget, onRecord, registryAsset, usableWallet } from '../service.ts';
+import { assertSpendable } from '../spendable.ts';
 import {
   claimOrConflict,
   complianceErrors,
@@ -24,13 +28,9 @@ import {
   unclaimedOrConflict,
   usableQuote,
   vocabularyErrors,
-} from './ramp-checks.ts';
-import { limitsFor, type Standing } from './ramp-limits.ts';
-import { reserveRampUseFor } from './ramp-usage.ts';
-import { transactionRecordIdOf } from './record-ids.ts';
-import type { Offramp } from './schema.ts';
-import { accept, type Draft, notifyTarget, onRecord, registryAsset, usableWallet } from './service.ts';
-import { assertSpendable } from './spendable.ts';
+} from './checks.ts';
+import { limitsFor, type Standing } from './limits.ts';
+import { reserveRampUseFor } from './usage.ts';
 
 function consistencyErrors(
   quote: QuoteRecord,
@@ -115,7 +115,7 @@ async function offrampDraft(tenant: Tenant, body: Offramp, now: Date): Promise<D
   const notify = notifyTarget({ email: contact?.email ?? null, mobile: contact?.mobile ?? null }, body);
   const sending = await registryAsset(tenant, body.sendingAssetCode, 'sendingAssetCode');
   const settlement = await settlementOf(tenant, connector);
-  // The limits, checked against this association's uses and reserved in the same write (ramp-usage.ts):
+  // The limits, checked against this association's uses and reserved in the same write (usage.ts):
   // concurrent submissions are checked one after another. A quote another record executed gives the
   // use back.
   const limits = limitsFor(

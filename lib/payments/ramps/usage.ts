@@ -1,4 +1,4 @@
-// What an association has moved through a ramp connector, for its limits (ramp-limits.ts), kept so
+// What an association has moved through a ramp connector, for its limits (limits.ts), kept so
 // that concurrency cannot exceed a limit: one item per accepted ramp (its `sendAmount` and creation
 // time) beside a head item whose version each new one moves. A submission reads the head, then the uses
 // (one consistent query of one partition), checks the limits against them, and writes its use in one
@@ -15,14 +15,14 @@
 // deleted the use the other's payment needed.
 import { randomUUID } from 'node:crypto';
 import BigNumber from 'bignumber.js';
-import { absent, holds } from '../db/conditions.ts';
-import { entity } from '../db/entity.ts';
-import { deleteIf, deleteItem, getRecord, readAllPages, transact } from '../db/items.ts';
-import { rampUseKeys, tenantOf, tenantScope } from '../db/keys.ts';
-import { type FieldError, serviceUnavailable, unprocessable } from '../http/problem.ts';
-import type { Environment, Tenant } from '../tenant.ts';
-import { limitErrors, type RampLimit, type WindowUse } from './ramp-limits.ts';
-import { TransactionIdInProgress } from './service.ts';
+import { absent, holds } from '../../db/conditions.ts';
+import { entity } from '../../db/entity.ts';
+import { deleteIf, deleteItem, getRecord, readAllPages, transact } from '../../db/items.ts';
+import { rampUseKeys, tenantOf, tenantScope } from '../../db/keys.ts';
+import { type FieldError, serviceUnavailable, unprocessable } from '../../http/problem.ts';
+import type { Environment, Tenant } from '../../tenant.ts';
+import { TransactionIdInProgress } from '../service.ts';
+import { limitErrors, type RampLimit, type WindowUse } from './limits.ts';
 
 /** The longest window a limit has (MONTHLY); older uses are no longer read, and expire by TTL. */
 const LONGEST_WINDOW_SECONDS = 2_592_000;
@@ -161,7 +161,7 @@ export async function reserveRampUse(
   throw serviceUnavailable('Too many payments through this connector at once; try again in a moment.');
 }
 
-/** What a ramp request reserves: `amount` through the connector, against `limits` (ramp-limits.ts). */
+/** What a ramp request reserves: `amount` through the connector, against `limits` (limits.ts). */
 export interface RampUseRequest {
   connector: { id: string; acceptedAsset: string };
   transactionRecordId: string;

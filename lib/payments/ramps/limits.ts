@@ -1,14 +1,14 @@
 // The limits a ramp is checked against (spec §3.3, §8.4-5): the connector's own (TRANSACTION, DAILY,
 // WEEKLY, MONTHLY; AMOUNT in its accepted asset, or COUNT) and, for an off-ramp, this service's caps by
 // the destination's verification state and the beneficiary's classification and tier, whichever is
-// lower. Rolling windows sum this association's uses of the connector (ramp-usage.ts: each accepted
+// lower. Rolling windows sum this association's uses of the connector (usage.ts: each accepted
 // ramp's, given back when it fails having moved nothing or is refunded) within the window. Amounts are
 // in the connector's accepted asset (USDC for every seed off-ramp, the collected fiat for an on-ramp),
 // compared with `sendAmount` (an off-ramp's fee excluded).
 import BigNumber from 'bignumber.js';
-import type { ConnectorLimit } from '../connectors/catalogue-schema.ts';
-import { LIMIT_DURATIONS } from '../connectors/schema.ts';
-import type { FieldError } from '../http/problem.ts';
+import type { ConnectorLimit } from '../../connectors/catalogue-schema.ts';
+import { LIMIT_DURATIONS } from '../../connectors/schema.ts';
+import type { FieldError } from '../../http/problem.ts';
 
 export type Standing = 'Me' | 'TIER_1' | 'TIER_0';
 export type DestinationState = 'NOT_REQUIRED' | 'PENDING' | 'APPROVED' | 'REJECTED';

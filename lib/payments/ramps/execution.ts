@@ -1,7 +1,7 @@
 // Executing a ramp (the ledger-submissions worker, as every payment), one step per delivery of its
 // message, each step safe to repeat and to crash in. What may follow what is the record's lifecycle
-// table (lifecycle/offramp.ts, onramp.ts, provider-onramp.ts); this file does the work each state asks
-// for and reports what happened as an event (lifecycle/apply.ts):
+// table (offramp-lifecycle.ts, onramp-lifecycle.ts, provider-onramp-lifecycle.ts); this file does the
+// work each state asks for and reports what happened as an event (../lifecycle/apply.ts):
 //   off-ramp initiated  → the wallet pays `originalSendAmount` (amount + fee) to the connector's
 //                         settlement account, once (its intent): ledger_landed | ledger_refused;
 //            leg_landed → the payout is instructed, idempotent at the provider by the record id (recorded
@@ -15,23 +15,23 @@
 // A record waiting on its provider (paying_out, collecting) asks the provider for its state when the
 // reconciler re-drives it: a notification that never came is read instead.
 
-import { LedgerInputError } from '../ledger/errors.ts';
-import { executePayment, type PaymentLeg } from '../ledger/payments.ts';
-import { platformAccount } from '../ledger/platform-accounts.ts';
-import type { SubmissionOutcome } from '../ledger/submit.ts';
+import { LedgerInputError } from '../../ledger/errors.ts';
+import { executePayment, type PaymentLeg } from '../../ledger/payments.ts';
+import { platformAccount } from '../../ledger/platform-accounts.ts';
+import type { SubmissionOutcome } from '../../ledger/submit.ts';
 import {
   type InstructionState,
   ProviderNotConfiguredError,
   ProviderRejectedError,
   ProviderUnavailableError,
-} from '../providers/contract.ts';
-import { providerFor, recordInstruction } from '../providers/service.ts';
-import type { Tenant } from '../tenant.ts';
-import { findWalletRecord } from '../wallets/lookups.ts';
-import { type Applied, applyEvent, type RecordEvent } from './lifecycle/apply.ts';
-import type { EventType } from './lifecycle/machine.ts';
-import { stateOf } from './lifecycle/records.ts';
-import type { TransactionRecord } from './repo.ts';
+} from '../../providers/contract.ts';
+import { providerFor, recordInstruction } from '../../providers/service.ts';
+import type { Tenant } from '../../tenant.ts';
+import { findWalletRecord } from '../../wallets/lookups.ts';
+import { type Applied, applyEvent, type RecordEvent } from '../lifecycle/apply.ts';
+import type { EventType } from '../lifecycle/machine.ts';
+import { stateOf } from '../lifecycle/records.ts';
+import type { TransactionRecord } from '../repo.ts';
 
 /** The ledger budget of one step, as for every payment (execution.ts). */
 const RAMP_BUDGET_MS = 6_000;

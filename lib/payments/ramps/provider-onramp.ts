@@ -2,24 +2,24 @@
 // against an on-ramp reference, and the provider reported the receipt. The caller never submits these:
 // the receipt makes a transaction record of type `provider_onramp`, written `initiated` (its insert asks
 // for the ledger work through the outbox, as every payment's), which the connector's settlement account
-// pays into the reference's wallet (ramps.ts), once: the record's id and its ledger intent are both
+// pays into the reference's wallet (execution.ts), once: the record's id and its ledger intent are both
 // derived from the provider's receipt id, so a receipt reported any number of times is one record and
 // one ledger payment.
 import BigNumber from 'bignumber.js';
-import { findRegistryAsset } from '../assets/service.ts';
-import { connectorOrNotFound } from '../connectors/service.ts';
-import type { TransactionWrite } from '../db/items.ts';
-import { Problem } from '../http/problem.ts';
-import { nameBasedId } from '../ids.ts';
-import { purposeOf } from '../ledger/purpose.ts';
-import type { Receipt } from '../providers/contract.ts';
-import { priceReceipt } from '../quotes/service.ts';
-import type { Tenant } from '../tenant.ts';
-import { findWalletRecord } from '../wallets/lookups.ts';
-import { connectorLimits, limitErrors, type WindowUse } from './ramp-limits.ts';
-import { reserveRampUse } from './ramp-usage.ts';
-import { putTransactionWith, type TransactionRecord } from './repo.ts';
-import { onRecord } from './service.ts';
+import { findRegistryAsset } from '../../assets/service.ts';
+import { connectorOrNotFound } from '../../connectors/service.ts';
+import type { TransactionWrite } from '../../db/items.ts';
+import { Problem } from '../../http/problem.ts';
+import { nameBasedId } from '../../ids.ts';
+import { purposeOf } from '../../ledger/purpose.ts';
+import type { Receipt } from '../../providers/contract.ts';
+import { priceReceipt } from '../../quotes/service.ts';
+import type { Tenant } from '../../tenant.ts';
+import { findWalletRecord } from '../../wallets/lookups.ts';
+import { putTransactionWith, type TransactionRecord } from '../repo.ts';
+import { onRecord } from '../service.ts';
+import { connectorLimits, limitErrors, type WindowUse } from './limits.ts';
+import { reserveRampUse } from './usage.ts';
 
 /** This service's namespace for receipt record ids (fixed forever). */
 const NAMESPACE = '9a4e2c7b-1d3f-4b6a-8e5c-0f2d4a6b8c1e';
@@ -132,7 +132,7 @@ export async function providerOnrampRecord(
 }
 
 /**
- * Reserves the receipt's use of its connector's limits (ramp-usage.ts), as an on-ramp's: its amount in
+ * Reserves the receipt's use of its connector's limits (usage.ts), as an on-ramp's: its amount in
  * the connector's accepted asset against the connector's TRANSACTION minimum and maximum and the
  * association's uses in each window, or says which limits hold it. Platform operations paying a held
  * receipt (`limits: 'reviewed'`) reserve without the check: they decided it, and it still counts.
