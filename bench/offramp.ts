@@ -24,8 +24,8 @@ import {
   transactionKeys,
   walletKeys,
 } from '../lib/db/keys.ts';
-import type { LocalStack } from '../lib/local/stack.ts';
 import type { Tenant } from '../lib/tenant.ts';
+import type { LocalStack } from '../local/stack.ts';
 import { isMain, runAlone } from './alone.ts';
 import { tableAccess } from './floor.ts';
 import {

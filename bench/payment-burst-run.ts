@@ -13,7 +13,7 @@ import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { config } from '../lib/config.ts';
-import { type LocalStack, startStack } from '../lib/local/stack.ts';
+import { type LocalStack, startStack } from '../local/stack.ts';
 import { type CallCounts, countCalls } from './aws-calls.ts';
 import { ledgerPaymentsByMemo } from './burst-census.ts';
 import { tableAccess } from './floor.ts';

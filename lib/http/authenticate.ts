@@ -22,8 +22,11 @@ export interface Authenticator {
   bearer(authorization: string | undefined, application: Caller): Promise<Tenant>;
   /** A portal person's bearer token: their tenant and their role now, or a 401 problem. */
   person(authorization: string | undefined): Promise<Caller>;
-  /** A provider's signed request: the connector whose secret signed it, or the one fixed 401 problem. */
-  provider(request: ProviderRequest): Promise<Caller>;
+  /**
+   * A provider's signed request: the connector whose secret signed it, or the one fixed 401 problem.
+   * Only the chain of the function serving the provider route has it (lib/provider-api.ts).
+   */
+  provider?(request: ProviderRequest): Promise<Caller>;
 }
 
 /** A provider's request as it arrived: nothing of it parsed or validated. */
@@ -64,6 +67,7 @@ export function authenticate(
     if (route.auth === 'providerSignature') {
       const rawBody = rawBodyOf(request.event).toString('utf8');
       request.context.rawBody = rawBody;
+      if (!authenticator.provider) throw new Error(`${route.fn} is not given the provider authenticator`);
       request.context.caller = await authenticator.provider({
         rawPath: request.event.rawPath,
         rawBody,

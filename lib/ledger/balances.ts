@@ -47,7 +47,7 @@ export const BASE_RESERVE_XLM = '0.5';
 
 /**
  * The XLM the ledger makes the account keep, with `extraSubentries` more: base reserve × (2 + subentries
- * + sponsoring − sponsored), the rule the ledger applies to every debit (lib/local/ledger/state.ts
+ * + sponsoring − sponsored), the rule the ledger applies to every debit (local/ledger/state.ts
  * minBalance, which has no sponsorships).
  */
 export function minimumBalance(account: HorizonReserveCounts, extraSubentries = 0): BigNumber {

@@ -5,7 +5,7 @@
 // the worker that executes submissions and resumes sandbox funding is workers/ledger-submitter; the
 // notices are sent by lib/notifications/ (templates in templates.ts); the provider contract is lib/providers/contract.ts,
 // spoken over HTTP by lib/providers/http-provider.ts and served locally by
-// lib/local/provider-simulator.ts; a connector's provider secret is a `providerCredential` item.
+// local/provider-simulator.ts; a connector's provider secret is a `providerCredential` item.
 import { md } from './markdown.ts';
 
 /** The Payments tag: the lifecycle and the rules every payment route shares. */

@@ -1,5 +1,5 @@
-// The provider caller kind's authentication step (lib/http/authenticate.ts runs it, lib/api.ts hands it
-// over): a provider's notification is signed with its connector's secret (signature.ts), and the
+// The provider caller kind's authentication step (lib/http/authenticate.ts runs it, lib/provider-api.ts
+// hands it over): a provider's notification is signed with its connector's secret (signature.ts), and the
 // signature is checked on the raw path and the raw bytes before anything parses or validates them. An
 // unsigned, forged or stale request, whatever its path, query or body, gets one fixed 401 of a few
 // hundred bytes: no schema is read out, and an outsider's request costs a secret look-up at most.

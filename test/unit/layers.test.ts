@@ -9,6 +9,7 @@ import {
   edgesWithin,
   LAYERS,
   layerOf,
+  importsOf as resolvedImportsOf,
   sourcesOf,
 } from '../../scripts/import-graph.ts';
 
@@ -42,11 +43,21 @@ describe('layers', () => {
     assert.deepEqual(upward, []);
   });
 
-  it("no import cycle in lib/ outside the local ledger's own", () => {
-    const cycles = cyclesOf(edgesWithin('lib')).filter((cycle) =>
-      cycle.some((file) => !file.startsWith('lib/local/ledger/')),
+  it("no import cycle in lib/, nor in local/ outside the local ledger's own", () => {
+    assert.deepEqual(cyclesOf(edgesWithin('lib')), []);
+    const cycles = cyclesOf(edgesWithin('local')).filter((cycle) =>
+      cycle.some((file) => !file.startsWith('local/ledger/')),
     );
     assert.deepEqual(cycles, []);
+  });
+
+  it('lib/ is what ships: nothing in lib/ or functions/ imports the local stack (local/)', () => {
+    const local = [...sourcesOf('lib'), ...sourcesOf('functions')].flatMap((file) =>
+      resolvedImportsOf(file)
+        .filter((path) => path.startsWith('local/'))
+        .map((path) => `${file} -> ${path}`),
+    );
+    assert.deepEqual(local, []);
   });
 
   it('the HTTP chain (lib/http) imports no domain, no AWS client and no table code', () => {

@@ -8,8 +8,8 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { buildApp } from 'fauxqs';
-import { physicalDeadLetterQueueName, physicalQueueName } from '../queue-names.ts';
-import { type QueueDefinition, queues } from '../queues.ts';
+import { physicalDeadLetterQueueName, physicalQueueName } from '../lib/queue-names.ts';
+import { type QueueDefinition, queues } from '../lib/queues.ts';
 
 export interface LocalSqs {
   /** Endpoint for an SQSClient, e.g. `http://127.0.0.1:4566`. */

@@ -15,13 +15,13 @@ import {
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SecretsManagerRotationEvent } from 'aws-lambda';
-import type { NewTenant } from '../admin/tenants.ts';
-import { resetConfig } from '../config.ts';
-import { createTableInput } from '../db/table.ts';
-import { outboxItemTypes, outboxStream } from '../outbox.ts';
-import { queueUrlVariable } from '../queue-names.ts';
-import { queues } from '../queues.ts';
-import { secretNames } from '../secret-names.ts';
+import type { NewTenant } from '../lib/admin/tenants.ts';
+import { resetConfig } from '../lib/config.ts';
+import { createTableInput } from '../lib/db/table.ts';
+import { outboxItemTypes, outboxStream } from '../lib/outbox.ts';
+import { queueUrlVariable } from '../lib/queue-names.ts';
+import { queues } from '../lib/queues.ts';
+import { secretNames } from '../lib/secret-names.ts';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
 import { ensureQueues, startSqs } from './fauxqs.ts';
 import type { FunctionHost } from './function-host.ts';
@@ -244,7 +244,7 @@ async function startPieces(options: StackOptions, up: Up): Promise<LocalStack> {
         invoke: async (event) => {
           const handler =
             (options.functionHost?.('rotation/keys', env) as RotationHandler | undefined) ??
-            (await import('../../functions/rotation/keys.ts')).handler;
+            (await import('../functions/rotation/keys.ts')).handler;
           await invokeIsolated(handler, event, lambdaContext('rotation/keys'));
         },
       },
@@ -295,7 +295,7 @@ async function startPieces(options: StackOptions, up: Up): Promise<LocalStack> {
   // The functions run in this process, as each would in its own Lambda: they read this environment.
   Object.assign(process.env, env);
   // Their one logger may have been made before (the level is read when it is): it takes this one.
-  (await import('../log.ts')).logger.setLogLevel(env.LOG_LEVEL as 'INFO');
+  (await import('../lib/log.ts')).logger.setLogLevel(env.LOG_LEVEL as 'INFO');
   await ensureLocalSecrets(stage);
   await putLocalSecret(names.whatsAppToken, { accessToken: whatsApp.accessToken });
 
@@ -333,7 +333,7 @@ async function startPieces(options: StackOptions, up: Up): Promise<LocalStack> {
     if (!definition.worker || !queue) continue;
     const handler =
       (options.functionHost?.(`workers/${definition.worker}`, env) as SqsBatchHandler | undefined) ??
-      ((await import(`../../functions/workers/${definition.worker}.ts`)) as { handler: SqsBatchHandler })
+      ((await import(`../functions/workers/${definition.worker}.ts`)) as { handler: SqsBatchHandler })
         .handler;
     pollers.push(
       up(
@@ -359,7 +359,7 @@ async function startPieces(options: StackOptions, up: Up): Promise<LocalStack> {
   const streams = new DynamoDBStreamsClient({ endpoint: dynamo.endpoint });
   const routerFunction =
     (options.functionHost?.('streams/outbox', env) as StreamBatchHandler | undefined) ??
-    ((await import('../../functions/streams/outbox.ts')) as { handler: StreamBatchHandler }).handler;
+    ((await import('../functions/streams/outbox.ts')) as { handler: StreamBatchHandler }).handler;
   const { traffic } = options;
   const streamPoller = up(
     startStreamPoller({
@@ -384,7 +384,7 @@ async function startPieces(options: StackOptions, up: Up): Promise<LocalStack> {
       intervalMs: reconcilerIntervalMs(),
       handler:
         (options.functionHost?.('schedules/reconciler', env) as ScheduledHandler | undefined) ??
-        ((await import('../../functions/schedules/reconciler.ts')) as { handler: ScheduledHandler }).handler,
+        ((await import('../functions/schedules/reconciler.ts')) as { handler: ScheduledHandler }).handler,
       functionName: 'schedules/reconciler',
     }),
     (r) => r.stop(),
@@ -406,7 +406,7 @@ async function startPieces(options: StackOptions, up: Up): Promise<LocalStack> {
   const port = typeof address === 'object' && address ? address.port : options.port;
 
   const { startProviderSimulator } = await import('./provider-simulator.ts');
-  const { providerNotificationPath } = await import('../providers/notification-path.ts');
+  const { providerNotificationPath } = await import('../lib/providers/notification-path.ts');
   const providers = up(
     await startProviderSimulator({
       port: providerPort,
@@ -427,7 +427,7 @@ async function startPieces(options: StackOptions, up: Up): Promise<LocalStack> {
           LEDGER_ADMIN_FUNCTION,
           async () =>
             (options.functionHost?.('admin/ledger-accounts', env) as InvokedHandler | undefined) ??
-            (await import('../../functions/admin/ledger-accounts.ts')).handler,
+            (await import('../functions/admin/ledger-accounts.ts')).handler,
         ],
       ]),
     ),

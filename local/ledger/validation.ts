@@ -9,7 +9,7 @@ import {
   TransactionBuilder,
   type xdr,
 } from '@stellar/stellar-sdk';
-import { publicKeyObject, verifySignature } from '../../ledger/ed25519.ts';
+import { publicKeyObject, verifySignature } from '../../lib/ledger/ed25519.ts';
 import { accountIdOf, isSupported, malformedCode, operationSource } from './operations.ts';
 import type { OpOutcome, TxCode, TxOutcome } from './results-xdr.ts';
 import { type Account, availableNative, type LedgerState } from './state.ts';

@@ -22,9 +22,18 @@
 //   notification with a new receiptId.
 import { randomInt, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { CustomerState, InstructionState, InstructionStatus, Receipt } from '../providers/contract.ts';
-import { SIGNATURE_HEADER, signNotification, verifyNotificationSignature } from '../providers/signature.ts';
-import type { Environment } from '../tenant.ts';
+import type {
+  CustomerState,
+  InstructionState,
+  InstructionStatus,
+  Receipt,
+} from '../lib/providers/contract.ts';
+import {
+  SIGNATURE_HEADER,
+  signNotification,
+  verifyNotificationSignature,
+} from '../lib/providers/signature.ts';
+import type { Environment } from '../lib/tenant.ts';
 
 export interface SimulatedConnector {
   environment: Environment;

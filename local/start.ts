@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { ensurePortFree } from './ports.ts';
 import { createTrafficLog, useColour } from './traffic-log.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
 const dataDir = process.env.LOCAL_DATA_DIR ?? join(root, '.local');
 const quiet = process.argv.slice(2).includes('--quiet');
 const started = Date.now();

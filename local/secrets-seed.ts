@@ -7,7 +7,7 @@ import {
   RotateSecretCommand,
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
-import { secretNames } from '../secret-names.ts';
+import { secretNames } from '../lib/secret-names.ts';
 
 /** Every key secret of a stage, and which of them rotate (the JWKS is written by the signing keys' rotation). */
 export function keySecretsOf(stage: string): { declared: string[]; rotated: string[] } {

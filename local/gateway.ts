@@ -4,9 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { Problem } from '../http/problem.ts';
-import { problemResponse } from '../http/problem-response.ts';
-import { FALLBACK_FUNCTION, matchRoute, routeKeyOf } from '../routes.ts';
+import { Problem } from '../lib/http/problem.ts';
+import { problemResponse } from '../lib/http/problem-response.ts';
+import { FALLBACK_FUNCTION, matchRoute, routeKeyOf } from '../lib/routes.ts';
 import { serveApiReference } from './api-reference.ts';
 import type { AnyHandler } from './function-host.ts';
 import { invokeIsolated } from './invocation.ts';
@@ -33,7 +33,7 @@ function handlerOf(fn: string, functionHost?: ApiFunctionHost): Promise<Handler>
   if (hosted) return Promise.resolve(hosted);
   let loaded = handlers.get(fn);
   if (!loaded) {
-    loaded = import(`../../functions/api/${fn}.ts`).then((m: { handler: Handler }) => m.handler);
+    loaded = import(`../functions/api/${fn}.ts`).then((m: { handler: Handler }) => m.handler);
     handlers.set(fn, loaded);
   }
   return loaded;

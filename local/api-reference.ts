@@ -9,7 +9,7 @@ import {
   INIT_SCRIPT,
   readSwaggerUiFile,
   SWAGGER_UI_FILES,
-} from '../openapi/docs-page.ts';
+} from '../lib/openapi/docs-page.ts';
 
 const page: DocsPageOptions = { specUrl: '/openapi.json', assetBase: '/docs/' };
 
@@ -17,7 +17,7 @@ let documentJson: Promise<string> | undefined;
 
 /** Generated on first request: the generator loads every operation, which the gateway otherwise loads lazily. */
 function openApiJson(): Promise<string> {
-  documentJson ??= import('../openapi/document.ts').then(({ openApiDocument }) =>
+  documentJson ??= import('../lib/openapi/document.ts').then(({ openApiDocument }) =>
     JSON.stringify(openApiDocument()),
   );
   return documentJson;

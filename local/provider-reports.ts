@@ -2,8 +2,8 @@
 // notification id each time, signed with the connector's secret): what tests and the bench's ramp soak
 // send to make reports arrive in whatever order and at whatever moment they need.
 import { randomUUID } from 'node:crypto';
-import { findProviderSecret } from '../providers/repo.ts';
-import { SIGNATURE_HEADER, signNotification } from '../providers/signature.ts';
+import { findProviderSecret } from '../lib/providers/repo.ts';
+import { SIGNATURE_HEADER, signNotification } from '../lib/providers/signature.ts';
 
 /** Posts the signed report to `baseUrl`'s provider route of the sandbox connector: its answer's status. */
 export async function sendProviderReport(

@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { buildPortal, PORTAL_FILES } from '../../portal/build.ts';
-import { PORTAL_SECURITY_HEADERS } from '../../portal/headers.ts';
+import { buildPortal, PORTAL_FILES } from '../portal/build.ts';
+import { PORTAL_SECURITY_HEADERS } from '../portal/headers.ts';
 
 export interface LocalPortal {
   dir: string;

@@ -2,19 +2,19 @@
 // platform accounts (connectors' settlement accounts included), the asset registries and connector
 // catalogues, the providers' secrets, the ledgers' genesis and one sandbox tenant.
 import { readFileSync } from 'node:fs';
-import { loadConnectorCatalogue } from '../admin/connectors.ts';
-import { sandboxRegistry } from '../admin/sandbox-assets.ts';
-import { LOCAL_POOL_DEPTH, sandboxPools } from '../admin/sandbox-liquidity.ts';
-import { createTenant } from '../admin/tenants.ts';
-import { seedRegistries } from '../assets/registry-seed.ts';
-import { putAsset } from '../assets/repo.ts';
-import type { Asset } from '../assets/schema.ts';
-import { config } from '../config.ts';
-import { ensureChannelKeys } from '../ledger/channels.ts';
-import { ensurePlatformAccount } from '../ledger/platform-accounts.ts';
-import { addMember } from '../people/service.ts';
-import { ensureProviderSecret } from '../providers/repo.ts';
-import type { Environment } from '../tenant.ts';
+import { loadConnectorCatalogue } from '../lib/admin/connectors.ts';
+import { sandboxRegistry } from '../lib/admin/sandbox-assets.ts';
+import { LOCAL_POOL_DEPTH, sandboxPools } from '../lib/admin/sandbox-liquidity.ts';
+import { createTenant } from '../lib/admin/tenants.ts';
+import { seedRegistries } from '../lib/assets/registry-seed.ts';
+import { putAsset } from '../lib/assets/repo.ts';
+import type { Asset } from '../lib/assets/schema.ts';
+import { config } from '../lib/config.ts';
+import { ensureChannelKeys } from '../lib/ledger/channels.ts';
+import { ensurePlatformAccount } from '../lib/ledger/platform-accounts.ts';
+import { addMember } from '../lib/people/service.ts';
+import { ensureProviderSecret } from '../lib/providers/repo.ts';
+import type { Environment } from '../lib/tenant.ts';
 import type { LedgerAsset, LedgerGenesis } from './ledger/index.ts';
 import type { SimulatedConnector } from './provider-simulator.ts';
 
@@ -33,7 +33,7 @@ const SANDBOX_ONRAMP_FLOAT = '1000000';
 
 /** The connector catalogue kept in the repository; both environments load it (after their asset registry). */
 const CONNECTOR_CATALOGUE: unknown = JSON.parse(
-  readFileSync(new URL('../../seed/connectors.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../seed/connectors.json', import.meta.url), 'utf8'),
 );
 
 async function registryOf(environment: Environment): Promise<Asset[]> {

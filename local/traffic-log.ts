@@ -4,9 +4,9 @@
 // stay behind LOG_LEVEL (WARN by default); these lines are the stack's, and `npm start -- --quiet` hides them.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { NoticeRecord } from '../notifications/repo.ts';
-import type { TransactionRecord } from '../payments/repo.ts';
-import type { DeliveryRecord } from '../webhooks/repo.ts';
+import type { NoticeRecord } from '../lib/notifications/repo.ts';
+import type { TransactionRecord } from '../lib/payments/repo.ts';
+import type { DeliveryRecord } from '../lib/webhooks/repo.ts';
 
 export interface RequestLine {
   method: string;
