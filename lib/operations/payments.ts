@@ -1,4 +1,11 @@
 import { accepted, operation } from '../http/api-function.ts';
+import {
+  payP2pBeneficiary,
+  payP2pOwn,
+  payP2pOwnMulti,
+  paySwapBeneficiary,
+  paySwapOwn,
+} from '../payments/idempotency.ts';
 import { payOfframp } from '../payments/ramps/offramp.ts';
 import { payOnramp } from '../payments/ramps/onramp.ts';
 import {
@@ -10,13 +17,6 @@ import {
   swapBeneficiaryBody,
   swapOwnBody,
 } from '../payments/schema.ts';
-import {
-  payP2pBeneficiary,
-  payP2pOwn,
-  payP2pOwnMulti,
-  paySwapBeneficiary,
-  paySwapOwn,
-} from '../payments/service.ts';
 
 /** The operations of functions/api/payments.ts, by the operation names of lib/routes.ts. */
 export const paymentsOperations = {

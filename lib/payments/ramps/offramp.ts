@@ -16,9 +16,9 @@ import { shortForm, transactionTypeOf } from '../../connectors/transaction-types
 import { type FieldError, notFound, unprocessable } from '../../http/problem.ts';
 import { destinationErrors, type QuoteRecord } from '../../quotes/service.ts';
 import type { Tenant } from '../../tenant.ts';
+import { accept, type Draft, notifyTarget, onRecord, registryAsset, usableWallet } from '../idempotency.ts';
 import { transactionRecordIdOf } from '../record-ids.ts';
 import type { Offramp } from '../schema.ts';
-import { accept, type Draft, notifyTarget, onRecord, registryAsset, usableWallet } from '../service.ts';
 import { assertSpendable } from '../spendable.ts';
 import {
   claimOrConflict,

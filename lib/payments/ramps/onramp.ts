@@ -14,9 +14,9 @@ import { shortForm, transactionTypeOf } from '../../connectors/transaction-types
 import { type FieldError, notFound, unprocessable } from '../../http/problem.ts';
 import { destinationErrors } from '../../quotes/service.ts';
 import type { Tenant } from '../../tenant.ts';
+import { accept, type Draft, notifyTarget, onRecord, registryAsset, usableWallet } from '../idempotency.ts';
 import { transactionRecordIdOf } from '../record-ids.ts';
 import type { Onramp } from '../schema.ts';
-import { accept, type Draft, notifyTarget, onRecord, registryAsset, usableWallet } from '../service.ts';
 import {
   claimOrConflict,
   complianceErrors,

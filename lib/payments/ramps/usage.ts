@@ -21,7 +21,7 @@ import { deleteIf, deleteItem, getRecord, readAllPages, transact } from '../../d
 import { rampUseKeys, tenantOf, tenantScope } from '../../db/keys.ts';
 import { type FieldError, serviceUnavailable, unprocessable } from '../../http/problem.ts';
 import type { Environment, Tenant } from '../../tenant.ts';
-import { TransactionIdInProgress } from '../service.ts';
+import { TransactionIdInProgress } from '../idempotency.ts';
 import { limitErrors, type RampLimit, type WindowUse } from './limits.ts';
 
 /** The longest window a limit has (MONTHLY); older uses are no longer read, and expire by TTL. */
