@@ -8,8 +8,8 @@ import { randomUUID } from 'node:crypto';
 import BigNumber from 'bignumber.js';
 import { bespokeConnector, customerStanding, verifiedCustomer } from '../customers/standing.ts';
 import { notFound, Problem, unprocessable } from '../http/problem.ts';
-import { usableWallet } from '../payments/idempotency.ts';
 import { settlementOf } from '../payments/ramps/checks.ts';
+import { usableWallet } from '../payments/shared-checks.ts';
 import { askProvider } from '../providers/service.ts';
 import type { Tenant } from '../tenant.ts';
 import {

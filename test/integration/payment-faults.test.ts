@@ -33,7 +33,7 @@ type Submit = typeof import('../../lib/ledger/submit.ts');
 type Operations = typeof import('../../lib/ledger/operations.ts');
 type Custody = typeof import('../../lib/ledger/custody.ts');
 type Repo = typeof import('../../lib/payments/repo.ts');
-type Service = typeof import('../../lib/payments/idempotency.ts');
+type Service = typeof import('../../lib/payments/transfers.ts');
 type Schema = typeof import('../../lib/payments/schema.ts');
 type PlatformAccount = Awaited<
   ReturnType<typeof import('../../lib/ledger/platform-accounts.ts').platformAccount>
@@ -166,7 +166,7 @@ describe('payment execution under faults', () => {
     submit = await import('../../lib/ledger/submit.ts');
     operations = await import('../../lib/ledger/operations.ts');
     repo = await import('../../lib/payments/repo.ts');
-    service = await import('../../lib/payments/idempotency.ts');
+    service = await import('../../lib/payments/transfers.ts');
     schema = await import('../../lib/payments/schema.ts');
     const { lambdaContext } = await import('../../local/lambda-event.ts');
     const submitter = await import('../../functions/workers/ledger-submitter.ts');

@@ -1,8 +1,12 @@
-// The checks off-ramps and on-ramps share: the caller's quote of the right kind, unexpired; claimed
+// The checks off-ramps and on-ramps share: the wallet, counterparty and destination; the caller's quote
+// of the right kind, unexpired, with its connector; claimed
 // once for the record; the connector's compliance fields present (one error each); compliance codes of
 // the enums route; and what the provider is told of the counterparty and its destination.
+import { findAssociationKind } from '../../auth/associations.ts';
+import { findBeneficiary, findPaymentDestination } from '../../beneficiaries/directory.ts';
 import type { BeneficiaryRecord, PaymentDestinationRecord } from '../../beneficiaries/repo.ts';
 import type { ConnectorRecord } from '../../connectors/repo.ts';
+import { connectorOrNotFound } from '../../connectors/service.ts';
 import { shortForm } from '../../connectors/transaction-types.ts';
 import { type VocabularyName, vocabularies } from '../../connectors/vocabularies.ts';
 import { type FieldError, notFound, Problem, serviceUnavailable, unprocessable } from '../../http/problem.ts';
@@ -12,6 +16,7 @@ import { claimQuote, findQuote, isQuoteExpired, type QuoteRecord } from '../../q
 import type { Tenant } from '../../tenant.ts';
 import { transactionRecordIdOf } from '../record-ids.ts';
 import type { RampOnRecord, TransactionRecord } from '../repo.ts';
+import { usableWallet } from '../shared-checks.ts';
 
 /** The value at a member path (`individual.idNumber`) of an object, or undefined. */
 function valueAt(source: unknown, path: string): unknown {
@@ -198,4 +203,43 @@ export async function settlementOf(tenant: Tenant, connector: ConnectorRecord) {
       `Connector ${connector.id} is not set up to execute in ${tenant.environment} yet (settlement account or provider); nothing was accepted.`,
     );
   return account;
+}
+
+/**
+ * The paying or receiving wallet, the counterparty (a beneficiary of the association) and its
+ * destination, read together: 404 naming the member for an unknown counterparty or destination.
+ */
+export async function rampParties(
+  tenant: Tenant,
+  body: { walletId: string; paymentDestinationId: string },
+  counterparty: { id: string; field: string; noun: 'beneficiary' | 'counterparty' },
+) {
+  const [wallet, found, destination] = await Promise.all([
+    usableWallet(tenant, body.walletId, 'walletId'),
+    findBeneficiary(tenant, counterparty.id),
+    findPaymentDestination(tenant, counterparty.id, body.paymentDestinationId),
+  ]);
+  if (!found)
+    throw notFound(`No beneficiary ${counterparty.id}.`, [
+      { field: counterparty.field, message: 'is not a beneficiary of yours' },
+    ]);
+  if (!destination)
+    throw notFound(`No payment destination ${body.paymentDestinationId} for this ${counterparty.noun}.`, [
+      { field: 'paymentDestinationId', message: `is not a destination of this ${counterparty.noun}` },
+    ]);
+  return { wallet, counterparty: found, destination };
+}
+
+/** The caller's quote of the ramp's kind (usableQuote), its connector, and the caller's association. */
+export async function quotedConnector(
+  tenant: Tenant,
+  quoteId: string,
+  type: 'offramp' | 'onramp',
+  now: Date,
+) {
+  const quote = await usableQuote(tenant, quoteId, type, now);
+  const connector = await connectorOrNotFound(tenant.environment, quote.connectorId);
+  const association = await findAssociationKind(tenant);
+  if (!association) throw new Error(`No association record for ${tenant.associationId}`);
+  return { quote, connector, association };
 }

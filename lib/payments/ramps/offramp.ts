@@ -6,27 +6,27 @@
 // one error per missing field), notify flags, the connector set up to execute (503); then the limits
 // (422 on `amount`), checked and reserved at once (usage.ts), what the wallet can spend (422 on
 // `amount`, spendable.ts), the quote claimed for this record (409 when another record executed it) and
-// the record written (service.ts accept()).
-import { findAssociationKind } from '../../auth/associations.ts';
-import { findBeneficiary, findPaymentDestination } from '../../beneficiaries/directory.ts';
+// the record written (idempotency.ts accept()).
 import type { BeneficiaryRecord, PaymentDestinationRecord } from '../../beneficiaries/repo.ts';
 import type { ConnectorRecord } from '../../connectors/repo.ts';
-import { connectorOrNotFound } from '../../connectors/service.ts';
 import { shortForm, transactionTypeOf } from '../../connectors/transaction-types.ts';
-import { type FieldError, notFound, unprocessable } from '../../http/problem.ts';
+import { type FieldError, unprocessable } from '../../http/problem.ts';
 import { destinationErrors, type QuoteRecord } from '../../quotes/service.ts';
 import type { Tenant } from '../../tenant.ts';
-import { accept, type Draft, notifyTarget, onRecord, registryAsset, usableWallet } from '../idempotency.ts';
+import type { Draft } from '../hand-off.ts';
+import { accept } from '../idempotency.ts';
 import { transactionRecordIdOf } from '../record-ids.ts';
 import type { Offramp } from '../schema.ts';
+import { notifyTarget, onRecord, registryAsset } from '../shared-checks.ts';
 import { assertSpendable } from '../spendable.ts';
 import {
   claimOrConflict,
   complianceErrors,
+  quotedConnector,
   rampOf,
+  rampParties,
   settlementOf,
   unclaimedOrConflict,
-  usableQuote,
   vocabularyErrors,
 } from './checks.ts';
 import { limitsFor, type Standing } from './limits.ts';
@@ -63,19 +63,15 @@ const standingOf = (beneficiary: BeneficiaryRecord): Standing =>
   beneficiary.classification === 'Me' ? 'Me' : (beneficiary.unverifiedTier ?? 'TIER_0');
 
 async function offrampDraft(tenant: Tenant, body: Offramp, now: Date): Promise<Draft> {
-  const [wallet, beneficiary, destination] = await Promise.all([
-    usableWallet(tenant, body.walletId, 'walletId'),
-    findBeneficiary(tenant, body.beneficiaryId),
-    findPaymentDestination(tenant, body.beneficiaryId, body.paymentDestinationId),
-  ]);
-  if (!beneficiary)
-    throw notFound(`No beneficiary ${body.beneficiaryId}.`, [
-      { field: 'beneficiaryId', message: 'is not a beneficiary of yours' },
-    ]);
-  if (!destination)
-    throw notFound(`No payment destination ${body.paymentDestinationId} for this beneficiary.`, [
-      { field: 'paymentDestinationId', message: 'is not a destination of this beneficiary' },
-    ]);
+  const {
+    wallet,
+    counterparty: beneficiary,
+    destination,
+  } = await rampParties(tenant, body, {
+    id: body.beneficiaryId,
+    field: 'beneficiaryId',
+    noun: 'beneficiary',
+  });
   if (destination.method === 'CRYPTO')
     throw unprocessable('Off-ramps pay fiat destinations.', [
       {
@@ -83,10 +79,7 @@ async function offrampDraft(tenant: Tenant, body: Offramp, now: Date): Promise<D
         message: 'is a CRYPTO destination: pay it with POST /payments/p2p/beneficiary or a swap',
       },
     ]);
-  const quote = await usableQuote(tenant, body.quoteId, 'offramp', now);
-  const connector = await connectorOrNotFound(tenant.environment, quote.connectorId);
-  const association = await findAssociationKind(tenant);
-  if (!association) throw new Error(`No association record for ${tenant.associationId}`);
+  const { quote, connector, association } = await quotedConnector(tenant, body.quoteId, 'offramp', now);
   const derivedType = transactionTypeOf(association, beneficiary.kind);
   const mismatched = [
     ...consistencyErrors(quote, body, derivedType),

@@ -7,22 +7,22 @@
 // transaction type), the connector's required fields on the body, the counterparty and its destination
 // (422, one error each), notify flags; then the connector's limits (422 on `amount`), checked and
 // reserved at once (usage.ts), and the quote claimed (409 when already executed).
-import { findAssociationKind } from '../../auth/associations.ts';
-import { findBeneficiary, findPaymentDestination } from '../../beneficiaries/directory.ts';
-import { connectorOrNotFound } from '../../connectors/service.ts';
 import { shortForm, transactionTypeOf } from '../../connectors/transaction-types.ts';
-import { type FieldError, notFound, unprocessable } from '../../http/problem.ts';
+import { type FieldError, unprocessable } from '../../http/problem.ts';
 import { destinationErrors } from '../../quotes/service.ts';
 import type { Tenant } from '../../tenant.ts';
-import { accept, type Draft, notifyTarget, onRecord, registryAsset, usableWallet } from '../idempotency.ts';
+import type { Draft } from '../hand-off.ts';
+import { accept } from '../idempotency.ts';
 import { transactionRecordIdOf } from '../record-ids.ts';
 import type { Onramp } from '../schema.ts';
+import { notifyTarget, onRecord, registryAsset } from '../shared-checks.ts';
 import {
   claimOrConflict,
   complianceErrors,
+  quotedConnector,
   rampOf,
+  rampParties,
   settlementOf,
-  usableQuote,
   vocabularyErrors,
 } from './checks.ts';
 import { connectorLimits } from './limits.ts';
@@ -37,27 +37,16 @@ const BODY_MEMBERS = new Set([
 ]);
 
 async function onrampDraft(tenant: Tenant, body: Onramp, now: Date): Promise<Draft> {
-  const [wallet, sender, destination] = await Promise.all([
-    usableWallet(tenant, body.walletId, 'walletId'),
-    findBeneficiary(tenant, body.senderId),
-    findPaymentDestination(tenant, body.senderId, body.paymentDestinationId),
-  ]);
-  if (!sender)
-    throw notFound(`No beneficiary ${body.senderId}.`, [
-      { field: 'senderId', message: 'is not a beneficiary of yours' },
-    ]);
-  if (!destination)
-    throw notFound(`No payment destination ${body.paymentDestinationId} for this counterparty.`, [
-      { field: 'paymentDestinationId', message: 'is not a destination of this counterparty' },
-    ]);
+  const {
+    wallet,
+    counterparty: sender,
+    destination,
+  } = await rampParties(tenant, body, { id: body.senderId, field: 'senderId', noun: 'counterparty' });
   if (destination.method !== 'MOBILE_MONEY')
     throw unprocessable('On-ramps collect from mobile money.', [
       { field: 'paymentDestinationId', message: `is a ${destination.method} destination, not MOBILE_MONEY` },
     ]);
-  const quote = await usableQuote(tenant, body.quoteId, 'onramp', now);
-  const connector = await connectorOrNotFound(tenant.environment, quote.connectorId);
-  const association = await findAssociationKind(tenant);
-  if (!association) throw new Error(`No association record for ${tenant.associationId}`);
+  const { quote, connector, association } = await quotedConnector(tenant, body.quoteId, 'onramp', now);
   // Payer first: the counterparty pays the caller.
   const derivedType = transactionTypeOf(sender.kind, association);
   const mismatched: FieldError[] = [

@@ -16,8 +16,8 @@ import type { Receipt } from '../../providers/contract.ts';
 import { priceReceipt } from '../../quotes/service.ts';
 import type { Tenant } from '../../tenant.ts';
 import { findWalletRecord } from '../../wallets/lookups.ts';
-import { onRecord } from '../idempotency.ts';
 import { putTransactionWith, type TransactionRecord } from '../repo.ts';
+import { onRecord } from '../shared-checks.ts';
 import { connectorLimits, limitErrors, type WindowUse } from './limits.ts';
 import { reserveRampUse } from './usage.ts';
 
