@@ -1,8 +1,9 @@
-// The provider caller kind's authentication step (lib/http/authenticate.ts runs it, lib/provider-api.ts
-// hands it over): a provider's notification is signed with its connector's secret (signature.ts), and the
-// signature is checked on the raw path and the raw bytes before anything parses or validates them. An
-// unsigned, forged or stale request, whatever its path, query or body, gets one fixed 401 of a few
-// hundred bytes: no schema is read out, and an outsider's request costs a secret look-up at most.
+// The provider caller kind's authentication step (docs/decisions/provider-notifications.md), run by
+// lib/http/authenticate.ts and handed over by lib/provider-api.ts: a provider's notification is signed
+// with its connector's secret (signature.ts), and the signature is checked on the raw path and the raw
+// bytes before anything parses or validates them. An unsigned, forged or stale request, whatever its
+// path, query or body, gets one fixed 401 of a few hundred bytes: no schema is read out, and an
+// outsider's request costs a secret look-up at most.
 import type { ProviderRequest } from '../http/authenticate.ts';
 import { unauthorized } from '../http/problem.ts';
 import type { Caller } from '../http/types.ts';

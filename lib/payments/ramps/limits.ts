@@ -1,4 +1,4 @@
-// The limits a ramp is checked against (spec §3.3, §8.4-5): the connector's own (TRANSACTION, DAILY,
+// The limits a ramp is checked against (docs/decisions/ramp-limits.md): the connector's own (TRANSACTION, DAILY,
 // WEEKLY, MONTHLY; AMOUNT in its accepted asset, or COUNT) and, for an off-ramp, this service's caps by
 // the destination's verification state and the beneficiary's classification and tier, whichever is
 // lower. Rolling windows sum this association's uses of the connector (usage.ts: each accepted
