@@ -1,7 +1,7 @@
 // Wallet activation: how long after POST /v1/wallets answers 201 the wallet's ledger account is open, seen
 // through the API (activationStatus 'active') and on the ledger itself (Horizon knows the account).
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { LocalStack } from '../lib/local/stack.ts';
+import type { LocalStack } from '../local/stack.ts';
 import { awsSettings } from './floor.ts';
 import { httpClient, walletCreator, walletReader } from './latency.ts';
 import { percentile } from './stats.ts';

@@ -6,7 +6,7 @@
 // same way inside each hosted function.
 //
 // With `byFunction`, each call is also counted under the function whose invocation made it (the local stack
-// runs every function in one process, each invocation in a context of its own: lib/local/invocation.ts),
+// runs every function in one process, each invocation in a context of its own: local/invocation.ts),
 // and the DynamoDB units each call consumed (lib/db/consumed-capacity.ts) are summed the same way.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { ClientRequest } from 'node:http';
@@ -75,9 +75,9 @@ export interface CallTally {
 }
 
 export interface CountOptions {
-  /** The function whose invocation runs the current code (lib/local/invocation.ts invokedFunction). */
+  /** The function whose invocation runs the current code (local/invocation.ts invokedFunction). */
   functionOf?: () => string | undefined;
-  /** The channel each invocation's `{ functionName, ms }` is published on (lib/local/invocation.ts). */
+  /** The channel each invocation's `{ functionName, ms }` is published on (local/invocation.ts). */
   invocationChannel?: string;
 }
 

@@ -12,9 +12,9 @@ import { resetConfig } from '../lib/config.ts';
 import { ensureChannelKeys } from '../lib/ledger/channels.ts';
 import { sealWithKey } from '../lib/ledger/custody.ts';
 import type { SubmissionRecord } from '../lib/ledger/submissions.ts';
-import { startLocalLedger } from '../lib/local/ledger/index.ts';
-import { useOwnTable } from '../lib/local/stack.ts';
 import { queues } from '../lib/queues.ts';
+import { startLocalLedger } from '../local/ledger/index.ts';
+import { useOwnTable } from '../local/stack.ts';
 import { census, ledgerPaymentsByMemo, readAll } from './burst-census.ts';
 import {
   intentIdOf,

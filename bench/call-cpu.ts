@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { startDynamoDbLocal } from '../lib/local/dynamodb-local.ts';
+import { startDynamoDbLocal } from '../local/dynamodb-local.ts';
 import { fixed, median, table } from './stats.ts';
 
 const CALLS = 500;

@@ -13,8 +13,8 @@ import {
 import { hashCredential } from '../lib/auth/credentials.ts';
 import type { TransactionType } from '../lib/connectors/transaction-types.ts';
 import { connectorKeys, type ItemKey, keys, quoteKeys, walletKeys } from '../lib/db/keys.ts';
-import type { Tenant } from '../lib/http/types.ts';
-import type { LocalStack } from '../lib/local/stack.ts';
+import type { Tenant } from '../lib/tenant.ts';
+import type { LocalStack } from '../local/stack.ts';
 import { httpClient, type Op } from './latency.ts';
 
 /** Page size + 1, as lib/db/paginate.ts reads it for the default `limit` of 20. */

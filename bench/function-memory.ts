@@ -3,7 +3,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { functionMemory, memoryRule } from '../infra/function-memory.ts';
-import { lambdaContext } from '../lib/local/lambda-event.ts';
+import { lambdaContext } from '../local/lambda-event.ts';
 import { buildColdFloor } from './bundles.ts';
 import { targetOf } from './cold-loads.ts';
 import { driveWorkload, WORKLOAD_CAP_MS } from './function-workload.ts';

@@ -1,11 +1,11 @@
 // What bench/function-memory.ts puts through every function: the typical requests of each API function, sent
-// through the local gateway (each one a payload-2.0 event, lib/local/lambda-event.ts), and the worker, outbox
+// through the local gateway (each one a payload-2.0 event, local/lambda-event.ts), and the worker, outbox
 // router and rotation invocations those requests cause, as they would in AWS: wallet activations, payments on
 // the ledger, webhook events fanned out and delivered (a slow receiver's through the slow lane), key
 // rotations. One sandbox business tenant of its own; requests one at a time.
 import { RotateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { keySecretsOf } from '../lib/local/secrets-seed.ts';
-import type { LocalStack } from '../lib/local/stack.ts';
+import { keySecretsOf } from '../local/secrets-seed.ts';
+import type { LocalStack } from '../local/stack.ts';
 import { httpClient, offRampQuoteRequest, tokenRoute } from './latency.ts';
 import { type Api, ownWallet, payOwn, startReceiver, tenantApi, until } from './webhooks.ts';
 

@@ -1,5 +1,5 @@
 // A function bundle run in a child process of its own (bench/function-host.mjs), as Lambda runs one
-// instance of a function: its handler stands in for the source's in the local stack (lib/local/
+// instance of a function: its handler stands in for the source's in the local stack (local/
 // function-host.ts), one invocation at a time, and every invocation's figures are kept.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

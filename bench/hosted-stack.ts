@@ -6,8 +6,8 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BundleEntry } from '../esbuild.config.ts';
-import type { FunctionHost } from '../lib/local/function-host.ts';
-import type { LocalStack } from '../lib/local/stack.ts';
+import type { FunctionHost } from '../local/function-host.ts';
+import type { LocalStack } from '../local/stack.ts';
 import { buildFunctions } from './bundles.ts';
 import { type HostedFunction, hostFunction } from './hosted-function.ts';
 
@@ -53,7 +53,7 @@ export async function startHostedStack(purpose: string): Promise<HostedStack> {
     }
     return running.handler;
   };
-  const { startStack } = await import('../lib/local/stack.ts');
+  const { startStack } = await import('../local/stack.ts');
   try {
     stack = await startStack({
       port: 0,

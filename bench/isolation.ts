@@ -6,7 +6,7 @@
 // alone and beside A, and what A sent and was refused per group.
 // Alone: `node scripts/toolchain.mjs node bench/isolation.ts`.
 import { randomUUID } from 'node:crypto';
-import type { LocalStack } from '../lib/local/stack.ts';
+import type { LocalStack } from '../local/stack.ts';
 import { isMain, runAlone } from './alone.ts';
 import { type HttpClient, httpClient } from './latency.ts';
 import { fixed, percentile, table } from './stats.ts';

@@ -8,7 +8,7 @@ import {
   supportedKey,
   type TransactionType,
 } from '../lib/connectors/transaction-types.ts';
-import type { LocalStack } from '../lib/local/stack.ts';
+import type { LocalStack } from '../local/stack.ts';
 import { type Summary, summarize } from './stats.ts';
 
 /** One request or unit of work; throws when it did not succeed. */

@@ -24,8 +24,8 @@ import {
   transactionKeys,
   walletKeys,
 } from '../lib/db/keys.ts';
-import type { Tenant } from '../lib/http/types.ts';
-import type { LocalStack } from '../lib/local/stack.ts';
+import type { Tenant } from '../lib/tenant.ts';
+import type { LocalStack } from '../local/stack.ts';
 import { isMain, runAlone } from './alone.ts';
 import { tableAccess } from './floor.ts';
 import {
@@ -110,7 +110,7 @@ export async function compliantPayee(post: ReturnType<typeof poster>) {
 }
 
 /**
- * The floor of one acceptance (lib/payments/offramp.ts, in order): API key and client; a consistent
+ * The floor of one acceptance (lib/payments/ramps/offramp.ts, in order): API key and client; a consistent
  * GetItem of the new record's key (a miss); the wallet, beneficiary and destination at once; the quote;
  * the connector; the association; the registry asset; the settlement account and provider credential
  * at once; the limits' head and uses read consistently (one GetItem, then one Query of one partition) and the
@@ -149,7 +149,7 @@ async function offrampFloor(
       get(ledgerKeys.platformAccount(tenant.environment, `settlement:${CONNECTOR}`), true),
       get(providerKeys.credential(tenant.environment, CONNECTOR)),
     ]);
-    // The limits (lib/payments/ramp-usage.ts): the head, then the uses, read consistently; the use
+    // The limits (lib/payments/ramps/usage.ts): the head, then the uses, read consistently; the use
     // written with the head's version moved, in one transaction.
     const head = await get(rampUseKeys.head(benchTenant, CONNECTOR), true);
     await db.send(

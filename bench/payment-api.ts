@@ -3,7 +3,7 @@
 // Idempotency-Key), P2P payments between them (POST /v1/payments/p2p/own, 202) and their records
 // (GET /v1/transactions/{id}).
 import { randomUUID } from 'node:crypto';
-import type { LocalStack } from '../lib/local/stack.ts';
+import type { LocalStack } from '../local/stack.ts';
 import { expectStatus, type HttpClient, tokenHeaders, walletCreator, walletReader } from './latency.ts';
 
 /** USDC: a registry asset every own wallet of the seed can hold (its trustline opens with the account). */

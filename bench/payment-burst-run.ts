@@ -13,9 +13,9 @@ import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { config } from '../lib/config.ts';
-import { functionOutputPath } from '../lib/local/function-output.ts';
-import { INVOCATION_CHANNEL, invokedFunction } from '../lib/local/invocation.ts';
-import { type LocalStack, startStack } from '../lib/local/stack.ts';
+import { functionOutputPath } from '../local/function-output.ts';
+import { INVOCATION_CHANNEL, invokedFunction } from '../local/invocation.ts';
+import { type LocalStack, startStack } from '../local/stack.ts';
 import { type CallCounts, type CallTally, countCalls, OUTSIDE } from './aws-calls.ts';
 import { ledgerPaymentsByMemo } from './burst-census.ts';
 import { tableAccess } from './floor.ts';
@@ -103,7 +103,7 @@ export interface PaymentBurstFigures extends PaymentCensus {
   /** Webhook deliveries the receiver took (payment.completed), and when the count stopped waiting for them. */
   webhooks: { received: number; capped: boolean };
   /**
-   * What the functions printed over the count (lib/local/function-output.ts keeps it as CloudWatch Logs
+   * What the functions printed over the count (local/function-output.ts keeps it as CloudWatch Logs
    * would: every line at INFO and above, the metrics' EMF lines included): bytes, and the metric series
    * (name and dimensions) the EMF lines named.
    */

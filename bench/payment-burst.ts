@@ -81,7 +81,7 @@ function commandLine(pid: number): string {
 }
 
 /**
- * A killed run leaves its stack's DynamoDB Local behind: its pid file (lib/local/stack.ts) names it. A run
+ * A killed run leaves its stack's DynamoDB Local behind: its pid file (local/stack.ts) names it. A run
  * that stopped cleanly has removed the file. Only a process that is still DynamoDB Local is stopped (a pid
  * may have been reused since).
  */

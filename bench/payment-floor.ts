@@ -5,8 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type ItemKey, keys, transactionKeys, walletKeys } from '../lib/db/keys.ts';
-import type { Tenant } from '../lib/http/types.ts';
-import type { LocalStack } from '../lib/local/stack.ts';
+import type { Tenant } from '../lib/tenant.ts';
+import type { LocalStack } from '../local/stack.ts';
 import { tableAccess } from './floor.ts';
 import type { Op } from './latency.ts';
 import { PAYMENT_ASSET } from './payment-api.ts';

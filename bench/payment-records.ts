@@ -7,9 +7,9 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { type ItemKey, ledgerKeys, transactionKeys } from '../lib/db/keys.ts';
-import type { Tenant } from '../lib/http/types.ts';
 import type { SubmissionRecord } from '../lib/ledger/submissions.ts';
 import type { TransactionRecord } from '../lib/payments/repo.ts';
+import type { Tenant } from '../lib/tenant.ts';
 
 const BATCH = 100;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

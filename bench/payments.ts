@@ -1,7 +1,7 @@
 // Issue #10 §5 on the bench's stack: how fast POST /v1/payments/p2p/own accepts (against its backend floor,
 // bench/payment-floor.ts) and how long an accepted payment takes to settle (202 -> completed), with the
 // stack's ledger (immediate closes unless LOCAL_LEDGER_CLOSE_MS says otherwise).
-import type { LocalStack } from '../lib/local/stack.ts';
+import type { LocalStack } from '../local/stack.ts';
 import { spread } from './activation.ts';
 import { tableAccess } from './floor.ts';
 import { httpClient, type Op, runLoad } from './latency.ts';

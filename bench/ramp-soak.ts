@@ -11,14 +11,14 @@ import { randomUUID } from 'node:crypto';
 import BigNumber from 'bignumber.js';
 import { listOwed } from '../lib/admin/owed.ts';
 import { createTenant, type NewTenant } from '../lib/admin/tenants.ts';
-import type { Tenant } from '../lib/http/types.ts';
 import { findPlatformAccount } from '../lib/ledger/platform-accounts.ts';
-import { sendProviderReport } from '../lib/local/provider-reports.ts';
-import type { LocalStack } from '../lib/local/stack.ts';
 import { lifecycleOf, stateOf } from '../lib/payments/lifecycle/records.ts';
 import type { TransactionRecord } from '../lib/payments/repo.ts';
 import { findProviderSecret } from '../lib/providers/repo.ts';
 import { SIGNATURE_HEADER, signNotification } from '../lib/providers/signature.ts';
+import type { Tenant } from '../lib/tenant.ts';
+import { sendProviderReport } from '../local/provider-reports.ts';
+import type { LocalStack } from '../local/stack.ts';
 import { isMain, runAlone } from './alone.ts';
 import { tableAccess } from './floor.ts';
 import { compliantPayee } from './offramp.ts';
@@ -423,7 +423,7 @@ async function receipt(stack: LocalStack, owner: SoakTenant, receipts: Map<strin
   }
 }
 
-/** One ledger fault now and then, on the stack's sandbox ledger (lib/local/ledger/faults.ts). */
+/** One ledger fault now and then, on the stack's sandbox ledger (local/ledger/faults.ts). */
 async function ledgerFaults(stack: LocalStack, until: number) {
   const applied: string[] = [];
   while (performance.now() + FAULT_GAP_MS[0] < until) {

@@ -8,7 +8,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { config } from '../lib/config.ts';
-import { type LocalStack, startStack } from '../lib/local/stack.ts';
+import { type LocalStack, startStack } from '../local/stack.ts';
 import { activeWallet, drainActivations, measureActivation, spread } from './activation.ts';
 import { CALL_CPU_CAP_MS, measureCallCpu } from './call-cpu.ts';
 import { measureBundlesAndColdLoads } from './cold-loads.ts';

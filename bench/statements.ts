@@ -12,7 +12,7 @@ import { config } from '../lib/config.ts';
 import { statementKeys } from '../lib/db/keys.ts';
 import { pay } from '../lib/ledger/operations.ts';
 import { platformAccount } from '../lib/ledger/platform-accounts.ts';
-import type { LocalStack } from '../lib/local/stack.ts';
+import type { LocalStack } from '../local/stack.ts';
 import { isMain, runAlone } from './alone.ts';
 import { tableAccess } from './floor.ts';
 import { expectStatus, httpClient, issueAccessToken, tokenHeaders } from './latency.ts';

@@ -19,7 +19,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
-import type { LocalStack } from '../lib/local/stack.ts';
+import type { LocalStack } from '../local/stack.ts';
 import { isMain, runAlone } from './alone.ts';
 import { type HttpClient, httpClient } from './latency.ts';
 import { fixed, minMedianMax, percentile, table } from './stats.ts';

@@ -3,7 +3,7 @@
 import { authenticateApplication, authenticateBearer } from './auth/service.ts';
 import { readSecretJson } from './aws/secrets.ts';
 import { config } from './config.ts';
-import { apiFunctionWith } from './http/api-function.ts';
+import { apiFunctionWith, type ChainServices } from './http/api-function.ts';
 import { serviceUnavailable } from './http/problem.ts';
 import { admitRequest } from './limits/service.ts';
 import { authenticatePerson, recordAudit } from './people/access.ts';
@@ -32,7 +32,8 @@ async function originTokens({ reread = false } = {}): Promise<readonly string[] 
   return typeof before === 'string' && before !== '' ? [token, before] : [token];
 }
 
-export const apiFunction = apiFunctionWith({
+/** What every API function's chain is given (lib/provider-api.ts adds the provider caller kind's step). */
+export const chainServices = {
   authenticator: {
     application: authenticateApplication,
     bearer: authenticateBearer,
@@ -41,4 +42,6 @@ export const apiFunction = apiFunctionWith({
   limiter: (application, route, now) => admitRequest(application.applicationId, route, now),
   originTokens,
   audit: recordAudit,
-});
+} satisfies ChainServices;
+
+export const apiFunction = apiFunctionWith(chainServices);

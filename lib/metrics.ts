@@ -125,7 +125,7 @@ export const countAccepted = (fact: PaymentFact): void =>
 /**
  * A record moved to completed or failed: its count (by status, type and error code; a total by status
  * for the failure rate), the time from its 202 (createdAt) to now, and how many deliveries of its
- * message and ledger envelopes it took. P2P payments (execution.ts) and ramps (ramps.ts) alike.
+ * message and ledger envelopes it took. P2P payments (execution.ts) and ramps (payments/ramps/execution.ts) alike.
  */
 export function countSettled(
   fact: PaymentFact & {

@@ -14,12 +14,12 @@
 import { sendToQueue } from './aws/queues.ts';
 import { config } from './config.ts';
 import { markRedriven, type PendingItem, pendingBefore } from './db/pending-index.ts';
-import type { Environment } from './http/types.ts';
 import { logger } from './log.ts';
 import * as metrics from './metrics.ts';
 import { REDRIVEN_MESSAGE, reconciledItemTypes, redriveMessages } from './outbox.ts';
 import { isOwed } from './payments/lifecycle/records.ts';
 import type { TransactionRecord } from './payments/repo.ts';
+import type { Environment } from './tenant.ts';
 
 const ENVIRONMENTS: readonly Environment[] = ['sandbox', 'production'];
 

@@ -1,6 +1,6 @@
 // The record is the outbox: work that follows a write (open a wallet's account, and later pay, notify,
 // report) is asked for by the write itself, never by a separate send beside it. The table's stream
-// carries every change; functions/streams/outbox.ts (in AWS) and lib/local/stream-poller.ts (locally) hand
+// carries every change; functions/streams/outbox.ts (in AWS) and local/stream-poller.ts (locally) hand
 // each one to `outboxMessages`, which turns it into the messages this table's rows ask for. A new kind of
 // work is a new row here: delivery (retries, partial batches, the stream's filter) does not change.
 //
@@ -25,7 +25,7 @@ import type { EventMessage } from './webhooks/event-message.ts';
 import type { DeliveryRecord } from './webhooks/repo.ts';
 
 /**
- * How the stream is read, in AWS (infra/stack.ts's event source) and locally (lib/local/stream-poller.ts).
+ * How the stream is read, in AWS (infra/stack.ts's event source) and locally (local/stream-poller.ts).
  * TRIM_HORIZON: a mapping that is created again (a replaced function, a changed source) starts from the
  * oldest record the stream keeps (24 hours) instead of the newest, so no write made in between loses its
  * work; what it reads again is sent again, which the consumers take.

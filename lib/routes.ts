@@ -281,7 +281,7 @@ export const routes = [
     auth: 'person',
     role: 'owner',
   },
-  // Providers' status notifications (lib/providers/notifications.ts): not an integrator route.
+  // Providers' status notifications (lib/operations/providers.ts): not an integrator route.
   {
     method: 'POST',
     path: '/provider-notifications/{environment}/{connectorId}',

@@ -10,7 +10,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { readSecretJson } from './aws/secrets.ts';
 import { config } from './config.ts';
-import type { Environment } from './http/types.ts';
+import type { Environment } from './tenant.ts';
 
 /**
  * A sealed secret; iv, tag and ct base64. `v` names the scheme (1: AES-256-GCM, AAD = its owner's

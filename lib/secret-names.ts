@@ -1,5 +1,5 @@
 // The secrets a stage uses. Infra creates them under these names; the local stack serves them from files.
-import type { Environment } from './http/types.ts';
+import type { Environment } from './tenant.ts';
 
 export const secretNames = (stage: string) => ({
   /** Private token-signing ring (lib/auth/signing-keys.ts). */

@@ -1,5 +1,5 @@
 // Builds the business portal: one minified ES module (Preact, the typed client, the pages) and its
-// stylesheet and page, into `outdir`. The local stack builds it as it starts (lib/local/portal.ts);
+// stylesheet and page, into `outdir`. The local stack builds it as it starts (local/portal.ts);
 // `npm run build` into dist/portal, which cdk deploy puts in the portal's bucket (infra/constructs/portal.ts).
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

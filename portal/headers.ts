@@ -1,4 +1,4 @@
-// The headers every portal file is served with, locally (lib/local/portal.ts) and by CloudFront's
+// The headers every portal file is served with, locally (local/portal.ts) and by CloudFront's
 // response headers policy (infra/constructs/portal.ts): a strict Content-Security-Policy (scripts,
 // styles and calls from this origin only; no inline script, no framing, no plugins, no base tag),
 // no MIME sniffing, no referrer, no framing.

@@ -270,7 +270,7 @@ async function main(): Promise<void> {
     if (!Number.isInteger(minutes) || minutes < 1)
       fail('--minutes must be a whole number of minutes, 1 or more');
     const { metricsTable, summariseMetrics } = await import('../lib/admin/metrics.ts');
-    const { functionOutputPath } = await import('../lib/local/function-output.ts');
+    const { functionOutputPath } = await import('../local/function-output.ts');
     const file =
       values.file ?? functionOutputPath(join(fileURLToPath(new URL('..', import.meta.url)), '.local'));
     if (!existsSync(file)) fail(`No function output at ${file}: start the local stack (npm start)`);

@@ -453,7 +453,7 @@ function clientTypeSteps(nodeBin) {
 function commandSteps(command, args, nodeBin) {
   switch (command) {
     case 'start':
-      return [[null, nodeBin, ['lib/local/start.ts', ...args]]];
+      return [[null, nodeBin, ['local/start.ts', ...args]]];
     case 'test':
       return [
         ['lint (biome check)', 'npx', ['biome', 'check', '--error-on-warnings', '.']],

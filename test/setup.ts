@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { type LocalStack, startStack } from '../lib/local/stack.ts';
-import { createTrafficLog } from '../lib/local/traffic-log.ts';
+import { type LocalStack, startStack } from '../local/stack.ts';
+import { createTrafficLog } from '../local/traffic-log.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 let stack: LocalStack | undefined;

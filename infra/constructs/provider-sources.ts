@@ -1,4 +1,4 @@
-// Providers' published source ranges (issue #36 §4): where a connector's provider publishes the addresses
+// Providers' published source ranges (docs/decisions/provider-notifications.md): where a connector's provider publishes the addresses
 // its notifications come from, the web ACL blocks the connector's production notification route from
 // anywhere else, before the service reads a byte. `-c providerSourceRanges='{"<connectorId>":["<CIDR>",…]}'`
 // (or the same object in cdk.json's context); a connector not named is not restricted (its signature still

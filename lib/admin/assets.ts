@@ -1,7 +1,7 @@
 import { putAsset } from '../assets/repo.ts';
 import { assetRegistryFile } from '../assets/schema.ts';
-import type { Environment } from '../http/types.ts';
 import { fieldErrorsOf } from '../http/validation.ts';
+import type { Environment } from '../tenant.ts';
 import { AdminRefusal } from './refusal.ts';
 
 /** Validates a whole registry file before writing any of it. */

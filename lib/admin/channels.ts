@@ -4,8 +4,8 @@
 // each one's sequence source); running it again opens only what is missing. The local stack's ledgers hold
 // the pool from their genesis. LEDGER_CHANNELS tells the functions how many of them to lease.
 import { MAX_LEDGER_CHANNELS } from '../config.ts';
-import type { Environment } from '../http/types.ts';
 import { channelPool, ensureChannelKeys } from '../ledger/channels.ts';
+import type { Environment } from '../tenant.ts';
 import { OpeningNotSettled, openAccountsOnce } from './platform-openings.ts';
 
 /** A channel needs only its reserve (1 XLM): the funding account fee-bumps what is built on it. */

@@ -2,8 +2,8 @@
 import { findAsset } from '../assets/repo.ts';
 import { connectorCatalogueFile } from '../connectors/catalogue-schema.ts';
 import { putConnector } from '../connectors/repo.ts';
-import type { Environment } from '../http/types.ts';
 import { fieldErrorsOf } from '../http/validation.ts';
+import type { Environment } from '../tenant.ts';
 import { AdminRefusal } from './refusal.ts';
 
 /**

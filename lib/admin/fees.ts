@@ -5,9 +5,9 @@ import BigNumber from 'bignumber.js';
 import { findAssociation } from '../auth/repo.ts';
 import { findConnector } from '../connectors/repo.ts';
 import { shortForm, type TransactionType, transactionTypeParam } from '../connectors/transaction-types.ts';
-import type { Environment, Tenant } from '../http/types.ts';
 import { assetDecimals } from '../quotes/currencies.ts';
 import { deleteFeeRow, listFeeRows, putFeeRow } from '../quotes/repo.ts';
+import type { Environment, Tenant } from '../tenant.ts';
 import { AdminRefusal } from './refusal.ts';
 
 export interface FeeRowTarget {

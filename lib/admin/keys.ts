@@ -8,8 +8,8 @@ import {
   RotateSecretCommand,
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
-import type { Environment } from '../http/types.ts';
 import { type SecretName, secretIdVariable } from '../secret-names.ts';
+import type { Environment } from '../tenant.ts';
 import { AdminRefusal } from './refusal.ts';
 
 export type KeySecret = 'signing-keys' | 'cursor-key' | 'kek';

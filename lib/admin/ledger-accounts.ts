@@ -5,12 +5,12 @@
 // its key-encryption keys; the admin CLI invokes it (lib/admin/ledger-admin.ts), locally and deployed.
 import BigNumber from 'bignumber.js';
 import { config, MAX_LEDGER_CHANNELS } from '../config.ts';
-import type { Environment } from '../http/types.ts';
 import { accountBalances } from '../ledger/balances.ts';
 import { channelPool } from '../ledger/channels.ts';
 import { LedgerUnavailableError } from '../ledger/errors.ts';
 import { ledgerNetwork } from '../ledger/network.ts';
 import { ensurePlatformAccount } from '../ledger/platform-accounts.ts';
+import type { Environment } from '../tenant.ts';
 import * as z from '../zod.ts';
 import { CHANNEL_STARTING_XLM, type ChannelPoolReport, openChannelPool } from './channels.ts';
 import { OpeningNotSettled } from './platform-openings.ts';

@@ -1,5 +1,5 @@
 // `npm run admin -- metrics`: what the dashboard would show of the local stack, from the embedded metric
-// format lines its functions wrote (lib/local/function-output.ts), as CloudWatch reads the same lines in
+// format lines its functions wrote (local/function-output.ts), as CloudWatch reads the same lines in
 // AWS: per metric and per value of its full dimension set, the count of values, their sum, and for
 // durations p50, p99 and the maximum.
 

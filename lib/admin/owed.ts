@@ -4,10 +4,10 @@
 // them with their age and last refusal, and re-drives one now (once its cause is cleared, say).
 import { sendToQueue } from '../aws/queues.ts';
 import { pendingAll } from '../db/pending-index.ts';
-import type { Environment } from '../http/types.ts';
 import { redriveMessages } from '../outbox.ts';
 import { isOwed, stateOf } from '../payments/lifecycle/records.ts';
 import type { TransactionRecord } from '../payments/repo.ts';
+import type { Environment } from '../tenant.ts';
 import { AdminRefusal } from './refusal.ts';
 
 export interface OwedPayment {

@@ -3,9 +3,9 @@
 // answers its recorded outcome) rather than building anew; bounded in time, so the function answers
 // inside its timeout even when the ledger is slow.
 import { createHash } from 'node:crypto';
-import type { Environment } from '../http/types.ts';
 import { openPlatformAccounts } from '../ledger/operations.ts';
 import type { SubmissionOutcome } from '../ledger/submit.ts';
+import type { Environment } from '../tenant.ts';
 
 /**
  * submitOnce starts no round after this: with the reads before it and one last ledger request

@@ -4,17 +4,17 @@
 // reference the operator names (the reference's own tenant and wallet: as a receipt on it would be), or
 // recorded as returned to the customer by the provider (nothing moves on the ledger).
 import { findConnector } from '../connectors/repo.ts';
-import type { Environment, Tenant } from '../http/types.ts';
 import {
   connectorReceipts,
   findReceiptItem,
   type ReceiptItem,
   receiptMove,
   resolveReceiptItem,
-} from '../onramp/receipt-records.ts';
-import { creditReceipt } from '../onramp/receipts.ts';
-import { findReference } from '../onramp/repo.ts';
+} from '../onramp-references/receipt-records.ts';
+import { creditReceipt } from '../onramp-references/receipts.ts';
+import { findReference } from '../onramp-references/repo.ts';
 import { findBinding } from '../providers/service.ts';
+import type { Environment, Tenant } from '../tenant.ts';
 import { AdminRefusal } from './refusal.ts';
 
 export async function listHeldReceipts(

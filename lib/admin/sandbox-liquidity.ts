@@ -1,6 +1,6 @@
 // The sandbox's swap liquidity: a constant-product pool between each pair of its assets, at the reference
 // rates below, which swaps (strict-send path payments, lib/ledger/payments.ts) trade through. The local
-// stack's ledger holds them from its genesis (lib/local/seed.ts); a deployed sandbox's ledger (the public
+// stack's ledger holds them from its genesis (local/seed.ts); a deployed sandbox's ledger (the public
 // test network) has none for the platform's own issuers, so `admin ledger sandbox-liquidity` fills them
 // from the platform account `liquidity`: the issuers pay it the test money, funding its lumens.
 import { createHash } from 'node:crypto';

@@ -13,7 +13,7 @@ import {
   revokeClient,
 } from '../auth/repo.ts';
 import { listApplicationItems } from '../db/platform-index.ts';
-import type { Environment } from '../http/types.ts';
+import type { Environment } from '../tenant.ts';
 import { AdminRefusal } from './refusal.ts';
 
 export interface NewTenant {

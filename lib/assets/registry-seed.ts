@@ -1,6 +1,6 @@
 // The asset registries the local stack seeds, per environment. Issuers are the public test-network
 // (sandbox) and public-network (production) issuers of each stablecoin.
-import type { Environment } from '../http/types.ts';
+import type { Environment } from '../tenant.ts';
 import type { Asset } from './schema.ts';
 
 export const seedRegistries: Record<Environment, Asset[]> = {

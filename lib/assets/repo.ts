@@ -3,7 +3,7 @@ import { entity } from '../db/entity.ts';
 import { getRecord, putIf, readAllPages } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
 import { type PageRequest, queryPage } from '../db/paginate.ts';
-import type { Environment } from '../http/types.ts';
+import type { Environment } from '../tenant.ts';
 import type { Asset } from './schema.ts';
 
 /** A registry entry as stored: the asset and the environment whose registry holds it. */

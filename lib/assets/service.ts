@@ -2,7 +2,7 @@
 import { heldReads } from '../db/held-reads.ts';
 import { tenantScope } from '../db/keys.ts';
 import { notFound } from '../http/problem.ts';
-import type { Environment, Tenant } from '../http/types.ts';
+import type { Environment, Tenant } from '../tenant.ts';
 import { findAsset, listAssetPage, listNetworkNames } from './repo.ts';
 
 export const listAssets = (tenant: Tenant, page: { limit: number; cursor?: string | undefined }) =>

@@ -1,6 +1,6 @@
 // Associations as other domains read them (a module of its own, so that reading one does not bundle
 // token signing and verification into every function that does).
-import type { Tenant } from '../http/types.ts';
+import type { Tenant } from '../tenant.ts';
 import { findAssociation } from './repo.ts';
 
 /** The association a tenant is (its name and kind decide `Me` beneficiaries and transaction types). */

@@ -1,7 +1,7 @@
 // API keys, client ids and client secrets: random, high-entropy, stored only as hashes.
 // A SHA-256 of 256 random bits cannot be brute-forced, so a slow password hash would only add latency.
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { Environment } from '../http/types.ts';
+import type { Environment } from '../tenant.ts';
 
 const randomToken = (): string => randomBytes(32).toString('base64url');
 

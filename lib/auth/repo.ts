@@ -3,7 +3,7 @@ import { exists } from '../db/conditions.ts';
 import { type Entity, entity } from '../db/entity.ts';
 import { createIfAbsent, getRecord, updateIf } from '../db/items.ts';
 import { type ItemKey, keys, tenantOf } from '../db/keys.ts';
-import type { Environment } from '../http/types.ts';
+import type { Environment } from '../tenant.ts';
 
 export interface ApplicationRecord {
   applicationId: string;

@@ -3,8 +3,9 @@
 import { config } from '../config.ts';
 import { heldReads } from '../db/held-reads.ts';
 import { forbidden, Problem, unauthorized } from '../http/problem.ts';
-import type { Caller, Tenant } from '../http/types.ts';
+import type { Caller } from '../http/types.ts';
 import * as metrics from '../metrics.ts';
+import type { Tenant } from '../tenant.ts';
 import { credentialMatches, hashCredential } from './credentials.ts';
 import { countFailure, countTokenIssued, refuseWhileFailing } from './rate-limit.ts';
 import { findApiKey, findClient } from './repo.ts';

@@ -1,7 +1,7 @@
 // What another domain (payments) reads of a beneficiary to pay it: the names, the contact details a
 // notification needs, and one of its payment destinations. A module of its own, beside the service,
 // so that a payment function does not bundle the beneficiary schemas (and their phone metadata).
-import type { Tenant } from '../http/types.ts';
+import type { Tenant } from '../tenant.ts';
 import { type DestinationMethod, findBeneficiary, findPaymentDestination } from './repo.ts';
 
 export interface Payee {

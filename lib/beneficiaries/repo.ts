@@ -7,7 +7,7 @@ import { entity, recordOf } from '../db/entity.ts';
 import { createIfAbsent, getRecord, putIf, readAllPages, updateIf, type Written } from '../db/items.ts';
 import { beneficiaryKeys, tenantOf, tenantScope } from '../db/keys.ts';
 import { listPartition, type PageRequest, positionOn, queryPage, underPrefix } from '../db/paginate.ts';
-import type { Environment, Tenant } from '../http/types.ts';
+import type { Environment, Tenant } from '../tenant.ts';
 import type { Address, Business, Individual, Tag } from './schema.ts';
 
 export type BeneficiaryKind = 'individual' | 'business';

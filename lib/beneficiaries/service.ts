@@ -5,10 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { findRegistryAsset, registryNetworkNames } from '../assets/service.ts';
 import { findAssociation } from '../auth/associations.ts';
 import { badRequest, type FieldError, notFound, Problem, unprocessable } from '../http/problem.ts';
-import type { Tenant } from '../http/types.ts';
 import { parseOrThrow } from '../http/validation.ts';
 import { isCurrencyCode } from '../reference/currencies.ts';
 import { parsePhoneNumber } from '../reference/phone-numbers.ts';
+import type { Tenant } from '../tenant.ts';
 import { realAlpha2 } from './countries.ts';
 import { toDestinationResource } from './destination-resource.ts';
 import {

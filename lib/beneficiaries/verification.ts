@@ -1,7 +1,7 @@
 // The verification decision on a payment destination (the sandbox helper and platform operations):
 // a module of its own, so the sandbox function does not bundle destination validation.
 import { notFound, Problem } from '../http/problem.ts';
-import type { Tenant } from '../http/types.ts';
+import type { Tenant } from '../tenant.ts';
 import { toDestinationResource } from './destination-resource.ts';
 import { decideVerification, findTenantPaymentDestination } from './repo.ts';
 

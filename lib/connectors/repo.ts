@@ -5,7 +5,7 @@ import { entity, recordOf } from '../db/entity.ts';
 import { getRecord, putIf } from '../db/items.ts';
 import { connectorKeys, connectorListFilters, type ListIndex } from '../db/keys.ts';
 import { listPartition, type PageRequest, positionOn, queryPage } from '../db/paginate.ts';
-import type { Environment } from '../http/types.ts';
+import type { Environment } from '../tenant.ts';
 import type { ConnectorEntry } from './catalogue-schema.ts';
 import type { ConnectorFilters } from './schema.ts';
 

@@ -2,7 +2,7 @@
 // transaction type, its compliance requirements, and the vocabularies those requirements use.
 import { tenantScope } from '../db/keys.ts';
 import { notFound, unprocessable } from '../http/problem.ts';
-import type { Environment, Tenant } from '../http/types.ts';
+import type { Environment, Tenant } from '../tenant.ts';
 import { type ConnectorRecord, findConnector, listConnectorPage } from './repo.ts';
 import type { ConnectorFilters } from './schema.ts';
 import { shortForm, type TransactionType } from './transaction-types.ts';

@@ -3,8 +3,8 @@
 // registration as a real provider's would. A module of its own so the sandbox function does not bundle
 // the registration routes' schemas and responses (the identity shapes, libphonenumber and its metadata).
 import { notFound, Problem } from '../http/problem.ts';
-import type { Tenant } from '../http/types.ts';
 import { askProvider } from '../providers/service.ts';
+import type { Tenant } from '../tenant.ts';
 import * as z from '../zod.ts';
 import { findCustomer } from './repo.ts';
 

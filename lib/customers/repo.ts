@@ -7,9 +7,9 @@ import { absent, holds } from '../db/conditions.ts';
 import { entity } from '../db/entity.ts';
 import { getRecord, transact, updateIf, type Written } from '../db/items.ts';
 import { bespokeKeys } from '../db/keys.ts';
-import type { Environment, Tenant } from '../http/types.ts';
 import { nameBasedId } from '../ids.ts';
 import { bindingOf } from '../providers/service.ts';
+import type { Environment, Tenant } from '../tenant.ts';
 import type { CustomerKind, Identity } from './schema.ts';
 
 export type CustomerStatus = 'PENDING' | 'VERIFIED' | 'REJECTED';

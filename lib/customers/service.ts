@@ -1,6 +1,6 @@
 // Customers of bespoke connectors (spec §4.10, issue #22 §1): the caller registers one of its customers
 // with a BESPOKE connector's provider, which reviews the identity and decides, later, by a signed
-// notification (lib/providers/notifications.ts, applied by standing.ts); the decision emits
+// notification (lib/operations/providers.ts, applied by standing.ts); the decision emits
 // Customer_Verified or Customer_Rejected (lib/outbox.ts).
 //
 // PUT is idempotent on the body: the same kind and identity again answers the registration as it stands
@@ -12,9 +12,9 @@ import { findAssociationKind } from '../auth/associations.ts';
 import type { ConnectorRecord } from '../connectors/repo.ts';
 import { type TransactionType, transactionTypeOf } from '../connectors/transaction-types.ts';
 import { type FieldError, notFound, Problem, unprocessable } from '../http/problem.ts';
-import type { Tenant } from '../http/types.ts';
 import { purposeOf } from '../ledger/purpose.ts';
 import { askProvider } from '../providers/service.ts';
+import type { Tenant } from '../tenant.ts';
 import { type CustomerRecord, findCustomer, reviewReferenceOf, writeReview } from './repo.ts';
 import { toCustomerResource } from './responses.ts';
 import type { CustomerKind, Identity } from './schema.ts';

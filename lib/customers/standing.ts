@@ -4,11 +4,11 @@
 // and responses (the beneficiaries' identity shapes, libphonenumber and its metadata).
 import { connectorOrNotFound } from '../connectors/service.ts';
 import { notFound, unprocessable } from '../http/problem.ts';
-import type { Environment, Tenant } from '../http/types.ts';
 import { logger } from '../log.ts';
-import { deactivateCustomerReferences } from '../onramp/deactivation.ts';
+import { deactivateCustomerReferences } from '../onramp-references/deactivation.ts';
 import type { CustomerStatus as ProviderDecision } from '../providers/contract.ts';
 import { findBinding } from '../providers/service.ts';
+import type { Environment, Tenant } from '../tenant.ts';
 import { decideReview, findCustomer } from './repo.ts';
 
 /** The connector, if customers register with it: 404 unknown, 422 (naming connectorId) otherwise. */

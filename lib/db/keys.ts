@@ -73,7 +73,7 @@
 // keys of the filters its list route documents, each partition key starting with the item's scope (the
 // tenant's, or the environment's for platform data), each sort key ordering it as the route does. A
 // filter the chosen index does not key is applied in the page, within a read budget (lib/db/paginate.ts).
-import type { Environment, Tenant } from '../http/types.ts';
+import type { Environment, Tenant } from '../tenant.ts';
 
 export interface ItemKey {
   pk: string;
@@ -417,7 +417,7 @@ export const statementKeys = {
 };
 
 /**
- * What an association's off-ramps use of a connector's limits (lib/payments/ramp-usage.ts): one item
+ * What an association's off-ramps use of a connector's limits (lib/payments/ramps/usage.ts): one item
  * per accepted payment, and a head whose version every new one moves, so that two submissions cannot
  * both be checked against the same uses.
  */

@@ -2,7 +2,7 @@
 // owed, by the time they entered that state. Platform-wide like the platform index: only the outbox
 // reconciler reads it, with a key condition that reaches only records pending since before its bound.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Environment } from '../http/types.ts';
+import type { Environment } from '../tenant.ts';
 import { db, tableName } from './client.ts';
 import { holds } from './conditions.ts';
 import { updateIf, type Written } from './items.ts';

@@ -18,7 +18,7 @@ export const tableDefinition = {
   timeToLiveAttribute: 'expiresAt',
   /**
    * The table's stream carries every change with both images: it is the outbox (lib/outbox.ts), read by
-   * functions/streams/outbox.ts in AWS and by lib/local/stream-poller.ts locally.
+   * functions/streams/outbox.ts in AWS and by local/stream-poller.ts locally.
    */
   streamViewType: 'NEW_AND_OLD_IMAGES',
   globalSecondaryIndexes: [

@@ -7,6 +7,7 @@ import type { Context } from 'aws-lambda';
 import { config } from '../config.ts';
 import { logger } from '../log.ts';
 import { type FunctionName, type OperationOf, type Route, routeKeyOf, routes } from '../routes.ts';
+import type { Tenant } from '../tenant.ts';
 import { traced } from '../trace.ts';
 import type * as z from '../zod.ts';
 import { type AuditSink, audit } from './audit.ts';
@@ -20,7 +21,7 @@ import { badRequest, notFound } from './problem.ts';
 import { problemMapper } from './problem-response.ts';
 import { queryOf } from './query.ts';
 import { requestId } from './request-id.ts';
-import type { ApiContext, ApiEvent, ApiResult, Caller, Tenant } from './types.ts';
+import type { ApiContext, ApiEvent, ApiResult, Caller } from './types.ts';
 import { parseOrThrow } from './validation.ts';
 
 export interface Reply {
@@ -51,8 +52,8 @@ export interface ApiRequest<B, Q, P> {
   sourceIp: string;
   /**
    * The body's text as it arrived: what a provider's signature covers. On a signed route
-   * (providerSignature) the chain neither parses nor checks it: `body` is undefined, and the operation
-   * parses `rawBody` with its own schema once the signature verified.
+   * (providerSignature) the chain verifies the signature over it (authenticate.ts) and parses nothing:
+   * `body` is undefined, and the operation parses `rawBody` against the provider contract itself.
    */
   rawBody: string;
   /** Request headers, lower-cased by the gateway. */

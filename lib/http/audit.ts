@@ -5,7 +5,8 @@
 import type { MiddlewareObj } from '@middy/core';
 import { logger } from '../log.ts';
 import { API_PREFIX } from '../routes.ts';
-import type { ApiContext, ApiEvent, ApiResult, Tenant } from './types.ts';
+import type { Tenant } from '../tenant.ts';
+import type { ApiContext, ApiEvent, ApiResult } from './types.ts';
 
 export interface AuditEntry {
   at: string;

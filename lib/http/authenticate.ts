@@ -1,7 +1,8 @@
 // Middleware: x-service-auth on every route, then the request counted against the application's limit
 // (before any other work: a flood past it costs one conditional write, or nothing), then a bearer token
-// on every route whose auth is 'token'; none on a provider-notification route (its operation checks the
-// provider's signature first). A portal person (lib/people) calls the 'token' and 'person' routes with
+// on every route whose auth is 'token'. A provider's notification carries its connector's signature
+// instead: checked on the raw path and the raw bytes, before the chain parses or validates any of them
+// (path, query, body), so anything unsigned gets one fixed 401. A portal person (lib/people) calls the 'token' and 'person' routes with
 // their own bearer token and no key: their tenant's portal has a limit of its own, and their role is held
 // to what the route needs here, on every call. The portal's 'none' and 'session' routes authenticate in
 // their operations (a code, the session cookie).
@@ -9,8 +10,10 @@
 // above (lib/api.ts), so lib/http depends on no domain.
 import type { MiddlewareObj } from '@middy/core';
 import { isSandboxHelper, type Route, roleNeeded, roleReaches } from '../routes.ts';
+import type { Tenant } from '../tenant.ts';
+import { rawBodyOf } from './json-body.ts';
 import { forbidden, Problem } from './problem.ts';
-import type { ApiContext, ApiEvent, ApiResult, Caller, Tenant } from './types.ts';
+import type { ApiContext, ApiEvent, ApiResult, Caller } from './types.ts';
 
 export interface Authenticator {
   /** The application behind an x-service-auth key, or a 401 problem. */
@@ -19,6 +22,20 @@ export interface Authenticator {
   bearer(authorization: string | undefined, application: Caller): Promise<Tenant>;
   /** A portal person's bearer token: their tenant and their role now, or a 401 problem. */
   person(authorization: string | undefined): Promise<Caller>;
+  /**
+   * A provider's signed request: the connector whose secret signed it, or the one fixed 401 problem.
+   * Only the chain of the function serving the provider route has it (lib/provider-api.ts).
+   */
+  provider?(request: ProviderRequest): Promise<Caller>;
+}
+
+/** A provider's request as it arrived: nothing of it parsed or validated. */
+export interface ProviderRequest {
+  rawPath: string;
+  /** The body's text, as the signature covers it. */
+  rawBody: string;
+  headers: Record<string, string | undefined>;
+  now: Date;
 }
 
 /**
@@ -45,10 +62,18 @@ export function authenticate(
   const resolveCaller: MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>['before'] = async (request) => {
     const { headers } = request.event;
     const { route } = request.context;
-    // A provider's notification carries no application key: its operation verifies the provider's
-    // signature, and it has no tenant until its reference names one.
+    // A provider's notification carries no application key, and it has no tenant until its reference
+    // names one.
     if (route.auth === 'providerSignature') {
-      request.context.caller = { applicationId: 'provider', environment: 'sandbox' };
+      const rawBody = rawBodyOf(request.event).toString('utf8');
+      request.context.rawBody = rawBody;
+      if (!authenticator.provider) throw new Error(`${route.fn} is not given the provider authenticator`);
+      request.context.caller = await authenticator.provider({
+        rawPath: request.event.rawPath,
+        rawBody,
+        headers,
+        now: new Date(),
+      });
       return;
     }
     if (route.auth === 'none' || route.auth === 'session') {

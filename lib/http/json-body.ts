@@ -37,6 +37,10 @@ function problemOf(error: unknown): Problem {
   throw error;
 }
 
+/** The body's bytes as the gateway handed them over (text it could decode as UTF-8, base64 otherwise). */
+export const rawBodyOf = (event: ApiEvent): Buffer =>
+  event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64') : Buffer.from(event.body ?? '', 'utf8');
+
 export function jsonBody(): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
   const parseBody: MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>['before'] = async (request) => {
     const { event } = request;
@@ -46,16 +50,13 @@ export function jsonBody(): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext
     }
     // The gateway hands over text it could decode as UTF-8 and base64 otherwise; either way the
     // bytes are checked here, so a malformed sequence is refused, never replaced with U+FFFD.
-    const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
+    const raw = rawBodyOf(event);
     if (raw.byteLength > MAX_BODY_BYTES) {
       throw new Problem(413, `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
     }
-    // A signed route reads nothing its signature does not vouch for: its operation verifies the raw bytes
-    // first, then parses and checks them itself (lib/providers/notifications.ts).
-    if (request.context.route.auth === 'providerSignature') {
-      request.context.rawBody = raw.toString('utf8');
-      return;
-    }
+    // A signed route's body was verified as raw bytes (authenticate.ts): its operation parses and checks
+    // it against the provider contract itself (lib/operations/providers.ts).
+    if (request.context.route.auth === 'providerSignature') return;
     // The parser checks this too; checked first here so that a binary body of another type is a 415,
     // not a UTF-8 error.
     if (!jsonContentTypePattern.test(event.headers?.['content-type'] ?? ''))

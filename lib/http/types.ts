@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { Route } from '../routes.ts';
+import type { Environment } from '../tenant.ts';
 
 export type ApiEvent = APIGatewayProxyEventV2;
 export type ApiResult = APIGatewayProxyStructuredResultV2;
@@ -11,16 +12,10 @@ export interface Caller {
   /** Set once a bearer token has been verified and its client resolved. */
   clientId?: string;
   associationId?: string;
+  /** A provider (its signed notification): the connector whose secret signed the request. */
+  connectorId?: string;
   /** A portal person (lib/people) calling with their own token: who they are and their role now. */
   person?: { email: string; role: 'viewer' | 'developer' | 'owner' };
-}
-
-export type Environment = 'sandbox' | 'production';
-
-/** A tenant: all tenant data lives under environment + association. */
-export interface Tenant {
-  environment: Environment;
-  associationId: string;
 }
 
 export interface ApiContext extends Context {

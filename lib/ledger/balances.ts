@@ -1,7 +1,7 @@
 // Reading accounts from the ledger: whether an account exists, what it holds and what of that it can
 // spend. Horizon's JSON through horizon-json.ts, so the functions that show balances carry no Stellar SDK.
 import BigNumber from 'bignumber.js';
-import type { Environment } from '../http/types.ts';
+import type { Environment } from '../tenant.ts';
 import { LEDGER_DECIMALS } from './amounts.ts';
 import { horizonGet } from './horizon-json.ts';
 
@@ -47,7 +47,7 @@ export const BASE_RESERVE_XLM = '0.5';
 
 /**
  * The XLM the ledger makes the account keep, with `extraSubentries` more: base reserve × (2 + subentries
- * + sponsoring − sponsored), the rule the ledger applies to every debit (lib/local/ledger/state.ts
+ * + sponsoring − sponsored), the rule the ledger applies to every debit (local/ledger/state.ts
  * minBalance, which has no sponsorships).
  */
 export function minimumBalance(account: HorizonReserveCounts, extraSubentries = 0): BigNumber {

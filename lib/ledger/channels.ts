@@ -30,8 +30,8 @@ import { type Condition, holds } from '../db/conditions.ts';
 import { entity } from '../db/entity.ts';
 import { createIfAbsent, getRecord, getRecords, readAllPages, updateIf } from '../db/items.ts';
 import { ledgerKeys } from '../db/keys.ts';
-import type { Environment } from '../http/types.ts';
 import * as metrics from '../metrics.ts';
+import type { Environment } from '../tenant.ts';
 import { type AccountKeys, newAccountKeys, type SealedSecret } from './custody.ts';
 import { latestClosedAt } from './proofs.ts';
 

@@ -6,7 +6,6 @@
 // carries the SDK's StrKey, not its XDR.
 import { generateKeyPairSync } from 'node:crypto';
 import { type Keypair, StrKey } from '@stellar/stellar-sdk';
-import type { Environment } from '../http/types.ts';
 import {
   CustodyError,
   type KekRing,
@@ -16,6 +15,7 @@ import {
   seal,
   sealBytes,
 } from '../secret-box.ts';
+import type { Environment } from '../tenant.ts';
 import { NativeKeypair } from './ed25519.ts';
 
 export type { SealedSecret };

@@ -3,7 +3,7 @@
 // their bundles and their cold starts. The SDK's Horizon client serves transaction building only
 // (load-account.ts, submit.ts).
 import { config } from '../config.ts';
-import type { Environment } from '../http/types.ts';
+import type { Environment } from '../tenant.ts';
 import { LedgerUnavailableError } from './errors.ts';
 
 /** The Horizon of an environment (the local stack points sandbox at its local ledger). */

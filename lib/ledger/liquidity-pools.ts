@@ -10,7 +10,7 @@ import {
   Operation,
 } from '@stellar/stellar-sdk';
 import BigNumber from 'bignumber.js';
-import type { Environment } from '../http/types.ts';
+import type { Environment } from '../tenant.ts';
 import { LEDGER_DECIMALS, ledgerAmount } from './amounts.ts';
 import { minimumBalance } from './balances.ts';
 import { openSecret } from './custody.ts';

@@ -1,7 +1,7 @@
 // Loading an account through the SDK, for building transactions: the SDK's AccountResponse carries the
 // sequence number TransactionBuilder increments. Reads that only show balances use balances.ts instead.
 import { type Horizon, NotFoundError } from '@stellar/stellar-sdk';
-import type { Environment } from '../http/types.ts';
+import type { Environment } from '../tenant.ts';
 import { LedgerUnavailableError } from './errors.ts';
 import { ledgerNetwork } from './network.ts';
 

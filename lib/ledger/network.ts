@@ -3,7 +3,7 @@
 // environment, created on first use and kept for the life of the process.
 import { Horizon } from '@stellar/stellar-sdk';
 import { config } from '../config.ts';
-import type { Environment } from '../http/types.ts';
+import type { Environment } from '../tenant.ts';
 import { horizonUrlOf } from './horizon-json.ts';
 
 export interface LedgerNetwork {

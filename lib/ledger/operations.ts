@@ -18,7 +18,7 @@ import {
   TransactionBuilder,
 } from '@stellar/stellar-sdk';
 import BigNumber from 'bignumber.js';
-import type { Environment } from '../http/types.ts';
+import type { Environment } from '../tenant.ts';
 import { ledgerAmount, MEMO_BYTES } from './amounts.ts';
 import { BASE_RESERVE_XLM, minimumBalance } from './balances.ts';
 import { openSecret, type SealedSecret } from './custody.ts';

@@ -16,7 +16,7 @@
 import { type Asset, type Horizon, Memo, Operation, StrKey } from '@stellar/stellar-sdk';
 import type * as xdr from '@stellar/stellar-sdk/xdr';
 import BigNumber from 'bignumber.js';
-import type { Environment } from '../http/types.ts';
+import type { Environment } from '../tenant.ts';
 import { LEDGER_DECIMALS, leastReceived, ledgerAmount } from './amounts.ts';
 import { openSecret } from './custody.ts';
 import { LedgerInputError, LedgerRefusal, LedgerUnavailableError } from './errors.ts';

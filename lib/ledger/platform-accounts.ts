@@ -8,7 +8,7 @@ import { entity } from '../db/entity.ts';
 import { heldReads } from '../db/held-reads.ts';
 import { createIfAbsent, getRecord } from '../db/items.ts';
 import { ledgerKeys } from '../db/keys.ts';
-import type { Environment } from '../http/types.ts';
+import type { Environment } from '../tenant.ts';
 import { type AccountKeys, newAccountKeys, type SealedSecret } from './custody.ts';
 
 export type PlatformRole =

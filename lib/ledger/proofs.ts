@@ -10,7 +10,7 @@
 //   envelope's sequence number, and it is not one of the intent's. The envelope can never land.
 //
 // Horizon is read with fetch (horizon-json.ts), not the SDK, because the proofs need its headers.
-import type { Environment } from '../http/types.ts';
+import type { Environment } from '../tenant.ts';
 import { type HorizonPage, horizonFetch, horizonGet } from './horizon-json.ts';
 
 const FAILURE = 'The ledger could not be read';

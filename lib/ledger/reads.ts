@@ -1,7 +1,7 @@
 // The ledger reads later features build on: strict-send path finding (swaps) and an account's
 // payment history with Horizon's cursors (statements). Horizon's JSON through horizon-json.ts, with the
 // queries the SDK's call builders send, so a function that only reads carries no Stellar SDK.
-import type { Environment } from '../http/types.ts';
+import type { Environment } from '../tenant.ts';
 import { ledgerAmount } from './amounts.ts';
 import { LedgerUnavailableError } from './errors.ts';
 import { type HorizonPage, horizonGet } from './horizon-json.ts';

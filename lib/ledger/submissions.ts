@@ -7,7 +7,7 @@ import { absent, type Condition, holds } from '../db/conditions.ts';
 import { entity } from '../db/entity.ts';
 import { getRecord, putIf, updateIf, type Written } from '../db/items.ts';
 import { ledgerKeys } from '../db/keys.ts';
-import type { Environment } from '../http/types.ts';
+import type { Environment } from '../tenant.ts';
 
 export type SubmissionStatus = 'submitting' | 'succeeded' | 'failed';
 

@@ -28,8 +28,8 @@ import {
   type Transaction,
   TransactionBuilder,
 } from '@stellar/stellar-sdk';
-import type { Environment } from '../http/types.ts';
 import { logger } from '../log.ts';
+import type { Environment } from '../tenant.ts';
 import { leaseChannel, releaseChannels, renewLease, sequenceToBuildOn } from './channels.ts';
 import type { SealedSecret } from './custody.ts';
 import { IntentConflict, LedgerRefusal, LedgerUnavailableError } from './errors.ts';

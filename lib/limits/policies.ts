@@ -36,7 +36,7 @@ export const DEFAULT_LIMITS: Readonly<Record<LimitGroup, LimitPolicy>> = {
 
 /**
  * Notifications one connector's provider may send a minute, counted once their signature verified
- * (lib/providers/notifications.ts): a provider reporting a batch of payouts stays far below it.
+ * (lib/providers/authentication.ts): a provider reporting a batch of payouts stays far below it.
  */
 export const PROVIDER_NOTIFICATION_LIMIT: LimitPolicy = { quota: 600, windowSeconds: 60 };
 

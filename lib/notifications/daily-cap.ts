@@ -3,8 +3,8 @@
 // sandbox verification codes count alike, one per message, in the tenant's own partition; past the cap
 // nothing more goes out that UTC day, and each one held is counted (NoticeHeld, reason daily_cap).
 import { config } from '../config.ts';
-import type { Tenant } from '../http/types.ts';
 import { countNoticeHeld } from '../metrics.ts';
+import type { Tenant } from '../tenant.ts';
 import { countNoticeToday, type NoticeChannel } from './repo.ts';
 
 export const noticeDailyLimit = (tenant: Tenant): number =>

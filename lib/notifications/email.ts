@@ -2,7 +2,7 @@
 // its configuration set, whose event destination reports bounces and complaints back to the table
 // (lib/notifications/feedback.ts). The message carries the record's ids as SES tags, never in its text:
 // the feedback event names them, and so which record's notice bounced. Locally the SDK reaches the SES
-// emulator through AWS_ENDPOINT_URL_SESV2 (lib/local/ses.ts).
+// emulator through AWS_ENDPOINT_URL_SESV2 (local/ses.ts).
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { config } from '../config.ts';
 import type { Channel } from './channels.ts';

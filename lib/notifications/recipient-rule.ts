@@ -3,7 +3,7 @@
 // sent once and confirmed, or the admin CLI's allow-list) or one of SES's mailbox simulator addresses
 // (https://docs.aws.amazon.com/ses/latest/dg/send-an-email-from-console.html#send-email-simulator),
 // which SES answers itself: a sandbox never mails a stranger from the platform's domain at its cost.
-import type { Tenant } from '../http/types.ts';
+import type { Tenant } from '../tenant.ts';
 import { findRecipient, type NoticeChannel } from './repo.ts';
 
 /** What a sandbox notice to anyone else is recorded with (the record's `notification.reason`). */

@@ -8,7 +8,7 @@ import { entity } from '../db/entity.ts';
 import { createIfAbsent, getRecord, putIf, updateIf, type Written } from '../db/items.ts';
 import { notificationKeys, tenantOf } from '../db/keys.ts';
 import { countInWindow } from '../db/window-count.ts';
-import type { Environment, Tenant } from '../http/types.ts';
+import type { Environment, Tenant } from '../tenant.ts';
 
 export type NoticeChannel = 'email' | 'whatsapp';
 export type NoticeStatus = 'sending' | 'sent' | 'skipped' | 'failed';

@@ -2,7 +2,7 @@
 // template message (a business may open a conversation only with an approved template), whose body takes
 // the amount, the sender and the reference (lib/notifications/templates.ts). The access token is a
 // Secrets Manager secret `{accessToken}`, read through the cache every secret is. Locally the same
-// requests reach the WhatsApp simulator (lib/local/whatsapp-simulator.ts) through WHATSAPP_API_URL.
+// requests reach the WhatsApp simulator (local/whatsapp-simulator.ts) through WHATSAPP_API_URL.
 import { readSecretJson } from '../aws/secrets.ts';
 import { config } from '../config.ts';
 import * as z from '../zod.ts';

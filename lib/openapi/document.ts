@@ -18,8 +18,9 @@ import {
   UNMATCHED_REQUEST_STATUSES,
 } from './problems.ts';
 import { requestExamples } from './request-examples.ts';
-import { type JsonSchema, type SchemaComponents, schemaComponents } from './schemas.ts';
+import { type SchemaComponents, schemaComponents } from './schemas.ts';
 import { tagDescriptions } from './tag-docs.ts';
+import type { JsonSchema, OpenApiResponse } from './types.ts';
 
 export type OpenApiDocument = JsonSchema & {
   paths: Record<string, Record<string, OpenApiOperation>>;
@@ -35,11 +36,6 @@ export interface OpenApiOperation {
   operationId: string;
   responses: Record<string, OpenApiResponse | { $ref: string; description?: string }>;
   [key: string]: unknown;
-}
-export interface OpenApiResponse {
-  description: string;
-  headers?: Record<string, unknown>;
-  content?: Record<string, { schema: JsonSchema; examples?: Record<string, { value: unknown }> }>;
 }
 
 export interface DocumentOptions {

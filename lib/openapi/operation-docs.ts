@@ -33,7 +33,7 @@ import {
   referencePage,
   referenceResource,
   sandboxReceiptResource,
-} from '../onramp/responses.ts';
+} from '../onramp-references/responses.ts';
 import {
   acceptanceExample,
   paymentAcceptance,
@@ -571,7 +571,7 @@ export const operationDocs: Record<OperationName, OperationDoc> = {
     tag: 'Providers',
     summary: 'A provider’s status notification (not for integrators)',
     description:
-      'Where the provider behind a connector reports an instruction’s state. Authenticated only by `X-Provider-Signature: t=<unix ms>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with the connector’s secret, and checked on the raw bytes before anything else reads them: a missing, forged or stale (over 5 minutes) signature is one fixed 401 of a few hundred bytes, whatever the body, and nothing of the body is parsed or validated; a signed body that is not the provider contract, or a `notificationId` received before, is a 401 too and changes nothing. Each connector’s signed notifications are counted (600 a minute) after the signature: only its provider can spend its window.' +
+      'Where the provider behind a connector reports an instruction’s state. Authenticated only by `X-Provider-Signature: t=<unix ms>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with the connector’s secret, and checked on the raw bytes before anything else reads them: a missing, forged or stale (over 5 minutes) signature is one fixed 401 of a few hundred bytes, whatever the path, query or body, and nothing of them is parsed or validated; a signed body that is not the provider contract, or a `notificationId` received before, is a 401 too and changes nothing. Each connector’s signed notifications are counted (600 a minute) after the signature: only its provider can spend its window.' +
       md(
         '',
         '- The provider contract: submit a payout, start a collection, read an instruction’s status — each idempotent by our reference (the record id) — and signed notifications to `POST /v1/provider-notifications/{environment}/{connectorId}`: an instruction’s status (`pending`, `processing`, `completed`, `failed`, `returned`), a `customer` decision, a `receipt` on an on-ramp reference. Requests to the provider are signed the same way; a production provider gets an adapter that speaks its API behind this contract, at the environment’s `PROVIDER_URL_<ENV>`, with its secret set per connector (sealed under the environment’s key-encryption key).',

@@ -7,7 +7,7 @@ import { SAFE_REQUEST_ID } from '../http/request-id.ts';
 import type { AnyOperation } from '../operations/index.ts';
 import * as z from '../zod.ts';
 import { limitSchema, stateRefinements } from './refinements.ts';
-import type { JsonSchema } from './schemas.ts';
+import type { JsonSchema } from './types.ts';
 
 const inputSchemaOf = (schema: z.core.$ZodType): JsonSchema =>
   z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12', override: stateRefinements }) as JsonSchema;

@@ -5,7 +5,7 @@
 // the worker that executes submissions and resumes sandbox funding is workers/ledger-submitter; the
 // notices are sent by lib/notifications/ (templates in templates.ts); the provider contract is lib/providers/contract.ts,
 // spoken over HTTP by lib/providers/http-provider.ts and served locally by
-// lib/local/provider-simulator.ts; a connector's provider secret is a `providerCredential` item.
+// local/provider-simulator.ts; a connector's provider secret is a `providerCredential` item.
 import { md } from './markdown.ts';
 
 /** The Payments tag: the lifecycle and the rules every payment route shares. */
@@ -43,7 +43,7 @@ export const RAMP_RULES = md(
   '**Settlement accounts**: each connector has a platform ledger account (`settlement:<connectorId>`, keys sealed like the others) with a trustline for its ledger asset: off-ramps pay it, on-ramps are paid from it. The local stack puts them in the ledgers’ genesis, and sandbox on-ramp connectors start with a float of 1,000,000 of their asset. In production the platform team makes the keys (`ensurePlatformAccount`), opens each account from the funding account with its trustline, funds on-ramp accounts from the treasury and keeps them topped up (a payout the ledger refuses is retried and alarmed, never failed: the counterparty has paid). The catalogue’s `settlement.account` names the provider-side account settled with.',
 );
 
-/** The off-ramp limits by the destination's verification and the beneficiary's standing (lib/payments/ramp-limits.ts). */
+/** The off-ramp limits by the destination's verification and the beneficiary's standing (lib/payments/ramps/limits.ts). */
 export const OFFRAMP_LIMITS = md(
   '',
   '',

@@ -6,10 +6,9 @@ import { problemBodyOf } from '../http/responses.ts';
 import { DEFAULT_LIMITS, limitGroupOf, policyInWords } from '../limits/policies.ts';
 import type { Route } from '../routes.ts';
 import * as z from '../zod.ts';
-import type { OpenApiResponse } from './document.ts';
 import { allowHeader } from './fixed-components.ts';
 import { type OperationName, operationDocs } from './operation-docs.ts';
-import type { JsonSchema } from './schemas.ts';
+import type { JsonSchema, OpenApiResponse } from './types.ts';
 
 /**
  * What the chain can answer on any route: a bad request (query members, path parameters, body), a

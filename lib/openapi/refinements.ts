@@ -8,11 +8,11 @@ import { bankAccountNumber, bankCodeField } from '../beneficiaries/schema.ts';
 import { LARGEST_LIMIT } from '../http/pagination.ts';
 import { amountField } from '../ledger/amount-field.ts';
 import { LEDGER_DECIMALS, MAX_AMOUNT, MEMO_BYTES } from '../ledger/amounts.ts';
-import { MAX_SANDBOX_RECEIPT, receiptAmount } from '../onramp/schema.ts';
+import { MAX_SANDBOX_RECEIPT, receiptAmount } from '../onramp-references/schema.ts';
 import { memoText } from '../payments/schema.ts';
 import { createWalletBody } from '../wallets/schema.ts';
 import type * as z from '../zod.ts';
-import type { JsonSchema } from './schemas.ts';
+import type { JsonSchema } from './types.ts';
 
 /** A BANK member's per-country format, which JSON Schema would say only as one if/then per country. */
 const byCountry = (member: keyof BankRule): JsonSchema => ({

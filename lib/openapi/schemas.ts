@@ -25,7 +25,7 @@ import {
   referencePage,
   referenceResource,
   sandboxReceiptResource,
-} from '../onramp/responses.ts';
+} from '../onramp-references/responses.ts';
 import {
   paymentAcceptance,
   rampOutcomeResource,
@@ -61,9 +61,9 @@ import {
 } from '../webhooks/responses.ts';
 import * as z from '../zod.ts';
 import { stateRefinements } from './refinements.ts';
+import type { JsonSchema } from './types.ts';
 
 export const SCHEMA_REF_PREFIX = '#/components/schemas/';
-export type JsonSchema = Record<string, unknown>;
 
 const responseSchemas: Record<string, z.core.$ZodType> = {
   Token: tokenResponse,

@@ -7,7 +7,7 @@ import {
 } from '../customers/schema.ts';
 import { getCustomer, registerCustomer } from '../customers/service.ts';
 import { ok, operation, type Reply } from '../http/api-function.ts';
-import type { Tenant } from '../http/types.ts';
+import type { Tenant } from '../tenant.ts';
 
 /** 201 for a first registration, 200 for the same body again or a new review after a decision. */
 const registered = async (

@@ -5,8 +5,13 @@ import {
   listReferencesQuery,
   moveBody,
   referenceParams,
-} from '../onramp/schema.ts';
-import { activateReferences, createReference, listReferences, moveReference } from '../onramp/service.ts';
+} from '../onramp-references/schema.ts';
+import {
+  activateReferences,
+  createReference,
+  listReferences,
+  moveReference,
+} from '../onramp-references/service.ts';
 
 /** The operations of functions/api/onramp.ts, by the operation names of lib/routes.ts. */
 export const onrampOperations = {

@@ -1,6 +1,8 @@
 import { accepted, operation } from '../http/api-function.ts';
-import { payOfframp } from '../payments/offramp.ts';
-import { payOnramp } from '../payments/onramp.ts';
+import type { Acceptance } from '../payments/idempotency.ts';
+import { payP2pOwnMulti } from '../payments/multi-transfer.ts';
+import { payOfframp } from '../payments/ramps/offramp.ts';
+import { payOnramp } from '../payments/ramps/onramp.ts';
 import {
   offrampBody,
   onrampBody,
@@ -10,49 +12,27 @@ import {
   swapBeneficiaryBody,
   swapOwnBody,
 } from '../payments/schema.ts';
-import {
-  payP2pBeneficiary,
-  payP2pOwn,
-  payP2pOwnMulti,
-  paySwapBeneficiary,
-  paySwapOwn,
-} from '../payments/service.ts';
+import { payP2pBeneficiary, payP2pOwn, paySwapBeneficiary, paySwapOwn } from '../payments/transfers.ts';
+import type { Tenant } from '../tenant.ts';
+import type * as z from '../zod.ts';
+
+/** Every payment route is the same operation: its body, checked, accepted by its kind's service (202). */
+const acceptance = <B>(
+  body: z.ZodMiniType<B>,
+  pay: (tenant: Tenant, body: B, now: Date, requestId?: string) => Promise<Acceptance>,
+) =>
+  operation({
+    body,
+    handle: async ({ tenant, body, now, requestId }) => accepted(await pay(tenant, body, now, requestId)),
+  });
 
 /** The operations of functions/api/payments.ts, by the operation names of lib/routes.ts. */
 export const paymentsOperations = {
-  payP2pOwn: operation({
-    body: p2pOwnBody,
-    handle: async ({ tenant, body, now, requestId }) =>
-      accepted(await payP2pOwn(tenant, body, now, requestId)),
-  }),
-  payP2pOwnMulti: operation({
-    body: p2pOwnMultiBody,
-    handle: async ({ tenant, body, now, requestId }) =>
-      accepted(await payP2pOwnMulti(tenant, body, now, requestId)),
-  }),
-  payP2pBeneficiary: operation({
-    body: p2pBeneficiaryBody,
-    handle: async ({ tenant, body, now, requestId }) =>
-      accepted(await payP2pBeneficiary(tenant, body, now, requestId)),
-  }),
-  paySwapOwn: operation({
-    body: swapOwnBody,
-    handle: async ({ tenant, body, now, requestId }) =>
-      accepted(await paySwapOwn(tenant, body, now, requestId)),
-  }),
-  payOfframp: operation({
-    body: offrampBody,
-    handle: async ({ tenant, body, now, requestId }) =>
-      accepted(await payOfframp(tenant, body, now, requestId)),
-  }),
-  payOnramp: operation({
-    body: onrampBody,
-    handle: async ({ tenant, body, now, requestId }) =>
-      accepted(await payOnramp(tenant, body, now, requestId)),
-  }),
-  paySwapBeneficiary: operation({
-    body: swapBeneficiaryBody,
-    handle: async ({ tenant, body, now, requestId }) =>
-      accepted(await paySwapBeneficiary(tenant, body, now, requestId)),
-  }),
+  payP2pOwn: acceptance(p2pOwnBody, payP2pOwn),
+  payP2pOwnMulti: acceptance(p2pOwnMultiBody, payP2pOwnMulti),
+  payP2pBeneficiary: acceptance(p2pBeneficiaryBody, payP2pBeneficiary),
+  paySwapOwn: acceptance(swapOwnBody, paySwapOwn),
+  payOfframp: acceptance(offrampBody, payOfframp),
+  payOnramp: acceptance(onrampBody, payOnramp),
+  paySwapBeneficiary: acceptance(swapBeneficiaryBody, paySwapBeneficiary),
 };

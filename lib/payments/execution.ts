@@ -10,17 +10,17 @@
 // fails its message instead, and the queue's redrive policy takes over (retries, then the alarmed DLQ).
 import BigNumber from 'bignumber.js';
 import { sendToQueue } from '../aws/queues.ts';
-import type { Tenant } from '../http/types.ts';
 import { LedgerInputError, LedgerUnavailableError } from '../ledger/errors.ts';
 import type { CustodialAccount, LedgerAssetRef } from '../ledger/operations.ts';
 import { executePayment, type PaymentLeg, pathPaymentReceipts } from '../ledger/payments.ts';
 import { logger } from '../log.ts';
+import type { Tenant } from '../tenant.ts';
 import { annotate } from '../trace.ts';
 import { findWalletRecordsNow, type WalletRecord } from '../wallets/lookups.ts';
 import { applyEvent } from './lifecycle/apply.ts';
 import { type LedgerFacts, ledgerFactsOf } from './lifecycle/history.ts';
 import type { PaymentMessage } from './message.ts';
-import { advanceRamp as advanceRampStep } from './ramps.ts';
+import { advanceRamp as advanceRampStep } from './ramps/execution.ts';
 import { type AssetOnRecord, findTransaction, type Settlement, type TransactionRecord } from './repo.ts';
 
 const LEDGER_SUBMISSION_QUEUE = 'ledger-submissions';
@@ -204,7 +204,7 @@ async function requeue(message: PaymentMessage, reason: string, owed = false): P
 }
 
 /**
- * A ramp moves in steps (ramps.ts): each delivery takes the steps its record is ready for, and is put
+ * A ramp moves in steps (ramps/execution.ts): each delivery takes the steps its record is ready for, and is put
  * back while one waits on the ledger or the provider.
  */
 async function advanceRamp(

@@ -3,8 +3,8 @@
 // the record's `notification`, which says what became of it. Notices are sent off the request path,
 // from the record's change to `completed` (lib/outbox.ts), so a channel that is down never fails a payment.
 import { findAssociation } from '../auth/associations.ts';
-import type { Tenant } from '../http/types.ts';
 import type { NoticeValues } from '../notifications/templates.ts';
+import type { Tenant } from '../tenant.ts';
 import { findTransaction, type NotificationOnRecord, type NotifyChannel, noteNotification } from './repo.ts';
 
 export interface PaymentNotice {

@@ -2,8 +2,9 @@
 // transactionId: the idempotency key and the record it guards are then one item, written by one
 // conditional put, with no second "key" item that a crash could leave without its record. The same
 // transactionId in another tenant (or environment) names another record.
-import type { Tenant } from '../http/types.ts';
+
 import { nameBasedId } from '../ids.ts';
+import type { Tenant } from '../tenant.ts';
 
 /** This service's namespace for the ids (a random v4 UUID, fixed forever: changing it renames every record). */
 const NAMESPACE = 'c3f1d1e2-5b7a-4f3e-9a43-0b6f2f7d8e15';

@@ -17,13 +17,13 @@ import {
 } from '../db/items.ts';
 import { type ListIndex, pendingKeys, tenantOf, tenantScope, transactionKeys } from '../db/keys.ts';
 import { type PageRequest, positionOn, queryPage } from '../db/paginate.ts';
-import type { Environment, Tenant } from '../http/types.ts';
+import type { Environment, Tenant } from '../tenant.ts';
 import type { HistoryEntry } from './lifecycle/history.ts';
 
 /**
  * P2P and swaps go initiated → completed | failed. Ramps pass through `processing` (the ledger leg has
  * landed, the provider has the instruction), and an off-ramp that fails or is returned after its
- * ledger leg is refunded: failed → refund_completed (lib/payments/ramps.ts).
+ * ledger leg is refunded: failed → refund_completed (lib/payments/ramps/execution.ts).
  */
 export type TransactionStatus = 'initiated' | 'processing' | 'completed' | 'failed' | 'refund_completed';
 export type TransactionType = 'p2p' | 'swap' | 'p2p_multi' | 'offramp' | 'onramp' | 'provider_onramp';

@@ -312,7 +312,7 @@ export const readTransactionExample: z.infer<typeof transactionResource> = {
   ],
 };
 
-/** What the sandbox ramp helpers answer (sandbox-ramps.ts). */
+/** What the sandbox ramp helpers answer (ramps/sandbox.ts). */
 export const rampOutcomeResource = z.strictObject({
   transactionRecordId: z.uuid(),
   outcome: z.enum(['complete', 'fail', 'return']),

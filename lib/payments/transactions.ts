@@ -7,7 +7,7 @@
 // it. The earlier record stays readable by its own transactionId; a record id that is no one's
 // transactionId still finds its record.
 import { notFound } from '../http/problem.ts';
-import type { Tenant } from '../http/types.ts';
+import type { Tenant } from '../tenant.ts';
 import { transactionRecordIdOf } from './record-ids.ts';
 import { findTransaction, findTransactions, listTransactionPage, type TransactionRecord } from './repo.ts';
 

@@ -3,7 +3,8 @@
 // from service.ts, so that no function but the portal's and the team's bundles the email client.
 import { verifyAccessToken } from '../auth/tokens.ts';
 import { unauthorized } from '../http/problem.ts';
-import type { Caller, Tenant } from '../http/types.ts';
+import type { Caller } from '../http/types.ts';
+import type { Tenant } from '../tenant.ts';
 import { type AuditRecord, findMember, putAuditEntry } from './repo.ts';
 
 /** The `app` claim of a person's token: no application key goes with it. */

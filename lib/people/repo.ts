@@ -5,7 +5,7 @@ import { entity, recordOf } from '../db/entity.ts';
 import { deleteIf, firstRecord, getRecord, putIf, readAllPages, updateIf } from '../db/items.ts';
 import { peopleKeys, tenantOf, tenantScope } from '../db/keys.ts';
 import { type PageRequest, queryPage } from '../db/paginate.ts';
-import type { Environment, Tenant } from '../http/types.ts';
+import type { Environment, Tenant } from '../tenant.ts';
 import type { Role } from './schema.ts';
 
 export interface MemberRecord {

@@ -12,8 +12,8 @@ import {
   serviceUnavailable,
   unauthorized,
 } from '../http/problem.ts';
-import type { Environment, Tenant } from '../http/types.ts';
 import { sendEmail } from '../notifications/email.ts';
+import type { Environment, Tenant } from '../tenant.ts';
 import { PORTAL_APP } from './access.ts';
 import {
   auditPageOf,

@@ -1,12 +1,12 @@
 // The provider contract: what the gateway asks of the provider behind a connector, whoever it is. A
 // production provider gets an adapter of its own that speaks its API and answers in these terms; the
-// local stack's provider simulator (lib/local/provider-simulator.ts) speaks this contract natively over
+// local stack's provider simulator (local/provider-simulator.ts) speaks this contract natively over
 // HTTP (http-provider.ts), for every seed connector.
 //
 // Instructions are idempotent by OUR reference (the transaction record id): sending one again returns
 // the instruction the provider already holds, never a second payout or collection. Outcomes arrive
 // later, asynchronously, as notifications signed with the connector's secret (signature.ts).
-import type { Environment } from '../http/types.ts';
+import type { Environment } from '../tenant.ts';
 
 /** Where an instruction stands at the provider. */
 export type InstructionStatus =

@@ -11,8 +11,8 @@ import { absent, absentOrLapsed, holds } from '../db/conditions.ts';
 import { entity } from '../db/entity.ts';
 import { createIfAbsent, deleteIf, getRecord, putIf, updateIf } from '../db/items.ts';
 import { providerKeys } from '../db/keys.ts';
-import type { Environment } from '../http/types.ts';
 import { open, type SealedSecret, seal } from '../secret-box.ts';
+import type { Environment } from '../tenant.ts';
 
 interface CredentialRecord {
   environment: Environment;

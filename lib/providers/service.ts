@@ -1,7 +1,7 @@
 // The provider of a connector in an environment: the adapter configured for it, with its secret.
 import { config } from '../config.ts';
 import { badGateway, gatewayTimeout, serviceUnavailable } from '../http/problem.ts';
-import type { Environment } from '../http/types.ts';
+import type { Environment } from '../tenant.ts';
 import {
   type ProviderAdapter,
   ProviderNotConfiguredError,
@@ -9,9 +9,14 @@ import {
   ProviderUnavailableError,
 } from './contract.ts';
 import { httpProvider } from './http-provider.ts';
-import { findProviderSecret } from './repo.ts';
+import {
+  findProviderSecret,
+  giveBackNotificationId,
+  notificationApplied,
+  takeNotificationId,
+} from './repo.ts';
 
-export { bindingOf, findBinding, recordInstruction } from './repo.ts';
+export { bindingOf, findBinding, findInstruction, recordInstruction } from './repo.ts';
 
 const urlOf = (environment: Environment) =>
   environment === 'sandbox' ? config().PROVIDER_URL_SANDBOX : config().PROVIDER_URL_PRODUCTION;
@@ -51,4 +56,28 @@ export async function askProvider<T>(
       throw badGateway(`Connector ${connectorId}'s provider refused the request: ${error.message}`);
     throw error;
   }
+}
+
+/**
+ * Applies a provider's notification once: its id is taken before anything is applied, in one conditional
+ * write, so of copies arriving together one takes it and is applied and the others are replays (false).
+ * Given back if applying it fails, and taken again if its taker died applying it (repo.ts), so that the
+ * provider's retry is applied.
+ */
+export async function applyOnce(
+  environment: Environment,
+  connectorId: string,
+  notificationId: string,
+  now: Date,
+  apply: () => Promise<void>,
+): Promise<boolean> {
+  if (!(await takeNotificationId(environment, connectorId, notificationId, now))) return false;
+  try {
+    await apply();
+  } catch (error) {
+    await giveBackNotificationId(environment, connectorId, notificationId, now);
+    throw error;
+  }
+  await notificationApplied(environment, connectorId, notificationId, now);
+  return true;
 }

@@ -1,8 +1,8 @@
 // Minor units of what a quote is denominated in: a ledger asset's quoting decimals come from the asset
 // registry of the environment (USDC and EURC: 2, XLM: 7); a fiat currency's from ISO 4217 (KES: 2, XAF: 0).
 import { findRegistryAsset } from '../assets/service.ts';
-import type { Environment } from '../http/types.ts';
 import { minorUnitsOf } from '../reference/currencies.ts';
+import type { Environment } from '../tenant.ts';
 
 export async function assetDecimals(environment: Environment, assetCode: string): Promise<number> {
   const asset = await findRegistryAsset(environment, assetCode);

@@ -6,7 +6,7 @@
 // receiveAmount = (amount − fee) ÷ rate. One rate serves both directions; the spread is in the fees.
 import BigNumber from 'bignumber.js';
 import { config } from '../config.ts';
-import type { Environment } from '../http/types.ts';
+import type { Environment } from '../tenant.ts';
 
 export interface RateSource {
   /** What the quote records as its source (never shown to callers). */

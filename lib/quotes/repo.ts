@@ -6,7 +6,7 @@ import { unclaimedOr } from '../db/conditions.ts';
 import { entity } from '../db/entity.ts';
 import { createIfAbsent, deleteItem, getRecord, putIf, readAllPages, updateIf } from '../db/items.ts';
 import { quoteKeys, tenantOf, tenantScope } from '../db/keys.ts';
-import type { Environment, Tenant } from '../http/types.ts';
+import type { Environment, Tenant } from '../tenant.ts';
 
 export type QuoteType = 'offramp' | 'onramp';
 

@@ -15,7 +15,7 @@ import {
 } from '../connectors/transaction-types.ts';
 import { exactNumber } from '../http/plain-json.ts';
 import { type FieldError, notFound, serviceUnavailable, unprocessable } from '../http/problem.ts';
-import type { Tenant } from '../http/types.ts';
+import type { Tenant } from '../tenant.ts';
 import { assetDecimals, fiatDecimals } from './currencies.ts';
 import { type FeeSchedule, priceOffRamp, priceOnRamp } from './pricing.ts';
 import { rateSourceFor } from './rates.ts';

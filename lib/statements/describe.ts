@@ -6,8 +6,9 @@
 //
 // Descriptions go by record type and the line's side; a new record type needs one entry in `byType`
 // (without one, its lines read as the ledger's).
-import type { Tenant } from '../http/types.ts';
+
 import { type TransactionRecord, transactionRecordsOf } from '../payments/transactions.ts';
+import type { Tenant } from '../tenant.ts';
 import { findWalletRecords } from '../wallets/lookups.ts';
 import type { StatementLineRecord } from './repo.ts';
 

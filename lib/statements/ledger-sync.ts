@@ -8,7 +8,6 @@
 // A record is joined later, when a statement is read (describe.ts): the transaction's hash memo names it
 // (lib/ledger/payments.ts memoOf), and the line keeps that id, whatever the record's state then.
 import BigNumber from 'bignumber.js';
-import type { Tenant } from '../http/types.ts';
 import { LEDGER_DECIMALS } from '../ledger/amounts.ts';
 import {
   accountMovements,
@@ -17,6 +16,7 @@ import {
   type LedgerMovement,
   type LedgerOperationFacts,
 } from '../ledger/reads.ts';
+import type { Tenant } from '../tenant.ts';
 import {
   appendLines,
   findStatementSync,

@@ -7,7 +7,7 @@ import { absent, holds } from '../db/conditions.ts';
 import { entity } from '../db/entity.ts';
 import { firstRecord, getRecord, transact } from '../db/items.ts';
 import { statementKeys, tenantOf } from '../db/keys.ts';
-import type { Environment, Tenant } from '../http/types.ts';
+import type { Environment, Tenant } from '../tenant.ts';
 
 export interface StatementLineRecord {
   environment: Environment;

@@ -2,7 +2,7 @@
 // signs with it. A module of its own, beside the service, so a function that only checks wallets does
 // not bundle key generation. Strongly consistent: the API may have returned the wallet a moment ago,
 // and a wallet the API has returned must be found.
-import type { Tenant } from '../http/types.ts';
+import type { Tenant } from '../tenant.ts';
 import { findWallet, findWallets, type WalletRecord } from './repo.ts';
 
 export type { WalletRecord };

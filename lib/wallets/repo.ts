@@ -5,8 +5,8 @@ import { createIfAbsent, getRecord, getRecords, updateIf } from '../db/items.ts'
 import { type ListIndex, pendingKeys, tenantOf, tenantScope, walletKeys } from '../db/keys.ts';
 import { listPartition, type PageRequest, positionOn, queryPage, underPrefix } from '../db/paginate.ts';
 import { countInWindow } from '../db/window-count.ts';
-import type { Tenant } from '../http/types.ts';
 import type { SealedSecret } from '../ledger/custody.ts';
+import type { Tenant } from '../tenant.ts';
 import type { WalletMetadata } from './schema.ts';
 
 export type WalletStatus = 'Pending' | 'Verified' | 'Rejected';

@@ -14,7 +14,7 @@ import { entity } from '../db/entity.ts';
 import { transact, updateIf } from '../db/items.ts';
 import { sandboxMoneyKeys } from '../db/keys.ts';
 import { unprocessable } from '../http/problem.ts';
-import type { Tenant } from '../http/types.ts';
+import type { Tenant } from '../tenant.ts';
 
 export type SandboxMoneyHelper = 'fund' | 'receipt';
 

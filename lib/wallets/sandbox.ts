@@ -8,7 +8,6 @@ import { sendToQueue } from '../aws/queues.ts';
 import { decideDestinationVerification } from '../beneficiaries/verification.ts';
 import { IDEMPOTENCY_KEY_HEADER } from '../http/idempotency-key.ts';
 import { notFound, Problem, serviceUnavailable, unprocessable } from '../http/problem.ts';
-import type { Tenant } from '../http/types.ts';
 import { IntentConflict } from '../ledger/errors.ts';
 import { pay } from '../ledger/operations.ts';
 import { openTrustline } from '../ledger/payments.ts';
@@ -16,6 +15,7 @@ import { PlatformAccountMissingError, platformAccount } from '../ledger/platform
 import { purposeOf } from '../ledger/purpose.ts';
 import type { SubmissionOutcome } from '../ledger/submit.ts';
 import { logger } from '../log.ts';
+import type { Tenant } from '../tenant.ts';
 import { FUNDING_RESUME_KIND, type FundingResumeMessage } from './funding-message.ts';
 import { findWallet, type WalletRecord } from './repo.ts';
 import { countSandboxMoney } from './sandbox-limits.ts';

@@ -3,11 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { findRegistryAsset } from '../assets/service.ts';
 import { config } from '../config.ts';
 import { type FieldError, notFound, Problem, tooManyRequests, unprocessable } from '../http/problem.ts';
-import type { Tenant } from '../http/types.ts';
 import { accountBalances, type LedgerBalance } from '../ledger/balances.ts';
 import { newAccountKeys } from '../ledger/custody.ts';
 import { logger } from '../log.ts';
 import { alpha3Of } from '../reference/countries.ts';
+import type { Tenant } from '../tenant.ts';
 import {
   countWalletCreation,
   findWallet,

@@ -20,9 +20,9 @@
 import { randomUUID } from 'node:crypto';
 import { sendToQueue } from '../aws/queues.ts';
 import { config } from '../config.ts';
-import type { Tenant } from '../http/types.ts';
 import { logger } from '../log.ts';
 import * as metrics from '../metrics.ts';
+import type { Tenant } from '../tenant.ts';
 import { annotate } from '../trace.ts';
 import type { DeliveryMessage } from './delivery-message.ts';
 import { type PostResult, post, urlPolicyFor } from './destinations.ts';

@@ -12,7 +12,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP } from 'node:net';
 import { config } from '../config.ts';
-import type { Environment } from '../http/types.ts';
+import type { Environment } from '../tenant.ts';
 import type { AttemptError } from './attempt-errors.ts';
 
 export interface UrlPolicy {

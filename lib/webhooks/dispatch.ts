@@ -5,10 +5,10 @@
 // resource the event is about goes first, all of them in one batch: the resource's page lists them.
 import { randomUUID } from 'node:crypto';
 import { plainJson } from '../http/plain-json.ts';
-import type { Tenant } from '../http/types.ts';
 import { timeOrderedNameBasedId } from '../ids.ts';
 import { logger } from '../log.ts';
 import { logKeysOf } from '../outbox.ts';
+import type { Tenant } from '../tenant.ts';
 import { annotate } from '../trace.ts';
 import { subscribes, TEST_EVENT } from './catalogue.ts';
 import { eventDataOf, eventMetaDataOf, resourceIdOf } from './event-data.ts';

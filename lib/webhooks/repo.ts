@@ -23,8 +23,8 @@ import {
 } from '../db/items.ts';
 import { tenantOf, tenantScope, webhookKeys } from '../db/keys.ts';
 import { type PageRequest, queryPage, underPrefix } from '../db/paginate.ts';
-import type { Environment, Tenant } from '../http/types.ts';
 import type { SealedSecret } from '../secret-box.ts';
+import type { Environment, Tenant } from '../tenant.ts';
 import type { AttemptError } from './attempt-errors.ts';
 import { KEPT_ATTEMPTS } from './schedule.ts';
 

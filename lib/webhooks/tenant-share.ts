@@ -15,8 +15,8 @@
 import { absentOrBelow, holds } from '../db/conditions.ts';
 import { readAllPages, updateIf } from '../db/items.ts';
 import { tenantScope, webhookKeys } from '../db/keys.ts';
-import type { Tenant } from '../http/types.ts';
 import { queues } from '../queues.ts';
+import type { Tenant } from '../tenant.ts';
 
 /** The deliverers' timeout (a sixth of their queues' 90 s visibility): no holder outlives its lease. */
 export const LEASE_MS = 15_000;

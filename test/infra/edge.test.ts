@@ -723,7 +723,7 @@ describe('unknown routes', () => {
 
   test("the edge's 404 is the fallback function's, and holds to the API contract", async () => {
     const { handler } = await import('../../functions/api/fallback.ts');
-    const { lambdaContext, toApiGatewayEvent } = await import('../../lib/local/lambda-event.ts');
+    const { lambdaContext, toApiGatewayEvent } = await import('../../local/lambda-event.ts');
     const contract = new Contract(openApiDocument());
     for (const [method, path] of [
       ['GET', '/wp-admin/setup.php'],

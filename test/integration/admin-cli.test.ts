@@ -10,10 +10,10 @@ import BigNumber from 'bignumber.js';
 import { describe, it } from 'vitest';
 import { STAGE_OUTPUT_VARIABLES } from '../../lib/admin/stage-outputs.ts';
 import { hashCredential, keyIdOf } from '../../lib/auth/credentials.ts';
-import { freePort } from '../../lib/local/ports.ts';
-import { startLocalSecretsManager } from '../../lib/local/secrets-manager.ts';
 import { secretIdVariable } from '../../lib/secret-names.ts';
 import { declaredStages, stageTargetOf } from '../../lib/stage-targets.ts';
+import { freePort } from '../../local/ports.ts';
+import { startLocalSecretsManager } from '../../local/secrets-manager.ts';
 import { call, horizon, testJwks, testSigningKeyRing, tokenFor } from '../support/api.ts';
 import {
   type CloudFormationSimulator,

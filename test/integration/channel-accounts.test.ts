@@ -9,8 +9,8 @@ import { Asset, Keypair, Operation, TransactionBuilder } from '@stellar/stellar-
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { resetConfig } from '../../lib/config.ts';
 import type { BuildTransaction } from '../../lib/ledger/submit.ts';
-import { type LocalLedger, startLocalLedger } from '../../lib/local/ledger/index.ts';
-import { useOwnTable } from '../../lib/local/stack.ts';
+import { type LocalLedger, startLocalLedger } from '../../local/ledger/index.ts';
+import { useOwnTable } from '../../local/stack.ts';
 
 type Operations = typeof import('../../lib/ledger/operations.ts');
 type Channels = typeof import('../../lib/ledger/channels.ts');

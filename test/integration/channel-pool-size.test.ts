@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { resetConfig } from '../../lib/config.ts';
-import { useOwnTable } from '../../lib/local/stack.ts';
+import { useOwnTable } from '../../local/stack.ts';
 
 type Channels = typeof import('../../lib/ledger/channels.ts');
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CreateTableCommand, DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { describe, it } from 'vitest';
-import { startDynamoDbLocal } from '../../lib/local/dynamodb-local.ts';
+import { startDynamoDbLocal } from '../../local/dynamodb-local.ts';
 
 const installDir = join(fileURLToPath(new URL('../..', import.meta.url)), '.local', 'dynamodb');
 

@@ -20,7 +20,7 @@ describe('a function out of time', () => {
     const tenant = await newTenant();
     const token = await tokenFor(tenant);
     const walletId = await createdWalletId(tenant, token, 'Slow ledger');
-    const { toApiGatewayEvent, lambdaContext } = await import('../../lib/local/lambda-event.ts');
+    const { toApiGatewayEvent, lambdaContext } = await import('../../local/lambda-event.ts');
     const { handler } = await import('../../functions/api/wallets.ts');
     const result = await handler(
       toApiGatewayEvent(

@@ -392,6 +392,39 @@ describe('hardening: nothing unsigned is read on the provider route', () => {
     // The valid request, signed, is still received.
     assert.equal((await sendAs(f, spec)).status, 200);
   });
+
+  it('answers an unsigned request with the same fixed 401 whatever its path and query: the signature is checked before either is validated', async () => {
+    const spec = validRequest(routeNamed('POST /v1/provider-notifications/{environment}/{connectorId}'), f);
+    const body = JSON.stringify(spec.body);
+    const forged = { 'x-provider-signature': `t=${Date.now()},v1=${'0'.repeat(64)}` };
+    const requests: [string, string, string | Uint8Array, Record<string, string>][] = [
+      ['an environment the route does not know', spec.path.replace('/sandbox/', '/staging/'), body, {}],
+      ['a connector id that is not one', spec.path.replace(CONNECTOR_ID, 'Not_A_Connector!'), body, {}],
+      ['a connector id of 200 characters', spec.path.replace(CONNECTOR_ID, 'c'.repeat(200)), body, {}],
+      ['a query member no route takes', withQuery(spec.path, 'debug=1&limit=x'), body, {}],
+      [
+        'all of them, forged',
+        withQuery(spec.path.replace('/sandbox/', '/staging/'), 'debug=1'),
+        body,
+        forged,
+      ],
+      ['a body over the size limit', spec.path, JSON.stringify({ kind: 'x'.repeat(70 * 1024) }), {}],
+    ];
+    const answers: { what: string; response: ApiResponse }[] = [];
+    for (const [what, path, requestBody, headers] of requests)
+      answers.push({ what, response: await send(path, { method: 'POST', body: requestBody, headers }) });
+    for (const { what, response } of answers) {
+      assert.equal(response.status, 401, `${what}: ${JSON.stringify(response.body).slice(0, 300)}`);
+      assert.ok(Buffer.byteLength(JSON.stringify(response.body)) < 300, what);
+      assert.equal(response.body.errors, undefined, `${what}: no schema or field is named`);
+    }
+    const shapes = new Set(
+      answers.map(({ response }) => JSON.stringify({ ...response.body, requestId: '', instance: '' })),
+    );
+    assert.equal(shapes.size, 1, [...shapes].join('\n'));
+    // Signed, the same query is read and refused by name: only what the provider signed is validated.
+    assertRefused(await sendAs(f, { ...spec, path: withQuery(spec.path, 'debug=1') }), 'debug');
+  });
 });
 
 describe('hardening: a problem lists at most 20 field errors', () => {

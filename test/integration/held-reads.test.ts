@@ -11,7 +11,7 @@ import { afterEach, beforeAll, describe, it } from 'vitest';
 import type { Asset } from '../../lib/assets/schema.ts';
 import { resetConfig } from '../../lib/config.ts';
 import type { Problem } from '../../lib/http/problem.ts';
-import { useOwnTable } from '../../lib/local/stack.ts';
+import { useOwnTable } from '../../local/stack.ts';
 import { newTenant, tokenFor } from '../support/api.ts';
 
 type Auth = typeof import('../../lib/auth/service.ts');

@@ -18,7 +18,7 @@ describe('token verification when key material times out', () => {
     const tenant = await newTenant();
     // Issued by the stack (whose key material is reachable); verified here, where it is not.
     const token = await tokenFor(tenant);
-    const { toApiGatewayEvent, lambdaContext } = await import('../../lib/local/lambda-event.ts');
+    const { toApiGatewayEvent, lambdaContext } = await import('../../local/lambda-event.ts');
     const { handler } = await import('../../functions/api/assets.ts');
     const event = toApiGatewayEvent(
       {

@@ -17,9 +17,9 @@ import {
 } from '@aws-sdk/client-secrets-manager';
 import { describe, it } from 'vitest';
 import { rotationStep } from '../../lib/keys/rotation.ts';
-import { secretFileName, startLocalSecretsManager } from '../../lib/local/secrets-manager.ts';
 import { type KekSecret, parseKekRing, sealBytes } from '../../lib/secret-box.ts';
 import { secretNames } from '../../lib/secret-names.ts';
+import { secretFileName, startLocalSecretsManager } from '../../local/secrets-manager.ts';
 
 const run = promisify(execFile);
 const names = secretNames('test');

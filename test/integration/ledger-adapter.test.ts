@@ -18,8 +18,8 @@ import {
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { resetConfig } from '../../lib/config.ts';
 import type { BuildTransaction } from '../../lib/ledger/submit.ts';
-import { startLocalLedger } from '../../lib/local/ledger/index.ts';
-import { secretFileName } from '../../lib/local/secrets-manager.ts';
+import { startLocalLedger } from '../../local/ledger/index.ts';
+import { secretFileName } from '../../local/secrets-manager.ts';
 import { channelGenesis } from '../support/channels.ts';
 
 type Ledger = Awaited<ReturnType<typeof startLocalLedger>>;

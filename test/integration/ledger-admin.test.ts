@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { Asset, Horizon, Keypair, Networks, Operation, TransactionBuilder } from '@stellar/stellar-sdk';
 import BigNumber from 'bignumber.js';
 import { beforeAll, describe, it } from 'vitest';
-import { lambdaContext } from '../../lib/local/lambda-event.ts';
-import { useOwnTable } from '../../lib/local/stack.ts';
+import { lambdaContext } from '../../local/lambda-event.ts';
+import { useOwnTable } from '../../local/stack.ts';
 
 type Handler = (
   event: unknown,
@@ -125,7 +125,7 @@ describe('ledger admin function on a new stage', () => {
   it('answers an unreachable ledger with the reason, not a function error', async () => {
     // This file reads only the sandbox ledger: production's is first reached here, at an address where
     // nothing listens.
-    const { freePort } = await import('../../lib/local/ports.ts');
+    const { freePort } = await import('../../local/ports.ts');
     const { resetConfig } = await import('../../lib/config.ts');
     const before = process.env.HORIZON_URL_PRODUCTION;
     process.env.HORIZON_URL_PRODUCTION = `http://127.0.0.1:${await freePort()}`;

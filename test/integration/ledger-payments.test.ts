@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { resetConfig } from '../../lib/config.ts';
 import type { AccountKeys } from '../../lib/ledger/custody.ts';
 import type { PaymentLeg } from '../../lib/ledger/payments.ts';
-import { type LocalLedger, startLocalLedger } from '../../lib/local/ledger/index.ts';
+import { type LocalLedger, startLocalLedger } from '../../local/ledger/index.ts';
 import { channelGenesis } from '../support/channels.ts';
 import { type Json, stroops } from '../support/local-ledger.ts';
 

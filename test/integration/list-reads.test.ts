@@ -22,7 +22,6 @@ import { getItems, putAll } from '../../lib/db/items.ts';
 import { tenantScope, transactionKeys } from '../../lib/db/keys.ts';
 import { pendingBefore } from '../../lib/db/pending-index.ts';
 import type { Page } from '../../lib/http/pagination.ts';
-import type { Environment, Tenant } from '../../lib/http/types.ts';
 import {
   listTransactionPage,
   type TransactionFilters,
@@ -31,6 +30,7 @@ import {
   transactionWalletEntity,
   walletEntriesOf,
 } from '../../lib/payments/repo.ts';
+import type { Environment, Tenant } from '../../lib/tenant.ts';
 import { listWalletPage, type WalletRecord, walletEntity } from '../../lib/wallets/repo.ts';
 import {
   deliveryEntity,

@@ -12,7 +12,7 @@ import {
   type xdr,
 } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { sqrtFloor } from '../../lib/local/ledger/pools.ts';
+import { sqrtFloor } from '../../local/ledger/pools.ts';
 import { failure, type Json, startTestLedger, stroops, type TestLedger } from '../support/local-ledger.ts';
 
 const bank = Keypair.random();

@@ -18,7 +18,7 @@ import {
   xdr,
 } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { type LocalLedger, startLocalLedger } from '../../lib/local/ledger/index.ts';
+import { type LocalLedger, startLocalLedger } from '../../local/ledger/index.ts';
 
 const networkPassphrase = 'Local Ledger Test Network ; 2025';
 const bank = Keypair.random();

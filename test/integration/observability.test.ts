@@ -1,5 +1,5 @@
 // A payment followed through what the functions print (issue #25): the local stack keeps every line its
-// functions write (lib/local/function-output.ts), as CloudWatch Logs does in AWS. The payment's accepted
+// functions write (local/function-output.ts), as CloudWatch Logs does in AWS. The payment's accepted
 // and settled metrics are there as embedded metric format lines with their dimensions (the tenant and
 // the record as properties, never dimensions), and every function it passed through — the API, the
 // outbox router, the ledger submitter, the webhook dispatcher and deliverer — wrote a line naming its
@@ -86,7 +86,7 @@ describe('a payment in the functions’ output', () => {
     await receiver.until(1);
 
     // Each function by a line only it writes (its function_name says the same: each invocation has its
-    // own context, lib/local/invocation.ts).
+    // own context, local/invocation.ts).
     const lineOf = {
       payments: 'Payment accepted',
       'streams/outbox': 'Outbox message sent',
@@ -150,7 +150,7 @@ describe('a payment in the functions’ output', () => {
     assert.equal(acceptedBy?.requestId, requestId);
   });
 
-  // Ramps settle in steps and through their provider's notifications (lib/payments/ramps.ts), not in
+  // Ramps settle in steps and through their provider's notifications (lib/payments/ramps/execution.ts), not in
   // the one write of a P2P: each settling move is counted once, whichever function makes it.
   it('has a settled metric for an off-ramp the provider completes and one it fails', async () => {
     const beneficiary = await as(alice, '/beneficiaries', {

@@ -14,7 +14,7 @@ import { updateIf } from '../../lib/db/items.ts';
 import { type ItemKey, ledgerKeys, providerKeys, quoteKeys } from '../../lib/db/keys.ts';
 import { findPlatformAccount } from '../../lib/ledger/platform-accounts.ts';
 import { executeTransaction } from '../../lib/payments/execution.ts';
-import { reserveRampUse } from '../../lib/payments/ramp-usage.ts';
+import { reserveRampUse } from '../../lib/payments/ramps/usage.ts';
 import { transactionRecordIdOf } from '../../lib/payments/record-ids.ts';
 import { findProviderSecret } from '../../lib/providers/repo.ts';
 import { SIGNATURE_HEADER, signNotification } from '../../lib/providers/signature.ts';
@@ -501,7 +501,7 @@ describe('off-ramp', () => {
   });
 
   it('a use held by a request still running is a 409 in progress; one its request left when it died is taken back', async () => {
-    // The reservation a request makes first (ramp-usage.ts), made here as that request would, then the
+    // The reservation a request makes first (lib/payments/ramps/usage.ts), made here as that request would, then the
     // request itself under the same transactionId.
     const hold = (transactionId: string, at: Date) =>
       reserveRampUse(

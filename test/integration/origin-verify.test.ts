@@ -10,7 +10,7 @@ import { PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { ORIGIN_VERIFY_HEADER } from '../../lib/http/origin-verify.ts';
-import { secretFileName } from '../../lib/local/secrets-manager.ts';
+import { secretFileName } from '../../local/secrets-manager.ts';
 import { newTenant, tokenFor } from '../support/api.ts';
 
 const token = randomBytes(32).toString('hex');
@@ -23,7 +23,7 @@ async function invoke(
   routeKey: string,
   headers: Record<string, string>,
 ): Promise<APIGatewayProxyStructuredResultV2> {
-  const { lambdaContext, toApiGatewayEvent } = await import('../../lib/local/lambda-event.ts');
+  const { lambdaContext, toApiGatewayEvent } = await import('../../local/lambda-event.ts');
   const { handler } = (await import(`../../functions/api/${fn}.ts`)) as {
     handler: (event: unknown, context: unknown) => Promise<APIGatewayProxyStructuredResultV2>;
   };

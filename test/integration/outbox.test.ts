@@ -12,7 +12,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { describe, it } from 'vitest';
-import type { StreamBatchHandler, StreamBatchResult } from '../../lib/local/stream-poller.ts';
+import type { StreamBatchHandler, StreamBatchResult } from '../../local/stream-poller.ts';
 import { horizon, newTenant } from '../support/api.ts';
 import { recordWallet } from '../support/wallet-records.ts';
 
@@ -72,8 +72,8 @@ describe('outbox', () => {
     const { handler: router } = (await import('../../functions/streams/outbox.ts')) as {
       handler: StreamBatchHandler;
     };
-    const { startStreamPoller } = await import('../../lib/local/stream-poller.ts');
-    const { tableStreamArn } = await import('../../lib/local/stack.ts');
+    const { startStreamPoller } = await import('../../local/stream-poller.ts');
+    const { tableStreamArn } = await import('../../local/stack.ts');
 
     // Known before the write: the stream may deliver the insert before the write's own answer arrives.
     const walletId = randomUUID();

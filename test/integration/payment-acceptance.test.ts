@@ -472,7 +472,7 @@ describe('payment acceptance', () => {
     });
 
     it('refuses with 422 a swap the ledger has no path for', async () => {
-      // Every pair of sandbox registry assets has a pool (lib/local/seed.ts), so no asset lacks a path;
+      // Every pair of sandbox registry assets has a pool (local/seed.ts), so no asset lacks a path;
       // one stroop is an amount no pool pays anything for, which is the same "no path" to acceptance.
       await refusedWith('swap/own', { amount: 0.0000001 }, 422, ['receivingAssetCode'], /no path/);
     });

@@ -17,11 +17,11 @@ import { Asset, Operation } from '@stellar/stellar-sdk';
 import type { DynamoDBRecord, DynamoDBStreamEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
 import { resetConfig } from '../../lib/config.ts';
-import type { Tenant } from '../../lib/http/types.ts';
-import type { LocalLedger } from '../../lib/local/ledger/index.ts';
-import { useOwnTable } from '../../lib/local/stack.ts';
 import type { TransactionRecord } from '../../lib/payments/repo.ts';
+import type { Tenant } from '../../lib/tenant.ts';
 import type { WalletRecord } from '../../lib/wallets/repo.ts';
+import type { LocalLedger } from '../../local/ledger/index.ts';
+import { useOwnTable } from '../../local/stack.ts';
 import { newTenant } from '../support/api.ts';
 import { channelGenesis } from '../support/channels.ts';
 import { type CapturedLogs, captureLogs } from '../support/logs.ts';
@@ -33,7 +33,7 @@ type Submit = typeof import('../../lib/ledger/submit.ts');
 type Operations = typeof import('../../lib/ledger/operations.ts');
 type Custody = typeof import('../../lib/ledger/custody.ts');
 type Repo = typeof import('../../lib/payments/repo.ts');
-type Service = typeof import('../../lib/payments/service.ts');
+type Service = typeof import('../../lib/payments/transfers.ts');
 type Schema = typeof import('../../lib/payments/schema.ts');
 type PlatformAccount = Awaited<
   ReturnType<typeof import('../../lib/ledger/platform-accounts.ts').platformAccount>
@@ -124,7 +124,7 @@ describe('payment execution under faults', () => {
       ),
     ) as Record<Case, Pair>;
 
-    const { startLocalLedger } = await import('../../lib/local/ledger/index.ts');
+    const { startLocalLedger } = await import('../../local/ledger/index.ts');
     const trustline = (balance: string) => [{ asset: usdc, balance }];
     ledger = await startLocalLedger({
       port: 0,
@@ -166,13 +166,13 @@ describe('payment execution under faults', () => {
     submit = await import('../../lib/ledger/submit.ts');
     operations = await import('../../lib/ledger/operations.ts');
     repo = await import('../../lib/payments/repo.ts');
-    service = await import('../../lib/payments/service.ts');
+    service = await import('../../lib/payments/transfers.ts');
     schema = await import('../../lib/payments/schema.ts');
-    const { lambdaContext } = await import('../../lib/local/lambda-event.ts');
+    const { lambdaContext } = await import('../../local/lambda-event.ts');
     const submitter = await import('../../functions/workers/ledger-submitter.ts');
     handler = (event) => submitter.handler(event as never, lambdaContext('ledger-submitter', 30_000));
 
-    // The outbox of this file's table, as the stack wires its own (lib/local/stack.ts).
+    // The outbox of this file's table, as the stack wires its own (local/stack.ts).
     // What the stream carries, watched: every move of a record is a MODIFY in its stream.
     const watch = (event: DynamoDBStreamEvent) => {
       for (const { eventID, eventName, dynamodb } of event.Records) {

@@ -16,8 +16,8 @@ import { resetConfig } from '../../lib/config.ts';
 import type { AccountKeys } from '../../lib/ledger/custody.ts';
 import type { PaymentLeg } from '../../lib/ledger/payments.ts';
 import type { SubmissionOutcome } from '../../lib/ledger/submit.ts';
-import type { LocalLedger } from '../../lib/local/ledger/index.ts';
-import { useOwnTable } from '../../lib/local/stack.ts';
+import type { LocalLedger } from '../../local/ledger/index.ts';
+import { useOwnTable } from '../../local/stack.ts';
 import { channelGenesis } from '../support/channels.ts';
 import { type Json, stroops } from '../support/local-ledger.ts';
 
@@ -90,7 +90,7 @@ describe('payments while account reads lag behind the ledger', () => {
     usdc = { code: 'USDC', issuer: Keypair.random().publicKey() };
     for (const name of ['payer', 'payee', 'crowded', 'untrusting', 'lagging'] as const)
       wallet[name] = await custody.newAccountKeys('sandbox');
-    const { startLocalLedger } = await import('../../lib/local/ledger/index.ts');
+    const { startLocalLedger } = await import('../../local/ledger/index.ts');
     const usdcLine = (balance: string) => [{ asset: usdc, balance }];
     ledger = await startLocalLedger({
       port: 0,

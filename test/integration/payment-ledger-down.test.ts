@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it, onTestFinished } from 'vitest';
-import { freePort } from '../../lib/local/ports.ts';
+import { freePort } from '../../local/ports.ts';
 import { horizon, newCaller } from '../support/api.ts';
 import { captureLogs } from '../support/logs.ts';
 import { ownWallet, settled } from '../support/payments.ts';
@@ -24,7 +24,7 @@ describe('payment acceptance while the ledger is down', () => {
     const [a, b] = await Promise.all([ownWallet(alice, 'USDC', 5), ownWallet(alice, 'USDC', 5)]);
     const before = { a: await balancesOf(a.publicKey), b: await balancesOf(b.publicKey) };
 
-    const { toApiGatewayEvent, lambdaContext } = await import('../../lib/local/lambda-event.ts');
+    const { toApiGatewayEvent, lambdaContext } = await import('../../local/lambda-event.ts');
     const { handler } = await import('../../functions/api/payments.ts');
     const body = {
       transactionId: randomUUID(),

@@ -14,7 +14,7 @@ describe('log keys of a request', () => {
   it('puts requestId, the caller and the Lambda context on every line, and drops them after', async () => {
     const { apiFunction, ok, operation } = await import('../../lib/api.ts');
     const { logger } = await import('../../lib/log.ts');
-    const { toApiGatewayEvent, lambdaContext } = await import('../../lib/local/lambda-event.ts');
+    const { toApiGatewayEvent, lambdaContext } = await import('../../local/lambda-event.ts');
     const handler = apiFunction('assets', {
       listAssets: operation({
         handle: async () => {

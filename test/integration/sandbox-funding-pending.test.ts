@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { resetConfig } from '../../lib/config.ts';
-import type { LocalLedger } from '../../lib/local/ledger/index.ts';
+import type { LocalLedger } from '../../local/ledger/index.ts';
 import { as, baseUrl, type Caller, newCaller } from '../support/api.ts';
 import { channelGenesis } from '../support/channels.ts';
 import { assertConforms } from '../support/contract.ts';
@@ -41,7 +41,7 @@ describe('sandbox funding on a slow ledger', () => {
     usdcIssuer = (await as(alice, '/assets/USDC')).body.assetIssuer;
 
     const { platformAccount } = await import('../../lib/ledger/platform-accounts.ts');
-    const { startLocalLedger } = await import('../../lib/local/ledger/index.ts');
+    const { startLocalLedger } = await import('../../local/ledger/index.ts');
     const usdc = { code: 'USDC', issuer: usdcIssuer };
     ledger = await startLocalLedger({
       port: 0,
@@ -77,7 +77,7 @@ describe('sandbox funding on a slow ledger', () => {
 
   /** POST /v1/sandbox/wallets/{walletId}/fund, served by the sandbox function in this process. */
   const fund = async (key: string) => {
-    const { toApiGatewayEvent, lambdaContext } = await import('../../lib/local/lambda-event.ts');
+    const { toApiGatewayEvent, lambdaContext } = await import('../../local/lambda-event.ts');
     const { handler } = await import('../../functions/api/sandbox.ts');
     const url = `/v1/sandbox/wallets/${wallet.id}/fund`;
     const result = await handler(
@@ -158,7 +158,7 @@ describe('sandbox funding on a slow ledger', () => {
     assert.deepEqual([body.walletId, body.assetCode, body.amount], [wallet.id, 'USDC', '7']);
 
     const { handler } = await import('../../functions/workers/ledger-submitter.ts');
-    const { lambdaContext } = await import('../../lib/local/lambda-event.ts');
+    const { lambdaContext } = await import('../../local/lambda-event.ts');
     const record = message;
     const deliver = () => handler({ Records: [record] } as never, lambdaContext('ledger-submitter', 10_000));
     // Before the close the worker finds it still pending and fails the message: its only one, so the
@@ -192,7 +192,7 @@ describe('sandbox funding on a slow ledger', () => {
 /** A queue of this test's own in the stack's fauxqs, read as the Lambda event source would. */
 async function ownQueue() {
   const { SQSClient, CreateQueueCommand, ReceiveMessageCommand } = await import('@aws-sdk/client-sqs');
-  const { toRecord } = await import('../../lib/local/sqs-poller.ts');
+  const { toRecord } = await import('../../local/sqs-poller.ts');
   const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
   const { QueueUrl } = await sqs.send(
     new CreateQueueCommand({ QueueName: `test-ledger-submissions-${randomUUID()}` }),

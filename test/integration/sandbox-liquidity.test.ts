@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { Horizon } from '@stellar/stellar-sdk';
 import { beforeAll, describe, it } from 'vitest';
-import { lambdaContext } from '../../lib/local/lambda-event.ts';
-import { useOwnTable } from '../../lib/local/stack.ts';
+import { lambdaContext } from '../../local/lambda-event.ts';
+import { useOwnTable } from '../../local/stack.ts';
 
 type Handler = (
   event: unknown,

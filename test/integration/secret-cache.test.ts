@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { secretFileName } from '../../lib/local/secrets-manager.ts';
+import { secretFileName } from '../../local/secrets-manager.ts';
 
 describe('secrets through the Parameters cache', () => {
   const written: string[] = [];

@@ -10,9 +10,9 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, test } from 'vitest';
-import { ensureQueues, type LocalQueue, type LocalSqs, startSqs } from '../../lib/local/fauxqs.ts';
-import { type PollerLogger, type SqsBatchHandler, startPoller } from '../../lib/local/sqs-poller.ts';
 import type { QueueDefinition } from '../../lib/queues.ts';
+import { ensureQueues, type LocalQueue, type LocalSqs, startSqs } from '../../local/fauxqs.ts';
+import { type PollerLogger, type SqsBatchHandler, startPoller } from '../../local/sqs-poller.ts';
 
 const stage = 'test';
 let localSqs: LocalSqs;

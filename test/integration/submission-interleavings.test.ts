@@ -7,7 +7,7 @@ import { Asset, FeeBumpTransaction, Keypair, Operation, TransactionBuilder } fro
 import { afterAll, beforeAll, beforeEach, describe, it } from 'vitest';
 import { resetConfig } from '../../lib/config.ts';
 import type { BuildContext, BuildTransaction } from '../../lib/ledger/submit.ts';
-import { type LocalLedger, startLocalLedger } from '../../lib/local/ledger/index.ts';
+import { type LocalLedger, startLocalLedger } from '../../local/ledger/index.ts';
 
 type Submit = typeof import('../../lib/ledger/submit.ts');
 type Submissions = typeof import('../../lib/ledger/submissions.ts');

@@ -7,7 +7,7 @@ import { Asset, Keypair, Operation, TransactionBuilder } from '@stellar/stellar-
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { resetConfig } from '../../lib/config.ts';
 import type { BuildTransaction } from '../../lib/ledger/submit.ts';
-import { type LocalLedger, startLocalLedger } from '../../lib/local/ledger/index.ts';
+import { type LocalLedger, startLocalLedger } from '../../local/ledger/index.ts';
 
 type Submit = typeof import('../../lib/ledger/submit.ts');
 

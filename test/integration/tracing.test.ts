@@ -9,8 +9,8 @@ import { createSocket } from 'node:dgram';
 import type { AddressInfo } from 'node:net';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { lambdaContext, toApiGatewayEvent } from '../../lib/local/lambda-event.ts';
 import { routeKeyOf } from '../../lib/routes.ts';
+import { lambdaContext, toApiGatewayEvent } from '../../local/lambda-event.ts';
 import { type Caller, newCaller } from '../support/api.ts';
 import { type OwnWallet, ownWallet, settled } from '../support/payments.ts';
 

@@ -1,11 +1,11 @@
-// What `npm start` prints while it serves (lib/local/traffic-log.ts): the test stack writes the same lines
+// What `npm start` prints while it serves (local/traffic-log.ts): the test stack writes the same lines
 // to its data folder's traffic.log (test/setup.ts), which this file reads.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { describe, it } from 'vitest';
-import { createTrafficLog, useColour } from '../../lib/local/traffic-log.ts';
 import { queueUrlVariable } from '../../lib/queue-names.ts';
+import { createTrafficLog, useColour } from '../../local/traffic-log.ts';
 import { as, baseUrl, newCaller } from '../support/api.ts';
 import { accepted, ownWallet, settled } from '../support/payments.ts';
 import { lineMatching } from '../support/traffic.ts';

@@ -2,7 +2,7 @@
 // The function runs in this process with its Horizon URL pointing at a port nothing listens on.
 import assert from 'node:assert/strict';
 import { describe, it, onTestFinished } from 'vitest';
-import { freePort } from '../../lib/local/ports.ts';
+import { freePort } from '../../local/ports.ts';
 import { call, createdWalletId, newTenant, tokenFor } from '../support/api.ts';
 import { captureLogs } from '../support/logs.ts';
 
@@ -24,7 +24,7 @@ describe('wallets while the ledger is down', () => {
       await new Promise((r) => setTimeout(r, 200));
     }
 
-    const { toApiGatewayEvent, lambdaContext } = await import('../../lib/local/lambda-event.ts');
+    const { toApiGatewayEvent, lambdaContext } = await import('../../local/lambda-event.ts');
     const { handler } = await import('../../functions/api/wallets.ts');
     const invoke = (url: string, routeKey: string) =>
       handler(

@@ -23,9 +23,9 @@ import {
 import type { SQSRecord } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, it } from 'vitest';
 import { resetConfig } from '../../lib/config.ts';
-import type { Tenant } from '../../lib/http/types.ts';
-import { useOwnTable } from '../../lib/local/stack.ts';
+import type { Tenant } from '../../lib/tenant.ts';
 import type { DeliveryAttempt, DeliveryRecord } from '../../lib/webhooks/repo.ts';
+import { useOwnTable } from '../../local/stack.ts';
 import { type CapturedLogs, captureLogs } from '../support/logs.ts';
 import { type OwnOutbox, receiveRecords, startOwnOutbox } from '../support/own-outbox.ts';
 import {
@@ -93,13 +93,13 @@ describe('webhook workers under faults', () => {
     schedule = await import('../../lib/webhooks/schedule.ts');
     tenantShare = await import('../../lib/webhooks/tenant-share.ts');
     ({ db } = await import('../../lib/db/client.ts'));
-    const { lambdaContext } = await import('../../lib/local/lambda-event.ts');
+    const { lambdaContext } = await import('../../local/lambda-event.ts');
     const dispatcher = await import('../../functions/workers/webhook-dispatcher.ts');
     const deliverer = await import('../../functions/workers/webhook-deliverer.ts');
     dispatch = (event) => dispatcher.handler(event as never, lambdaContext('webhook-dispatcher', 10_000));
     deliver = (event) => deliverer.handler(event as never, lambdaContext('webhook-deliverer', 15_000));
 
-    // The outbox of this file's table, as the stack wires its own (lib/local/stack.ts).
+    // The outbox of this file's table, as the stack wires its own (local/stack.ts).
     outbox = await startOwnOutbox(tableName, 'test-webhook-faults-outbox');
   });
 

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { NewTenant } from '../../lib/admin/tenants.ts';
-import { freePort } from '../../lib/local/ports.ts';
+import { freePort } from '../../local/ports.ts';
 import { as, baseUrl, type Caller, tokenFor } from '../support/api.ts';
 import {
   bankDestination,

@@ -12,8 +12,8 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
 import { describe, it } from 'vitest';
-import { ensureQueues } from '../../lib/local/fauxqs.ts';
-import { type SqsBatchHandler, startPoller } from '../../lib/local/sqs-poller.ts';
+import { ensureQueues } from '../../local/fauxqs.ts';
+import { type SqsBatchHandler, startPoller } from '../../local/sqs-poller.ts';
 import { newTenant } from '../support/api.ts';
 import { captureLogs } from '../support/logs.ts';
 import { sqsRecord } from '../support/sqs-records.ts';
@@ -148,7 +148,7 @@ describe('ledger submitter: a funding resume names its environment, and only the
     const { handler } = (await import('../../functions/workers/ledger-submitter.ts')) as unknown as {
       handler: (event: { Records: SQSRecord[] }, context: unknown) => Promise<unknown>;
     };
-    const { lambdaContext } = await import('../../lib/local/lambda-event.ts');
+    const { lambdaContext } = await import('../../local/lambda-event.ts');
     const tenant = await newTenant();
     const message = (environment: string): SQSRecord =>
       sqsRecord(

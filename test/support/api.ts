@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import type { JWK } from 'jose';
 import { createTenant, type NewTenant } from '../../lib/admin/tenants.ts';
 import type { SigningKeyRing } from '../../lib/auth/signing-keys.ts';
-import type { Environment } from '../../lib/http/types.ts';
-import { secretFileName } from '../../lib/local/secrets-manager.ts';
 import { secretNames } from '../../lib/secret-names.ts';
+import type { Environment } from '../../lib/tenant.ts';
+import { secretFileName } from '../../local/secrets-manager.ts';
 import { assertConforms } from './contract.ts';
 
 export const baseUrl = (): string => {

@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import type { OpenApiDocument, OpenApiResponse } from '../../lib/openapi/document.ts';
+import type { OpenApiDocument } from '../../lib/openapi/document.ts';
+import type { OpenApiResponse } from '../../lib/openapi/types.ts';
 import { matchRoute } from '../../lib/routes.ts';
 
 export interface ReceivedResponse {

@@ -10,8 +10,8 @@ import type { BeneficiaryRecord, PaymentDestinationRecord } from '../../lib/bene
 import type { ConnectorRecord } from '../../lib/connectors/repo.ts';
 import { type Entity, entity } from '../../lib/db/entity.ts';
 import { pendingKeys } from '../../lib/db/keys.ts';
-import type { Tenant } from '../../lib/http/types.ts';
 import type { TransactionRecord, TransactionStatus, TransactionType } from '../../lib/payments/repo.ts';
+import type { Tenant } from '../../lib/tenant.ts';
 import type { WalletRecord } from '../../lib/wallets/repo.ts';
 import type { DeliveryRecord, WebhookRecord } from '../../lib/webhooks/repo.ts';
 

@@ -11,7 +11,7 @@ import {
   TransactionFailedError,
   type xdr,
 } from '@stellar/stellar-sdk';
-import { type LocalLedger, type LocalLedgerOptions, startLocalLedger } from '../../lib/local/ledger/index.ts';
+import { type LocalLedger, type LocalLedgerOptions, startLocalLedger } from '../../local/ledger/index.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: Horizon resources and problems are asserted on field by field.
 export type Json = any;

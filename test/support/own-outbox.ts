@@ -1,12 +1,12 @@
 // The outbox of a table of a test file's own (useOwnTable), wired as the stack wires its own
-// (lib/local/stack.ts): the table's stream, read by a poller in this process, into the router, which
+// (local/stack.ts): the table's stream, read by a poller in this process, into the router, which
 // sends to the queues this process's QUEUE_URL_* name; and those queues read by the test itself, their
 // messages as the event source hands them to a worker. Start it after the table and queues are set.
 import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBRecord, DynamoDBStreamEvent, SQSRecord } from 'aws-lambda';
-import type { StreamBatchHandler } from '../../lib/local/stream-poller.ts';
+import type { StreamBatchHandler } from '../../local/stream-poller.ts';
 
 export interface OwnOutbox {
   stop(): Promise<void>;
@@ -23,8 +23,8 @@ export async function startOwnOutbox(
   observe: (event: DynamoDBStreamEvent) => void = () => undefined,
   lose: (record: DynamoDBRecord) => boolean = () => false,
 ): Promise<OwnOutbox> {
-  const { startStreamPoller } = await import('../../lib/local/stream-poller.ts');
-  const { tableStreamArn } = await import('../../lib/local/stack.ts');
+  const { startStreamPoller } = await import('../../local/stream-poller.ts');
+  const { tableStreamArn } = await import('../../local/stack.ts');
   const { outboxItemTypes, outboxStream } = await import('../../lib/outbox.ts');
   const { handler: router } = (await import('../../functions/streams/outbox.ts')) as {
     handler: StreamBatchHandler;
@@ -75,7 +75,7 @@ export async function receiveRecords(
   waitSeconds: number,
   visibilitySeconds = 600,
 ): Promise<SQSRecord[]> {
-  const { toRecord } = await import('../../lib/local/sqs-poller.ts');
+  const { toRecord } = await import('../../local/sqs-poller.ts');
   const { Messages = [] } = await sqs.send(
     new ReceiveMessageCommand({
       QueueUrl: queueUrl,

@@ -2,7 +2,7 @@
 // straight to the gateway's provider route, in whatever order and at whatever moment a test needs.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { sendProviderReport } from '../../lib/local/provider-reports.ts';
+import { sendProviderReport } from '../../local/provider-reports.ts';
 import { as, baseUrl, type Caller } from './api.ts';
 import {
   bankDestination,

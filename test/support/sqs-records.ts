@@ -1,5 +1,5 @@
 // A message as Lambda's SQS event source hands it to a worker, for a test that calls a worker's handler
-// itself (a redelivery, a message no queue would carry): what lib/local/sqs-poller.ts builds from a
+// itself (a redelivery, a message no queue would carry): what local/sqs-poller.ts builds from a
 // received message, without a queue behind it.
 import { randomUUID } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';

@@ -4,5 +4,5 @@ import { inject } from 'vitest';
 
 Object.assign(process.env, inject('stackEnv'), { LOG_LEVEL: inject('testLogLevel') });
 // Inherited from the global setup's process, where the stack shares its process between invocations
-// (lib/local/invocation.ts); a test file runs a function as one invocation at a time, unless it imports that.
+// (local/invocation.ts); a test file runs a function as one invocation at a time, unless it imports that.
 delete process.env.AWS_LAMBDA_MAX_CONCURRENCY;

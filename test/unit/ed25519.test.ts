@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { Account, Keypair, Networks, Operation, TransactionBuilder } from '@stellar/stellar-sdk';
 import { describe, it } from 'vitest';
 import { NativeKeypair, publicKeyObject, verifySignature } from '../../lib/ledger/ed25519.ts';
-import { SignatureChecker } from '../../lib/local/ledger/validation.ts';
+import { SignatureChecker } from '../../local/ledger/validation.ts';
 
 const KEYS = 200;
 const flipped = (bytes: Uint8Array, index: number) => {

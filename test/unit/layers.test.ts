@@ -3,6 +3,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'vitest';
+import {
+  backUpImports,
+  cyclesOf,
+  edgesWithin,
+  LAYERS,
+  layerOf,
+  importsOf as resolvedImportsOf,
+  sourcesOf,
+} from '../../scripts/import-graph.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const lib = join(root, 'lib');
@@ -24,9 +33,43 @@ const zodImportsOf = (file: string) =>
   ].map((m) => m[1] as string);
 
 describe('layers', () => {
+  it(`lib/ is ${LAYERS.map((l) => l.name).join(' < ')}, and every file of it is in one of them`, () => {
+    const unplaced = sourcesOf('lib').filter((file) => layerOf(file) === undefined);
+    assert.deepEqual(unplaced, [], 'name each in a layer of scripts/import-graph.ts');
+  });
+
+  it('no import runs back up the layers', () => {
+    const upward = backUpImports(edgesWithin('lib')).map(({ from, to }) => `${from} -> ${to}`);
+    assert.deepEqual(upward, []);
+  });
+
+  it("no import cycle in lib/, nor in local/ outside the local ledger's own", () => {
+    assert.deepEqual(cyclesOf(edgesWithin('lib')), []);
+    const cycles = cyclesOf(edgesWithin('local')).filter((cycle) =>
+      cycle.some((file) => !file.startsWith('local/ledger/')),
+    );
+    assert.deepEqual(cycles, []);
+  });
+
+  it('lib/ is what ships: nothing in lib/ or functions/ imports the local stack (local/)', () => {
+    const local = [...sourcesOf('lib'), ...sourcesOf('functions')].flatMap((file) =>
+      resolvedImportsOf(file)
+        .filter((path) => path.startsWith('local/'))
+        .map((path) => `${file} -> ${path}`),
+    );
+    assert.deepEqual(local, []);
+  });
+
   it('the HTTP chain (lib/http) imports no domain, no AWS client and no table code', () => {
     // trace.ts, like log.ts, is cross-cutting and imports nothing but node: modules.
-    const allowed = new Set(['../config.ts', '../log.ts', '../routes.ts', '../trace.ts', '../zod.ts']);
+    const allowed = new Set([
+      '../config.ts',
+      '../log.ts',
+      '../routes.ts',
+      '../tenant.ts',
+      '../trace.ts',
+      '../zod.ts',
+    ]);
     for (const file of readdirSync(join(lib, 'http'))) {
       for (const path of importsOf(join(lib, 'http', file))) {
         assert.ok(path.startsWith('./') || allowed.has(path), `lib/http/${file} imports ${path}`);
@@ -41,7 +84,7 @@ describe('layers', () => {
       'beneficiaries',
       'connectors',
       'customers',
-      'onramp',
+      'onramp-references',
       'payments',
       'providers',
       'quotes',
@@ -52,7 +95,7 @@ describe('layers', () => {
         for (const path of importsOf(join(lib, domain, file))) {
           // The domain a repo belongs to, wherever in the domain's folder the importing file sits.
           const resolved = relative(lib, join(lib, domain, dirname(file), path));
-          const other = /^(\w+)\/repo\.ts$/.exec(resolved)?.[1];
+          const other = /^([\w-]+)\/repo\.ts$/.exec(resolved)?.[1];
           // Record types may be shared; reading through another domain's repo may not.
           if (other && other !== domain) {
             const line = readFileSync(join(lib, domain, file), 'utf8')

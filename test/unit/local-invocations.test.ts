@@ -1,4 +1,4 @@
-// The local stack runs invocations of one function side by side in one process (lib/local/invocation.ts).
+// The local stack runs invocations of one function side by side in one process (local/invocation.ts).
 // Two invocations of a worker shaped like ours (Middy, the logger's per-invocation keys, Powertools'
 // partial batch response), interleaved: the first is still running when the second starts, fails while
 // the second runs, and the second ends first. Each must report its own failures and log its own keys.
@@ -10,8 +10,8 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { describe, it } from 'vitest';
-import { invokeIsolated } from '../../lib/local/invocation.ts';
-import { lambdaContext } from '../../lib/local/lambda-event.ts';
+import { invokeIsolated } from '../../local/invocation.ts';
+import { lambdaContext } from '../../local/lambda-event.ts';
 import { captureLogs } from '../support/logs.ts';
 import { sqsRecord } from '../support/sqs-records.ts';
 

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { Keypair } from '@stellar/stellar-sdk';
 import { describe, it } from 'vitest';
-import { formatAmount, toStroops } from '../../lib/local/ledger/amounts.ts';
-import { parsePageQuery, selectPage } from '../../lib/local/ledger/history.ts';
+import { formatAmount, toStroops } from '../../local/ledger/amounts.ts';
+import { parsePageQuery, selectPage } from '../../local/ledger/history.ts';
 import {
   depositInto,
   findStrictSendPaths,
@@ -12,8 +12,8 @@ import {
   sqrtFloor,
   tradeAlongPath,
   withinPrice,
-} from '../../lib/local/ledger/pools.ts';
-import type { Pool } from '../../lib/local/ledger/state.ts';
+} from '../../local/ledger/pools.ts';
+import type { Pool } from '../../local/ledger/state.ts';
 
 describe('local ledger amounts', () => {
   it('parses decimals to stroops exactly and prints seven places', () => {

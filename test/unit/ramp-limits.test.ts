@@ -1,10 +1,10 @@
-// The off-ramp limits (lib/payments/ramp-limits.ts) as pure arithmetic: every connector scope and type,
+// The off-ramp limits (lib/payments/ramps/limits.ts) as pure arithmetic: every connector scope and type,
 // and the caps by destination state and beneficiary standing, each broken by one unit.
 import assert from 'node:assert/strict';
 import BigNumber from 'bignumber.js';
 import { describe, it } from 'vitest';
 import type { ConnectorLimit } from '../../lib/connectors/catalogue-schema.ts';
-import { limitErrors, limitsFor, RAMP_CAPS, type WindowUse } from '../../lib/payments/ramp-limits.ts';
+import { limitErrors, limitsFor, RAMP_CAPS, type WindowUse } from '../../lib/payments/ramps/limits.ts';
 
 const limit = (
   scope: ConnectorLimit['scope'],

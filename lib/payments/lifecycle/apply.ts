@@ -8,10 +8,10 @@
 import { holdsAtVersion } from '../../db/conditions.ts';
 import { updateIf } from '../../db/items.ts';
 import { pendingKeys, transactionKeys } from '../../db/keys.ts';
-import type { Tenant } from '../../http/types.ts';
 import { logger } from '../../log.ts';
 import * as metrics from '../../metrics.ts';
-import { releaseRampUse } from '../ramp-usage.ts';
+import type { Tenant } from '../../tenant.ts';
+import { releaseRampUse } from '../ramps/usage.ts';
 import type { TransactionRecord } from '../repo.ts';
 import { entryOf, type LedgerFacts } from './history.ts';
 import { decide, type EventType, type Move } from './machine.ts';

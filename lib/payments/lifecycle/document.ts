@@ -1,6 +1,6 @@
 // docs/lifecycles.md, as the tables make it (scripts/lifecycle-docs.ts writes it; a unit test compares).
 
-import { receiptLifecycle } from '../../onramp/receipt-lifecycle.ts';
+import { receiptLifecycle } from '../../onramp-references/receipt-lifecycle.ts';
 import { mermaidOf, statesTableOf } from './diagram.ts';
 import type { Lifecycle } from './machine.ts';
 import { LIFECYCLES } from './records.ts';

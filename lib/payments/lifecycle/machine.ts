@@ -75,7 +75,7 @@ export interface Move<S extends string> {
 
 /**
  * A kind's table. `E`: the events it knows, EventType for transaction records; a record of another kind
- * (a provider receipt, lib/onramp/receipt-lifecycle.ts) names its own in `events`.
+ * (a provider receipt, lib/onramp-references/receipt-lifecycle.ts) names its own in `events`.
  */
 export interface Lifecycle<S extends string, E extends string = EventType> {
   /** The record kind it governs (a transactionType, or several). */

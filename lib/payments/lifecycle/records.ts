@@ -1,11 +1,12 @@
 // Which table governs a transaction record, and the state it is in. Records written before the state
 // was kept (no `state` member) have theirs read from the members that used to say it.
+
+import { offrampLifecycle } from '../ramps/offramp-lifecycle.ts';
+import { onrampLifecycle } from '../ramps/onramp-lifecycle.ts';
+import { providerOnrampLifecycle } from '../ramps/provider-onramp-lifecycle.ts';
 import type { TransactionRecord } from '../repo.ts';
 import type { Lifecycle } from './machine.ts';
-import { offrampLifecycle } from './offramp.ts';
-import { onrampLifecycle } from './onramp.ts';
 import { paymentLifecycle } from './payment.ts';
-import { providerOnrampLifecycle } from './provider-onramp.ts';
 
 export const LIFECYCLES: readonly Lifecycle<string>[] = [
   paymentLifecycle,
