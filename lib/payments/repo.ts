@@ -18,7 +18,6 @@ import {
 import { type ListIndex, pendingKeys, tenantOf, tenantScope, transactionKeys } from '../db/keys.ts';
 import { type PageRequest, positionOn, queryPage } from '../db/paginate.ts';
 import type { Environment, Tenant } from '../tenant.ts';
-import type { HistoryEntry } from './lifecycle/history.ts';
 
 /**
  * P2P and swaps go initiated → completed | failed. Ramps pass through `processing` (the ledger leg has
@@ -58,6 +57,21 @@ export interface LegRecord {
   sendingAsset: AssetOnRecord;
   /** Decimal string. */
   amount: string;
+}
+
+/** One move in a record's history (lifecycle/history.ts writes it, lib/payments/timeline.ts reads it). */
+export interface HistoryEntry {
+  /** When the move was written, epoch ms. */
+  t: number;
+  /** The state it moved to. */
+  s: string;
+  /** The event that moved it (an EventType of lifecycle/machine.ts; a string here, where the record is). */
+  e: string;
+  /** A ledger transaction the event reports: the ledger it closed in, and the fee it charged (stroops). */
+  l?: number;
+  f?: number;
+  /** The errorCode the move wrote. */
+  c?: string;
 }
 
 export interface TransactionRecord {

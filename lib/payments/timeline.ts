@@ -7,10 +7,9 @@ import BigNumber from 'bignumber.js';
 import { exactNumber, type OnTheWire } from '../http/plain-json.ts';
 import { LEDGER_DECIMALS } from '../ledger/amounts.ts';
 import * as z from '../zod.ts';
-import type { HistoryEntry } from './lifecycle/history.ts';
-import { EVENT_TYPES } from './lifecycle/machine.ts';
+import { EVENT_TYPES, type EventType } from './lifecycle/machine.ts';
 import { lifecycleOf, stateOf } from './lifecycle/records.ts';
-import type { TransactionRecord } from './repo.ts';
+import type { HistoryEntry, TransactionRecord } from './repo.ts';
 
 export const timelineStep = z.strictObject({
   at: z.iso.datetime(),
@@ -81,7 +80,8 @@ export function timelineOf(record: TransactionRecord): TimelineStep[] {
       accepted,
       ...record.history.map((entry) => ({
         at: new Date(entry.t).toISOString(),
-        event: entry.e,
+        // Written by history.ts entryOf from an EventType; the record's type keeps it a string.
+        event: entry.e as EventType,
         state: entry.s,
         status: statusOf(entry.s),
         errorCode: entry.c ?? null,

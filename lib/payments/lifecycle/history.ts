@@ -3,23 +3,9 @@
 // the record. Names are one letter and times epoch milliseconds because every byte of the record is
 // paid for at each of its writes. The hash of a ledger transaction is not repeated: the record holds it
 // (stellarTxHash, an off-ramp's refundTxHash). The timeline the API answers is drawn from it
-// (lib/payments/timeline.ts).
-import type { TransactionRecord } from '../repo.ts';
+// (lib/payments/timeline.ts). The entry's shape is the record's (repo.ts HistoryEntry).
+import type { HistoryEntry, TransactionRecord } from '../repo.ts';
 import type { EventType, Move } from './machine.ts';
-
-export interface HistoryEntry {
-  /** When the move was written, epoch ms. */
-  t: number;
-  /** The state it moved to. */
-  s: string;
-  /** The event that moved it. */
-  e: EventType;
-  /** A ledger transaction the event reports: the ledger it closed in, and the fee it charged (stroops). */
-  l?: number;
-  f?: number;
-  /** The errorCode the move wrote. */
-  c?: string;
-}
 
 /** What the ledger said of the transaction an event reports: kept in the history, not on the record. */
 export interface LedgerFacts {
