@@ -1,8 +1,9 @@
 // Idempotent acceptance (Stripe's rules), the one place a payment's transactionId is honoured: the record
 // id is derived from (environment, association, transactionId), so a replay finds the first record by
-// key. The same route and request → 202 with that record, isIdempotent true, nothing written; anything
-// else under the same transactionId → 409. Concurrent duplicates race on the one conditional put of the
-// record: one writes, the others read what it wrote. Each kind's checks (transfers.ts, multi-transfer.ts,
+// key. The same route and request → 202 with that record, isIdempotent true, no record written; anything
+// else under the same transactionId → 409. The conditional put of the record is the look-up: concurrent
+// duplicates and replays race on it, one writes, the others are answered from what it wrote
+// (ReturnValuesOnConditionCheckFailure), so a first request costs no read of its own. Each kind's checks (transfers.ts, multi-transfer.ts,
 // ramps/offramp.ts, ramps/onramp.ts) run between the look-up and the put, and make its draft
 // (hand-off.ts).
 import { Problem } from '../http/problem.ts';
@@ -89,6 +90,9 @@ function replayOf(existing: TransactionRecord, operation: PaymentOperation, fing
   });
 }
 
+/** Operations whose checks hold something for the record (ramps/usage.ts): they look for a replay first. */
+const CHECKS_THAT_HOLD: ReadonlySet<PaymentOperation> = new Set(['payOfframp', 'payOnramp']);
+
 export async function accept(
   tenant: Tenant,
   operation: PaymentOperation,
@@ -102,17 +106,27 @@ export async function accept(
   logger.appendKeys({ transactionRecordId });
   annotate({ transactionRecordId });
   const fingerprint = purposeOf({ operation, request: canonicalRequest(body) });
-  // A replay is answered from the record, whatever has changed since (a wallet rejected, an asset gone).
-  const existing = await findTransaction(tenant, transactionRecordId, { consistent: true });
-  if (existing) return replayOf(existing, operation, fingerprint);
+  const replayIfWritten = async () => {
+    const written = await findTransaction(tenant, transactionRecordId, { consistent: true });
+    return written ? replayOf(written, operation, fingerprint) : null;
+  };
+  // A first request is the common case: its record is absent, so reading it first would be a call
+  // spent on nothing. The checks run first and the conditional put is the look-up; a replay is answered
+  // from what the failed condition returns. Checks that hold something (a ramp reserves its use of the
+  // connector's limits) look first instead: run for a record that exists, they would claim a use twice.
+  if (CHECKS_THAT_HOLD.has(operation)) {
+    const replay = await replayIfWritten();
+    if (replay) return replay;
+  }
   let draft: Draft;
   try {
     draft = await check();
   } catch (error) {
-    // The request it waited on may have written the record since: then this is a replay of it.
-    if (!(error instanceof TransactionIdInProgress)) throw error;
-    const written = await findTransaction(tenant, transactionRecordId, { consistent: true });
-    if (written) return replayOf(written, operation, fingerprint);
+    // A replay is answered from the record, whatever has changed since (a wallet rejected, an asset
+    // gone, the funds spent): a refusal is final only when no record holds this transactionId. The
+    // request another one under it waited on (TransactionIdInProgress) may have written it since, too.
+    const replay = await replayIfWritten();
+    if (replay) return replay;
     throw error;
   }
   const record = initiatedRecord(

@@ -608,6 +608,24 @@ describe('idempotency: the transactionId', () => {
     assert.equal((await recordsOf(carol, body.transactionId)).length, 1);
   });
 
+  it('answers a replay from its record when the checks would now refuse the body: the funds it moved are spent', async () => {
+    // The checks run before the record is looked for (idempotency.ts): a refusal is final only when no
+    // record holds the transactionId.
+    const [poor, other] = await Promise.all([ownWallet(carol, 'USDC', 3), ownWallet(carol, 'USDC')]);
+    const body = { ...p2p(3), walletId: poor.id, destinationWalletId: other.id };
+    const id = await accepted(carol, 'p2p/own', body);
+    assert.equal((await settled(carol, id)).status, 'completed');
+    // A new payment of the same body is over what the wallet can spend now.
+    await refused(carol, 'p2p/own', { ...body, transactionId: randomUUID() }, 422, ['amount']);
+    const replay = await submit(carol, 'p2p/own', body);
+    assert.equal(replay.status, 202, JSON.stringify(replay.body));
+    assert.equal(replay.body.isIdempotent, true);
+    assert.equal(replay.body.transactionRecordId, id);
+    // Another body under it is still 409, not the checks' 422.
+    await refused(carol, 'p2p/own', { ...body, amount: 2 }, 409, ['transactionId']);
+    assert.equal((await recordsOf(carol, body.transactionId)).length, 1);
+  });
+
   it('answers 409 for the same transactionId with another body or on another route, and writes nothing', async () => {
     const body = p2p(2);
     const id = await accepted(carol, 'p2p/own', body);
