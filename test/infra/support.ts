@@ -140,7 +140,11 @@ export const stageStacks = (stack: PaymentsGatewayStack): Stack[] => [
 export function stageTemplate(stack: PaymentsGatewayStack): Template {
   const templates = stageStacks(stack).map((s) => ({
     name: s.stackName,
-    ...(Template.fromStack(s).toJSON() as { Resources?: Resources; Outputs?: Record<string, unknown> }),
+    ...(Template.fromStack(s).toJSON() as {
+      Resources?: Resources;
+      Outputs?: Record<string, unknown>;
+      Parameters?: Record<string, unknown>;
+    }),
   }));
   const outputs = new Map(
     templates.map((t) => [t.name, (t.Outputs ?? {}) as Record<string, { Value: unknown }>]),
@@ -155,7 +159,8 @@ export function stageTemplate(stack: PaymentsGatewayStack): Template {
     if (read && output) return output.Value;
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, putBack(v)]));
   };
-  const merged: { Resources: Resources; Outputs: Record<string, unknown> } = { Resources: {}, Outputs: {} };
+  // The stacks share their parameters (the bootstrap version CDK's synthesizer checks).
+  const merged = { Parameters: templates[0]?.Parameters ?? {}, Resources: {} as Resources, Outputs: {} };
   for (const t of templates) {
     for (const [id, resource] of Object.entries(t.Resources ?? {})) {
       if (merged.Resources[id]) throw new Error(`${id} is in two stacks of the stage`);
