@@ -87,6 +87,12 @@ export interface AlarmTopicProps {
   removalPolicy: RemovalPolicy;
 }
 
+/** A service's metric namespace, and the dimension it publishes one resource's metrics under. */
+type ResourceDimension = readonly [namespace: string, dimension: string];
+const FUNCTION: ResourceDimension = ['AWS/Lambda', 'FunctionName'];
+const QUEUE: ResourceDimension = ['AWS/SQS', 'QueueName'];
+const HTTP_API: ResourceDimension = ['AWS/ApiGateway', 'ApiId'];
+
 /** The prefix of a stage's alarm names: the topic and its key admit CloudWatch for these alarms only. */
 export const alarmNamePrefixOf = (stage: string): string => `${SERVICE_NAME}-${stage}-`;
 
@@ -144,7 +150,7 @@ export abstract class Alarms extends Construct {
   onFunction(id: string, functionName: string, label: string, timeout: Duration): void {
     const period = Duration.minutes(5);
     const metric = (metricName: string, statistic: string) =>
-      this.functionMetric(functionName, metricName, statistic, period);
+      this.metricOf(FUNCTION, functionName, metricName, statistic, period);
     this.alarm(
       `${id}Errors`,
       `${label}: more than 3 invocations failed in each of two 5-minute periods.`,
@@ -167,23 +173,21 @@ export abstract class Alarms extends Construct {
     );
   }
 
-  /** A function's metric (AWS/Lambda, by its name), as the function's own metric* methods make it. */
-  private functionMetric(functionName: string, metricName: string, statistic: string, period: Duration) {
+  /**
+   * A metric of one resource by the dimension its service publishes it under (a function's name, a
+   * queue's, an API's id), as the resource's own metric* methods make it.
+   */
+  private metricOf(
+    [namespace, dimension]: ResourceDimension,
+    value: string,
+    metricName: string,
+    statistic: string,
+    period: Duration,
+  ) {
     return new cloudwatch.Metric({
-      namespace: 'AWS/Lambda',
+      namespace,
       metricName,
-      dimensionsMap: { FunctionName: this.ours(functionName) },
-      statistic,
-      period,
-    });
-  }
-
-  /** A queue's metric (AWS/SQS, by its name). */
-  private queueMetric(queueName: string, metricName: string, statistic: string, period: Duration) {
-    return new cloudwatch.Metric({
-      namespace: 'AWS/SQS',
-      metricName,
-      dimensionsMap: { QueueName: this.ours(queueName) },
+      dimensionsMap: { [dimension]: this.ours(value) },
       statistic,
       period,
     });
@@ -198,7 +202,7 @@ export abstract class Alarms extends Construct {
     return this.alarm(
       id,
       `${label}: the oldest stream record waiting is older than ${maxAge.toMinutes()} minutes (the stream keeps 24 hours).`,
-      this.functionMetric(functionName, 'IteratorAge', cloudwatch.Stats.MAXIMUM, Duration.minutes(5)),
+      this.metricOf(FUNCTION, functionName, 'IteratorAge', cloudwatch.Stats.MAXIMUM, Duration.minutes(5)),
       maxAge.toMilliseconds(),
     );
   }
@@ -245,7 +249,8 @@ export abstract class Alarms extends Construct {
     return this.alarm(
       id,
       `The oldest message of ${queueLabel} is older than ${maxAge.toMinutes()} minutes.`,
-      this.queueMetric(
+      this.metricOf(
+        QUEUE,
         queueName,
         'ApproximateAgeOfOldestMessage',
         cloudwatch.Stats.MAXIMUM,
@@ -495,7 +500,8 @@ export abstract class Alarms extends Construct {
     return this.alarm(
       id,
       `Messages in the dead-letter queue of ${queueLabel}.`,
-      this.queueMetric(
+      this.metricOf(
+        QUEUE,
         deadLetterQueueName,
         'ApproximateNumberOfMessagesVisible',
         cloudwatch.Stats.MAXIMUM,
@@ -513,13 +519,7 @@ export abstract class Alarms extends Construct {
     return this.alarm(
       id,
       'The HTTP API answered 5xx.',
-      new cloudwatch.Metric({
-        namespace: 'AWS/ApiGateway',
-        metricName: '5xx',
-        dimensionsMap: { ApiId: this.ours(apiId) },
-        statistic: cloudwatch.Stats.SUM,
-        period: Duration.minutes(5),
-      }),
+      this.metricOf(HTTP_API, apiId, '5xx', cloudwatch.Stats.SUM, Duration.minutes(5)),
       0,
     );
   }
