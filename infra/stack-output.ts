@@ -39,8 +39,8 @@ export function stackValueFor(consumer: Stack, value: string, why: string): stri
   const producer = Stack.of(reference.target);
   if (producer === consumer) return value;
   const logicalId = producer.resolve((reference.target as unknown as { logicalId: string }).logicalId);
-  const attribute = reference.displayName === 'Ref' ? '' : reference.displayName.replace(/[^A-Za-z0-9]/g, '');
-  const id = `${logicalId}${attribute}`;
+  // `Ref` too: an output's logical id must not be a resource's.
+  const id = `${logicalId}${reference.displayName.replace(/[^A-Za-z0-9]/g, '')}`;
   const output =
     (producer.node.tryFindChild(id) as CfnOutput | undefined) ??
     new CfnOutput(producer, id, { value, description: 'Read by a later stack of the stage.' });

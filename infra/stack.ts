@@ -5,7 +5,8 @@
 // (infra/stack-output.ts): `<id>-api`, the API's routes and stage (constructs/api-routes.ts), and
 // `<id>-observability`, the alarms and their metric filters (constructs/observability.ts). No resource
 // of this stack refers to either, so they can change, or be deleted and made again, without touching it;
-// the split keeps each of this stack's resources under its logical id (test/infra/stack-split.test.ts).
+// what the stage keeps stayed here under its logical ids when they were split out
+// (test/infra/stack-split.test.ts, docs/production.md "What a stage is").
 import { CfnOutput, Duration, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
