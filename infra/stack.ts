@@ -1,5 +1,12 @@
 // Everything one stage of the payments gateway runs on. The shapes come from lib/ (routes, queues,
-// table); this file only wires them together.
+// table); this file only wires them together. The stage's main stack (this one) keeps what it holds
+// and runs: the table, the keys and secrets, the queues, the functions and their logs, the API with its
+// domains and distribution. Beside it, deployed after it and reading from it only by its outputs
+// (infra/stack-output.ts): `<id>-api`, the API's routes and stage (constructs/api-routes.ts), and
+// `<id>-observability`, the alarms and their metric filters (constructs/observability.ts). No resource
+// of this stack refers to either, so they can change, or be deleted and made again, without touching it;
+// what the stage keeps stayed here under its logical ids when they were split out
+// (test/infra/stack-split.test.ts, docs/production.md "What a stage is").
 import { CfnOutput, Duration, Stack, type StackProps, Tags, Validations } from 'aws-cdk-lib';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -13,6 +20,7 @@ import { type QueueDefinition, queues as queueDefinitions } from '../lib/queues.
 import { API_PREFIX, apiFunctionNames, FALLBACK_FUNCTION } from '../lib/routes.ts';
 import { stageTargetOf } from '../lib/stage-targets.ts';
 import { type AlarmSubscribers, AlarmTopic } from './constructs/alarm-topic.ts';
+import { ApiRoutesStack } from './constructs/api-routes.ts';
 import { BundledFunction, DEFAULT_TIMEOUT_SECONDS } from './constructs/bundled-function.ts';
 import { type EdgeDomain, GatewayEdge } from './constructs/edge.ts';
 import { EdgeAlarmsStack } from './constructs/edge-alarms.ts';
@@ -29,7 +37,7 @@ import { GatewayTable } from './constructs/gateway-table.ts';
 import { KeyReplicaStack, rotationRoleName } from './constructs/key-replica.ts';
 import { KeySecrets, keySecretNamePrefix, keySecretNames } from './constructs/key-secrets.ts';
 import { type NoticeSettings, Notices } from './constructs/notices.ts';
-import { Observability, type ObservabilityProps } from './constructs/observability.ts';
+import { Observability, type ObservabilityProps, ObservabilityStack } from './constructs/observability.ts';
 import { OutboxFailures } from './constructs/outbox-failures.ts';
 import { PortalContentStack, PortalSite } from './constructs/portal.ts';
 import { type BackupVaultLock, TableBackup } from './constructs/table-backup.ts';
@@ -96,6 +104,10 @@ const pascal = (name: string) => name.replace(/(^|[-_/])(\w)/g, (_, _sep, c: str
 
 export class PaymentsGatewayStack extends Stack {
   readonly settings: StageSettings;
+  /** The API's routes and stage (`<id>-api`). */
+  readonly routes: ApiRoutesStack;
+  /** The alarms (`<id>-observability`). */
+  readonly observability: ObservabilityStack;
 
   constructor(scope: Construct, id: string, props: PaymentsGatewayStackProps) {
     const {
@@ -173,20 +185,27 @@ export class PaymentsGatewayStack extends Stack {
       removalPolicy,
       replica: replica && { region: replica.region, keyArn: replica.keyArnFor(this) },
     });
-    const alarms = new AlarmTopic(this, 'Alarms', {
+    const alarmTopic = new AlarmTopic(this, 'Alarms', {
       stage,
       production: settings.production,
       subscribers: alarmSubscribers,
       removalPolicy,
     });
-    if (settings.production) secrets.guard({ stage, breakGlassRoleArn, alarms });
+    if (settings.production) secrets.guard({ stage, breakGlassRoleArn, alarms: alarmTopic });
+    // The alarms: a stack of their own, on this stack's topic (its subscriptions stay confirmed here).
+    this.observability = new ObservabilityStack(scope, `${id}-observability`, {
+      description: `${SERVICE_NAME} (${stage}): the alarms of the stage, on its alarm topic`,
+      env,
+      terminationProtection: settings.production,
+      stage,
+      topic: alarmTopic.topic,
+    });
+    this.observability.addStackDependency(this, 'its alarms watch what this stack runs');
+    const alarms = this.observability.alarms;
     if (tableBackup) alarms.onBackupJobs('BackupJobs', tableBackup.vault.backupVaultName);
-    // Every resource names its service and stage (cost reports, access reviews, clean-up).
-    Tags.of(this).add('service', SERVICE_NAME);
-    Tags.of(this).add('stage', stage);
 
     // What the dashboard shows (infra/constructs/observability.ts): every queue and function, as made.
-    const watched: ObservabilityProps = { stage, alarms, queues: [], functions: [] };
+    const watched: ObservabilityProps = { stage, queues: [], functions: [] };
     // Queues first: producers get their URLs and send grants when they are created.
     const workQueues = new Map(
       queues.map((definition) => {
@@ -197,9 +216,9 @@ export class PaymentsGatewayStack extends Stack {
           queue: created.queue,
           deadLetterQueue: created.deadLetterQueue,
         });
-        alarms.onDeadLetters(`${id}DeadLetters`, created.deadLetterQueue, definition.name);
+        alarms.onDeadLetters(`${id}DeadLetters`, created.deadLetterQueue.queueName, definition.name);
         // Retries delay their own messages, so only a worker that is failing or starved lets one age.
-        alarms.onQueueAge(`${id}Age`, created.queue, definition.name, Duration.minutes(30));
+        alarms.onQueueAge(`${id}Age`, created.queue.queueName, definition.name, Duration.minutes(30));
         return [definition.name, created.queue] as const;
       }),
     );
@@ -240,7 +259,7 @@ export class PaymentsGatewayStack extends Stack {
         timeout,
         roleName,
       });
-      alarms.onFunction(pascal(bundleName), created.function, bundleName, timeout);
+      alarms.onFunction(pascal(bundleName), created.function.functionName, bundleName, timeout);
       watched.functions.push({ name: bundleName, fn: created.function });
       grantAccess(created.role, granted, {
         table,
@@ -256,18 +275,23 @@ export class PaymentsGatewayStack extends Stack {
       apiFunctionNames.map((fn) => [fn, bundledFunction(`api/${fn}`, apiTimeouts[fn])]),
     );
     const apiFunctions = new Map([...apiBundles].map(([fn, bundle]) => [fn, bundle.function]));
-    const api = new GatewayApi(this, 'Api', {
+    const api = new GatewayApi(this, 'Api', { stage, logRetention, removalPolicy, domain });
+    for (const fn of apiFunctions.values()) api.permitInvoke(fn);
+    // Its routes and stage: a stack of their own, after this one.
+    this.routes = new ApiRoutesStack(scope, `${id}-api`, {
+      description: `${SERVICE_NAME} (${stage}): the HTTP API's routes and stage`,
+      env,
+      terminationProtection: settings.production,
       stage,
-      functions: apiFunctions,
+      api,
+      functionArns: new Map([...apiFunctions].map(([fn, created]) => [fn, created.functionArn])),
       throttle: settings.throttle,
-      logRetention,
-      removalPolicy,
-      domain,
     });
-    alarms.onServerErrors('Api5xx', api.api);
-    alarms.onLatency('ApiLatency', api.accessLogs, stage, `${API_PREFIX}/sandbox`);
-    alarms.onTooManyRequests('Api429', api.accessLogs, stage);
-    alarms.onTableThrottles('TableThrottles', table);
+    this.routes.addStackDependency(this, 'its routes integrate the functions of this stack');
+    alarms.onServerErrors('Api5xx', api.api.apiId);
+    alarms.onLatency('ApiLatency', api.accessLogs.logGroupName, stage, `${API_PREFIX}/sandbox`);
+    alarms.onTooManyRequests('Api429', api.accessLogs.logGroupName, stage);
+    alarms.onTableThrottles('TableThrottles', table.tableName);
     if (domain)
       alarms.onCertificateExpiry(
         'RegionalCertificateExpiry',
@@ -292,7 +316,7 @@ export class PaymentsGatewayStack extends Stack {
       distribution: edge.distribution,
     });
     // It names the bucket rather than importing it: deployed after this stack, deleted before it.
-    portalContent.addDependency(this);
+    portalContent.addStackDependency(this, 'it fills the bucket of this stack');
     // Every function of the Middy chain refuses requests that did not come through the edge; the
     // fallback answers only 404/405 from the route table and needs no secret.
     for (const [fn, created] of apiFunctions) if (fn !== FALLBACK_FUNCTION) edge.requireOriginToken(created);
@@ -338,8 +362,12 @@ export class PaymentsGatewayStack extends Stack {
         ],
         feedback: bundledFunction('events/ses-feedback').function,
       });
-      alarms.onDeadLetters('SesFeedbackDeadLetters', feedback.deadLetterQueue, 'SES feedback');
-      alarms.onDeadLetters('SesFeedbackFailures', feedback.failureQueue, 'the SES feedback function');
+      alarms.onDeadLetters('SesFeedbackDeadLetters', feedback.deadLetterQueue.queueName, 'SES feedback');
+      alarms.onDeadLetters(
+        'SesFeedbackFailures',
+        feedback.failureQueue.queueName,
+        'the SES feedback function',
+      );
       alarms.onSesReputation('SesReputation');
     }
 
@@ -355,7 +383,7 @@ export class PaymentsGatewayStack extends Stack {
     // The outbox (lib/outbox.ts): the table's stream → the router → the queues its rows name.
     const router = bundledFunction('streams/outbox', Duration.seconds(outboxStream.timeoutSeconds));
     const routerFailures = new OutboxFailures(this, 'OutboxFailures', { stage, removalPolicy });
-    alarms.onDeadLetters('OutboxFailuresDeadLetters', routerFailures.queue, 'the outbox stream');
+    alarms.onDeadLetters('OutboxFailuresDeadLetters', routerFailures.queue.queueName, 'the outbox stream');
     router.function.addEventSource(
       new DynamoEventSource(table, {
         startingPosition: StartingPosition[outboxStream.startingPosition],
@@ -371,7 +399,12 @@ export class PaymentsGatewayStack extends Stack {
         filters: [FilterCriteria.filter({ dynamodb: { NewImage: { type: { S: [...outboxItemTypes] } } } })],
       }),
     );
-    alarms.onIteratorAge('OutboxIteratorAge', router.function, 'the outbox stream', Duration.minutes(10));
+    alarms.onIteratorAge(
+      'OutboxIteratorAge',
+      router.function.functionName,
+      'the outbox stream',
+      Duration.minutes(10),
+    );
     // ListStreams has no resource-level permission: CDK's stream grant names '*', as IAM requires.
     Validations.of(router.role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
@@ -391,8 +424,12 @@ export class PaymentsGatewayStack extends Stack {
       rate: RECONCILER_RATE,
       deadLetterQueueName: RECONCILER_DEAD_LETTERS_QUEUE,
     });
-    alarms.onDeadLetters('ReconcilerDeadLetters', schedule.deadLetterQueue, 'the outbox reconciler schedule');
-    alarms.onRedriven('ReconcilerRedriven', reconciler.logGroup, stage, REDRIVEN_MESSAGE);
+    alarms.onDeadLetters(
+      'ReconcilerDeadLetters',
+      schedule.deadLetterQueue.queueName,
+      'the outbox reconciler schedule',
+    );
+    alarms.onRedriven('ReconcilerRedriven', reconciler.logGroup.logGroupName, stage, REDRIVEN_MESSAGE);
 
     // The sandbox's shared accounts, topped up (lib/ledger/sandbox-reserves.ts): friendbot's lumens for the
     // funding account, the issuers' test money for the settlement accounts; their balances alarmed when
@@ -409,7 +446,7 @@ export class PaymentsGatewayStack extends Stack {
     });
     alarms.onDeadLetters(
       'SandboxReservesDeadLetters',
-      reservesSchedule.deadLetterQueue,
+      reservesSchedule.deadLetterQueue.queueName,
       'the sandbox reserves schedule',
     );
     alarms.onSandboxReserveLow('SandboxFundingLow', stage, { account: 'funding', asset: 'XLM' }, 1_000);
@@ -464,8 +501,13 @@ export class PaymentsGatewayStack extends Stack {
       new CfnOutput(this, id, { value, description });
     new CfnOutput(this, 'AlarmTopicArn', {
       description: 'Subscribe on-call here.',
-      value: alarms.topic.topicArn,
+      value: alarmTopic.topic.topicArn,
     });
+    // Every resource names its service and stage (cost reports, access reviews, clean-up).
+    for (const stack of [this, this.routes, this.observability]) {
+      Tags.of(stack).add('service', SERVICE_NAME);
+      Tags.of(stack).add('stage', stage);
+    }
     // Last: the table is locked only once nothing else of the first create can fail.
     if (settings.production) new TableProtection(this, 'TableProtection', { table }).afterEverythingElse();
   }

@@ -48,10 +48,13 @@ export function stageTargetOf(stages: unknown, stage: string): StageTarget {
   return { account, region, keyReplicaRegion };
 }
 
-/** The `stages` context of the repository's cdk.json, for callers without a CDK App (the admin CLI). */
-export function declaredStages(): unknown {
+/** A context value of the repository's cdk.json, for callers without a CDK App (the admin CLI). */
+export function declaredContext(name: string): unknown {
   const cdkJson = JSON.parse(readFileSync(new URL('../cdk.json', import.meta.url), 'utf8')) as {
-    context?: { stages?: unknown };
+    context?: Record<string, unknown>;
   };
-  return cdkJson.context?.stages;
+  return cdkJson.context?.[name];
 }
+
+/** The `stages` context of the repository's cdk.json. */
+export const declaredStages = (): unknown => declaredContext('stages');

@@ -10,11 +10,13 @@ const usage = `Usage: npm run admin -- <command> [options]
 
 Commands:
   preflight --stage <stage> [-c|--certificate-arn <ACM ARN>] [-r|--regional-certificate-arn <ACM ARN>]
-            [-d|--domain-name <name>[,<name>]]
+            [-d|--domain-name <name>[,<name>]] [--notice-email-domain <domain>]
       Before a stage's first deploy: its account's Lambda concurrency quota (prod's reservations), the CDK
       bootstrap of its region and us-east-1, and the domain's two certificates (CloudFront's in us-east-1,
       the API's regional one in the stage's region), each ISSUED and covering the domain's names (all
-      three required for prod). Prints one line per missing thing and exits 1, or prints "ready".
+      three required for prod). Prints one line per missing thing and exits 1, or prints "ready". For
+      prod without --notice-email-domain (the -c noticeEmailDomain of the deploy), also warns on stderr
+      that email notices will be off, as the synth does; that alone does not exit 1.
   tenant create --name <name> [--environment sandbox|production] [--kind business|individual]
       Creates an association, an application and a client; prints
       {associationId, applicationId, apiKey, clientId, clientSecret, environment}.
@@ -134,6 +136,7 @@ const options = {
   'certificate-arn': { type: 'string', short: 'c' },
   'regional-certificate-arn': { type: 'string', short: 'r' },
   'domain-name': { type: 'string', short: 'd' },
+  'notice-email-domain': { type: 'string' },
   secret: { type: 'string', default: 'signing-keys' },
   wallet: { type: 'string' },
   destination: { type: 'string' },
@@ -251,7 +254,7 @@ async function main(): Promise<void> {
   }
   // Before the first deploy there is no stack to read outputs from: preflight reads the account alone.
   if (noun === 'preflight') {
-    const { preflight } = await import('../lib/admin/preflight.ts');
+    const { preflight, preflightWarnings } = await import('../lib/admin/preflight.ts');
     const missing = await preflight(required('stage'), {
       names: (values['domain-name'] ?? '')
         .split(',')
@@ -261,6 +264,11 @@ async function main(): Promise<void> {
       regionalCertificateArn: values['regional-certificate-arn'],
     });
     console.log(missing.length > 0 ? missing.join('\n') : 'ready');
+    // Not a refusal: the deploy goes ahead, as it does past the synth's own warning of the same.
+    for (const warning of preflightWarnings(values.stage ?? '', {
+      emailDomain: values['notice-email-domain'],
+    }))
+      console.error(`Warning: ${warning}`);
     if (missing.length > 0) process.exitCode = 1;
     return;
   }

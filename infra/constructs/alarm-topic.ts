@@ -2,20 +2,19 @@
 // near its timeout; the API's 5xx, 429s and p99 latency; the table's throttled requests; every queue's
 // oldest message and dead letters; certificates near their end. Its subscribers come from the synth's
 // context (alarmSubscribersFromContext): production refuses to synthesize without one, so no production
-// stack pages nobody.
+// stack pages nobody. A stage's alarms are a stack of their own (TopicAlarms, infra/stack.ts) beside the
+// stack that keeps the topic: they name what they watch by the names and ids that stack outputs for them.
 import { ArnFormat, Duration, type RemovalPolicy, Stack } from 'aws-cdk-lib';
-import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
-import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct, type Node } from 'constructs';
 import { metricNames, metricsNamespaceOf, SERVICE_DIMENSION } from '../../lib/metrics.ts';
+import { stackValueFor } from '../stack-output.ts';
 import { SERVICE_NAME, SynthRefusal } from '../stage.ts';
 import { CustomerKey } from './customer-key.ts';
 
@@ -88,95 +87,36 @@ export interface AlarmTopicProps {
   removalPolicy: RemovalPolicy;
 }
 
-export class AlarmTopic extends Construct {
-  // Encrypted with a customer-managed key of its own: CloudWatch cannot publish to a topic under the
-  // AWS-managed aws/sns key, so the key's policy admits CloudWatch to encrypt what it publishes.
-  readonly topic: sns.Topic;
-  /** Every alarm's name starts with it: the topic and its key admit CloudWatch for these alarms only. */
+/** A service's metric namespace, and the dimension it publishes one resource's metrics under. */
+type ResourceDimension = readonly [namespace: string, dimension: string];
+const FUNCTION: ResourceDimension = ['AWS/Lambda', 'FunctionName'];
+const QUEUE: ResourceDimension = ['AWS/SQS', 'QueueName'];
+const HTTP_API: ResourceDimension = ['AWS/ApiGateway', 'ApiId'];
+
+/** The prefix of a stage's alarm names: the topic and its key admit CloudWatch for these alarms only. */
+export const alarmNamePrefixOf = (stage: string): string => `${SERVICE_NAME}-${stage}-`;
+
+/**
+ * A stage's alarms, each named `<alarmNamePrefix><id>`, notifying `topic` when it fires and when it
+ * clears. What they watch is given by name or id (a function's, a queue's, a log group's): one of another
+ * stack of the stage is read from that stack's outputs (stackValueFor), never imported.
+ */
+export abstract class Alarms extends Construct {
+  abstract readonly topic: sns.ITopic;
+  /** Every alarm's name starts with it. */
   readonly alarmNamePrefix: string;
-  private readonly encryption: CustomerKey;
 
-  constructor(scope: Construct, id: string, props: AlarmTopicProps) {
+  constructor(scope: Construct, id: string, stage: string) {
     super(scope, id);
-    const { emails, httpsEndpoints } = props.subscribers;
-    if (props.production && emails.length + httpsEndpoints.length === 0) {
-      throw new SynthRefusal(
-        `Stage ${props.stage} needs an alarm subscriber: pass -c alarmEmail=<on-call address> ` +
-          'and/or -c alarmHttpsEndpoint=<pager URL> (docs/production.md).',
-      );
-    }
-    this.alarmNamePrefix = `${SERVICE_NAME}-${props.stage}-`;
-    const stack = Stack.of(this);
-    // Confused-deputy guard (AWS's advice for CloudWatch → SNS): only this account's alarms of this stage.
-    const fromOwnAlarms = {
-      StringEquals: { 'aws:SourceAccount': stack.account },
-      ArnLike: {
-        'aws:SourceArn': stack.formatArn({
-          service: 'cloudwatch',
-          resource: 'alarm',
-          resourceName: `${this.alarmNamePrefix}*`,
-          arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-        }),
-      },
-    };
-    this.encryption = new CustomerKey(this, 'Encryption', {
-      description: `${SERVICE_NAME} ${props.stage}: encrypts the alarm topic`,
-      alias: `${SERVICE_NAME}/${props.stage}/alarms`,
-      removalPolicy: props.removalPolicy,
-    });
-    this.encryption.admitService('cloudwatch.amazonaws.com', TOPIC_KEY_USE, fromOwnAlarms);
-    this.topic = new sns.Topic(this, 'Topic', {
-      displayName: `${SERVICE_NAME} ${props.stage} alarms`,
-      enforceSSL: true,
-      masterKey: this.encryption.key,
-    });
-    // enforceSSL writes the topic's policy, which replaces SNS's default one: without this statement
-    // CloudWatch is "not authorized to perform SNS:Publish" and no alarm reaches anyone.
-    this.topic.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'CloudWatchAlarmsPublish',
-        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
-        actions: ['sns:Publish'],
-        resources: [this.topic.topicArn],
-        conditions: fromOwnAlarms,
-      }),
-    );
-    emails.forEach((endpoint, index) => {
-      new sns.Subscription(this, `Email${index}`, {
-        topic: this.topic,
-        protocol: sns.SubscriptionProtocol.EMAIL,
-        endpoint,
-      });
-    });
-    httpsEndpoints.forEach((endpoint, index) => {
-      new sns.Subscription(this, `Https${index}`, {
-        topic: this.topic,
-        protocol: sns.SubscriptionProtocol.HTTPS,
-        endpoint,
-      });
-    });
+    this.alarmNamePrefix = alarmNamePrefixOf(stage);
   }
 
-  /**
-   * Lets EventBridge rules of this stage (named `<alarmNamePrefix>…`) publish to the topic: the topic's
-   * grant comes with the rule's SNS target, the key's is here, for those rules only.
-   */
-  admitEventRules(): string {
-    const stack = Stack.of(this);
-    this.encryption.admitService('events.amazonaws.com', TOPIC_KEY_USE, {
-      StringEquals: { 'aws:SourceAccount': stack.account },
-      ArnLike: {
-        'aws:SourceArn': stack.formatArn({
-          service: 'events',
-          resource: 'rule',
-          resourceName: `${this.alarmNamePrefix}*`,
-        }),
-      },
-    });
-    return this.alarmNamePrefix;
+  /** A name or id as this stack may put it in a dimension: another stack's is read from its output. */
+  protected ours(value: string): string {
+    return stackValueFor(Stack.of(this), value, 'its alarms watch it');
   }
 
-  private alarm(
+  protected alarm(
     id: string,
     description: string,
     metric: cloudwatch.IMetric,
@@ -207,28 +147,50 @@ export class AlarmTopic extends Construct {
    * on-call to ignore the page; more than 3 errors (10 throttles) in each of two 5-minute periods is a
    * function that keeps failing.
    */
-  onFunction(id: string, fn: IFunction, label: string, timeout: Duration): void {
+  onFunction(id: string, functionName: string, label: string, timeout: Duration): void {
     const period = Duration.minutes(5);
+    const metric = (metricName: string, statistic: string) =>
+      this.metricOf(FUNCTION, functionName, metricName, statistic, period);
     this.alarm(
       `${id}Errors`,
       `${label}: more than 3 invocations failed in each of two 5-minute periods.`,
-      fn.metricErrors({ period }),
+      metric('Errors', cloudwatch.Stats.SUM),
       3,
       2,
     );
     this.alarm(
       `${id}Throttles`,
       `${label}: more than 10 invocations throttled in each of two 5-minute periods.`,
-      fn.metricThrottles({ period }),
+      metric('Throttles', cloudwatch.Stats.SUM),
       10,
       2,
     );
     this.alarm(
       `${id}Duration`,
       `${label}: p99 duration above 80 % of its ${timeout.toSeconds()} s timeout.`,
-      fn.metricDuration({ period, statistic: cloudwatch.Stats.p(99) }),
+      metric('Duration', cloudwatch.Stats.p(99)),
       timeout.toMilliseconds() * 0.8,
     );
+  }
+
+  /**
+   * A metric of one resource by the dimension its service publishes it under (a function's name, a
+   * queue's, an API's id), as the resource's own metric* methods make it.
+   */
+  private metricOf(
+    [namespace, dimension]: ResourceDimension,
+    value: string,
+    metricName: string,
+    statistic: string,
+    period: Duration,
+  ) {
+    return new cloudwatch.Metric({
+      namespace,
+      metricName,
+      dimensionsMap: { [dimension]: this.ours(value) },
+      statistic,
+      period,
+    });
   }
 
   /**
@@ -236,24 +198,24 @@ export class AlarmTopic extends Construct {
    * The table's stream keeps a record 24 hours, after which an outbox row's work is lost, so this pages
    * long before: Lambda's IteratorAge of the function's stream event source, maximum over 5 minutes.
    */
-  onIteratorAge(id: string, fn: IFunction, label: string, maxAge: Duration): cloudwatch.Alarm {
+  onIteratorAge(id: string, functionName: string, label: string, maxAge: Duration): cloudwatch.Alarm {
     return this.alarm(
       id,
       `${label}: the oldest stream record waiting is older than ${maxAge.toMinutes()} minutes (the stream keeps 24 hours).`,
-      fn.metric('IteratorAge', { period: Duration.minutes(5), statistic: cloudwatch.Stats.MAXIMUM }),
+      this.metricOf(FUNCTION, functionName, 'IteratorAge', cloudwatch.Stats.MAXIMUM, Duration.minutes(5)),
       maxAge.toMilliseconds(),
     );
   }
 
+  /** A log group of the stage by name, for a metric filter of this stack. */
+  private logGroup(id: string, logGroupName: string): logs.ILogGroup {
+    return logs.LogGroup.fromLogGroupName(this, `${id}Logs`, this.ours(logGroupName));
+  }
+
   /** The lines of a log group that match `pattern`, counted per 5 minutes (a metric filter). */
-  private linesCounted(
-    id: string,
-    logGroup: logs.ILogGroup,
-    pattern: logs.IFilterPattern,
-    metricName: string,
-  ) {
+  private linesCounted(id: string, logGroupName: string, pattern: logs.IFilterPattern, metricName: string) {
     const filter = new logs.MetricFilter(this, `${id}Filter`, {
-      logGroup,
+      logGroup: this.logGroup(id, logGroupName),
       filterPattern: pattern,
       metricNamespace: SERVICE_NAME,
       metricName,
@@ -268,13 +230,13 @@ export class AlarmTopic extends Construct {
    * stream never delivered, or a payment or activation stuck past the bound. Either is someone's to look
    * at, so any in 5 minutes pages.
    */
-  onRedriven(id: string, logGroup: logs.ILogGroup, stage: string, message: string): cloudwatch.Alarm {
+  onRedriven(id: string, logGroupName: string, stage: string, message: string): cloudwatch.Alarm {
     return this.alarm(
       id,
       'The outbox reconciler re-drove records whose work was owed past its bound (its log names each).',
       this.linesCounted(
         id,
-        logGroup,
+        logGroupName,
         logs.FilterPattern.stringValue('$.message', '=', message),
         `${stage}-outbox-redriven`,
       ),
@@ -283,14 +245,17 @@ export class AlarmTopic extends Construct {
   }
 
   /** A queue whose oldest message waits longer than `maxAge`: its worker is failing or starved. */
-  onQueueAge(id: string, queue: IQueue, queueLabel: string, maxAge: Duration): cloudwatch.Alarm {
+  onQueueAge(id: string, queueName: string, queueLabel: string, maxAge: Duration): cloudwatch.Alarm {
     return this.alarm(
       id,
       `The oldest message of ${queueLabel} is older than ${maxAge.toMinutes()} minutes.`,
-      queue.metricApproximateAgeOfOldestMessage({
-        period: Duration.minutes(5),
-        statistic: cloudwatch.Stats.MAXIMUM,
-      }),
+      this.metricOf(
+        QUEUE,
+        queueName,
+        'ApproximateAgeOfOldestMessage',
+        cloudwatch.Stats.MAXIMUM,
+        Duration.minutes(5),
+      ),
       maxAge.toSeconds(),
     );
   }
@@ -302,9 +267,9 @@ export class AlarmTopic extends Construct {
    * dimension (without detailed metrics, and then a p99 per route), so a metric filter reads each request's
    * latency from the access log (`latencyMs`, a number there), paths under `sandboxPath` excepted.
    */
-  onLatency(id: string, accessLogs: logs.ILogGroup, stage: string, sandboxPath: string): cloudwatch.Alarm {
+  onLatency(id: string, accessLogsName: string, stage: string, sandboxPath: string): cloudwatch.Alarm {
     const filter = new logs.MetricFilter(this, `${id}Filter`, {
-      logGroup: accessLogs,
+      logGroup: this.logGroup(id, accessLogsName),
       filterPattern: logs.FilterPattern.stringValue('$.path', '!=', `${sandboxPath}/*`),
       metricNamespace: SERVICE_NAME,
       metricName: `${stage}-http-latency`,
@@ -326,14 +291,14 @@ export class AlarmTopic extends Construct {
    * retrying in a loop or limits too tight for real traffic. (The web ACL's rate rules answer 429 at the
    * edge, before the API: they are counted in WAF's metrics, in us-east-1.)
    */
-  onTooManyRequests(id: string, accessLogs: logs.ILogGroup, stage: string): cloudwatch.Alarm {
+  onTooManyRequests(id: string, accessLogsName: string, stage: string): cloudwatch.Alarm {
     return this.alarm(
       id,
       'The HTTP API answered more than 100 requests with 429 in 5 minutes, twice in a row.',
       // The access log's `status` is written as a string (infra/constructs/gateway-api.ts).
       this.linesCounted(
         id,
-        accessLogs,
+        accessLogsName,
         logs.FilterPattern.stringValue('$.status', '=', '429'),
         `${stage}-http-429`,
       ),
@@ -426,7 +391,8 @@ export class AlarmTopic extends Construct {
   }
 
   /** Requests DynamoDB throttled: the table's on-demand capacity is being outrun. */
-  onTableThrottles(id: string, table: ITable): cloudwatch.Alarm {
+  onTableThrottles(id: string, tableName: string): cloudwatch.Alarm {
+    const table = dynamodb.Table.fromTableName(this, `${id}Table`, this.ours(tableName));
     return this.alarm(
       id,
       'DynamoDB throttled requests on the table.',
@@ -508,7 +474,7 @@ export class AlarmTopic extends Construct {
       new cloudwatch.Metric({
         namespace: 'AWS/Backup',
         metricName,
-        dimensionsMap: { BackupVaultName: vaultName },
+        dimensionsMap: { BackupVaultName: this.ours(vaultName) },
         statistic: cloudwatch.Stats.SUM,
         period: Duration.days(1),
       });
@@ -530,14 +496,17 @@ export class AlarmTopic extends Construct {
   }
 
   /** Any message in a dead-letter queue is a message that was not processed: someone must look. */
-  onDeadLetters(id: string, deadLetterQueue: IQueue, queueLabel: string): cloudwatch.Alarm {
+  onDeadLetters(id: string, deadLetterQueueName: string, queueLabel: string): cloudwatch.Alarm {
     return this.alarm(
       id,
       `Messages in the dead-letter queue of ${queueLabel}.`,
-      deadLetterQueue.metricApproximateNumberOfMessagesVisible({
-        period: Duration.minutes(1),
-        statistic: cloudwatch.Stats.MAXIMUM,
-      }),
+      this.metricOf(
+        QUEUE,
+        deadLetterQueueName,
+        'ApproximateNumberOfMessagesVisible',
+        cloudwatch.Stats.MAXIMUM,
+        Duration.minutes(1),
+      ),
       0,
     );
   }
@@ -546,12 +515,112 @@ export class AlarmTopic extends Construct {
    * Handled errors are 4xx problem bodies; a 5xx is a bug, a timeout or an unreachable dependency
    * (key material answers 503/504), so every one of them is worth a notification.
    */
-  onServerErrors(id: string, api: IHttpApi): cloudwatch.Alarm {
+  onServerErrors(id: string, apiId: string): cloudwatch.Alarm {
     return this.alarm(
       id,
       'The HTTP API answered 5xx.',
-      api.metricServerError({ period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM }),
+      this.metricOf(HTTP_API, apiId, '5xx', cloudwatch.Stats.SUM, Duration.minutes(5)),
       0,
     );
+  }
+}
+
+/** The topic of a stage's alarms, with the alarms of its own stack (the edge's, the key replica's). */
+export class AlarmTopic extends Alarms {
+  // Encrypted with a customer-managed key of its own: CloudWatch cannot publish to a topic under the
+  // AWS-managed aws/sns key, so the key's policy admits CloudWatch to encrypt what it publishes.
+  override readonly topic: sns.Topic;
+  private readonly encryption: CustomerKey;
+
+  constructor(scope: Construct, id: string, props: AlarmTopicProps) {
+    super(scope, id, props.stage);
+    const { emails, httpsEndpoints } = props.subscribers;
+    if (props.production && emails.length + httpsEndpoints.length === 0) {
+      throw new SynthRefusal(
+        `Stage ${props.stage} needs an alarm subscriber: pass -c alarmEmail=<on-call address> ` +
+          'and/or -c alarmHttpsEndpoint=<pager URL> (docs/production.md).',
+      );
+    }
+    const stack = Stack.of(this);
+    // Confused-deputy guard (AWS's advice for CloudWatch → SNS): only this account's alarms of this stage.
+    const fromOwnAlarms = {
+      StringEquals: { 'aws:SourceAccount': stack.account },
+      ArnLike: {
+        'aws:SourceArn': stack.formatArn({
+          service: 'cloudwatch',
+          resource: 'alarm',
+          resourceName: `${this.alarmNamePrefix}*`,
+          arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+        }),
+      },
+    };
+    this.encryption = new CustomerKey(this, 'Encryption', {
+      description: `${SERVICE_NAME} ${props.stage}: encrypts the alarm topic`,
+      alias: `${SERVICE_NAME}/${props.stage}/alarms`,
+      removalPolicy: props.removalPolicy,
+    });
+    this.encryption.admitService('cloudwatch.amazonaws.com', TOPIC_KEY_USE, fromOwnAlarms);
+    this.topic = new sns.Topic(this, 'Topic', {
+      displayName: `${SERVICE_NAME} ${props.stage} alarms`,
+      enforceSSL: true,
+      masterKey: this.encryption.key,
+    });
+    // enforceSSL writes the topic's policy, which replaces SNS's default one: without this statement
+    // CloudWatch is "not authorized to perform SNS:Publish" and no alarm reaches anyone.
+    this.topic.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'CloudWatchAlarmsPublish',
+        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: fromOwnAlarms,
+      }),
+    );
+    emails.forEach((endpoint, index) => {
+      new sns.Subscription(this, `Email${index}`, {
+        topic: this.topic,
+        protocol: sns.SubscriptionProtocol.EMAIL,
+        endpoint,
+      });
+    });
+    httpsEndpoints.forEach((endpoint, index) => {
+      new sns.Subscription(this, `Https${index}`, {
+        topic: this.topic,
+        protocol: sns.SubscriptionProtocol.HTTPS,
+        endpoint,
+      });
+    });
+  }
+
+  /**
+   * Lets EventBridge rules of this stage (named `<alarmNamePrefix>…`) publish to the topic: the topic's
+   * grant comes with the rule's SNS target, the key's is here, for those rules only.
+   */
+  admitEventRules(): string {
+    const stack = Stack.of(this);
+    this.encryption.admitService('events.amazonaws.com', TOPIC_KEY_USE, {
+      StringEquals: { 'aws:SourceAccount': stack.account },
+      ArnLike: {
+        'aws:SourceArn': stack.formatArn({
+          service: 'events',
+          resource: 'rule',
+          resourceName: `${this.alarmNamePrefix}*`,
+        }),
+      },
+    });
+    return this.alarmNamePrefix;
+  }
+}
+
+/**
+ * The stage's alarms in a stack of their own, on the topic of the stack that keeps it (the topic and its
+ * subscriptions stay where they were confirmed; its ARN is read from that stack's output).
+ */
+export class TopicAlarms extends Alarms {
+  override readonly topic: sns.ITopic;
+
+  constructor(scope: Construct, id: string, props: { stage: string; topic: sns.ITopic }) {
+    super(scope, id, props.stage);
+    this.topic = sns.Topic.fromTopicArn(this, 'Topic', this.ours(props.topic.topicArn));
   }
 }

@@ -22,6 +22,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as ses from 'aws-cdk-lib/aws-ses';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct, type Node } from 'constructs';
+import { NO_EMAIL_IDENTITY_WARNING, noEmailIdentity } from '../../lib/notifications/email-identity.ts';
 import { SynthRefusal } from '../stage.ts';
 import { deadLetterQueue } from './dead-letter-queue.ts';
 
@@ -34,7 +35,7 @@ export interface NoticeSettings {
 export const FEEDBACK_DEAD_LETTERS_QUEUE = 'ses-feedback-dlq';
 export const FEEDBACK_FAILURES_QUEUE = 'ses-feedback-failures';
 /** What `cdk synth`/`cdk deploy` print for a production stage that sends no email notices. */
-export const NO_EMAIL_IDENTITY_WARNING = 'payments-gateway:no-email-identity';
+export { NO_EMAIL_IDENTITY_WARNING };
 
 /** The stage's notice settings from `-c noticeEmailDomain=… -c whatsAppPhoneNumberId=… -c whatsAppTokenSecretName=…`. */
 export function noticesFromContext(node: Node): NoticeSettings {
@@ -160,7 +161,7 @@ export class Notices extends Construct {
     if (!props.emailDomain && props.production)
       Annotations.of(this).addWarningV2(
         NO_EMAIL_IDENTITY_WARNING,
-        'Email notices are off: no sending identity is configured (-c noticeEmailDomain=<domain>, docs/production.md). Every notifyEmail notice will be recorded skipped.',
+        noEmailIdentity('-c noticeEmailDomain=<domain>'),
       );
 
     if (whatsApp?.tokenSecretName) {

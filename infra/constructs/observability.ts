@@ -2,16 +2,21 @@
 // (payments accepted, settlement time, failures by error code, webhooks delivered, the channel pool)
 // beside what causes it (queue ages, dead letters, function errors), and alarms on those symptoms
 // through the stage's alarm topic, named like its other alarms. The business metrics are the embedded
-// metric format lines of lib/metrics.ts; each alarm's runbook is in docs/production.md.
-import { Duration } from 'aws-cdk-lib';
+// metric format lines of lib/metrics.ts; each alarm's runbook is in docs/production.md. The alarms are
+// in the stage's alarms stack with the others; the dashboard stays beside the functions and queues it
+// draws: its body is one JSON string that names them all, which another stack could only build around
+// references to this one's outputs, and CloudFormation reads those (Fn::GetStackOutput) only as a whole
+// property value.
+import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { metricNames, metricsNamespaceOf, SERVICE_DIMENSION } from '../../lib/metrics.ts';
 import { SERVICE_NAME } from '../stage.ts';
-import type { AlarmTopic } from './alarm-topic.ts';
+import { type Alarms, TopicAlarms } from './alarm-topic.ts';
 
 /** Settlement p99 above this for 10 minutes pages (docs/production.md: a ledger close is ~5 s). */
 export const SETTLEMENT_P99_BOUND = Duration.seconds(60);
@@ -42,62 +47,46 @@ const PERIOD = Duration.minutes(5);
 
 export interface ObservabilityProps {
   stage: string;
-  alarms: AlarmTopic;
   /** Every queue and its dead-letter queue, by name. */
   queues: { name: string; queue: IQueue; deadLetterQueue: IQueue }[];
   /** Every function of the stage, by bundle name. */
   functions: { name: string; fn: IFunction }[];
 }
 
-export class Observability extends Construct {
-  readonly dashboard: cloudwatch.Dashboard;
+/** The business metrics of lib/metrics.ts the dashboard draws and the symptom alarms watch. */
+class BusinessMetrics {
+  readonly accepted: cloudwatch.Metric;
+  readonly completed: cloudwatch.Metric;
+  readonly failed: cloudwatch.Metric;
+  readonly failureRate: cloudwatch.MathExpression;
+  readonly deliveries: cloudwatch.Metric;
+  readonly webhookSuccess: cloudwatch.MathExpression;
+  readonly channelWaits: cloudwatch.MathExpression;
+  readonly owedAge: cloudwatch.MathExpression;
+  readonly namespace: string;
 
-  constructor(scope: Construct, id: string, props: ObservabilityProps) {
-    super(scope, id);
-    const { stage, alarms } = props;
+  constructor(stage: string) {
     const namespace = metricsNamespaceOf(SERVICE_NAME, stage);
-    const metric = (
-      metricName: string,
-      statistic: string,
-      dimensions: Record<string, string> = {},
-      label?: string,
-    ) =>
-      new cloudwatch.Metric({
-        namespace,
-        metricName,
-        statistic,
-        period: PERIOD,
-        dimensionsMap: { [SERVICE_DIMENSION]: SERVICE_NAME, ...dimensions },
-        ...(label ? { label } : {}),
-      });
-    // A breakdown over a dimension's values, whatever they are (error codes): dashboards only.
-    const search = (metricName: string, dimensions: string[], filter: string, label: string) =>
-      new cloudwatch.MathExpression({
-        expression: `SEARCH('{${namespace},${[SERVICE_DIMENSION, ...dimensions].join(',')}} MetricName="${metricName}" ${filter}', 'Sum', ${PERIOD.toSeconds()})`,
-        label,
-        period: PERIOD,
-      });
-
-    const accepted = metric(metricNames.paymentAccepted, 'Sum', {}, 'accepted');
-    const completed = metric(metricNames.paymentSettled, 'Sum', { status: 'completed' });
-    const failed = metric(metricNames.paymentSettled, 'Sum', { status: 'failed' });
-    const failureRate = new cloudwatch.MathExpression({
+    this.namespace = namespace;
+    const metric = this.metric.bind(this);
+    this.accepted = metric(metricNames.paymentAccepted, 'Sum', {}, 'accepted');
+    this.completed = metric(metricNames.paymentSettled, 'Sum', { status: 'completed' });
+    this.failed = metric(metricNames.paymentSettled, 'Sum', { status: 'failed' });
+    this.failureRate = new cloudwatch.MathExpression({
       expression: '100 * FILL(failed, 0) / (FILL(failed, 0) + FILL(completed, 0))',
-      usingMetrics: { failed, completed },
+      usingMetrics: { failed: this.failed, completed: this.completed },
       label: 'failed, % of settled',
       period: PERIOD,
     });
-    const settlementP = (p: number) =>
-      metric(metricNames.settlementLatency, `p${p}`, {}, `settlement p${p} (202 → settled)`);
-    const deliveries = metric(metricNames.webhookDelivery, 'Sum');
+    this.deliveries = metric(metricNames.webhookDelivery, 'Sum');
     const delivered2xx = metric(metricNames.webhookDelivery, 'Sum', { outcome: '2xx' });
-    const webhookSuccess = new cloudwatch.MathExpression({
+    this.webhookSuccess = new cloudwatch.MathExpression({
       expression: '100 * FILL(ok, 0) / all',
-      usingMetrics: { ok: delivered2xx, all: deliveries },
+      usingMetrics: { ok: delivered2xx, all: this.deliveries },
       label: 'webhook attempts 2xx, %',
       period: PERIOD,
     });
-    const channelWaits = new cloudwatch.MathExpression({
+    this.channelWaits = new cloudwatch.MathExpression({
       expression: ENVIRONMENTS.map((_, i) => `FILL(w${i}, 0)`).join(' + '),
       usingMetrics: Object.fromEntries(
         ENVIRONMENTS.map((environment, i) => [
@@ -108,7 +97,42 @@ export class Observability extends Construct {
       label: 'payments that found every channel busy',
       period: PERIOD,
     });
+    this.owedAge = new cloudwatch.MathExpression({
+      expression: ENVIRONMENTS.map((_, i) => `FILL(o${i}, 0)`).join(' + '),
+      usingMetrics: Object.fromEntries(
+        ENVIRONMENTS.map((environment, i) => [
+          `o${i}`,
+          metric(metricNames.owedOldestAge, 'Maximum', { environment }),
+        ]),
+      ),
+      label: 'oldest money owed, s',
+      period: PERIOD,
+    });
+  }
 
+  metric(metricName: string, statistic: string, dimensions: Record<string, string> = {}, label?: string) {
+    return new cloudwatch.Metric({
+      namespace: this.namespace,
+      metricName,
+      statistic,
+      period: PERIOD,
+      dimensionsMap: { [SERVICE_DIMENSION]: SERVICE_NAME, ...dimensions },
+      ...(label ? { label } : {}),
+    });
+  }
+
+  settlementP(p: number) {
+    return this.metric(metricNames.settlementLatency, `p${p}`, {}, `settlement p${p} (202 → settled)`);
+  }
+}
+
+/** The symptom alarms, through the stage's alarm topic (the alarms stack). */
+export class SymptomAlarms extends Construct {
+  constructor(scope: Construct, id: string, props: { stage: string; alarms: Alarms }) {
+    super(scope, id);
+    const { alarms } = props;
+    const metrics = new BusinessMetrics(props.stage);
+    const { failureRate, webhookSuccess, channelWaits, owedAge } = metrics;
     const alarm = (
       alarmId: string,
       description: string,
@@ -137,7 +161,7 @@ export class Observability extends Construct {
     alarm(
       symptomAlarms.settlementP99,
       `Payments take more than ${SETTLEMENT_P99_BOUND.toSeconds()} s from 202 to settled (p99), for 10 minutes.`,
-      settlementP(99),
+      metrics.settlementP(99),
       SETTLEMENT_P99_BOUND.toMilliseconds(),
       2,
     );
@@ -163,18 +187,6 @@ export class Observability extends Construct {
       CHANNEL_WAITS_BOUND,
       2,
     );
-
-    const owedAge = new cloudwatch.MathExpression({
-      expression: ENVIRONMENTS.map((_, i) => `FILL(o${i}, 0)`).join(' + '),
-      usingMetrics: Object.fromEntries(
-        ENVIRONMENTS.map((environment, i) => [
-          `o${i}`,
-          metric(metricNames.owedOldestAge, 'Maximum', { environment }),
-        ]),
-      ),
-      label: 'oldest money owed, s',
-      period: PERIOD,
-    });
     alarm(
       symptomAlarms.moneyOwed,
       `Money the platform owes (a refund, a collected on-ramp's or receipt's credit) has been unpaid for more than ${OWED_AGE_BOUND.toHours()} hour.`,
@@ -185,11 +197,34 @@ export class Observability extends Construct {
     alarm(
       symptomAlarms.transitionsRefused,
       `More than ${TRANSITIONS_REFUSED_BOUND} events were refused by the records' lifecycle tables in each of two 5-minute periods.`,
-      metric(metricNames.transitionRefused, 'Sum'),
+      metrics.metric(metricNames.transitionRefused, 'Sum'),
       TRANSITIONS_REFUSED_BOUND,
       2,
     );
+  }
+}
 
+/**
+ * The stage's dashboard (docs/production.md): what integrators feel beside what causes it. In the stack of
+ * the functions and queues it draws (see the top of this file).
+ */
+export class Observability extends Construct {
+  readonly dashboard: cloudwatch.Dashboard;
+
+  constructor(scope: Construct, id: string, props: ObservabilityProps) {
+    super(scope, id);
+    const { stage } = props;
+    const metrics = new BusinessMetrics(stage);
+    const { accepted, completed, failed, failureRate, webhookSuccess, channelWaits } = metrics;
+    const metric = metrics.metric.bind(metrics);
+    const settlementP = metrics.settlementP.bind(metrics);
+    // A breakdown over a dimension's values, whatever they are (error codes): dashboards only.
+    const search = (metricName: string, dimensions: string[], filter: string, label: string) =>
+      new cloudwatch.MathExpression({
+        expression: `SEARCH('{${metrics.namespace},${[SERVICE_DIMENSION, ...dimensions].join(',')}} MetricName="${metricName}" ${filter}', 'Sum', ${PERIOD.toSeconds()})`,
+        label,
+        period: PERIOD,
+      });
     const graph = (title: string, left: cloudwatch.IMetric[], width = 8) =>
       new cloudwatch.GraphWidget({ title, left, width, height: 6 });
     this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
@@ -242,5 +277,21 @@ export class Observability extends Construct {
         24,
       ),
     );
+  }
+}
+
+/**
+ * The stage's alarms and metric filters, a stack of their own deployed after the main stack: the
+ * symptom alarms here, the others added by the main stack as it makes what they watch (`alarms`). Nothing
+ * of it is stateful or referred to: it can be deleted and created again at any time.
+ */
+export class ObservabilityStack extends Stack {
+  readonly alarms: TopicAlarms;
+
+  constructor(scope: Construct, id: string, props: StackProps & { stage: string; topic: ITopic }) {
+    const { stage, topic, ...stackProps } = props;
+    super(scope, id, stackProps);
+    this.alarms = new TopicAlarms(this, 'Alarms', { stage, topic });
+    new SymptomAlarms(this, 'Observability', { stage, alarms: this.alarms });
   }
 }

@@ -5,16 +5,18 @@
 // the two certificates of the domain: the one CloudFront serves (us-east-1) and the one the API's
 // regional custom domain serves (the stage's region), each issued and covering the domain's names.
 // Read-only: Lambda GetAccountSettings, CloudFormation DescribeStacks on CDKToolkit, ACM
-// DescribeCertificate. Each check says what is missing in one line.
+// DescribeCertificate. Each check says what is missing in one line. Beside them, what the deploy will
+// not refuse but production should not go without (preflightWarnings): the synth warns of the same.
 import { ACMClient, DescribeCertificateCommand } from '@aws-sdk/client-acm';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { GetAccountSettingsCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { noEmailIdentity } from '../notifications/email-identity.ts';
 import {
   LAMBDA_MINIMUM_UNRESERVED,
   PRODUCTION_RESERVED_CONCURRENCY,
   productionConcurrencyNeeded,
 } from '../reserved-concurrency.ts';
-import { declaredStages, stageTargetOf } from '../stage-targets.ts';
+import { declaredContext, declaredStages, stageTargetOf } from '../stage-targets.ts';
 import { StageUnavailableError } from './stage-outputs.ts';
 
 /** CloudFront takes certificates from this region only; the edge stack (web ACL) lives there too. */
@@ -57,6 +59,17 @@ export async function preflight(stage: string, domain: PreflightDomain): Promise
     Promise.resolve(required && domain.names.length === 0 ? [noDomain] : []),
   ];
   return (await Promise.all(checks)).flat();
+}
+
+/**
+ * What a deploy of `stage` goes ahead without but production should not, one line each: for prod, no
+ * email sending identity (`--notice-email-domain`, the domain `-c noticeEmailDomain` will name, or the
+ * one cdk.json's context names), the warning infra/constructs/notices.ts gives at every synth.
+ */
+export function preflightWarnings(stage: string, notices: { emailDomain: string | undefined }): string[] {
+  const emailDomain = notices.emailDomain ?? declaredContext('noticeEmailDomain');
+  if (stage !== 'prod' || emailDomain) return [];
+  return [noEmailIdentity('--notice-email-domain <the domain -c noticeEmailDomain will name>')];
 }
 
 /** Which certificate a check reads: where it must be, and the line when it is not given. */

@@ -88,6 +88,16 @@ describe.skipIf(skipWithout(node20 !== undefined))('npx cdk synth on Node 20', (
         manifest.artifacts['payments-gateway-prod-edge'].environment,
         `aws://${account}/us-east-1`,
       );
+      // The main stack's routes and alarms: beside it, deployed after it; every stack well under 500.
+      for (const name of ['payments-gateway-prod-api', 'payments-gateway-prod-observability']) {
+        assert.equal(manifest.artifacts[name].environment, `aws://${account}/${region}`, name);
+        assert.ok(manifest.artifacts[name].dependencies.includes('payments-gateway-prod'), name);
+      }
+      for (const [name, artifact] of Object.entries(manifest.artifacts as Record<string, { type: string }>)) {
+        if (artifact.type !== 'aws:cloudformation:stack') continue;
+        const stack = JSON.parse(readFileSync(join(outDir, `${name}.template.json`), 'utf8'));
+        assert.ok(Object.keys(stack.Resources).length < 400, name);
+      }
       const template = JSON.parse(readFileSync(join(outDir, 'payments-gateway-prod.template.json'), 'utf8'));
       assert.equal(template.Description, 'payments-gateway (prod)');
       assert.match(JSON.stringify(template.Outputs.ApiUrl.Value), /https:\/\/api\.example\.com\/v1/);

@@ -30,6 +30,7 @@ import {
   type Resources,
   referencedId,
   stageProps,
+  stageTemplate,
 } from './support.ts';
 
 await ensureBundles();
@@ -52,7 +53,7 @@ interface Synthesized {
 }
 const synthesized = (stack: PaymentsGatewayStack): Synthesized => {
   const edgeStack = assembly.getStackArtifact(`${stack.artifactId}-edge`);
-  const template = Template.fromStack(stack).toJSON();
+  const template = stageTemplate(stack).toJSON();
   return {
     name: stack.stackName,
     stage: stack.settings.stage,

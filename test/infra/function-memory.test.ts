@@ -1,13 +1,12 @@
 // Every function's memory is the one infra/function-memory.ts gives its bundle, in every stage, and the
 // table sizes exactly the bundles esbuild writes.
 import assert from 'node:assert/strict';
-import { Template } from 'aws-cdk-lib/assertions';
 import { describe, test } from 'vitest';
 import { bundleEntries } from '../../esbuild.config.ts';
 import { functionMemory } from '../../infra/function-memory.ts';
 import { PaymentsGatewayStack } from '../../infra/stack.ts';
 import { SERVICE_NAME } from '../../infra/stage.ts';
-import { ensureBundles, newApp, ownFunctions, type Resources, stageProps } from './support.ts';
+import { ensureBundles, newApp, ownFunctions, type Resources, stageProps, stageTemplate } from './support.ts';
 
 await ensureBundles();
 const app = newApp();
@@ -18,7 +17,7 @@ const stacks = ['dev', 'prod'].map((stage) => ({
 }));
 const stages = stacks.map(({ stage, stack }) => ({
   stage,
-  resources: Template.fromStack(stack).toJSON().Resources as Resources,
+  resources: stageTemplate(stack).toJSON().Resources as Resources,
 }));
 const bundles = bundleEntries().map((entry) => entry.name);
 

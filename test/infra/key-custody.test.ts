@@ -32,6 +32,7 @@ import {
   type Resources,
   referencedId,
   stageProps,
+  stageTemplate,
   statementsOfRole,
 } from './support.ts';
 
@@ -42,8 +43,8 @@ const stacks = {
   prod: new PaymentsGatewayStack(app, 'KeysProd', stageProps('prod')),
 };
 const templates = {
-  dev: Template.fromStack(stacks.dev).toJSON().Resources as Resources,
-  prod: Template.fromStack(stacks.prod).toJSON().Resources as Resources,
+  dev: stageTemplate(stacks.dev).toJSON().Resources as Resources,
+  prod: stageTemplate(stacks.prod).toJSON().Resources as Resources,
 };
 const resources = templates.dev;
 const props = (id: string, of: Resources = resources) => of[id]?.Properties ?? {};
@@ -464,7 +465,7 @@ describe('key material that cannot be lost by one mistake (prod)', () => {
       ...stageProps('prod'),
       breakGlassRoleArn: breakGlass,
     });
-    const glass = Template.fromStack(stack).toJSON().Resources as Resources;
+    const glass = stageTemplate(stack).toJSON().Resources as Resources;
     const [deny] = keyStatements(secretsKeyId(glass), glass).filter((st) => st.Effect === 'Deny');
     assert.deepEqual(deny?.Condition, { ArnNotLike: { 'aws:PrincipalArn': [...allowed, breakGlass] } });
   });

@@ -3,7 +3,6 @@
 // its alarmed DLQ), the notice queue's own DLQ, the notifier's send grant scoped to the stage's identity,
 // configuration set and From address, and the WhatsApp token; prod refuses WhatsApp without its secret.
 import assert from 'node:assert/strict';
-import { Template } from 'aws-cdk-lib/assertions';
 import { describe, test } from 'vitest';
 import { PaymentsGatewayStack } from '../../infra/stack.ts';
 import { SynthRefusal } from '../../infra/stage.ts';
@@ -17,6 +16,7 @@ import {
   type Resources,
   referencedId,
   stageProps,
+  stageTemplate,
   statementsOfRole,
 } from './support.ts';
 
@@ -26,7 +26,7 @@ const notices = {
   whatsApp: { phoneNumberId: '1234567890', tokenSecretName: 'dev/payments-gateway/whatsapp-token' },
 };
 const stack = new PaymentsGatewayStack(newApp(), 'Notices', { stage: 'dev', notices });
-const resources = Template.fromStack(stack).toJSON().Resources as Resources;
+const resources = stageTemplate(stack).toJSON().Resources as Resources;
 const props = (id: string) => resources[id]?.Properties ?? {};
 
 const functionOf = (bundle: string) => {

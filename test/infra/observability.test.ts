@@ -4,7 +4,6 @@
 // bounds docs/production.md documents.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { Template } from 'aws-cdk-lib/assertions';
 import { describe, test } from 'vitest';
 import {
   CHANNEL_WAITS_BOUND,
@@ -17,7 +16,15 @@ import {
 } from '../../infra/constructs/observability.ts';
 import { PaymentsGatewayStack } from '../../infra/stack.ts';
 import { metricNames } from '../../lib/metrics.ts';
-import { ensureBundles, newApp, ofType, onlyOfType, type Resources, stageProps } from './support.ts';
+import {
+  ensureBundles,
+  newApp,
+  ofType,
+  onlyOfType,
+  type Resources,
+  stageProps,
+  stageTemplate,
+} from './support.ts';
 
 await ensureBundles();
 const app = newApp();
@@ -26,7 +33,7 @@ const stacks = {
   prod: new PaymentsGatewayStack(app, 'Prod', stageProps('prod')),
 };
 const resourcesOf = (stage: keyof typeof stacks) =>
-  Template.fromStack(stacks[stage]).toJSON().Resources as Resources;
+  stageTemplate(stacks[stage]).toJSON().Resources as Resources;
 
 /** The dashboard body as CloudFormation writes it: its joined text, references as `<ref>`. */
 function dashboardBody(resources: Resources): string {

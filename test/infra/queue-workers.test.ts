@@ -20,6 +20,7 @@ import {
   ofType,
   type Resources,
   referencedId,
+  stageTemplate,
   statementsOfRole,
 } from './support.ts';
 
@@ -50,7 +51,7 @@ const stackProps = {
 
 const app = newApp();
 const stack = new PaymentsGatewayStack(app, 'Workers', stackProps);
-const resources = Template.fromStack(stack).toJSON().Resources as Resources;
+const resources = stageTemplate(stack).toJSON().Resources as Resources;
 
 describe('a queue with a worker', () => {
   const [queueId] = ofType(resources, 'AWS::SQS::Queue')

@@ -1,7 +1,7 @@
 // Shared by the infra tests: bundles on disk, an App configured like `cdk synth` (cdk.json context),
 // and small helpers to follow references through a synthesized template.
 import { existsSync, readFileSync } from 'node:fs';
-import { App } from 'aws-cdk-lib';
+import { App, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { buildAll, bundleEntries } from '../../esbuild.config.ts';
 import { PaymentsGatewayStack, type PaymentsGatewayStackProps } from '../../infra/stack.ts';
@@ -123,13 +123,60 @@ export function synthesisMessages(assembly: ReturnType<App['synth']>): string[] 
   );
 }
 
-/** The resources of a dev and a prod stack of one new app (both made before it synthesizes), bundles built first. */
+/** The stacks of a stage in its region: the main stack, then its routes' and its alarms' (infra/stack.ts). */
+export const stageStacks = (stack: PaymentsGatewayStack): Stack[] => [
+  stack,
+  stack.routes,
+  stack.observability,
+];
+
+/**
+ * The stacks of a stage in its region as one template: their resources and outputs side by side, and
+ * every value one reads from another's output (Fn::GetStackOutput) put back as the Ref or Fn::GetAtt the
+ * output holds. So what a test asserts of the stage (a route's function, an alarm's queue) holds whichever
+ * of the stacks each resource is in; test/infra/stack-split.test.ts asserts the split itself. Two
+ * resources of one logical id in two stacks fail here: the view would hide one.
+ */
+export function stageTemplate(stack: PaymentsGatewayStack): Template {
+  const templates = stageStacks(stack).map((s) => ({
+    name: s.stackName,
+    ...(Template.fromStack(s).toJSON() as {
+      Resources?: Resources;
+      Outputs?: Record<string, unknown>;
+      Parameters?: Record<string, unknown>;
+    }),
+  }));
+  const outputs = new Map(
+    templates.map((t) => [t.name, (t.Outputs ?? {}) as Record<string, { Value: unknown }>]),
+  );
+  const putBack = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(putBack);
+    if (!value || typeof value !== 'object') return value;
+    const read = (value as { 'Fn::GetStackOutput'?: { StackName: string; OutputName: string } })[
+      'Fn::GetStackOutput'
+    ];
+    const output = read && outputs.get(read.StackName)?.[read.OutputName];
+    if (read && output) return output.Value;
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, putBack(v)]));
+  };
+  // The stacks share their parameters (the bootstrap version CDK's synthesizer checks).
+  const merged = { Parameters: templates[0]?.Parameters ?? {}, Resources: {} as Resources, Outputs: {} };
+  for (const t of templates) {
+    for (const [id, resource] of Object.entries(t.Resources ?? {})) {
+      if (merged.Resources[id]) throw new Error(`${id} is in two stacks of the stage`);
+      merged.Resources[id] = putBack(resource) as CfnResource;
+    }
+    Object.assign(merged.Outputs, t.Outputs ?? {});
+  }
+  return Template.fromJSON(merged);
+}
+
+/** The resources of a dev and a prod stage of one new app (both made before it synthesizes), bundles built first. */
 export async function stageResources(): Promise<{ dev: Resources; prod: Resources }> {
   await ensureBundles();
   const app = newApp();
   const dev = new PaymentsGatewayStack(app, 'Dev', { stage: 'dev' });
   const prod = new PaymentsGatewayStack(app, 'Prod', stageProps('prod'));
-  const resourcesOf = (stack: PaymentsGatewayStack) =>
-    Template.fromStack(stack).toJSON().Resources as Resources;
+  const resourcesOf = (stack: PaymentsGatewayStack) => stageTemplate(stack).toJSON().Resources as Resources;
   return { dev: resourcesOf(dev), prod: resourcesOf(prod) };
 }

@@ -24,6 +24,7 @@ import {
   type Resources,
   referencedId,
   stageProps,
+  stageTemplate,
   statementsOfRole,
   synthesisMessages,
 } from './support.ts';
@@ -36,11 +37,11 @@ const devStack = new PaymentsGatewayStack(app, 'Dev', { stage: 'dev' });
 const prodStack = new PaymentsGatewayStack(app, 'Prod', stageProps('prod'));
 const quietProd = new PaymentsGatewayStack(app, 'ProdWithoutEmail', { ...stageProps('prod'), notices: {} });
 const assembly = app.synth();
-const dev = Template.fromStack(devStack).toJSON() as {
+const dev = stageTemplate(devStack).toJSON() as {
   Resources: Resources;
   Parameters: Record<string, { Default?: string }>;
 };
-const prod = Template.fromStack(prodStack).toJSON() as typeof dev;
+const prod = stageTemplate(prodStack).toJSON() as typeof dev;
 
 // biome-ignore lint/suspicious/noExplicitAny: template properties are asserted on member by member.
 type Json = any;

@@ -10,6 +10,7 @@ import BigNumber from 'bignumber.js';
 import { describe, it } from 'vitest';
 import { STAGE_OUTPUT_VARIABLES } from '../../lib/admin/stage-outputs.ts';
 import { hashCredential, keyIdOf } from '../../lib/auth/credentials.ts';
+import { noEmailIdentity } from '../../lib/notifications/email-identity.ts';
 import { secretIdVariable } from '../../lib/secret-names.ts';
 import { declaredStages, stageTargetOf } from '../../lib/stage-targets.ts';
 import { freePort } from '../../local/ports.ts';
@@ -648,6 +649,36 @@ describe('admin CLI against a deployed stage (--stage)', () => {
     }
   });
 
+  it("finds an output in whichever of the stage's stacks holds it, asking the others only for what the main stack lacks", async () => {
+    const outputs = outputsOfTestStack();
+    const secretOutputs = Object.keys(outputs).filter((output) => output.endsWith('SecretName'));
+    const split = [
+      deployedDev({
+        outputs: Object.fromEntries(Object.entries(outputs).filter(([o]) => !secretOutputs.includes(o))),
+      }),
+      deployedDev({
+        stackName: 'payments-gateway-dev-api',
+        outputs: Object.fromEntries(Object.entries(outputs).filter(([o]) => secretOutputs.includes(o))),
+      }),
+    ];
+    const cloudFormation = await startCloudFormationSimulator(split);
+    try {
+      const status = (await adminAt(cloudFormation, 'keys', 'status', '--stage', 'dev')) as {
+        secret: string;
+      }[];
+      assert.deepEqual(
+        status.map((s) => s.secret).sort(),
+        Object.values(secretIdVariable)
+          .map((variable) => String(process.env[variable]))
+          .sort(),
+      );
+      // The main stack, then the routes' stack, which held the rest: the alarms' stack was not asked.
+      assert.deepEqual(cloudFormation.described, ['payments-gateway-dev', 'payments-gateway-dev-api']);
+    } finally {
+      await cloudFormation.stop();
+    }
+  });
+
   it('refuses no credentials, an undeclared stage, a missing stack, another account, a failed create and a missing output', async () => {
     const cases: [SimulatedStack[], string, RegExp][] = [
       [[deployedDev()], 'nowhere', /^Stage "nowhere" is not declared: add .* cdk\.json/],
@@ -661,7 +692,7 @@ describe('admin CLI against a deployed stage (--stage)', () => {
       [
         [deployedDev({ outputs: { ...outputsOfTestStack(), KekSandboxSecretName: '' } })],
         'dev',
-        /has no output KekSandboxSecretName/,
+        /^payments-gateway-dev has no output KekSandboxSecretName, nor has payments-gateway-dev-api or payments-gateway-dev-observability: deploy this version/,
       ],
     ];
     // No credentials at all (and no instance metadata to look for them in).
@@ -722,7 +753,15 @@ describe('admin CLI: preflight before a first deploy', () => {
   const { account, region, keyReplicaRegion } = stageTargetOf(declaredStages(), 'prod');
   const certificateArn = `arn:aws:acm:us-east-1:${account}:certificate/1f0c2c4e-0000-4000-8000-000000000001`;
   const regionalArn = `arn:aws:acm:${region}:${account}:certificate/1f0c2c4e-0000-4000-8000-000000000002`;
-  const domainArgs = ['--domain-name', 'api.example.com', '--regional-certificate-arn', regionalArn];
+  // The domain's names and regional certificate, and the notices' sending domain, as the deploy will name them.
+  const domainArgs = [
+    '--domain-name',
+    'api.example.com',
+    '--regional-certificate-arn',
+    regionalArn,
+    '--notice-email-domain',
+    'example.com',
+  ];
   const issuedRegional = { arn: regionalArn, status: 'ISSUED' } as const;
   const toolkit = (stackRegion: string, version: string): SimulatedStack => ({
     stackName: 'CDKToolkit',
@@ -766,6 +805,20 @@ describe('admin CLI: preflight before a first deploy', () => {
       ...domainArgs,
     );
     assert.deepEqual(ready, { code: 0, stdout: 'ready\n', stderr: '' });
+  });
+
+  it("warns, on stderr and in the synth's words, of a production deploy without an email sending identity; still ready", async () => {
+    const certificates: SimulatedAccount = {
+      certificates: [{ arn: certificateArn, status: 'ISSUED' }, issuedRegional],
+    };
+    const withoutEmail = domainArgs.slice(0, -2);
+    const warned = await preflightAt(bootstrapped, certificates, '-c', certificateArn, ...withoutEmail);
+    assert.deepEqual(warned, {
+      code: 0,
+      stdout: 'ready\n',
+      stderr: `Warning: ${noEmailIdentity('--notice-email-domain <the domain -c noticeEmailDomain will name>')}\n`,
+    });
+    assert.match(warned.stderr, /^Warning: Email notices are off: no sending identity is configured/);
   });
 
   it('names each missing thing in one line and exits 1: a new account quota, regions not bootstrapped (the key replica region too), an old bootstrap, a pending or misplaced certificate', async () => {
