@@ -266,6 +266,45 @@ export const routes = [
     auth: 'person',
     role: 'owner',
   },
+  // A tenant's API keys and clients (the portal's Developers page): everyone on the team reads them,
+  // owners make and revoke them (a credential outlives its maker's place on the team). People only: an
+  // application's own credentials cannot mint more of themselves.
+  { method: 'GET', path: '/api-keys', fn: 'portal', operation: 'listApiKeys', auth: 'person' },
+  {
+    method: 'POST',
+    path: '/api-keys',
+    fn: 'portal',
+    operation: 'createApiKey',
+    auth: 'person',
+    role: 'owner',
+  },
+  {
+    method: 'DELETE',
+    path: '/api-keys/{keyId}',
+    fn: 'portal',
+    operation: 'revokeApiKey',
+    auth: 'person',
+    role: 'owner',
+  },
+  { method: 'GET', path: '/clients', fn: 'portal', operation: 'listClients', auth: 'person' },
+  {
+    method: 'POST',
+    path: '/clients',
+    fn: 'portal',
+    operation: 'createClient',
+    auth: 'person',
+    role: 'owner',
+  },
+  {
+    method: 'DELETE',
+    path: '/clients/{clientId}',
+    fn: 'portal',
+    operation: 'revokeClient',
+    auth: 'person',
+    role: 'owner',
+  },
+  // The tenant's request log (lib/request-log): its applications read it as its people do.
+  { method: 'GET', path: '/request-log', fn: 'portal', operation: 'listRequestLog', auth: 'token' },
   // Providers' status notifications (lib/providers/notifications.ts): not an integrator route.
   {
     method: 'POST',

@@ -10,6 +10,8 @@ export interface Caller {
   environment: Environment;
   /** Set once a bearer token has been verified and its client resolved. */
   clientId?: string;
+  /** The id of the API key the application presented (lib/auth/credentials.ts keyIdOf): never the key. */
+  keyId?: string;
   associationId?: string;
   /** A portal person (lib/people) calling with their own token: who they are and their role now. */
   person?: { email: string; role: 'viewer' | 'developer' | 'owner' };

@@ -29,6 +29,11 @@ export const requestExamples: Partial<Record<OperationName, Record<string, Examp
   addTeamMember: {
     developer: { summary: 'A developer', value: { email: 'grace@acme.example', role: 'developer' } },
   },
+  createApiKey: {
+    named: { summary: 'A key named for where it is used', value: { name: 'CI server' } },
+    unnamed: { summary: 'No name', value: {} },
+  },
+  createClient: { named: { summary: 'A client named for where it is used', value: { name: 'CI server' } } },
   issueToken: {
     credentials: {
       summary: 'Client credentials',

@@ -3,7 +3,15 @@
 // is referenced wherever it appears, so nested resources (destinations in a beneficiary) read as $refs.
 
 import { assetPage, assetResource } from '../assets/responses.ts';
-import { tokenResponse } from '../auth/responses.ts';
+import {
+  apiKeyPage,
+  apiKeyResource,
+  clientPage,
+  clientResource,
+  createdApiKeyResource,
+  createdClientResource,
+  tokenResponse,
+} from '../auth/responses.ts';
 import {
   beneficiaryPage,
   beneficiaryResource,
@@ -43,6 +51,7 @@ import {
 } from '../people/responses.ts';
 import { providerNotificationReceipt } from '../providers/responses.ts';
 import { quoteResource } from '../quotes/responses.ts';
+import { requestLogPage } from '../request-log/responses.ts';
 import { statementLine, statementResource } from '../statements/responses.ts';
 import {
   balanceResource,
@@ -110,6 +119,13 @@ const responseSchemas: Record<string, z.core.$ZodType> = {
   Member: memberResource,
   MemberPage: memberPage,
   AuditPage: auditPage,
+  ApiKey: apiKeyResource,
+  CreatedApiKey: createdApiKeyResource,
+  ApiKeyPage: apiKeyPage,
+  Client: clientResource,
+  CreatedClient: createdClientResource,
+  ClientPage: clientPage,
+  RequestLogPage: requestLogPage,
 };
 
 /**
