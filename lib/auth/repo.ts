@@ -71,7 +71,7 @@ const tenantKeysOf = (
 ): IndexKeys => {
   if (!record.associationId || !record.environment) return {};
   const tenant = { environment: record.environment, associationId: record.associationId };
-  return { ...keys.ofTenant(tenant, kind, id), ...keys.credentialListed(tenant, kind, record.createdAt, id) };
+  return { ...keys.ofTenant(tenant, kind, id), ...keys.credentialListed(tenant, record.createdAt, id) };
 };
 
 const applicationEntity = entity<ApplicationRecord>({
@@ -147,17 +147,13 @@ export function findTenantCredential<K extends CredentialKind>(tenant: Tenant, k
   });
 }
 
-/** A page of the tenant's API keys or clients, newest first. */
-export const tenantCredentialPage = <R>(
-  tenant: Tenant,
-  kind: CredentialKind,
-  page: Omit<PageRequest, 'binding'>,
-) =>
+/** A page of the tenant's API keys and clients, newest first. */
+export const tenantCredentialPage = (tenant: Tenant, page: Omit<PageRequest, 'binding'>) =>
   queryPage(
-    { ...listPartition('list1', keys.credentialList(tenant, kind)), ScanIndexForward: false },
-    { ...page, binding: { scope: tenantScope(tenant), query: `credentials:${kind}` } },
+    { ...listPartition('list1', keys.credentialList(tenant)), ScanIndexForward: false },
+    { ...page, binding: { scope: tenantScope(tenant), query: 'credentials' } },
     positionOn('list1'),
-    (item) => recordOf<R>(item),
+    (item) => recordOf<ApiKeyRecord | ClientRecord>(item),
   );
 
 export const findAssociation = (tenant: { environment: Environment; associationId: string }) =>

@@ -1,4 +1,4 @@
-// What POST /auth/token answers (service.ts IssuedToken).
+// What the Auth routes answer: a token (service.ts IssuedToken), a tenant's API keys and clients.
 import { pageOf } from '../http/responses.ts';
 import * as z from '../zod.ts';
 
@@ -27,7 +27,25 @@ export const tokenExample: z.input<typeof tokenResponse> = {
   associationId: '5b0e8f2a-3c1d-4e7a-9f60-2d8b7c4a1e93',
 };
 
-const credentialCommon = {
+export const credentialResource = z.strictObject({
+  id: z
+    .string()
+    .check(
+      z.describe(
+        "An API key's id (12 hexadecimal digits, the start of its hash: not secret) or a client's `clientId`.",
+      ),
+    ),
+  kind: z.enum(['apiKey', 'client']),
+  prefix: z
+    .string()
+    .check(
+      z.describe(
+        'What the secret starts with: `pgw_<environment>_` for a key, `pgwcs_` for a client secret.',
+      ),
+    ),
+  last4: z
+    .nullable(z.string())
+    .check(z.describe("The secret's last four characters; null for credentials made before they were kept.")),
   name: z.nullable(z.string()).check(z.describe('The name it was given when made, if any.')),
   status: z.enum(['active', 'revoked']),
   createdAt: z.string(),
@@ -35,45 +53,23 @@ const credentialCommon = {
     .nullable(z.string())
     .check(z.describe('The person who made it in the portal; null when the platform team did.')),
   revokedAt: z.nullable(z.string()),
-};
-
-export const apiKeyResource = z.strictObject({
-  keyId: z.string().check(z.describe('A short, non-secret handle (the first 12 hex digits of its hash).')),
-  prefix: z.string().check(z.describe('What the key starts with: `pgw_<environment>_`.')),
-  last4: z
-    .nullable(z.string())
-    .check(z.describe('Its last four characters; null for keys made before they were kept.')),
-  ...credentialCommon,
 });
 
-export const createdApiKeyResource = z.extend(apiKeyResource, {
-  apiKey: z
+export const createdCredentialResource = z.extend(credentialResource, {
+  secret: z
     .string()
     .check(
-      z.describe('The key itself, for `x-service-auth`: answered this once, never stored or shown again.'),
+      z.describe(
+        'The API key (for `x-service-auth`) or the client secret (for POST /auth/token): answered this once, never stored or shown again.',
+      ),
     ),
 });
 
-export const clientResource = z.strictObject({
-  clientId: z.string(),
-  secretPrefix: z.string().check(z.describe('What its secret starts with: `pgwcs_`.')),
-  secretLast4: z
-    .nullable(z.string())
-    .check(z.describe("Its secret's last four characters; null for clients made before they were kept.")),
-  ...credentialCommon,
-});
+export const credentialPage = pageOf(credentialResource);
 
-export const createdClientResource = z.extend(clientResource, {
-  clientSecret: z
-    .string()
-    .check(z.describe('For POST /auth/token: answered this once, never stored or shown again.')),
-});
-
-export const apiKeyPage = pageOf(apiKeyResource);
-export const clientPage = pageOf(clientResource);
-
-export const apiKeyExample: z.infer<typeof apiKeyResource> = {
-  keyId: '3f9a1c0e7b2d',
+export const credentialExample: z.infer<typeof credentialResource> = {
+  id: '3f9a1c0e7b2d',
+  kind: 'apiKey',
   prefix: 'pgw_sandbox_',
   last4: 'x7Qa',
   name: 'CI server',
@@ -82,21 +78,7 @@ export const apiKeyExample: z.infer<typeof apiKeyResource> = {
   createdBy: 'ada@acme.example',
   revokedAt: null,
 };
-export const createdApiKeyExample: z.infer<typeof createdApiKeyResource> = {
-  ...apiKeyExample,
-  apiKey: 'pgw_sandbox_Jq0cW3n5mZ8vT1yB6dK2hR9sL4pF7gX0aE5uN3x7Qa',
-};
-export const clientExample: z.infer<typeof clientResource> = {
-  clientId: '8d1f4b2a-6c3e-4a9d-b7f0-1e2d3c4b5a69',
-  secretPrefix: 'pgwcs_',
-  secretLast4: 'm2Pz',
-  name: 'CI server',
-  status: 'active',
-  createdAt: '2026-11-24T10:00:00.000Z',
-  createdBy: 'ada@acme.example',
-  revokedAt: null,
-};
-export const createdClientExample: z.infer<typeof createdClientResource> = {
-  ...clientExample,
-  clientSecret: 'pgwcs_R8tY2wQ5nB0vM7cX3kJ9hG4fD1sA6zL2eP0oI3m2Pz',
+export const createdCredentialExample: z.infer<typeof createdCredentialResource> = {
+  ...credentialExample,
+  secret: 'pgw_sandbox_Jq0cW3n5mZ8vT1yB6dK2hR9sL4pF7gX0aE5uN3x7Qa',
 };

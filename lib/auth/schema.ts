@@ -1,5 +1,4 @@
 import { pageQueryShape } from '../http/pagination.ts';
-import { uuidField } from '../http/uuid-field.ts';
 import * as z from '../zod.ts';
 
 export const tokenRequest = z.object({
@@ -7,17 +6,23 @@ export const tokenRequest = z.object({
   clientSecret: z.string().check(z.minLength(1), z.maxLength(256)),
 });
 
-/** POST /api-keys and POST /clients: a name to tell it by, or none (one schema each: each is a component). */
-const credentialBody = () =>
-  z.strictObject({
-    name: z.optional(z.string().check(z.trim(), z.minLength(1, 'must not be blank'), z.maxLength(64))),
-  });
-export const createApiKeyBody = credentialBody();
-export const createClientBody = credentialBody();
-
-export const keyIdParams = z.strictObject({
-  keyId: z.string().check(z.regex(/^[0-9a-f]{12}$/, 'must be a key id (12 hexadecimal digits)')),
+/** POST /credentials: an API key or a client, with a name to tell it by, or none. */
+export const createCredentialBody = z.strictObject({
+  kind: z.enum(['apiKey', 'client']),
+  name: z.optional(z.string().check(z.trim(), z.minLength(1, 'must not be blank'), z.maxLength(64))),
 });
-export const clientIdParams = z.strictObject({ clientId: uuidField });
+
+/** An API key's id (12 hexadecimal digits) or a client's (a UUID), in either case. */
+export const credentialIdParams = z.strictObject({
+  credentialId: z
+    .string()
+    .check(
+      z.regex(
+        /^([0-9a-fA-F]{12}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/,
+        'must be an API key id (12 hexadecimal digits) or a client id (a UUID)',
+      ),
+      z.toLowerCase(),
+    ),
+});
 
 export const credentialsQuery = z.strictObject(pageQueryShape);

@@ -1,5 +1,5 @@
 // A tenant's API keys and clients as its people manage them (the portal's Developers page, and the
-// /api-keys and /clients routes): made for the tenant's one application, each secret answered once and
+// /credentials routes): made for the tenant's one application, each secret answered once and
 // stored only as its hash (credentials.ts), listed by prefix and last four, revoked at once. The admin CLI
 // makes them with the same functions (lib/admin/tenants.ts).
 import { notFound, Problem } from '../http/problem.ts';
@@ -73,30 +73,25 @@ export async function makeClient(
   return { record, clientSecret };
 }
 
-const status = (record: { revokedAt?: string }) => (record.revokedAt ? 'revoked' : 'active');
+/** An API key's id (keyIdOf: 12 hex digits) or a client's (a UUID): which of the two a credential is. */
+export const isApiKeyId = (id: string) => /^[0-9a-f]{12}$/.test(id);
 
-const common = (record: ApiKeyRecord | ClientRecord) => ({
-  name: record.name ?? null,
-  status: status(record),
-  createdAt: record.createdAt,
-  createdBy: record.createdBy ?? null,
-  revokedAt: record.revokedAt ?? null,
-});
-
-/** What anyone on the team sees of a key: never the key, never its hash. */
-export const apiKeyOut = (record: ApiKeyRecord) => ({
-  keyId: record.keyId,
-  prefix: apiKeyPrefix(record.environment),
-  last4: record.last4 ?? null,
-  ...common(record),
-});
-
-export const clientOut = (record: ClientRecord) => ({
-  clientId: record.clientId,
-  secretPrefix: CLIENT_SECRET_PREFIX,
-  secretLast4: record.last4 ?? null,
-  ...common(record),
-});
+/** What anyone on the team sees of a key or a client: never its secret, never its hash. */
+export function credentialOut(record: ApiKeyRecord | ClientRecord) {
+  const apiKey = 'keyId' in record;
+  const environment = record.environment ?? 'sandbox';
+  return {
+    id: apiKey ? record.keyId : record.clientId,
+    kind: apiKey ? ('apiKey' as const) : ('client' as const),
+    prefix: apiKey ? apiKeyPrefix(environment) : CLIENT_SECRET_PREFIX,
+    last4: record.last4 ?? null,
+    name: record.name ?? null,
+    status: record.revokedAt ? ('revoked' as const) : ('active' as const),
+    createdAt: record.createdAt,
+    createdBy: record.createdBy ?? null,
+    revokedAt: record.revokedAt ?? null,
+  };
+}
 
 async function applicationOf(tenant: Tenant): Promise<ApplicationRecord> {
   const application = await findTenantApplication(tenant);
@@ -106,44 +101,45 @@ async function applicationOf(tenant: Tenant): Promise<ApplicationRecord> {
   return application;
 }
 
-export async function createTenantApiKey(tenant: Tenant, label: CredentialLabel, now: Date) {
-  const { record, apiKey } = await makeApiKey(await applicationOf(tenant), label, now);
-  return { ...apiKeyOut(record), apiKey };
+/** POST /credentials: a new API key or client of the tenant's application, its secret answered this once. */
+export async function createTenantCredential(
+  tenant: Tenant,
+  kind: 'apiKey' | 'client',
+  label: CredentialLabel,
+  now: Date,
+) {
+  const application = await applicationOf(tenant);
+  if (kind === 'apiKey') {
+    const { record, apiKey } = await makeApiKey(application, label, now);
+    return { ...credentialOut(record), secret: apiKey };
+  }
+  const { record, clientSecret } = await makeClient(application, tenant.associationId, label, now);
+  return { ...credentialOut(record), secret: clientSecret };
 }
 
-export async function createTenantClient(tenant: Tenant, label: CredentialLabel, now: Date) {
-  const { record, clientSecret } = await makeClient(
-    await applicationOf(tenant),
-    tenant.associationId,
-    label,
-    now,
-  );
-  return { ...clientOut(record), clientSecret };
+export async function listTenantCredentials(
+  tenant: Tenant,
+  page: { limit: number; cursor?: string | undefined },
+) {
+  const found = await tenantCredentialPage(tenant, page);
+  return { data: found.data.map(credentialOut), pagination: found.pagination };
 }
 
-type Page = { limit: number; cursor?: string | undefined };
-
-export async function listTenantApiKeys(tenant: Tenant, page: Page) {
-  const found = await tenantCredentialPage<ApiKeyRecord>(tenant, 'APIKEY', page);
-  return { data: found.data.map(apiKeyOut), pagination: found.pagination };
-}
-
-export async function listTenantClients(tenant: Tenant, page: Page) {
-  const found = await tenantCredentialPage<ClientRecord>(tenant, 'CLIENT', page);
-  return { data: found.data.map(clientOut), pagination: found.pagination };
-}
-
-/** Revokes one of the tenant's keys: the next request with it is a 401. Revoking twice keeps the first time. */
-export async function revokeTenantApiKey(tenant: Tenant, keyId: string, now: Date) {
-  const key = await findTenantCredential(tenant, 'APIKEY', keyId);
-  if (!key) throw notFound('No such API key.', [{ field: 'keyId', message: 'is not one of your keys' }]);
-  return apiKeyOut((await revokeApiKey(key.keyHash, now)) ?? key);
-}
-
-/** Revokes one of the tenant's clients: no token is issued to it again, and its tokens are refused at once. */
-export async function revokeTenantClient(tenant: Tenant, clientId: string, now: Date) {
-  const client = await findTenantCredential(tenant, 'CLIENT', clientId);
-  if (!client)
-    throw notFound('No such client.', [{ field: 'clientId', message: 'is not one of your clients' }]);
-  return clientOut((await revokeClient(client.clientId, now)) ?? client);
+/**
+ * Revokes one of the tenant's keys or clients: the next request with the key, a token for the client,
+ * or a token the client holds is a 401. Revoking twice keeps the first time. Another tenant's is a 404.
+ */
+export async function revokeTenantCredential(tenant: Tenant, id: string, now: Date) {
+  const missing = () =>
+    notFound('No such credential.', [
+      { field: 'credentialId', message: 'is not one of your keys or clients' },
+    ]);
+  if (isApiKeyId(id)) {
+    const key = await findTenantCredential(tenant, 'APIKEY', id);
+    if (!key) throw missing();
+    return credentialOut((await revokeApiKey(key.keyHash, now)) ?? key);
+  }
+  const client = await findTenantCredential(tenant, 'CLIENT', id);
+  if (!client) throw missing();
+  return credentialOut((await revokeClient(client.clientId, now)) ?? client);
 }

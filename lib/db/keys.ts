@@ -51,13 +51,13 @@
 // | portalSession      | SESSION#<sha256>         | SESSION                         |                                         | /portal/token, /portal/session (TTL) |
 // | auditEntry         | T#<env>#<assoc>#AUDIT    | <at>#<requestId>                |                                         | every person's state change, /team/audit-log (TTL) |
 // | application        | APP#<applicationId>      | APPLICATION                     |                                         | auth                               |
-// |                    |                          |                                 | gsi1: T#<env>#<assoc> / APPLICATION#<appId> | /api-keys, /clients (create)   |
+// |                    |                          |                                 | gsi1: T#<env>#<assoc> / APPLICATION#<appId> | POST /credentials              |
 // | apiKey             | APIKEY#<sha256>          | APIKEY                          | platform: APP#<appId> / APIKEY#<keyId>  | auth, admin                        |
-// |                    |                          |                                 | gsi1: T#<env>#<assoc> / APIKEY#<keyId>  | /api-keys/{keyId}                  |
-// |                    |                          |                                 | list1: <scope>#APIKEY / <createdAt>#<keyId> | /api-keys (newest first)       |
+// |                    |                          |                                 | gsi1: T#<env>#<assoc> / APIKEY#<keyId>  | DELETE /credentials/{id}           |
+// |                    |                          |                                 | list1: <scope>#CREDENTIAL / <createdAt>#<keyId> | /credentials (newest first) |
 // | client             | CLIENT#<clientId>        | CLIENT                          | platform: APP#<appId> / CLIENT#<id>     | /auth/token, admin                 |
-// |                    |                          |                                 | gsi1: T#<env>#<assoc> / CLIENT#<id>     | /clients/{clientId}                |
-// |                    |                          |                                 | list1: <scope>#CLIENT / <createdAt>#<id> | /clients (newest first)           |
+// |                    |                          |                                 | gsi1: T#<env>#<assoc> / CLIENT#<id>     | DELETE /credentials/{id}           |
+// |                    |                          |                                 | list1: <scope>#CREDENTIAL / <createdAt>#<id> | /credentials (newest first)   |
 // | requestLogEntry    | T#<env>#<assoc>#REQLOG   | <at>#<requestId>                |                                         | every state-changing or failed call, /request-log (TTL) |
 // | tokenRateWindow    | RATE#token#<subject>     | WINDOW#<epochSeconds>           |                                         | /auth/token (TTL)                  |
 // | applicationLimits  | APP#<applicationId>      | LIMITS                          |                                         | every API route, admin limits      |
@@ -163,16 +163,16 @@ export const keys = {
     platformIndexKeys('APP', applicationId, `${kind}#${id}`),
   /**
    * A tenant's own credentials, in its scope (lib/auth/tenant-credentials.ts): its application, API keys
-   * and clients by id on gsi1, and its keys or clients newest first on list1. Only records that name
-   * their association carry them (a client without one belongs to no tenant).
+   * and clients by id on gsi1, and its keys and clients together, newest first, on list1. Only records
+   * that name their association carry them (a client without one belongs to no tenant).
    */
   ofTenant: (tenant: Tenant, kind: 'APPLICATION' | CredentialKind, id: string): IndexKeys => ({
     gsi1pk: tenantScope(tenant),
     gsi1sk: `${kind}#${id}`,
   }),
-  credentialList: (tenant: Tenant, kind: CredentialKind): string => `${tenantScope(tenant)}#${kind}`,
-  credentialListed: (tenant: Tenant, kind: CredentialKind, createdAt: string, id: string): IndexKeys => ({
-    list1pk: keys.credentialList(tenant, kind),
+  credentialList: (tenant: Tenant): string => `${tenantScope(tenant)}#CREDENTIAL`,
+  credentialListed: (tenant: Tenant, createdAt: string, id: string): IndexKeys => ({
+    list1pk: keys.credentialList(tenant),
     list1sk: `${createdAt}#${id}`,
   }),
   /**

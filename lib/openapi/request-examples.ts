@@ -29,11 +29,13 @@ export const requestExamples: Partial<Record<OperationName, Record<string, Examp
   addTeamMember: {
     developer: { summary: 'A developer', value: { email: 'grace@acme.example', role: 'developer' } },
   },
-  createApiKey: {
-    named: { summary: 'A key named for where it is used', value: { name: 'CI server' } },
-    unnamed: { summary: 'No name', value: {} },
+  createCredential: {
+    apiKey: {
+      summary: 'An API key named for where it is used',
+      value: { kind: 'apiKey', name: 'CI server' },
+    },
+    client: { summary: 'A client, unnamed', value: { kind: 'client' } },
   },
-  createClient: { named: { summary: 'A client named for where it is used', value: { name: 'CI server' } } },
   issueToken: {
     credentials: {
       summary: 'Client credentials',

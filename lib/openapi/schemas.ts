@@ -4,12 +4,9 @@
 
 import { assetPage, assetResource } from '../assets/responses.ts';
 import {
-  apiKeyPage,
-  apiKeyResource,
-  clientPage,
-  clientResource,
-  createdApiKeyResource,
-  createdClientResource,
+  createdCredentialResource,
+  credentialPage,
+  credentialResource,
   tokenResponse,
 } from '../auth/responses.ts';
 import {
@@ -119,12 +116,9 @@ const responseSchemas: Record<string, z.core.$ZodType> = {
   Member: memberResource,
   MemberPage: memberPage,
   AuditPage: auditPage,
-  ApiKey: apiKeyResource,
-  CreatedApiKey: createdApiKeyResource,
-  ApiKeyPage: apiKeyPage,
-  Client: clientResource,
-  CreatedClient: createdClientResource,
-  ClientPage: clientPage,
+  Credential: credentialResource,
+  CreatedCredential: createdCredentialResource,
+  CredentialPage: credentialPage,
   RequestLogPage: requestLogPage,
 };
 

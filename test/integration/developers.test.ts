@@ -29,11 +29,16 @@ describe('a tenant’s API keys and clients', () => {
     ]);
   });
 
+  const make = (person: Person, body: Record<string, unknown>) =>
+    asPerson(person, '/credentials', { method: 'POST', body });
+  const revoke = (person: Person, id: string) => asPerson(person, `/credentials/${id}`, { method: 'DELETE' });
+
   it('answers a new key once, lists it by prefix and last four only, and refuses it at once when revoked', async () => {
-    const made = await asPerson(owner, '/api-keys', { method: 'POST', body: { name: 'CI server' } });
+    const made = await make(owner, { kind: 'apiKey', name: 'CI server' });
     assert.equal(made.status, 201, JSON.stringify(made.body));
-    const { apiKey, keyId } = made.body;
+    const { secret: apiKey, id } = made.body;
     assert.match(apiKey, /^pgw_sandbox_[\w-]{43}$/);
+    assert.match(id, /^[0-9a-f]{12}$/);
     assert.equal(made.body.prefix, 'pgw_sandbox_');
     assert.equal(made.body.last4, apiKey.slice(-4));
     assert.equal(made.body.createdBy, owner.email);
@@ -43,36 +48,34 @@ describe('a tenant’s API keys and clients', () => {
     const { clientId, clientSecret } = caller.tenant;
     assert.equal((await tokenWith(apiKey, clientId, clientSecret)).status, 200);
 
-    const listed = await asPerson(viewer, '/api-keys');
+    const listed = await asPerson(viewer, '/credentials');
     assert.equal(listed.status, 200);
-    const entry = listed.body.data.find((k: { keyId: string }) => k.keyId === keyId);
-    const { apiKey: _once, ...shown } = made.body;
-    assert.deepEqual(entry, shown);
+    const { secret: _once, ...shown } = made.body;
+    // Newest first: the key and client the admin CLI made with the tenant come after it.
+    assert.deepEqual(listed.body.data[0], shown);
+    const platformMade = listed.body.data.slice(1).map((c: { kind: string }) => c.kind);
+    assert.deepEqual(platformMade.sort(), ['apiKey', 'client']);
+    assert.ok(listed.body.data.slice(1).every((c: { createdBy: null }) => c.createdBy === null));
     assert.ok(!JSON.stringify(listed.body).includes(apiKey), 'the secret is never listed');
-    // Newest first: the key the admin CLI made with the tenant comes after it.
-    assert.equal(listed.body.data[0].keyId, keyId);
-    assert.equal(listed.body.data.length, 2);
-    assert.equal(listed.body.data[1].createdBy, null);
 
-    const revoked = await asPerson(owner, `/api-keys/${keyId}`, { method: 'DELETE' });
+    const revoked = await revoke(owner, id);
     assert.equal(revoked.status, 200, JSON.stringify(revoked.body));
     assert.equal(revoked.body.status, 'revoked');
     assert.ok(revoked.body.revokedAt);
     assert.equal((await tokenWith(apiKey, clientId, clientSecret)).status, 401);
     // A token route with the revoked key and a valid token: refused too.
-    const withToken = await call('/wallets', { apiKey, token: caller.token });
-    assert.equal(withToken.status, 401);
+    assert.equal((await call('/wallets', { apiKey, token: caller.token })).status, 401);
     // Revoking again answers it as it is.
-    const again = await asPerson(owner, `/api-keys/${keyId}`, { method: 'DELETE' });
-    assert.equal(again.body.revokedAt, revoked.body.revokedAt);
+    assert.equal((await revoke(owner, id)).body.revokedAt, revoked.body.revokedAt);
   });
 
   it('answers a new client’s secret once, and a revoked client gets no token and its tokens are refused', async () => {
-    const made = await asPerson(owner, '/clients', { method: 'POST', body: {} });
+    const made = await make(owner, { kind: 'client' });
     assert.equal(made.status, 201, JSON.stringify(made.body));
-    const { clientId, clientSecret } = made.body;
+    const { id: clientId, secret: clientSecret } = made.body;
     assert.match(clientSecret, /^pgwcs_[\w-]{43}$/);
-    assert.equal(made.body.secretLast4, clientSecret.slice(-4));
+    assert.equal(made.body.prefix, 'pgwcs_');
+    assert.equal(made.body.last4, clientSecret.slice(-4));
     assert.equal(made.body.name, null);
     const issued = await tokenWith(caller.tenant.apiKey, clientId, clientSecret);
     assert.equal(issued.status, 200);
@@ -80,12 +83,12 @@ describe('a tenant’s API keys and clients', () => {
     const token = issued.body.accessToken;
     assert.equal((await call('/wallets', { apiKey: caller.tenant.apiKey, token })).status, 200);
 
-    const listed = await asPerson(owner, '/clients');
-    const entry = listed.body.data.find((c: { clientId: string }) => c.clientId === clientId);
-    assert.equal('clientSecret' in entry, false);
+    const listed = await asPerson(owner, '/credentials');
+    assert.equal(listed.body.data[0].id, clientId);
+    assert.equal('secret' in listed.body.data[0], false);
     assert.ok(!JSON.stringify(listed.body).includes(clientSecret));
 
-    const revoked = await asPerson(owner, `/clients/${clientId}`, { method: 'DELETE' });
+    const revoked = await revoke(owner, clientId.toUpperCase());
     assert.equal(revoked.status, 200);
     assert.equal(revoked.body.status, 'revoked');
     assert.equal((await tokenWith(caller.tenant.apiKey, clientId, clientSecret)).status, 401);
@@ -93,42 +96,43 @@ describe('a tenant’s API keys and clients', () => {
   });
 
   it('lets everyone on the team read, and only owners make or revoke (the server refuses, 403)', async () => {
-    assert.equal((await asPerson(viewer, '/clients')).status, 200);
+    assert.equal((await asPerson(viewer, '/credentials')).status, 200);
     for (const person of [viewer, developer]) {
-      const made = await asPerson(person, '/api-keys', { method: 'POST', body: {} });
-      assert.equal(made.status, 403, JSON.stringify(made.body));
-      assert.match(made.body.detail, /needs owner/);
-      assert.equal((await asPerson(person, '/clients', { method: 'POST', body: {} })).status, 403);
+      const refused = await make(person, { kind: 'apiKey' });
+      assert.equal(refused.status, 403, JSON.stringify(refused.body));
+      assert.match(refused.body.detail, /needs owner/);
+      assert.equal((await make(person, { kind: 'client' })).status, 403);
     }
-    const listed = await asPerson(owner, '/api-keys');
-    const keyId = listed.body.data[0].keyId;
-    const refused = await asPerson(viewer, `/api-keys/${keyId}`, { method: 'DELETE' });
-    assert.equal(refused.status, 403);
-    assert.equal((await asPerson(owner, '/api-keys')).body.data[0].status, listed.body.data[0].status);
+    const listed = await asPerson(owner, '/credentials');
+    const first = listed.body.data[0];
+    assert.equal((await revoke(viewer, first.id)).status, 403);
+    assert.deepEqual((await asPerson(owner, '/credentials')).body.data[0], first);
     // An application cannot manage credentials, whatever it holds.
-    assert.equal((await as(caller, '/api-keys', { method: 'POST', body: {} })).status, 401);
+    assert.equal(
+      (await as(caller, '/credentials', { method: 'POST', body: { kind: 'apiKey' } })).status,
+      401,
+    );
+  });
+
+  it('names the field at fault', async () => {
+    const wrong = await make(owner, { kind: 'password', name: '' });
+    assert.equal(wrong.status, 400);
+    assert.deepEqual(wrong.body.errors.map((e: { field: string }) => e.field).sort(), ['kind', 'name']);
+    assert.equal((await revoke(owner, 'nothex')).body.errors[0].field, 'credentialId');
   });
 
   it('keeps tenants apart: another tenant’s key or client is a 404, and never listed', async () => {
     const other = await newCaller();
     const otherOwner = await newPerson(other.tenant, 'owner');
-    const theirKey = (await asPerson(otherOwner, '/api-keys', { method: 'POST', body: {} })).body;
-    const theirClient = (await asPerson(otherOwner, '/clients', { method: 'POST', body: {} })).body;
-    const key = await asPerson(owner, `/api-keys/${theirKey.keyId}`, { method: 'DELETE' });
+    const theirKey = (await make(otherOwner, { kind: 'apiKey' })).body;
+    const theirClient = (await make(otherOwner, { kind: 'client' })).body;
+    const key = await revoke(owner, theirKey.id);
     assert.equal(key.status, 404);
-    assert.equal(key.body.errors[0].field, 'keyId');
-    const client = await asPerson(owner, `/clients/${theirClient.clientId}`, { method: 'DELETE' });
-    assert.equal(client.status, 404);
-    assert.equal(
-      (await tokenWith(theirKey.apiKey, other.tenant.clientId, other.tenant.clientSecret)).status,
-      200,
-    );
-    const mine = JSON.stringify([
-      (await asPerson(owner, '/api-keys')).body,
-      (await asPerson(owner, '/clients')).body,
-    ]);
-    assert.ok(!mine.includes(theirKey.keyId) && !mine.includes(theirClient.clientId));
-    assert.equal((await asPerson(owner, '/api-keys/nothex', { method: 'DELETE' })).status, 400);
+    assert.equal(key.body.errors[0].field, 'credentialId');
+    assert.equal((await revoke(owner, theirClient.id)).status, 404);
+    assert.equal((await tokenWith(theirKey.secret, theirClient.id, theirClient.secret)).status, 200);
+    const mine = JSON.stringify((await asPerson(owner, '/credentials?limit=100')).body);
+    assert.ok(!mine.includes(theirKey.id) && !mine.includes(theirClient.id));
   });
 
   it('never logs a secret it makes', async () => {
@@ -138,22 +142,22 @@ describe('a tenant’s API keys and clients', () => {
       const { developersOperations } = await import('../../lib/operations/developers.ts');
       const { toApiGatewayEvent, lambdaContext } = await import('../../lib/local/lambda-event.ts');
       const handler = apiFunction('portal', developersOperations as never);
-      const route = routes.find((r) => r.operation === 'createApiKey');
+      const route = routes.find((r) => r.operation === 'createCredential');
       assert.ok(route);
       const event = toApiGatewayEvent(
         {
           method: 'POST',
-          url: '/v1/api-keys',
+          url: '/v1/credentials',
           headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
-          body: Buffer.from('{"name":"logged?"}'),
+          body: Buffer.from('{"kind":"apiKey","name":"logged?"}'),
         },
         routeKeyOf(route),
         undefined,
       );
       const result = await handler(event, lambdaContext('portal'));
       assert.equal(result.statusCode, 201, result.body);
-      const { apiKey } = JSON.parse(result.body ?? '{}');
-      assert.ok(!JSON.stringify(logs.lines).includes(apiKey));
+      const { secret } = JSON.parse(result.body ?? '{}');
+      assert.ok(!JSON.stringify(logs.lines).includes(secret));
     } finally {
       logs.restore();
     }
