@@ -201,3 +201,34 @@ export const Back = ({ to, label }: { to: string; label: string }) => (
     <a href={`#/${to}`}>← {label}</a>
   </p>
 );
+
+/** Cursor paging: the cursors walked so far (the last is the page shown), back one or on to the next. */
+export function Pager(props: {
+  cursors: string[];
+  setCursors(cursors: string[]): void;
+  pagination: { hasMore: boolean; nextCursor: string | null };
+  labels?: [string, string];
+}) {
+  const { cursors, setCursors, pagination } = props;
+  const [back, on] = props.labels ?? ['Previous', 'Next'];
+  return (
+    <div class="pager">
+      <button
+        type="button"
+        class="secondary"
+        disabled={cursors.length === 0}
+        onClick={() => setCursors(cursors.slice(0, -1))}
+      >
+        {back}
+      </button>
+      <button
+        type="button"
+        class="secondary"
+        disabled={!pagination.hasMore}
+        onClick={() => setCursors([...cursors, pagination.nextCursor ?? ''])}
+      >
+        {on}
+      </button>
+    </div>
+  );
+}

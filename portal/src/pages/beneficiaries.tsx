@@ -318,7 +318,7 @@ export function Beneficiary({ id }: { id: string }) {
               <dd>{when(b.updatedAt)}</dd>
             </dl>
           </div>
-          <EditBeneficiary key={b.updatedAt} beneficiary={b} onSaved={beneficiary.reload} />
+          <EditBeneficiary beneficiary={b} onSaved={beneficiary.reload} />
         </>
       )}
       <h2>Payment destinations</h2>

@@ -5,6 +5,7 @@ import {
   FieldError,
   Loading,
   Page,
+  Pager,
   Status,
   Table,
   useAction,
@@ -209,24 +210,12 @@ function RequestLog({ version }: { version: number }) {
               </tr>
             )}
           />
-          <div class="pager">
-            <button
-              type="button"
-              class="secondary"
-              disabled={cursors.length === 0}
-              onClick={() => setCursors(cursors.slice(0, -1))}
-            >
-              Newer
-            </button>
-            <button
-              type="button"
-              class="secondary"
-              disabled={!load.data.pagination.hasMore}
-              onClick={() => setCursors([...cursors, load.data?.pagination.nextCursor ?? ''])}
-            >
-              Older
-            </button>
-          </div>
+          <Pager
+            cursors={cursors}
+            setCursors={setCursors}
+            pagination={load.data.pagination}
+            labels={['Newer', 'Older']}
+          />
         </>
       )}
     </section>
