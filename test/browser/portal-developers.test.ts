@@ -113,7 +113,7 @@ describe('the portal’s Developers page, beneficiaries and phone width in Chrom
     const last4 = secret.slice(-4);
     const row = page.getByRole('row').filter({ hasText: 'Portal test key' });
     await row.getByText(`pgw_sandbox_…${last4}`).waitFor();
-    await visit(page, '#/developers', 'Developers');
+    await open(page, '#/developers', 'Developers');
     assert.equal(await page.getByText(secret).count(), 0);
 
     page.once('dialog', (confirm) => confirm.accept());
@@ -127,7 +127,7 @@ describe('the portal’s Developers page, beneficiaries and phone width in Chrom
   it('shows the tenant’s requests that changed something or failed in the request log', async () => {
     const failed = await as(caller, '/wallets', { method: 'POST', body: { walletName: '' } });
     assert.equal(failed.status, 400);
-    await visit(page, '#/developers', 'Developers');
+    await open(page, '#/developers', 'Developers');
     const log = page.getByRole('region', { name: 'Request log' });
     await log
       .getByRole('row')
@@ -162,7 +162,7 @@ describe('the portal’s Developers page, beneficiaries and phone width in Chrom
   });
 
   it('adds a payment destination to a beneficiary and opens it', async () => {
-    await visit(page, `#/beneficiaries/${beneficiaryId}`, 'Beneficiary: Thandi Nkosi');
+    await open(page, `#/beneficiaries/${beneficiaryId}`, 'Beneficiary: Thandi Nkosi');
     const account = Keypair.random().publicKey();
     await page.getByLabel('Method').selectOption('CRYPTO');
     await page.getByLabel('Country (2 letters)', { exact: true }).fill('ZA');
@@ -201,7 +201,7 @@ describe('the portal’s Developers page, beneficiaries and phone width in Chrom
       await context.clock.install();
       const tab = await context.newPage();
       await signIn(tab, person.email);
-      await visit(tab, `#/beneficiaries/${beneficiaryId}`, /^Beneficiary: Thandi/);
+      await open(tab, `#/beneficiaries/${beneficiaryId}`, /^Beneficiary: Thandi/);
       const lastName = tab
         .locator('label')
         .filter({ hasText: /^Last name/ })
@@ -263,7 +263,7 @@ describe('the portal’s Developers page, beneficiaries and phone width in Chrom
           page: document.documentElement.scrollWidth - window.innerWidth,
         })`);
         assert.deepEqual(overflow, { body: 0, page: 0 }, `${hash} scrolls sideways`);
-        await tab.screenshot({ path: `${screenshots}phone/${shot}.png`, fullPage: true });
+        await tab.screenshot({ path: `${screenshots}phone/${shot}.png` });
       }
       assert.deepEqual(phoneErrors, []);
     } finally {
