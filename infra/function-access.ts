@@ -18,6 +18,12 @@ export { type SecretName, secretIdVariable };
 /** Rate-limit windows outside a tenant's partition (per source, per client): counted before any work. */
 const RATE_WINDOWS = 'RATE#*';
 
+/**
+ * The tenants' request logs (lib/request-log): the HTTP chain of every API function writes a failed
+ * request there (lib/http/request-records.ts), so the read-only ones may put items there and nowhere else.
+ */
+const REQUEST_LOGS = `${TENANT_KEY_PREFIX}*#REQLOG`;
+
 /** Both environments' KEKs: for the functions that serve tenants of either. */
 const BOTH_KEKS = ['kek-sandbox', 'kek-production'] as const;
 
@@ -48,6 +54,11 @@ export interface FunctionAccess {
    */
   writesTo?: readonly string[];
   /**
+   * With table read: the partitions (dynamodb:LeadingKeys patterns) it may put new items in (PutItem
+   * alone): the request logs its failed reads go to.
+   */
+  appends?: readonly string[];
+  /**
    * Reads the pending index alone (Query on its ARN) and moves a re-driven record's place on it
    * (UpdateItem): the outbox reconciler, with table 'none'.
    */
@@ -59,7 +70,7 @@ export const functionAccess: Readonly<Record<string, FunctionAccess>> = {
   // Issues tokens: reads credentials and writes rate-limit windows; signs with the private keys.
   'api/auth': { table: 'readWrite', secrets: ['signing-keys', 'token-jwks'] },
   // Read-only catalogue; verifies bearer tokens against the public JWKS; pages with sealed cursors.
-  'api/assets': { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
+  'api/assets': { table: 'read', secrets: ['token-jwks', 'cursor-key'], appends: [REQUEST_LOGS] },
   // Answers 404/405 from the route table alone.
   'api/fallback': { table: 'none', secrets: [] },
   // Creates wallets (seals each new ledger key under its environment's KEK; the record's insert asks for
@@ -68,7 +79,7 @@ export const functionAccess: Readonly<Record<string, FunctionAccess>> = {
   // Beneficiaries and their payment destinations: tenant records, paged.
   'api/beneficiaries': { table: 'readWrite', secrets: ['token-jwks', 'cursor-key'] },
   // The connector catalogue, its compliance requirements and vocabularies: read-only, paged.
-  'api/connectors': { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
+  'api/connectors': { table: 'read', secrets: ['token-jwks', 'cursor-key'], appends: [REQUEST_LOGS] },
   // Prices and stores quotes (reads connectors, beneficiaries, fee rows).
   'api/quotes': { table: 'readWrite', secrets: ['token-jwks'] },
   // Payment acceptance: reads wallets, beneficiaries and the registry, writes the transaction record (its
@@ -89,7 +100,7 @@ export const functionAccess: Readonly<Record<string, FunctionAccess>> = {
   // writes it with its binding and the tenant's counter.
   'api/onramp': { table: 'readWrite', secrets: ['token-jwks', ...BOTH_KEKS] },
   // Transaction records: read-only, paged.
-  'api/transactions': { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
+  'api/transactions': { table: 'read', secrets: ['token-jwks', 'cursor-key'], appends: [REQUEST_LOGS] },
   // Statements: writes the lines it reads from the ledger (lib/statements/ledger-sync.ts), pages them.
   'api/statements': { table: 'readWrite', secrets: ['token-jwks', 'cursor-key'] },
   // Sandbox helpers: KYC decisions and funding payments signed by platform accounts; a payment still
@@ -230,6 +241,16 @@ export function grantAccess(
   const writeActions = [...TABLE_WRITE_ACTIONS, ...(access.deletes ? ['dynamodb:DeleteItem'] : [])];
   if (access.table === 'readWrite' && !access.writesTo)
     targets.table.grant(grantee, ...TABLE_READ_ACTIONS, ...writeActions);
+  if (access.appends) {
+    if (access.table !== 'read') throw new Error('appends is for a function with table read');
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['dynamodb:PutItem'],
+        resources: [targets.table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...access.appends] } },
+      }),
+    );
+  }
   if (access.writesTo) {
     targets.table.grant(grantee, ...TABLE_READ_ACTIONS);
     // Items are written to the table itself, never to an index: its ARN alone.

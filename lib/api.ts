@@ -5,8 +5,10 @@ import { readSecretJson } from './aws/secrets.ts';
 import { config } from './config.ts';
 import { apiFunctionWith, type ChainServices } from './http/api-function.ts';
 import { serviceUnavailable } from './http/problem.ts';
+import type { RequestRecord } from './http/request-records.ts';
 import { admitRequest } from './limits/service.ts';
 import { authenticatePerson, recordAudit } from './people/access.ts';
+import { logRequest } from './request-log/service.ts';
 
 export { accepted, ok, operation } from './http/api-function.ts';
 
@@ -32,6 +34,25 @@ async function originTokens({ reread = false } = {}): Promise<readonly string[] 
   return typeof before === 'string' && before !== '' ? [token, before] : [token];
 }
 
+/** A tenant's request in its request log, and a person's state change in the team's audit log too. */
+async function recordRequest(request: RequestRecord): Promise<void> {
+  const { tenant, caller, method, path, status, requestId, sourceIp, at } = request;
+  await Promise.all([
+    logRequest(request),
+    caller.kind === 'person' && method !== 'GET'
+      ? recordAudit(tenant, {
+          at,
+          actor: caller.id,
+          role: caller.role,
+          action: `${method} ${path}`,
+          status,
+          requestId,
+          sourceIp,
+        })
+      : undefined,
+  ]);
+}
+
 /** What every API function's chain is given (lib/provider-api.ts adds the provider caller kind's step). */
 export const chainServices = {
   authenticator: {
@@ -41,7 +62,7 @@ export const chainServices = {
   },
   limiter: (application, route, now) => admitRequest(application.applicationId, route, now),
   originTokens,
-  audit: recordAudit,
+  requests: recordRequest,
 } satisfies ChainServices;
 
 export const apiFunction = apiFunctionWith(chainServices);

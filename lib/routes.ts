@@ -281,6 +281,28 @@ export const routes = [
     auth: 'person',
     role: 'owner',
   },
+  // A tenant's API keys and clients (the portal's Developers page): everyone on the team reads them,
+  // owners make and revoke them (a credential outlives its maker's place on the team). People only: an
+  // application's own credentials cannot mint more of themselves.
+  { method: 'GET', path: '/credentials', fn: 'portal', operation: 'listCredentials', auth: 'person' },
+  {
+    method: 'POST',
+    path: '/credentials',
+    fn: 'portal',
+    operation: 'createCredential',
+    auth: 'person',
+    role: 'owner',
+  },
+  {
+    method: 'DELETE',
+    path: '/credentials/{credentialId}',
+    fn: 'portal',
+    operation: 'revokeCredential',
+    auth: 'person',
+    role: 'owner',
+  },
+  // The tenant's request log (lib/request-log): its applications read it as its people do.
+  { method: 'GET', path: '/request-log', fn: 'portal', operation: 'listRequestLog', auth: 'token' },
   // Providers' status notifications (lib/operations/providers.ts): not an integrator route.
   {
     method: 'POST',

@@ -121,6 +121,7 @@ export const LAYERS: { name: string; rule: string; members: string[] }[] = [
       'auth',
       'keys',
       'people',
+      'request-log',
       'connectors',
       'customers',
       'onramp-references',

@@ -1,17 +1,16 @@
 // Tenant administration for the platform team (the admin CLI and the local seed use it).
 import { randomUUID } from 'node:crypto';
-import { hashCredential, keyIdOf, newApiKey, newClientId, newClientSecret } from '../auth/credentials.ts';
+import { hashCredential } from '../auth/credentials.ts';
 import {
   type ApiKeyRecord,
   type ClientRecord,
   findApplication,
-  putApiKey,
   putApplication,
   putAssociation,
-  putClient,
   revokeApiKey,
   revokeClient,
 } from '../auth/repo.ts';
+import { makeApiKey, makeClient } from '../auth/tenant-credentials.ts';
 import { listApplicationItems } from '../db/platform-index.ts';
 import type { Environment } from '../tenant.ts';
 import { AdminRefusal } from './refusal.ts';
@@ -64,17 +63,8 @@ async function applicationOrThrow(applicationId: string) {
 
 /** A new API key for an application; the key itself is returned once and never stored. */
 export async function addApiKey(applicationId: string, now = new Date()) {
-  const application = await applicationOrThrow(applicationId);
-  const apiKey = newApiKey(application.environment);
-  const keyHash = hashCredential(apiKey);
-  await putApiKey({
-    keyId: keyIdOf(keyHash),
-    keyHash,
-    applicationId,
-    environment: application.environment,
-    createdAt: now.toISOString(),
-  });
-  return { applicationId, keyId: keyIdOf(keyHash), apiKey };
+  const { record, apiKey } = await makeApiKey(await applicationOrThrow(applicationId), {}, now);
+  return { applicationId, keyId: record.keyId, apiKey };
 }
 
 /** A new client; with associationId null it has none (its tokens are refused with 403). */
@@ -87,16 +77,8 @@ export async function addClient(applicationId: string, associationId: string | n
       `Association ${associationId} is not application ${applicationId}'s: a client can only be bound to its application's own association (${application.associationId}, ${application.environment}).`,
     );
   }
-  const clientId = newClientId();
-  const clientSecret = newClientSecret();
-  await putClient({
-    clientId,
-    secretHash: hashCredential(clientSecret),
-    applicationId,
-    ...(associationId ? { associationId } : {}),
-    createdAt: now.toISOString(),
-  });
-  return { applicationId, clientId, clientSecret, associationId };
+  const { record, clientSecret } = await makeClient(application, associationId, {}, now);
+  return { applicationId, clientId: record.clientId, clientSecret, associationId };
 }
 
 export async function revokeApiKeyByValue(apiKey: string, now = new Date()) {

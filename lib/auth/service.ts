@@ -24,7 +24,7 @@ export async function authenticateApplication(apiKey: string | undefined): Promi
   if (!apiKey) throw unauthorized('The x-service-auth header is required.');
   const record = await heldApiKey(hashCredential(apiKey));
   if (!record || record.revokedAt) throw unauthorized('The x-service-auth key is invalid or revoked.');
-  return { applicationId: record.applicationId, environment: record.environment };
+  return { applicationId: record.applicationId, environment: record.environment, keyId: record.keyId };
 }
 
 /** Verifies a bearer token for the application and resolves its tenant, or 401/403. */

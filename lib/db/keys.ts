@@ -51,8 +51,14 @@
 // | portalSession      | SESSION#<sha256>         | SESSION                         |                                         | /portal/token, /portal/session (TTL) |
 // | auditEntry         | T#<env>#<assoc>#AUDIT    | <at>#<requestId>                |                                         | every person's state change, /team/audit-log (TTL) |
 // | application        | APP#<applicationId>      | APPLICATION                     |                                         | auth                               |
+// |                    |                          |                                 | gsi1: T#<env>#<assoc> / APPLICATION#<appId> | POST /credentials              |
 // | apiKey             | APIKEY#<sha256>          | APIKEY                          | platform: APP#<appId> / APIKEY#<keyId>  | auth, admin                        |
+// |                    |                          |                                 | gsi1: T#<env>#<assoc> / APIKEY#<keyId>  | DELETE /credentials/{id}           |
+// |                    |                          |                                 | list1: <scope>#CREDENTIAL / <createdAt>#<keyId> | /credentials (newest first) |
 // | client             | CLIENT#<clientId>        | CLIENT                          | platform: APP#<appId> / CLIENT#<id>     | /auth/token, admin                 |
+// |                    |                          |                                 | gsi1: T#<env>#<assoc> / CLIENT#<id>     | DELETE /credentials/{id}           |
+// |                    |                          |                                 | list1: <scope>#CREDENTIAL / <createdAt>#<id> | /credentials (newest first)   |
+// | requestLogEntry    | T#<env>#<assoc>#REQLOG   | <at>#<requestId>                |                                         | every state-changing or failed call, /request-log (TTL) |
 // | tokenRateWindow    | RATE#token#<subject>     | WINDOW#<epochSeconds>           |                                         | /auth/token (TTL)                  |
 // | applicationLimits  | APP#<applicationId>      | LIMITS                          |                                         | every API route, admin limits      |
 // | requestRateWindow  | RATE#<group>#<subject>   | WINDOW#<epochSeconds>           |                                         | every API route (TTL, lib/limits)  |
@@ -143,6 +149,9 @@ export const pendingKeys = {
   attributes: ['pendingPk', 'pendingSk'],
 };
 
+/** What a tenant's credentials are: API keys (x-service-auth) and clients (client credentials). */
+export type CredentialKind = 'APIKEY' | 'CLIENT';
+
 export const keys = {
   association: (tenant: Tenant): ItemKey => ({ pk: tenantScope(tenant), sk: 'ASSOCIATION' }),
   application: (applicationId: string): ItemKey => ({ pk: `APP#${applicationId}`, sk: 'APPLICATION' }),
@@ -152,6 +161,20 @@ export const keys = {
   /** The admin CLI lists an application's API keys and clients (for revocation) on the platform index. */
   byApplication: (applicationId: string, kind: 'APIKEY' | 'CLIENT', id: string): IndexKeys =>
     platformIndexKeys('APP', applicationId, `${kind}#${id}`),
+  /**
+   * A tenant's own credentials, in its scope (lib/auth/tenant-credentials.ts): its application, API keys
+   * and clients by id on gsi1, and its keys and clients together, newest first, on list1. Only records
+   * that name their association carry them (a client without one belongs to no tenant).
+   */
+  ofTenant: (tenant: Tenant, kind: 'APPLICATION' | CredentialKind, id: string): IndexKeys => ({
+    gsi1pk: tenantScope(tenant),
+    gsi1sk: `${kind}#${id}`,
+  }),
+  credentialList: (tenant: Tenant): string => `${tenantScope(tenant)}#CREDENTIAL`,
+  credentialListed: (tenant: Tenant, createdAt: string, id: string): IndexKeys => ({
+    list1pk: keys.credentialList(tenant),
+    list1sk: `${createdAt}#${id}`,
+  }),
   /**
    * A token-route window. Its subject is what the caller proved (lib/auth/rate-limit.ts: `client#<id>`,
    * `failures#app#<id>`, `failures#app#<id>#ip#<address>`), never a clientId it merely named.
@@ -553,4 +576,13 @@ export const peopleKeys = {
   signInCode: (email: string): ItemKey => ({ pk: `PERSON#${email}`, sk: 'SIGNIN' }),
   session: (sessionHash: string): ItemKey => ({ pk: `SESSION#${sessionHash}`, sk: 'SESSION' }),
   audit: (tenant: Tenant): string => `${tenantScope(tenant)}#AUDIT`,
+};
+
+/** The tenant's request log (lib/request-log): a partition of its own, newest last, removed by TTL. */
+export const requestLogKeys = {
+  partition: (tenant: Tenant): string => `${tenantScope(tenant)}#REQLOG`,
+  entry: (tenant: Tenant, at: string, requestId: string): ItemKey => ({
+    pk: requestLogKeys.partition(tenant),
+    sk: `${at}#${requestId}`,
+  }),
 };

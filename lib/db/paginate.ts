@@ -9,6 +9,7 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../http/pagination.ts';
 import { db, tableName } from './client.ts';
 import { type CursorBinding, decodeCursor, encodeCursor } from './cursor.ts';
+import { recordOf } from './entity.ts';
 import { filterInput, type ListFilters } from './filters.ts';
 import type { ListIndex } from './keys.ts';
 
@@ -124,3 +125,12 @@ export async function queryPage<T>(
     },
   };
 }
+
+/** A partition's items, newest first (their sort keys start with the time): an audit or request log. */
+export const newestFirstPage = <R>(pk: string, page: PageRequest) =>
+  queryPage(
+    { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ScanIndexForward: false },
+    page,
+    (item) => ({ pk: item.pk, sk: item.sk }),
+    (item) => recordOf<R>(item),
+  );

@@ -10,7 +10,6 @@ import { type FunctionName, type OperationOf, type Route, routeKeyOf, routes } f
 import type { Tenant } from '../tenant.ts';
 import { traced } from '../trace.ts';
 import type * as z from '../zod.ts';
-import { type AuditSink, audit } from './audit.ts';
 import { type Authenticator, authenticate, type RequestLimiter } from './authenticate.ts';
 import { idempotencyKeyOf } from './idempotency-key.ts';
 import { jsonBody } from './json-body.ts';
@@ -21,6 +20,7 @@ import { badRequest, notFound } from './problem.ts';
 import { problemMapper } from './problem-response.ts';
 import { queryOf } from './query.ts';
 import { requestId } from './request-id.ts';
+import { type RequestSink, requestRecords } from './request-records.ts';
 import type { ApiContext, ApiEvent, ApiResult, Caller } from './types.ts';
 import { parseOrThrow } from './validation.ts';
 
@@ -107,8 +107,8 @@ export interface ChainServices {
   limiter?: RequestLimiter;
   /** The X-Origin-Verify tokens a request may carry (origin-verify.ts); none required when absent. */
   originTokens?: OriginTokens;
-  /** Where portal people's state-changing calls are recorded (audit.ts). */
-  audit?: AuditSink;
+  /** Where a tenant's state-changing and failed requests are recorded (request-records.ts). */
+  requests?: RequestSink;
 }
 
 /** The chain for one API function: `apiFunctionWith(services)(fn, operations)` is its handler. */
@@ -168,7 +168,7 @@ export const apiFunctionWith =
         .use(requestId() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
         .use(logRequestId() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
         // Before the problem mapper, so its onError runs after it and records the status a refusal got.
-        .use(audit(services.audit) as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
+        .use(requestRecords(services.requests) as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
         .use(problemMapper() as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
         .use(originVerify(services.originTokens) as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)
         .use(resolveRoute(fn) as MiddlewareObj<ApiEvent, ApiResult, Error, Context>)

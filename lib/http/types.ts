@@ -11,6 +11,8 @@ export interface Caller {
   environment: Environment;
   /** Set once a bearer token has been verified and its client resolved. */
   clientId?: string;
+  /** The id of the API key the application presented (lib/auth/credentials.ts keyIdOf): never the key. */
+  keyId?: string;
   associationId?: string;
   /** A provider (its signed notification): the connector whose secret signed the request. */
   connectorId?: string;

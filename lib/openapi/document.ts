@@ -107,7 +107,7 @@ function securityOf(auth: Route['auth']): OpenApiOperation['security'] {
 }
 
 /** Tags of the business portal's routes (sign-in, team): listed after the integrator's resources. */
-const PORTAL_TAGS = ['Portal', 'Team'];
+const PORTAL_TAGS = ['Portal', 'Team', 'Developers'];
 
 export function openApiDocument(options: DocumentOptions = {}): OpenApiDocument {
   const bodies: Record<string, z.core.$ZodType> = {};

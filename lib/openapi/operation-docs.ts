@@ -67,6 +67,7 @@ import {
   webhookResource,
 } from '../webhooks/responses.ts';
 import type * as z from '../zod.ts';
+import { developersDocs } from './developers-docs.ts';
 import { md } from './markdown.ts';
 import { OFFRAMP_LIMITS, PAYMENT_RULES, RAMP_RULES } from './payment-docs.ts';
 import { portalDocs } from './portal-docs.ts';
@@ -143,6 +144,7 @@ const SANDBOX_ONLY = 'Sandbox applications only: a production application gets 4
 
 export const operationDocs: Record<OperationName, OperationDoc> = {
   ...portalDocs,
+  ...developersDocs,
   issueToken: {
     tag: 'Auth',
     summary: 'Issue an access token',

@@ -29,6 +29,13 @@ export const requestExamples: Partial<Record<OperationName, Record<string, Examp
   addTeamMember: {
     developer: { summary: 'A developer', value: { email: 'grace@acme.example', role: 'developer' } },
   },
+  createCredential: {
+    apiKey: {
+      summary: 'An API key named for where it is used',
+      value: { kind: 'apiKey', name: 'CI server' },
+    },
+    client: { summary: 'A client, unnamed', value: { kind: 'client' } },
+  },
   issueToken: {
     credentials: {
       summary: 'Client credentials',

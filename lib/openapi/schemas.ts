@@ -3,7 +3,12 @@
 // is referenced wherever it appears, so nested resources (destinations in a beneficiary) read as $refs.
 
 import { assetPage, assetResource } from '../assets/responses.ts';
-import { tokenResponse } from '../auth/responses.ts';
+import {
+  createdCredentialResource,
+  credentialPage,
+  credentialResource,
+  tokenResponse,
+} from '../auth/responses.ts';
 import {
   beneficiaryPage,
   beneficiaryResource,
@@ -44,6 +49,7 @@ import {
 } from '../people/responses.ts';
 import { providerNotificationReceipt } from '../providers/responses.ts';
 import { quoteResource } from '../quotes/responses.ts';
+import { requestLogPage } from '../request-log/responses.ts';
 import { statementLine, statementResource } from '../statements/responses.ts';
 import {
   balanceResource,
@@ -112,6 +118,10 @@ const responseSchemas: Record<string, z.core.$ZodType> = {
   Member: memberResource,
   MemberPage: memberPage,
   AuditPage: auditPage,
+  Credential: credentialResource,
+  CreatedCredential: createdCredentialResource,
+  CredentialPage: credentialPage,
+  RequestLogPage: requestLogPage,
 };
 
 /**

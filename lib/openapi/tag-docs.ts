@@ -42,6 +42,8 @@ export const tagDescriptions: Record<string, string> = {
   Auth: 'Access tokens: `POST /auth/token` with the application’s key and client credentials answers a bearer token for 900 s. Fetch a new one before it expires; every other route needs it.',
   Portal:
     'The business portal’s sign-in: a person (not an application) asks for a one-time code by email, signs in with it for a session cookie, and mints short-lived bearer tokens for the public API from it, bound to one tenant and the person’s role there (`viewer`, `developer`, `owner`). These routes take no API key; they answer only the portal’s own pages (same origin).',
+  Developers:
+    'A tenant’s API keys and clients, made and revoked by its people (owners make and revoke, everyone on the team reads; an application cannot manage credentials), and the request log of what its applications and people changed or failed at, kept 7 days. Secrets are answered once, when made, and stored only as hashes.',
   Team: 'A tenant’s people and their roles, and the audit log of what they did: owners only, with a person’s token from POST /portal/token.',
   Assets: md(
     'The assets of the registry of the caller’s environment, which wallets hold and payments send.',

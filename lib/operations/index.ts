@@ -8,6 +8,7 @@ import { authOperations } from './auth.ts';
 import { beneficiariesOperations } from './beneficiaries.ts';
 import { connectorsOperations } from './connectors.ts';
 import { customersOperations } from './customers.ts';
+import { developersOperations } from './developers.ts';
 import { onrampOperations } from './onramp.ts';
 import { paymentsOperations } from './payments.ts';
 import { portalOperations } from './portal.ts';
@@ -38,7 +39,7 @@ export const operationsByFunction = {
   providers: providersOperations,
   customers: customersOperations,
   onramp: onrampOperations,
-  portal: { ...portalOperations, ...teamOperations },
+  portal: { ...portalOperations, ...teamOperations, ...developersOperations },
 } satisfies { [F in FunctionName]: Record<OperationOf<F>, AnyOperation> };
 
 /** The operation that serves a route of lib/routes.ts. */

@@ -1,10 +1,10 @@
 // The portal's people records: memberships (a person's role in a tenant), sign-in codes, sessions and
 // the audit log. Codes, sessions and audit entries are removed by TTL (`expiresAt`, epoch seconds).
 import { absent, exists, holds } from '../db/conditions.ts';
-import { entity, recordOf } from '../db/entity.ts';
+import { entity } from '../db/entity.ts';
 import { deleteIf, firstRecord, getRecord, putIf, readAllPages, updateIf } from '../db/items.ts';
 import { peopleKeys, tenantOf, tenantScope } from '../db/keys.ts';
-import { type PageRequest, queryPage } from '../db/paginate.ts';
+import { newestFirstPage, type PageRequest } from '../db/paginate.ts';
 import type { Environment, Tenant } from '../tenant.ts';
 import type { Role } from './schema.ts';
 
@@ -136,13 +136,7 @@ export const putAuditEntry = (record: AuditRecord) => putIf(auditEntity, record)
 
 /** The tenant's audit log, newest first. */
 export const auditPageOf = (tenant: Tenant, page: Omit<PageRequest, 'binding'>) =>
-  queryPage(
-    {
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': peopleKeys.audit(tenant) },
-      ScanIndexForward: false,
-    },
-    { ...page, binding: { scope: tenantScope(tenant), query: 'audit-log' } },
-    (item) => ({ pk: item.pk, sk: item.sk }),
-    (item) => recordOf<AuditRecord>(item),
-  );
+  newestFirstPage<AuditRecord>(peopleKeys.audit(tenant), {
+    ...page,
+    binding: { scope: tenantScope(tenant), query: 'audit-log' },
+  });

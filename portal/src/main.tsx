@@ -3,13 +3,15 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { gateway, type PersonToken, portalApi, type Schemas, useTenant } from './gateway.ts';
-import { Beneficiaries } from './pages/beneficiaries.tsx';
+import { Beneficiaries, Beneficiary, Destination } from './pages/beneficiaries.tsx';
+import { Developers } from './pages/developers.tsx';
 import { Home } from './pages/home.tsx';
 import { Payment, Payments } from './pages/payments.tsx';
 import { SignIn } from './pages/sign-in.tsx';
 import { Team } from './pages/team.tsx';
 import { Wallet, Wallets } from './pages/wallets.tsx';
 import { Webhook, Webhooks } from './pages/webhooks.tsx';
+import { SESSION_ENDED } from './ui.tsx';
 
 type Session = Schemas['PortalSession'];
 
@@ -19,6 +21,7 @@ const PAGES = [
   ['wallets', 'Wallets'],
   ['beneficiaries', 'Beneficiaries'],
   ['webhooks', 'Webhooks'],
+  ['developers', 'Developers'],
   ['team', 'Team & audit'],
 ] as const;
 
@@ -35,12 +38,16 @@ function useRoute(): string[] {
 }
 
 function Content({ route, token }: { route: string[]; token: PersonToken }) {
-  const [page = 'home', id] = route;
+  const [page = 'home', id, part, partId] = route;
   if (page === 'payments') return id ? <Payment id={id} /> : <Payments />;
   if (page === 'wallets')
     return id ? <Wallet id={id} sandbox={token.environment === 'sandbox'} /> : <Wallets />;
   if (page === 'webhooks') return id ? <Webhook id={id} /> : <Webhooks />;
-  if (page === 'beneficiaries') return <Beneficiaries />;
+  if (page === 'beneficiaries') {
+    if (id && part === 'destinations' && partId) return <Destination beneficiaryId={id} id={partId} />;
+    return id ? <Beneficiary id={id} /> : <Beneficiaries />;
+  }
+  if (page === 'developers') return <Developers />;
   if (page === 'team') return <Team token={token} />;
   return <Home />;
 }
@@ -117,9 +124,13 @@ function Shell({ session, token, onSignOut }: { session: Session; token: PersonT
 }
 
 function App() {
-  const [state, setState] = useState<{ session?: Session; token?: PersonToken; checked: boolean }>({
-    checked: false,
-  });
+  const [state, setState] = useState<{
+    session?: Session;
+    token?: PersonToken;
+    checked: boolean;
+    /** Set when the session ended mid-page: who was signed in, to sign them in again. */
+    ended?: string;
+  }>({ checked: false });
   const start = async () => {
     const { data } = await portalApi.GET('/portal/session');
     if (!data) return setState({ checked: true });
@@ -128,6 +139,13 @@ function App() {
   };
   useEffect(() => {
     start().catch(() => setState({ checked: true }));
+    // A 401 mid-page (ui.tsx kept the forms' drafts): sign in again, on the same page.
+    const ended = () => {
+      gateway.forget();
+      setState((s) => ({ checked: true, ended: s.token?.email ?? '' }));
+    };
+    addEventListener(SESSION_ENDED, ended);
+    return () => removeEventListener(SESSION_ENDED, ended);
   }, []);
   const signOut = async () => {
     await portalApi.DELETE('/portal/session');
@@ -135,7 +153,7 @@ function App() {
     setState({ checked: true });
   };
   if (!state.checked) return <p class="loading">Loading…</p>;
-  if (!state.session || !state.token) return <SignIn onSignedIn={() => start()} />;
+  if (!state.session || !state.token) return <SignIn ended={state.ended} onSignedIn={() => start()} />;
   return <Shell session={state.session} token={state.token} onSignOut={signOut} />;
 }
 

@@ -1,8 +1,56 @@
 // Small shared pieces: loading a page's data in one call, showing a problem next to the field it names,
-// statuses, amounts and dates.
+// keeping a form's draft across a sign-in, statuses, amounts and dates.
 import type { ComponentChildren, JSX } from 'preact';
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiProblem } from './gateway.ts';
+
+/**
+ * Forms' drafts, kept when the session ends mid-form: each form on the page registers how to read its
+ * values; a 401 (the session, or the token minted from it) writes them to sessionStorage (this tab only,
+ * gone when it closes) and asks for a sign-in, after which the same page takes them back, once. Forms
+ * hold no secret: sign-in codes are not drafts, and secrets the API answers are never in a form.
+ */
+const DRAFTS = 'portal.drafts';
+const registered = new Map<string, () => unknown>();
+export const SESSION_ENDED = 'portal:session-ended';
+
+const keptDrafts = (): Record<string, unknown> => JSON.parse(sessionStorage.getItem(DRAFTS) ?? '{}');
+
+/** Keeps every registered form's values and asks the app to sign in again. */
+export function sessionEnded(): void {
+  const kept = keptDrafts();
+  for (const [key, read] of registered) kept[key] = read();
+  sessionStorage.setItem(DRAFTS, JSON.stringify(kept));
+  dispatchEvent(new Event(SESSION_ENDED));
+}
+
+function takeDraft<T>(key: string): T | undefined {
+  const kept = keptDrafts();
+  const draft = kept[key] as T | undefined;
+  if (draft === undefined) return undefined;
+  delete kept[key];
+  sessionStorage.setItem(DRAFTS, JSON.stringify(kept));
+  return draft;
+}
+
+/** A form's values, kept across a sign-in when the session ends mid-form (`name`: the form, on this page). */
+export function useDraft<T>(name: string, initial: T | (() => T)): [T, (values: T) => void] {
+  const key = `${location.hash}|${name}`;
+  const [values, setValues] = useState<T>(
+    () => takeDraft<T>(key) ?? (initial instanceof Function ? initial() : initial),
+  );
+  const current = useRef(values);
+  current.current = values;
+  useEffect(() => {
+    registered.set(key, () => current.current);
+    return () => {
+      registered.delete(key);
+    };
+  }, [key]);
+  return [values, setValues];
+}
+
+const endedSession = (error: unknown) => error instanceof ApiProblem && error.status === 401;
 
 export type Load<T> = { data?: T; problem?: ApiProblem | Error; loading: boolean; reload(): void };
 
@@ -17,7 +65,10 @@ export function useLoad<T>(fetcher: () => Promise<T>, deps: unknown[]): Load<T> 
     setState((s) => ({ ...s, loading: true }));
     fetcher().then(
       (data) => live && setState({ data, loading: false }),
-      (problem: Error) => live && setState({ problem, loading: false }),
+      (problem: Error) => {
+        if (endedSession(problem)) return sessionEnded();
+        if (live) setState({ problem, loading: false });
+      },
     );
     return () => {
       live = false;
@@ -83,29 +134,34 @@ export type Column = string | { label: string; num?: true; hidden?: true };
 /** A table of `rows`, one `<tr>` each from `row`, or one line saying there is nothing. */
 export function Table<T>(props: { columns: Column[]; rows: T[]; empty: string; row(item: T): JSX.Element }) {
   const { columns, rows, empty, row } = props;
+  // The box scrolls sideways on a narrow screen; the page itself never does. It takes the keyboard's
+  // focus so that it can be scrolled without a mouse (WCAG 2.1.1).
   return (
-    <table>
-      <thead>
-        <tr>
-          {columns.map((c) => {
-            const { label, num, hidden } = typeof c === 'string' ? { label: c } : c;
-            return (
-              <th key={label} class={num ? 'num' : undefined}>
-                {hidden ? <span class="skip">{label}</span> : label}
-              </th>
-            );
-          })}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map(row)}
-        {rows.length === 0 && (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard.
+    <div class="table-box" tabIndex={0}>
+      <table>
+        <thead>
           <tr>
-            <td colSpan={columns.length}>{empty}</td>
+            {columns.map((c) => {
+              const { label, num, hidden } = typeof c === 'string' ? { label: c } : c;
+              return (
+                <th key={label} class={num ? 'num' : undefined}>
+                  {hidden ? <span class="skip">{label}</span> : label}
+                </th>
+              );
+            })}
           </tr>
-        )}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map(row)}
+          {rows.length === 0 && (
+            <tr>
+              <td colSpan={columns.length}>{empty}</td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -121,6 +177,7 @@ export function useAction(after?: () => void) {
       setNotice(done);
       after?.();
     } catch (error) {
+      if (endedSession(error)) return sessionEnded();
       setProblem(error as Error);
     }
   };
@@ -144,3 +201,34 @@ export const Back = ({ to, label }: { to: string; label: string }) => (
     <a href={`#/${to}`}>← {label}</a>
   </p>
 );
+
+/** Cursor paging: the cursors walked so far (the last is the page shown), back one or on to the next. */
+export function Pager(props: {
+  cursors: string[];
+  setCursors(cursors: string[]): void;
+  pagination: { hasMore: boolean; nextCursor: string | null };
+  labels?: [string, string];
+}) {
+  const { cursors, setCursors, pagination } = props;
+  const [back, on] = props.labels ?? ['Previous', 'Next'];
+  return (
+    <div class="pager">
+      <button
+        type="button"
+        class="secondary"
+        disabled={cursors.length === 0}
+        onClick={() => setCursors(cursors.slice(0, -1))}
+      >
+        {back}
+      </button>
+      <button
+        type="button"
+        class="secondary"
+        disabled={!pagination.hasMore}
+        onClick={() => setCursors([...cursors, pagination.nextCursor ?? ''])}
+      >
+        {on}
+      </button>
+    </div>
+  );
+}

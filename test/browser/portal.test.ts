@@ -7,49 +7,15 @@
 // tenant's person see nothing.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { as, type Caller, newCaller } from '../support/api.ts';
 import { consoleErrors, newBrowser, seriousViolations } from '../support/browser.ts';
 import { accepted, ownWallet, recordWhen, settled } from '../support/payments.ts';
-import { addPerson, codesSentTo } from '../support/people.ts';
+import { addPerson } from '../support/people.ts';
+import { portalUrl, screenshots, signIn, visit } from '../support/portal-pages.ts';
 import { heldOfframp } from '../support/ramps.ts';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
-
-const portalUrl = () => (process.env.TEST_BASE_URL ?? '').replace(/\/v1$/, '/portal/');
-const screenshots = fileURLToPath(new URL('../../docs/portal/', import.meta.url));
-
-/** Signs `email` in through the page, reading the code from the SES emulator as they would their inbox. */
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto(portalUrl());
-  await page.getByLabel('Work email').fill(email);
-  const before = (await codesSentTo(email)).length;
-  await page.getByRole('button', { name: 'Email me a code' }).click();
-  await page.getByLabel('Code').waitFor();
-  const codes = await codesSentTo(email);
-  assert.equal(codes.length, before + 1);
-  await page.getByLabel('Code').fill(codes.at(-1) as string);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('navigation', { name: 'Portal' }).waitFor();
-}
-
-/** Opens `hash`, waits for its heading and for its data, and checks it as a user and axe-core would. */
-async function visit(
-  page: Page,
-  hash: string,
-  heading: string | RegExp,
-  shot?: string,
-  problems: 'none' | 'expected' = 'none',
-): Promise<void> {
-  await page.goto(`${portalUrl()}${hash}`);
-  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  await page.getByText('Loading…').first().waitFor({ state: 'detached' });
-  assert.deepEqual(await seriousViolations(page), [], `${hash}: axe-core`);
-  if (problems === 'none')
-    assert.deepEqual(await page.getByRole('alert').allTextContents(), [], `${hash}: a problem shown`);
-  if (shot) await page.screenshot({ path: `${screenshots}${shot}.png` });
-}
 
 describe('the business portal in Chromium', () => {
   let caller: Caller;

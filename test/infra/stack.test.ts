@@ -269,10 +269,13 @@ interface ExpectedAccess {
   stream?: { failures: string };
   /** Writes only these partitions (a dynamodb:LeadingKeys condition on its writes, on the table alone). */
   writesTo?: string[];
+  /** Read-only, but puts new items in these partitions (PutItem alone, on the table alone). */
+  appends?: string[];
 }
 const expectedAccess: Record<string, ExpectedAccess> = {
   auth: { table: 'readWrite', secrets: ['signing-keys', 'token-jwks'] },
-  assets: { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
+  // Failed reads go to the tenants' request logs (lib/http/request-records.ts).
+  assets: { table: 'read', secrets: ['token-jwks', 'cursor-key'], appends: ['T#*#REQLOG'] },
   fallback: { table: 'none', secrets: [] },
   // No queue: a new wallet's insert asks for its activation through the outbox.
   // Both KEKs: it creates wallets for tenants of either environment.
@@ -285,7 +288,7 @@ const expectedAccess: Record<string, ExpectedAccess> = {
     writesTo: ['T#*', 'PLATFORM#sandbox', 'SUBMISSION#sandbox#*', 'PROVIDER#sandbox#*', 'RATE#*'],
   },
   beneficiaries: { table: 'readWrite', secrets: ['token-jwks', 'cursor-key'] },
-  connectors: { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
+  connectors: { table: 'read', secrets: ['token-jwks', 'cursor-key'], appends: ['T#*#REQLOG'] },
   quotes: { table: 'readWrite', secrets: ['token-jwks'] },
   // No queue: an accepted payment's insert asks for its execution through the outbox.
   payments: { table: 'readWrite', secrets: ['token-jwks'] },
@@ -298,7 +301,7 @@ const expectedAccess: Record<string, ExpectedAccess> = {
   customers: { table: 'readWrite', secrets: ['token-jwks', 'kek-sandbox', 'kek-production'] },
   // Asks the connector's provider for references: opens its secret to sign the request.
   onramp: { table: 'readWrite', secrets: ['token-jwks', 'kek-sandbox', 'kek-production'] },
-  transactions: { table: 'read', secrets: ['token-jwks', 'cursor-key'] },
+  transactions: { table: 'read', secrets: ['token-jwks', 'cursor-key'], appends: ['T#*#REQLOG'] },
   // Writes the lines it reads from the ledger.
   statements: { table: 'readWrite', secrets: ['token-jwks', 'cursor-key'] },
   // Seals each new webhook's signing secret; a redelivery asks for its attempt through the outbox.
@@ -567,8 +570,19 @@ describe('least privilege', () => {
       const sqsActionsByQueue = new Map<string, Set<string>>();
 
       let scopedWrites = false;
+      let appended = false;
       for (const statement of statementsOf(functionId)) {
         assert.equal(statement.Effect, 'Allow');
+        if (expected.appends && statement.Condition !== undefined) {
+          // New items, on the table alone, in its partitions alone.
+          assert.deepEqual(asArray(statement.Resource), [{ 'Fn::GetAtt': [tableId, 'Arn'] }]);
+          assert.deepEqual(statement.Condition, {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': expected.appends },
+          });
+          assert.deepEqual(asArray(statement.Action), ['dynamodb:PutItem']);
+          appended = true;
+          continue;
+        }
         if (expected.writesTo && statement.Condition !== undefined) {
           // Its writes, on the table alone, to its partitions alone.
           assert.deepEqual(asArray(statement.Resource), [{ 'Fn::GetAtt': [tableId, 'Arn'] }]);
@@ -630,6 +644,7 @@ describe('least privilege', () => {
       }
 
       assert.equal(scopedWrites, expected.writesTo !== undefined, 'writes scoped by partition');
+      assert.equal(appended, expected.appends !== undefined, 'puts scoped by partition');
       const hasAll = (wanted: string[]) => wanted.every((action) => dynamodbActions.has(action));
       const hasAny = (wanted: string[]) => wanted.some((action) => dynamodbActions.has(action));
       if (expected.table === 'none') assert.equal(dynamodbActions.size, 0, 'no DynamoDB access');

@@ -6,6 +6,7 @@ import { beforeAll, describe, it } from 'vitest';
 import { as, type Caller, call, newCaller } from '../support/api.ts';
 import {
   addPerson,
+  asPerson,
   codesSentTo,
   newEmail,
   newPerson,
@@ -15,13 +16,6 @@ import {
 } from '../support/people.ts';
 
 type Person = Awaited<ReturnType<typeof newPerson>>;
-
-/** A call with a person's token alone: no x-service-auth, as the portal makes it. */
-const asPerson = (
-  person: Pick<Person, 'token'>,
-  path: string,
-  options: { method?: string; body?: unknown } = {},
-) => call(path, { ...options, token: person.token });
 
 const newWallet = { walletName: 'Portal', assetCode: 'USDC', ownAccount: true };
 

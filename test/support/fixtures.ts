@@ -11,7 +11,7 @@ import { operationFor } from '../../lib/operations/index.ts';
 import { findProviderSecret } from '../../lib/providers/repo.ts';
 import { SIGNATURE_HEADER, signNotification } from '../../lib/providers/signature.ts';
 import { type Route, routeKeyOf, routes } from '../../lib/routes.ts';
-import { as, type Caller, newCaller } from './api.ts';
+import { as, type Caller, call, newCaller } from './api.ts';
 import { addPerson, newEmail, newPerson, signInCode } from './people.ts';
 import { startReceiver } from './webhook-receiver.ts';
 
@@ -61,6 +61,8 @@ export interface Fixture {
     token: string;
     pendingCode: { email: string; code: string };
     removableMemberId: string;
+    /** A client the owner made, which the credentials route's valid DELETE revokes. */
+    revocableCredentialId: string;
   };
 }
 
@@ -325,6 +327,13 @@ export async function newFixture(): Promise<Fixture> {
   };
 }
 
+/** A client of the tenant, made by its owner in the portal's way (its secret is not needed). */
+async function revocableCredential(token: string): Promise<string> {
+  const made = await call('/credentials', { method: 'POST', token, body: { kind: 'client' } });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  return made.body.id;
+}
+
 async function portalPeople(caller: Caller): Promise<Fixture['people']> {
   const owner = await newPerson(caller.tenant, 'owner');
   const [pending, removable] = await Promise.all([
@@ -337,6 +346,7 @@ async function portalPeople(caller: Caller): Promise<Fixture['people']> {
     token: owner.token,
     pendingCode: { email: pending.email, code: await signInCode(pending.email) },
     removableMemberId: removable.memberId,
+    revocableCredentialId: await revocableCredential(owner.token),
   };
 }
 
@@ -488,6 +498,8 @@ function validBody(key: string, f: Fixture): unknown {
       return { environment: 'sandbox' };
     case 'POST /v1/team/members':
       return { email: newEmail('invited'), role: 'viewer' };
+    case 'POST /v1/credentials':
+      return { kind: 'client', name: 'Fuzz' };
     case 'POST /v1/sandbox/customers/{customerId}/connectors/{connectorId}/decision':
       // The decision it has: answered again.
       return { decision: 'VERIFIED' };
@@ -531,6 +543,8 @@ function paramValue(key: string, param: string, f: Fixture): string {
       return 'complete';
     case 'memberId':
       return f.people.removableMemberId;
+    case 'credentialId':
+      return f.people.revocableCredentialId;
     default:
       throw new Error(`No fixture value for {${param}} of ${key}: add one to test/support/fixtures.ts`);
   }

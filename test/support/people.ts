@@ -64,3 +64,10 @@ export async function newPerson(tenant: Pick<NewTenant, 'environment' | 'associa
   const cookie = await signIn(email);
   return { email, memberId, cookie, token: await personTokenOf(cookie) };
 }
+
+/** A call with a person's token alone: no x-service-auth, as the portal makes it. */
+export const asPerson = (
+  person: { token: string },
+  path: string,
+  options: { method?: string; body?: unknown } = {},
+) => call(path, { ...options, token: person.token });

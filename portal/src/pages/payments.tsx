@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, ok, type Schemas } from '../gateway.ts';
-import { Back, Loading, Page, Status, Table, useLoad, when } from '../ui.tsx';
+import { Back, Loading, Page, Pager, Status, Table, useLoad, when } from '../ui.tsx';
 import { Deliveries } from './deliveries.tsx';
 
 type Filters = { status: string; type: string; walletId: string; createdFrom: string; createdTo: string };
@@ -125,24 +125,7 @@ export function Payments() {
               </tr>
             )}
           />
-          <div class="pager">
-            <button
-              type="button"
-              class="secondary"
-              disabled={cursors.length === 0}
-              onClick={() => setCursors(cursors.slice(0, -1))}
-            >
-              Previous
-            </button>
-            <button
-              type="button"
-              class="secondary"
-              disabled={!load.data.pagination.hasMore}
-              onClick={() => setCursors([...cursors, load.data?.pagination.nextCursor ?? ''])}
-            >
-              Next
-            </button>
-          </div>
+          <Pager cursors={cursors} setCursors={setCursors} pagination={load.data.pagination} />
         </>
       )}
     </Page>

@@ -2,9 +2,12 @@ import { useState } from 'preact/hooks';
 import { ApiProblem, ok, portalApi } from '../gateway.ts';
 import { FieldError, Problem } from '../ui.tsx';
 
-/** Email, then the 8-digit code the email gives. No password: the inbox is the proof. */
-export function SignIn({ onSignedIn }: { onSignedIn(): void }) {
-  const [email, setEmail] = useState('');
+/**
+ * Email, then the 8-digit code the email gives. No password: the inbox is the proof. `ended`: the email
+ * of a session that ended mid-page, when it did.
+ */
+export function SignIn({ ended, onSignedIn }: { ended?: string | undefined; onSignedIn(): void }) {
+  const [email, setEmail] = useState(ended ?? '');
   const [code, setCode] = useState('');
   const [sent, setSent] = useState(false);
   const [problem, setProblem] = useState<Error>();
@@ -32,6 +35,11 @@ export function SignIn({ onSignedIn }: { onSignedIn(): void }) {
   return (
     <main class="signin" id="main">
       <h1>Sign in to the business portal</h1>
+      {ended !== undefined && (
+        <p class="notice" role="status">
+          Your session ended. Sign in again: you will be back where you were, with what you typed.
+        </p>
+      )}
       <div class="card">
         {!sent ? (
           <form onSubmit={ask}>
