@@ -58,7 +58,10 @@ describe('payments while account reads lag behind the ledger', () => {
     sendAsset: usdc,
     amount,
   });
-  const pay = (legs: PaymentLeg[], extra: { intentId?: string; memo?: string; now?: () => Date } = {}) =>
+  const pay = (
+    legs: PaymentLeg[],
+    extra: { intentId?: string; memo?: string; now?: () => Date; firstDelivery?: boolean } = {},
+  ) =>
     payments.executePayment({
       environment: 'sandbox',
       intentId: `test-payment:${randomUUID()}`,
@@ -215,6 +218,37 @@ describe('payments while account reads lag behind the ledger', () => {
     assert.equal(calls.filter((c) => c.startsWith('fetch ')).length, 0, calls.join('\n'));
     // The funding account's record and the intent's submission record: one read each.
     assert.equal(times('DynamoDB.GetItem'), 2, calls.join('\n'));
+  });
+
+  it('a first delivery reads no submission record; a second one for an intent that landed adopts it: one transaction', async () => {
+    const getItems = async (run: () => Promise<SubmissionOutcome>) => {
+      let count = 0;
+      const onRequest = (message: unknown) => {
+        const target = (message as { request: ClientRequest }).request.getHeader('x-amz-target');
+        if (target === 'DynamoDB_20120810.GetItem') count += 1;
+      };
+      subscribe('http.client.request.start', onRequest);
+      try {
+        const outcome = await run();
+        assert.equal(outcome.status, 'succeeded', JSON.stringify(outcome));
+        return { outcome, count };
+      } finally {
+        unsubscribe('http.client.request.start', onRequest);
+      }
+    };
+    const asked = await getItems(() => pay([leg(wallet.payer, wallet.payee)]));
+    const intentId = `test-payment:${randomUUID()}`;
+    const first = await getItems(() =>
+      pay([leg(wallet.payer, wallet.payee)], { intentId, firstDelivery: true }),
+    );
+    assert.equal(first.count, asked.count - 1, 'the submission record is not read');
+    const before = (await paymentsInto(wallet.payee.publicKey)).length;
+    // The stream (or the reconciler) sends the record's message again: a first delivery of its own.
+    const again = await getItems(() =>
+      pay([leg(wallet.payer, wallet.payee)], { intentId, firstDelivery: true }),
+    );
+    assert.equal(again.outcome.hash, first.outcome.hash);
+    assert.equal((await paymentsInto(wallet.payee.publicKey)).length, before, 'nothing more on the ledger');
   });
 
   /** The native payments the funding account made into `account`: its reserve top-ups. */
