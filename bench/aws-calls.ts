@@ -1,7 +1,7 @@
 // AWS calls by command, counted as they leave the process: every SDK client sends over node:http, whose
 // diagnostics channel sees each request and its X-Amz-Target (DynamoDB_20120810.GetItem,
 // AmazonSQS.ReceiveMessage, secretsmanager.GetSecretValue…). A request without one (the Lambda API, and the
-// ledger's Horizon API, which the Stellar SDK reaches through fetch: undici's channel) is counted by its
+// ledger's Horizon API, over node:http too; fetch, undici's channel, where anything still uses it) is counted by its
 // method and first path segment. bench/function-host.mjs counts the
 // same way inside each hosted function.
 //

@@ -7,6 +7,7 @@
 // channel pool in a table of the run's own, in the DynamoDB Local its environment names), lets the last
 // pending ledger close, counts every payment on the ledger per intent and sends the figures back.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { subscribe } from 'node:diagnostics_channel';
 import { Keypair } from '@stellar/stellar-sdk';
 import { resetConfig } from '../lib/config.ts';
 import { ensureChannelKeys } from '../lib/ledger/channels.ts';
@@ -136,28 +137,14 @@ try {
   // Imported only now, as the tests do: nothing may read the sandbox network before it points here.
   const submit = await import('../lib/ledger/submit.ts');
   const { findSubmission } = await import('../lib/ledger/submissions.ts');
-  const { ledgerNetwork } = await import('../lib/ledger/network.ts');
+  const { SUBMISSION_ANSWERS_CHANNEL } = await import('../lib/ledger/horizon-submit.ts');
 
   // Every answer to a submission, tallied by code: a storm of tx_try_again_later or tx_bad_seq shows here.
   const answers: Record<string, number> = {};
-  const { server } = ledgerNetwork('sandbox');
-  const submitTransaction = server.submitTransaction.bind(server);
-  server.submitTransaction = (async (...args: Parameters<typeof submitTransaction>) => {
-    const tally = (code: string) => {
-      answers[code] = (answers[code] ?? 0) + 1;
-    };
-    try {
-      const response = await submitTransaction(...args);
-      tally('accepted');
-      return response;
-    } catch (error) {
-      const response = (error as { response?: { status?: number; data?: unknown } }).response;
-      const codes = (response?.data as { extras?: { result_codes?: { transaction?: string } } } | undefined)
-        ?.extras?.result_codes;
-      tally(codes?.transaction ?? (response?.status ? `HTTP ${response.status}` : 'no answer'));
-      throw error;
-    }
-  }) as typeof server.submitTransaction;
+  subscribe(SUBMISSION_ANSWERS_CHANNEL, (message) => {
+    const { answer } = message as { answer: string };
+    answers[answer] = (answers[answer] ?? 0) + 1;
+  });
 
   const intentIds = Array.from({ length: spec.payments }, (_, i) => intentIdOf(spec.run, i));
   const pairs = paymentPairs(spec.payments, spec.accounts, spec.order);

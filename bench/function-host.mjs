@@ -44,11 +44,14 @@ subscribe('http.client.request.start', ({ request }) => {
       : `${request.method} /${request.path.split(/[/?]/)[1] ?? ''}`;
   calls[name] = (calls[name] ?? 0) + 1;
 });
-// fetch (undici): the Stellar SDK's Horizon calls.
+// fetch (undici): Horizon calls of anything still reaching it through fetch (lib/ledger uses node:http).
 subscribe('undici:request:create', ({ request }) => {
   const name = `${request.method} /${request.path.split(/[/?]/)[1] ?? ''}`;
   calls[name] = (calls[name] ?? 0) + 1;
 });
+
+// Stopped with SIGTERM: exiting through process.exit writes a --cpu-prof profile (BENCH_CPU_PROF).
+process.on('SIGTERM', () => process.exit(0));
 
 const bundle = process.argv[2];
 const loading = process.cpuUsage();

@@ -40,6 +40,16 @@ const hostScript = fileURLToPath(new URL('function-host.mjs', import.meta.url));
 const STDERR_TAIL_CHARS = 2000;
 
 /**
+ * --enable-source-maps, and with BENCH_CPU_PROF=<folder> a V8 CPU profile of every hosted function,
+ * written there when the host stops (`--cpu-prof`; open it in Chrome's DevTools): where an invocation's
+ * CPU goes.
+ */
+function nodeOptions(): string {
+  const folder = process.env.BENCH_CPU_PROF;
+  return ['--enable-source-maps', ...(folder ? ['--cpu-prof', `--cpu-prof-dir=${folder}`] : [])].join(' ');
+}
+
+/**
  * Starts `bundleFile` (undefined: Node alone, the baseline) in a fresh Node process with `env` and the
  * NODE_OPTIONS infra gives every function (infra/constructs/bundled-function.ts: --enable-source-maps).
  */
@@ -51,7 +61,7 @@ export function hostFunction(
   const child = fork(hostScript, bundleFile ? [bundleFile] : [], {
     execPath: process.execPath,
     execArgv: [],
-    env: { PATH: process.env.PATH ?? '', ...env, NODE_OPTIONS: '--enable-source-maps' },
+    env: { PATH: process.env.PATH ?? '', ...env, NODE_OPTIONS: nodeOptions() },
     // The functions' logs are not the subject here; stderr is kept for a crash's cause.
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });

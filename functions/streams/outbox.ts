@@ -1,48 +1,93 @@
 // The outbox router: the table's stream (NEW_AND_OLD_IMAGES) → the messages lib/outbox.ts's rows ask
-// for. Each record is its own batch item: a record whose send fails is reported (partial batch response),
-// and the stream offers it again with the records after it; the ones already sent go again too, which
-// every consumer takes (lib/outbox.ts). The local stack's stream poller invokes this same handler.
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+// for. Each record is routed in stream order (its messages, a subsegment of its own), then each queue's
+// messages of the whole batch go out together (SendMessageBatch, up to 10 a call: lib/aws/queues.ts), so
+// a batch of a burst's records costs a call a queue per 10 messages instead of one a message. A record
+// with a message not sent is reported (partial batch response): the stream offers it again with the
+// records after it, whose messages go again too, which every consumer takes (lib/outbox.ts). The local
+// stack's stream poller invokes this same handler.
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import middy from '@middy/core';
-import type { Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { sendToQueue } from '../../lib/aws/queues.ts';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { sendAllToQueue } from '../../lib/aws/queues.ts';
 import { config } from '../../lib/config.ts';
 import { logger } from '../../lib/log.ts';
-import { type Change, logKeysOf, outboxMessages } from '../../lib/outbox.ts';
-import { annotate, tracedEach } from '../../lib/trace.ts';
+import { type Change, logKeysOf, type OutboxMessage, outboxMessages } from '../../lib/outbox.ts';
+import { annotate, traced } from '../../lib/trace.ts';
 
 config();
-const processor = new BatchProcessor(EventType.DynamoDBStreams);
 
 type Image = NonNullable<DynamoDBRecord['dynamodb']>['NewImage'];
 // The Lambda event's attribute values are the wire format the SDK's unmarshall reads.
 const imageOf = (image: Image) => (image ? unmarshall(image as Record<string, AttributeValue>) : undefined);
 
-const route = async (record: DynamoDBRecord) => {
-  logger.resetKeys();
-  logger.appendKeys({ eventId: record.eventID, sequenceNumber: record.dynamodb?.SequenceNumber });
-  const change: Change = {
-    kind: record.eventName ?? 'MODIFY',
-    newImage: imageOf(record.dynamodb?.NewImage),
-    oldImage: imageOf(record.dynamodb?.OldImage),
-  };
-  const keys = logKeysOf(change.newImage ?? change.oldImage);
-  logger.appendKeys(keys);
-  annotate(keys);
-  // In row order, one at a time: a failure leaves the rest to the redelivery, which sends them all again.
-  for (const { queue, message } of outboxMessages(change)) {
-    await sendToQueue(queue, message);
-    logger.info('Outbox message sent', { queue });
-  }
-};
+/** A record of the batch, routed: its log keys and its messages (none when it could not be read). */
+interface Routed {
+  record: DynamoDBRecord;
+  keys: Record<string, string>;
+  messages: OutboxMessage[];
+  failed: boolean;
+}
 
-// In stream order, one at a time: each record's log keys are its own.
-export const handler = middy(async (event: DynamoDBStreamEvent, context: Context) =>
-  processPartialResponse(event, tracedEach('outbox-route', route), processor, {
-    context,
-    processInParallel: false,
-  }),
-).use(injectLambdaContext(logger, { resetKeys: true }));
+const route = (record: DynamoDBRecord): Promise<Routed> =>
+  traced('outbox-route', async () => {
+    const change: Change = {
+      kind: record.eventName ?? 'MODIFY',
+      newImage: imageOf(record.dynamodb?.NewImage),
+      oldImage: imageOf(record.dynamodb?.OldImage),
+    };
+    const keys = logKeysOf(change.newImage ?? change.oldImage);
+    annotate(keys);
+    return { record, keys, messages: outboxMessages(change), failed: false };
+  }).catch((error: unknown) => {
+    logger.error('Outbox record not routed', { eventId: record.eventID, error });
+    return { record, keys: {}, messages: [], failed: true };
+  });
+
+/** Sends every routed message, each queue's together; marks the records with a message not sent. */
+async function send(routed: Routed[]): Promise<void> {
+  const byQueue = new Map<string, { from: Routed; message: unknown }[]>();
+  for (const from of routed)
+    for (const { queue, message } of from.messages) {
+      const entries = byQueue.get(queue) ?? [];
+      entries.push({ from, message });
+      byQueue.set(queue, entries);
+    }
+  await traced('outbox-send', () =>
+    Promise.all(
+      [...byQueue].map(async ([queue, entries]) => {
+        let notSent: Set<number>;
+        try {
+          notSent = await sendAllToQueue(
+            queue,
+            entries.map((entry) => entry.message),
+          );
+        } catch (error) {
+          logger.error('Outbox queue not reachable', { queue, error });
+          notSent = new Set(entries.keys());
+        }
+        for (const i of notSent) (entries[i] as { from: Routed }).from.failed = true;
+      }),
+    ),
+  );
+}
+
+// The records' log keys are each their own: a line per message sent, with the keys of its record.
+export const handler = middy(async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+  const routed: Routed[] = [];
+  for (const record of event.Records) routed.push(await route(record));
+  await send(routed);
+  for (const { record, keys, messages, failed } of routed) {
+    logger.resetKeys();
+    logger.appendKeys({ eventId: record.eventID, sequenceNumber: record.dynamodb?.SequenceNumber, ...keys });
+    if (failed) logger.warn('Outbox record not sent: the stream offers it again');
+    else for (const { queue } of messages) logger.info('Outbox message sent', { queue });
+  }
+  logger.resetKeys();
+  return {
+    batchItemFailures: routed
+      .filter((r) => r.failed)
+      .map((r) => ({ itemIdentifier: r.record.dynamodb?.SequenceNumber ?? '' })),
+  };
+}).use(injectLambdaContext(logger, { resetKeys: true }));

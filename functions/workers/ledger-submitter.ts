@@ -28,7 +28,8 @@ const submit = async (record: SQSRecord) => {
   logger.appendKeys({ messageId: record.messageId });
   const message = messageBody(record, ledgerSubmission);
   logger.appendKeys({ environment: message.environment, kind: message.kind });
-  if (message.kind === 'payment') return executeTransaction(message);
+  if (message.kind === 'payment')
+    return executeTransaction(message, { firstDelivery: record.attributes.ApproximateReceiveCount === '1' });
   logger.appendKeys({ intentId: message.intentId });
   await resumeFunding(message);
 };

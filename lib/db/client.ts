@@ -2,6 +2,7 @@
 // standard settings (AWS_ENDPOINT_URL_DYNAMODB locally), never from code.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { withoutSdkLogging } from '../aws/sdk-logging.ts';
 import { config } from '../config.ts';
 import { reportConsumedCapacity } from './consumed-capacity.ts';
 
@@ -13,7 +14,7 @@ import { reportConsumedCapacity } from './consumed-capacity.ts';
 const maxSockets = Number(process.env.DYNAMODB_MAX_SOCKETS) || undefined;
 
 export const db = DynamoDBDocumentClient.from(
-  new DynamoDBClient(maxSockets ? { requestHandler: { httpAgent: { maxSockets } } } : {}),
+  withoutSdkLogging(new DynamoDBClient(maxSockets ? { requestHandler: { httpAgent: { maxSockets } } } : {})),
   { marshallOptions: { removeUndefinedValues: true } },
 );
 reportConsumedCapacity(db);

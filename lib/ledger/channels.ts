@@ -50,6 +50,12 @@ export interface ChannelAccount {
    * it was seen on: a later holder builds above it, whatever a lagging account read says (see landedOn).
    */
   landed?: LandedSequence;
+  /**
+   * Set by a release whose holder's transaction landed on the channel (`landed` is then the channel's
+   * sequence number on the ledger, as nobody else builds on it), removed by every other release: the next
+   * holder to claim it free builds on `landed` without reading the account (LeasedChannel.known).
+   */
+  landedLast?: true;
 }
 
 /** A channel's sequence number known consumed, on one network (tests run ledgers side by side). */
@@ -73,8 +79,16 @@ export function sequenceToBuildOn(
   return BigInt(landed.sequence) > BigInt(onLedger) ? landed.sequence : onLedger;
 }
 
-/** A channel as its holder builds on it. */
-export type LeasedChannel = Pick<ChannelAccount, 'index' | 'publicKey' | 'sealedSecret' | 'landed'>;
+/**
+ * A channel as its holder builds on it. `known`: its sequence number on the ledger, when the channel was
+ * claimed free right after a holder whose transaction landed on it (`landedLast`). A channel renewed or
+ * taken over from a holder that did not release it may have moved since: its account is read. Were
+ * `known` ever behind the ledger (someone else built on the channel), the envelope would only fail
+ * tx_bad_seq, be proven superseded and be rebuilt on a read, as after a lagging read.
+ */
+export type LeasedChannel = Pick<ChannelAccount, 'index' | 'publicKey' | 'sealedSecret' | 'landed'> & {
+  known?: LandedSequence;
+};
 
 const channelEntity = entity<ChannelAccount>({
   type: 'ledgerChannel',
@@ -98,11 +112,15 @@ const conditions = {
     holds({ holder: channel.holder, leaseMaxTime: channel.leaseMaxTime }),
 };
 
-const leased = ({ index, publicKey, sealedSecret, landed }: ChannelAccount): LeasedChannel => ({
+const leased = (
+  { index, publicKey, sealedSecret, landed, landedLast }: ChannelAccount,
+  claimedFree = false,
+): LeasedChannel => ({
   index,
   publicKey,
   sealedSecret,
   ...(landed ? { landed } : {}),
+  ...(claimedFree && landedLast && landed ? { known: landed } : {}),
 });
 
 /** The configured pool, in order (strongly consistent: leases change under concurrent workers). */
@@ -215,13 +233,17 @@ function noteFreed(environment: Environment, index: number): void {
 }
 
 /**
- * The slots a lease tries, in order: the intent's home slot (a worker resuming the intent tries the one it
- * most likely holds first), then others at random, LEASE_PROBES in all.
+ * The slots a lease tries, in order: the channel this process freed last (its sequence number likely
+ * known: LeasedChannel.known), the intent's home slot (a worker resuming the intent tries the one it most
+ * likely holds first), then the others in turn or at random, LEASE_PROBES in all.
  */
 function probesFor(intentId: string, size: number, freed: number | undefined): number[] {
   const home = createHash('sha256').update(intentId).digest().readUInt32BE(0) % size;
-  if (size <= LEASE_PROBES) return Array.from({ length: size }, (_, i) => (home + i) % size);
   const probes = new Set(freed === undefined ? [home] : [freed, home]);
+  if (size <= LEASE_PROBES) {
+    for (let i = 1; i < size; i++) probes.add((home + i) % size);
+    return [...probes];
+  }
   while (probes.size < LEASE_PROBES) probes.add(Math.floor(Math.random() * size));
   return [...probes];
 }
@@ -299,7 +321,7 @@ async function claimFree(
   maxTime: number,
 ): Promise<LeasedChannel | null> {
   const written = await writeLease(environment, index, intentId, maxTime, conditions.free);
-  if (written.outcome === 'written') return leased(written.record);
+  if (written.outcome === 'written') return leased(written.record, true);
   // A stale read, or the channel this worker freed was leased to the intent again meanwhile.
   if (written.outcome === 'conditionFailed' && written.current.holder === intentId)
     return renewAt(environment, index, intentId, maxTime);
@@ -344,7 +366,7 @@ async function renewAt(
  * Frees the channels `publicKeys` the intent holds (those of its envelopes, and the one it leased now):
  * it settled, or holds nothing that can land; one conditional write each, a channel held by another
  * left alone. `landed` is the envelope of the intent's that a closed ledger holds, if any: its channel
- * keeps that sequence number.
+ * keeps that sequence number, as the last one consumed (`landedLast`); every other channel loses that mark.
  */
 export async function releaseChannels(
   environment: Environment,
@@ -357,11 +379,13 @@ export async function releaseChannels(
     if (index === undefined) continue;
     const consumed =
       landed?.source === publicKey
-        ? { landed: { network: landed.network, sequence: landed.sequence } }
+        ? { landed: { network: landed.network, sequence: landed.sequence }, landedLast: true as const }
         : undefined;
     const written = await updateIf<ChannelAccount>(
       ledgerKeys.channel(environment, index),
-      { remove: ['holder', 'leaseMaxTime'], ...(consumed ? { set: consumed } : {}) },
+      consumed
+        ? { remove: ['holder', 'leaseMaxTime'], set: consumed }
+        : { remove: ['holder', 'leaseMaxTime', 'landedLast'] },
       conditions.heldBy(intentId),
     );
     if (written.outcome === 'written') noteFreed(environment, index);

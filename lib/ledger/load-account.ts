@@ -1,9 +1,11 @@
-// Loading an account through the SDK, for building transactions: the SDK's AccountResponse carries the
-// sequence number TransactionBuilder increments. Reads that only show balances use balances.ts instead.
-import { type Horizon, NotFoundError } from '@stellar/stellar-sdk';
+// Loading an account for building transactions: the SDK's AccountResponse carries the sequence number
+// TransactionBuilder increments. Horizon's JSON is read over node:http (horizon-json.ts) and handed to
+// the SDK's AccountResponse as its own client would: the same object, without fetch and the client's
+// link decoration. Reads that only show balances use balances.ts instead.
+import { Horizon } from '@stellar/stellar-sdk';
 import type { Environment } from '../tenant.ts';
 import { LedgerUnavailableError } from './errors.ts';
-import { ledgerNetwork } from './network.ts';
+import { horizonGet } from './horizon-json.ts';
 
 /**
  * A platform account the builders rely on (funding, a channel). Missing from the ledger, it is a platform
@@ -39,12 +41,11 @@ export async function findLedgerAccount(
   environment: Environment,
   publicKey: string,
 ): Promise<Horizon.AccountResponse | null> {
-  try {
-    return await ledgerNetwork(environment).server.loadAccount(publicKey);
-  } catch (error) {
-    if (error instanceof NotFoundError) return null;
-    throw new LedgerUnavailableError(`The ledger could not be read: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
+  const account = await horizonGet<Horizon.ServerApi.AccountRecord>(
+    environment,
+    ['accounts', publicKey],
+    {},
+    'The ledger could not be read',
+  );
+  return account && new Horizon.AccountResponse(account);
 }

@@ -29,8 +29,10 @@ import {
   type BuildContext,
   baseFeeFor,
   intentNonce,
+  notedInner,
   type SubmissionOutcome,
   type SubmitOptions,
+  signOnce,
   sourceAccountFor,
   submitOnce,
   timeBoundsFor,
@@ -121,8 +123,8 @@ export async function signed(
       openSecret(ctx.environment, account.publicKey, account.sealedSecret),
     ),
   );
-  // In one call: the transaction is hashed (encoded to XDR) once for every signature.
-  inner.sign(...keys);
+  // The transaction is hashed (encoded to XDR) once for every signature, and for its envelope after.
+  signOnce(inner, ...keys);
   return inner;
 }
 
@@ -134,8 +136,8 @@ export function feeBumped(inner: Transaction, fundingKeys: Keypair, ctx: BuildCo
     inner,
     ctx.networkPassphrase,
   );
-  bump.sign(fundingKeys);
-  return bump;
+  signOnce(bump, fundingKeys);
+  return notedInner(bump, inner);
 }
 
 /** A text memo fits the ledger's 28 bytes. */

@@ -85,6 +85,13 @@ export interface ExecutePaymentInput extends SubmitTuning {
    * to 7 places. A decimal string from 0 up to (not including) 1, e.g. '0.01'.
    */
   slippage: string;
+  /**
+   * The intent is asked for the first time (its record's first message, received once): its submission
+   * record is not read first. Should it exist all the same (the stream or the reconciler sent a second
+   * message), the first conditional write finds it and adopts it, as after another worker's write
+   * (submit.ts): the intent still lands at most once, at the cost of a channel lease and a build.
+   */
+  firstDelivery?: boolean;
 }
 
 /** A leg as validated: its amount in the SDK's form and its assets. */
@@ -330,6 +337,7 @@ export async function executePayment(input: ExecutePaymentInput): Promise<Submis
     memo,
     recordId,
     slippage: rawSlippage,
+    firstDelivery,
     ...tuning
   } = input;
   if (!Array.isArray(rawLegs) || rawLegs.length < 1 || rawLegs.length > MAX_PAYMENT_LEGS)
@@ -363,7 +371,7 @@ export async function executePayment(input: ExecutePaymentInput): Promise<Submis
   };
 
   // An intent with an envelope resumes from it; the openings come before its first one.
-  const known = (await findSubmission(environment, intentId)) ?? null;
+  const known = firstDelivery ? null : ((await findSubmission(environment, intentId)) ?? null);
   if (!known) {
     const opening = await openTrustlines(environment, intentId, wantedBy(legs), tuning, opened);
     if (opening) return opening;

@@ -19,20 +19,22 @@
 //  5. With `channel` (every wallet and payment operation), the transaction's source is a channel account
 //     leased to the intent (channels.ts) before anything is built: same-sequence replacements stay on
 //     it, a replacement of dead envelopes may move, and the lease ends when the intent settles.
+import { createHash } from 'node:crypto';
 import {
   Account,
   FeeBumpTransaction,
   type Horizon,
+  type Keypair,
   NetworkError,
   hash as sha256,
   type Transaction,
-  TransactionBuilder,
 } from '@stellar/stellar-sdk';
 import { logger } from '../log.ts';
 import type { Environment } from '../tenant.ts';
 import { leaseChannel, releaseChannels, renewLease, sequenceToBuildOn } from './channels.ts';
 import type { SealedSecret } from './custody.ts';
 import { IntentConflict, LedgerRefusal, LedgerUnavailableError } from './errors.ts';
+import { submitEnvelope } from './horizon-submit.ts';
 import { platformLedgerAccount } from './load-account.ts';
 import { ledgerNetwork } from './network.ts';
 import { consumerOfSequence, type LedgerTransaction, ledgerClosedAt, lookUpHashes } from './proofs.ts';
@@ -186,6 +188,36 @@ export const intentNonce = (intentId: string): number =>
 /** Fee per operation in stroops: the minimum, doubled at each fee level (BuildContext.feeLevel), capped at 0.001 XLM. */
 export const baseFeeFor = (attempt: number): string => String(Math.min(100 * 2 ** (attempt - 1), 10_000));
 
+/**
+ * Each transaction's hash, computed once: signing, wrapping in a fee bump and describing the envelope all
+ * need it, and each computation copies the whole transaction through XDR (the SDK's `tx` getter is a
+ * defensive copy), encodes it again and hashes it. A transaction is immutable but for its signatures,
+ * which its hash does not cover.
+ */
+const hashes = new WeakMap<Transaction | FeeBumpTransaction, Buffer>();
+
+/** The transaction's hash (tx.hash(): SHA-256 of its signature base, here through node:crypto). */
+export function hashOf(tx: Transaction | FeeBumpTransaction): Buffer {
+  let hash = hashes.get(tx);
+  if (!hash) {
+    hash = createHash('sha256').update(tx.signatureBase()).digest();
+    hashes.set(tx, hash);
+  }
+  return hash;
+}
+
+/** Signs `tx` with each keypair over its one hash, as Transaction.sign does (which hashes it afresh). */
+export function signOnce(tx: Transaction | FeeBumpTransaction, ...keypairs: Keypair[]): void {
+  const hash = hashOf(tx);
+  for (const keypair of keypairs) tx.signatures.push(keypair.signDecorated(hash));
+}
+
+/** Notes that `bump` wraps `inner`: the same transaction, so the same hash, whatever the signatures. */
+export function notedInner(bump: FeeBumpTransaction, inner: Transaction): FeeBumpTransaction {
+  hashes.set(bump.innerTransaction, hashOf(inner));
+  return bump;
+}
+
 const innerOf = (tx: Transaction | FeeBumpTransaction): Transaction =>
   tx instanceof FeeBumpTransaction ? tx.innerTransaction : tx;
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
@@ -275,8 +307,6 @@ class SubmissionRun {
   readonly networkId: string;
   /** The channel this run leased or renewed (its account), freed with the intent's others. */
   leased: string | undefined;
-  /** The envelopes this run built, by hash: submitted as built, not decoded again from their XDR. */
-  readonly built = new Map<string, Transaction | FeeBumpTransaction>();
 
   constructor(options: SubmitOptions) {
     const network = ledgerNetwork(options.environment);
@@ -318,18 +348,13 @@ class SubmissionRun {
       throw new TypeError(`Refusing to submit ${this.intentId}: the transaction is not signed`);
     }
     return {
-      hash: hex(tx.hash()),
-      ...(tx instanceof FeeBumpTransaction ? { innerHash: hex(inner.hash()) } : {}),
+      hash: hex(hashOf(tx)),
+      ...(tx instanceof FeeBumpTransaction ? { innerHash: hex(hashOf(inner)) } : {}),
       source: inner.source,
       sequence: inner.sequence,
       maxTime,
       envelopeXdr: tx.toXDR(),
     };
-  }
-
-  envelopeOf(record: SubmissionRecord): Transaction | FeeBumpTransaction {
-    const built = record.hash === null ? undefined : this.built.get(record.hash);
-    return built ?? TransactionBuilder.fromXDR(record.envelopeXdr ?? '', this.networkPassphrase);
   }
 
   /** Follows a lost conditional write: the record as another worker left it. */
@@ -382,8 +407,15 @@ class SubmissionRun {
     const lease = reuse || renewed ? renewed : await leaseChannel(this.environment, this.intentId, maxTime);
     if (!lease) return null;
     this.leased = lease.publicKey;
-    const onLedger = await platformLedgerAccount(this.environment, lease.publicKey, 'channel');
-    const sequence = sequenceToBuildOn(onLedger.sequenceNumber(), lease.landed, this.networkId);
+    // Claimed free after its last holder's transaction landed: its sequence number is known, not read.
+    const sequence =
+      lease.known?.network === this.networkId
+        ? lease.known.sequence
+        : sequenceToBuildOn(
+            (await platformLedgerAccount(this.environment, lease.publicKey, 'channel')).sequenceNumber(),
+            lease.landed,
+            this.networkId,
+          );
     return {
       account: new Account(lease.publicKey, sequence),
       signer: { publicKey: lease.publicKey, sealedSecret: lease.sealedSecret },
@@ -500,7 +532,6 @@ class SubmissionRun {
     };
     const written = await replaceSubmission(record, expected);
     if (!written.written) return this.adopt(written);
-    this.built.set(ref.hash, tx);
     this.log('Ledger envelope persisted', record, { replaces: previous?.hash ?? null, mode });
     return { record };
   }
@@ -697,16 +728,15 @@ export async function submitOnce(options: SubmitOptions): Promise<SubmissionOutc
       }
       if (!record) continue;
       try {
-        const response = await run.server.submitTransaction(run.envelopeOf(record), {
-          skipMemoRequiredCheck: true,
-        });
+        // As persisted: the envelope is submitted from its XDR, never decoded and encoded again.
+        const response = await submitEnvelope(run.environment, record.envelopeXdr ?? '');
         const settled = await run.settle(
           record,
           {
             status: 'succeeded',
-            hash: response.hash ?? record.hash ?? '',
-            ledger: response.ledger ?? null,
-            ...feeChargedOf(response.result_xdr),
+            hash: response.hash,
+            ledger: response.ledger,
+            ...feeChargedOf(response.resultXdr),
           },
           true,
         );

@@ -135,8 +135,16 @@ interface Settled {
   ledger?: LedgerFacts;
 }
 
-/** Runs the record's ledger transaction: its settlement, or why it is not settled yet. */
-async function execute(tenant: Tenant, record: TransactionRecord): Promise<Settled | { pending: string }> {
+/**
+ * Runs the record's ledger transaction: its settlement, or why it is not settled yet. `firstDelivery`:
+ * the record's first message, received for the first time, so its intent most likely has no submission
+ * record yet (see ExecutePaymentInput.firstDelivery).
+ */
+async function execute(
+  tenant: Tenant,
+  record: TransactionRecord,
+  firstDelivery: boolean,
+): Promise<Settled | { pending: string }> {
   const ready = await walletsReady(tenant, record);
   if ('failed' in ready) return { settlement: ready.failed, envelopes: null };
   if ('pending' in ready) return ready;
@@ -152,6 +160,7 @@ async function execute(tenant: Tenant, record: TransactionRecord): Promise<Settl
       recordId: record.transactionRecordId,
       slippage: record.slippage ?? '0',
       budgetMs: PAYMENT_BUDGET_MS,
+      firstDelivery,
     });
   } catch (error) {
     // Acceptance checked what the ledger checks here; a refusal means a record that can never execute.
@@ -234,10 +243,16 @@ async function advanceRamp(
   }
 }
 
+/** How the message came: `firstDelivery` when SQS delivers it for the first time (not a re-queue). */
+export interface Delivery {
+  now?: () => Date;
+  firstDelivery?: boolean;
+}
+
 /** Executes the record the message names, once, whatever the message has been through. */
 export async function executeTransaction(
   message: PaymentMessage,
-  now: () => Date = () => new Date(),
+  { now = () => new Date(), firstDelivery = false }: Delivery = {},
 ): Promise<void> {
   const tenant: Tenant = { environment: message.environment, associationId: message.associationId };
   const keys = { transactionRecordId: message.transactionRecordId, requestId: message.requestId };
@@ -254,7 +269,7 @@ export async function executeTransaction(
   if (record.status !== 'initiated') return;
   let result: Settled | { pending: string };
   try {
-    result = await execute(tenant, record);
+    result = await execute(tenant, record, firstDelivery && (message.attempt ?? 1) === 1);
   } catch (error) {
     if (!(error instanceof LedgerUnavailableError)) throw error;
     result = { pending: error.message };

@@ -3,6 +3,8 @@
 // worker), and a send that fails is delivered again from the stream, not lost.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { ClientRequest } from 'node:http';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import {
   CreateQueueCommand,
@@ -10,7 +12,8 @@ import {
   ReceiveMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
-import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { describe, it } from 'vitest';
 import type { StreamBatchHandler, StreamBatchResult } from '../../local/stream-poller.ts';
 import { horizon, newTenant } from '../support/api.ts';
@@ -51,7 +54,73 @@ async function accountsCreated(publicKey: string): Promise<number> {
   return operations.filter((operation) => operation.type === 'create_account').length;
 }
 
+/** Every message on `queueUrl`, read until it stays empty. */
+async function drain(sqs: SQSClient, queueUrl: string): Promise<string[]> {
+  const bodies: string[] = [];
+  for (let empty = 0; empty < 3; ) {
+    const { Messages = [] } = await sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
+    );
+    empty = Messages.length === 0 ? empty + 1 : 0;
+    bodies.push(...Messages.map((message) => message.Body ?? ''));
+  }
+  return bodies;
+}
+
 describe('outbox', () => {
+  it("sends one stream batch's messages to a queue in SendMessageBatch calls of 10: 23 records, 3 calls", async () => {
+    const env = process.env as Record<string, string>;
+    const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
+    const { QueueUrl: ownQueue } = await sqs.send(
+      new CreateQueueCommand({ QueueName: `test-outbox-batch-${randomUUID()}` }),
+    );
+    assert.ok(ownQueue);
+    const stackQueue = env.QUEUE_URL_WALLET_ACTIVATIONS;
+    env.QUEUE_URL_WALLET_ACTIVATIONS = ownQueue;
+    const { handler: router } = (await import('../../functions/streams/outbox.ts')) as {
+      handler: (event: DynamoDBStreamEvent, context: Context) => Promise<unknown>;
+    };
+    // Wallets inserted pending, as the stream carries them (never written: nothing else acts on them).
+    const walletIds = Array.from({ length: 23 }, () => randomUUID());
+    const records: DynamoDBRecord[] = walletIds.map((walletId, i) => ({
+      eventID: `event-${i}`,
+      eventName: 'INSERT',
+      dynamodb: {
+        SequenceNumber: String(1000 + i),
+        NewImage: marshall({
+          type: 'wallet',
+          environment: 'sandbox',
+          associationId: randomUUID(),
+          walletId,
+          activationStatus: 'pending',
+          createdAt: new Date().toISOString(),
+        }) as NonNullable<DynamoDBRecord['dynamodb']>['NewImage'],
+      },
+    }));
+    const calls: string[] = [];
+    const onRequest = (message: unknown) => {
+      const target = (message as { request: ClientRequest }).request.getHeader('x-amz-target');
+      if (typeof target === 'string') calls.push(target);
+    };
+    subscribe('http.client.request.start', onRequest);
+    let result: unknown;
+    try {
+      result = await router({ Records: records }, { awsRequestId: randomUUID() } as Context);
+    } finally {
+      unsubscribe('http.client.request.start', onRequest);
+      env.QUEUE_URL_WALLET_ACTIVATIONS = stackQueue as string;
+    }
+    try {
+      assert.deepEqual(result, { batchItemFailures: [] });
+      assert.deepEqual(calls, Array(3).fill('AmazonSQS.SendMessageBatch'));
+      const sent = (await drain(sqs, ownQueue)).map((body) => JSON.parse(body).walletId);
+      assert.deepEqual(sent.sort(), [...walletIds].sort());
+    } finally {
+      await sqs.send(new DeleteQueueCommand({ QueueUrl: ownQueue }));
+      sqs.destroy();
+    }
+  });
+
   it('a pending wallet written straight to the table is activated through the stream', async () => {
     const { scope, walletId, publicKey } = await writePendingWallet();
     await activeWallet(scope, walletId);
@@ -135,15 +204,7 @@ describe('outbox', () => {
       assert.deepEqual(deliveries.slice(0, 2), [{ failed: true }, { failed: false }]);
 
       // Exactly one activation message for it reached our queue (read it empty: others' may be there).
-      const ours: string[] = [];
-      for (let empty = 0; empty < 3; ) {
-        const { Messages = [] } = await sqs.send(
-          new ReceiveMessageCommand({ QueueUrl: ownQueue, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
-        );
-        empty = Messages.length === 0 ? empty + 1 : 0;
-        for (const message of Messages)
-          if (JSON.parse(message.Body ?? '{}').walletId === walletId) ours.push(message.Body ?? '');
-      }
+      const ours = (await drain(sqs, ownQueue)).filter((body) => JSON.parse(body).walletId === walletId);
       assert.equal(ours.length, 1);
 
       // The stack's own reader opened the account; our message, a second delivery, opens nothing more.

@@ -58,7 +58,10 @@ describe('payments while account reads lag behind the ledger', () => {
     sendAsset: usdc,
     amount,
   });
-  const pay = (legs: PaymentLeg[], extra: { intentId?: string; memo?: string; now?: () => Date } = {}) =>
+  const pay = (
+    legs: PaymentLeg[],
+    extra: { intentId?: string; memo?: string; now?: () => Date; firstDelivery?: boolean } = {},
+  ) =>
     payments.executePayment({
       environment: 'sandbox',
       intentId: `test-payment:${randomUUID()}`,
@@ -177,34 +180,75 @@ describe('payments while account reads lag behind the ledger', () => {
     assert.equal((await holdings(wallet.crowded.publicKey)).USDC, stroops('24'));
   });
 
-  it('a payment reads each account once and its submission record once (issue #24 §2)', async () => {
-    // Counted as the requests leave the process (node:http for DynamoDB, fetch for the ledger), after a
-    // first payment that fills the process's caches (a channel's number by its account).
+  it('a payment reads each wallet account once, its channel not at all after a landing, its submission record once', async () => {
+    // Counted as the requests leave the process (node:http, DynamoDB's and the ledger's; fetch would be
+    // undici's), after a first payment that fills the process's caches (a channel's number by its
+    // account) and lands on the channel the next one claims (issue #24 §2, issue #40).
     assert.equal((await pay([leg(wallet.payer, wallet.payee)])).status, 'succeeded');
     const calls: string[] = [];
+    const onRequest = (message: unknown) => {
+      const { request } = message as { request: ClientRequest };
+      const target = request.getHeader('x-amz-target');
+      calls.push(
+        typeof target === 'string'
+          ? target.replace(/^DynamoDB_\d{8}\./, 'DynamoDB.')
+          : `${request.method} ${request.path.split('?')[0]}`,
+      );
+    };
     const onFetch = (message: unknown) => {
       const { method, path } = (message as { request: { method: string; path: string } }).request;
-      calls.push(`${method} ${path.split('?')[0]}`);
+      calls.push(`fetch ${method} ${path.split('?')[0]}`);
     };
-    const onRequest = (message: unknown) => {
-      const target = (message as { request: ClientRequest }).request.getHeader('x-amz-target');
-      if (typeof target === 'string') calls.push(target.replace(/^DynamoDB_\d{8}\./, 'DynamoDB.'));
-    };
-    subscribe('undici:request:create', onFetch);
     subscribe('http.client.request.start', onRequest);
+    subscribe('undici:request:create', onFetch);
     let outcome: SubmissionOutcome;
     try {
       outcome = await pay([leg(wallet.payer, wallet.payee)]);
     } finally {
-      unsubscribe('undici:request:create', onFetch);
       unsubscribe('http.client.request.start', onRequest);
+      unsubscribe('undici:request:create', onFetch);
     }
     assert.equal(outcome.status, 'succeeded');
     const times = (call: string) => calls.filter((c) => c === call).length;
     assert.equal(times(`GET /accounts/${wallet.payee.publicKey}`), 1, calls.join('\n'));
     assert.equal(times(`GET /accounts/${wallet.payer.publicKey}`), 1, calls.join('\n'));
+    // The channel it claimed was freed by the first payment, whose transaction landed on it: its sequence
+    // number is known. No other account is read, and nothing goes through fetch.
+    assert.equal(calls.filter((c) => c.startsWith('GET /accounts/')).length, 2, calls.join('\n'));
+    assert.equal(calls.filter((c) => c.startsWith('fetch ')).length, 0, calls.join('\n'));
     // The funding account's record and the intent's submission record: one read each.
     assert.equal(times('DynamoDB.GetItem'), 2, calls.join('\n'));
+  });
+
+  it('a first delivery reads no submission record; a second one for an intent that landed adopts it: one transaction', async () => {
+    const getItems = async (run: () => Promise<SubmissionOutcome>) => {
+      let count = 0;
+      const onRequest = (message: unknown) => {
+        const target = (message as { request: ClientRequest }).request.getHeader('x-amz-target');
+        if (target === 'DynamoDB_20120810.GetItem') count += 1;
+      };
+      subscribe('http.client.request.start', onRequest);
+      try {
+        const outcome = await run();
+        assert.equal(outcome.status, 'succeeded', JSON.stringify(outcome));
+        return { outcome, count };
+      } finally {
+        unsubscribe('http.client.request.start', onRequest);
+      }
+    };
+    const asked = await getItems(() => pay([leg(wallet.payer, wallet.payee)]));
+    const intentId = `test-payment:${randomUUID()}`;
+    const first = await getItems(() =>
+      pay([leg(wallet.payer, wallet.payee)], { intentId, firstDelivery: true }),
+    );
+    assert.equal(first.count, asked.count - 1, 'the submission record is not read');
+    const before = (await paymentsInto(wallet.payee.publicKey)).length;
+    // The stream (or the reconciler) sends the record's message again: a first delivery of its own.
+    const again = await getItems(() =>
+      pay([leg(wallet.payer, wallet.payee)], { intentId, firstDelivery: true }),
+    );
+    assert.equal(again.outcome.hash, first.outcome.hash);
+    assert.equal((await paymentsInto(wallet.payee.publicKey)).length, before, 'nothing more on the ledger');
   });
 
   /** The native payments the funding account made into `account`: its reserve top-ups. */
