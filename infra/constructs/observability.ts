@@ -1,8 +1,8 @@
-// What an on-call engineer looks at (issue #25): one dashboard per stage, of what integrators feel
-// (payments accepted, settlement time, failures by error code, webhooks delivered, the channel pool)
-// beside what causes it (queue ages, dead letters, function errors), and alarms on those symptoms
-// through the stage's alarm topic, named like its other alarms. The business metrics are the embedded
-// metric format lines of lib/metrics.ts; each alarm's runbook is in docs/production.md.
+// What an on-call engineer looks at (docs/decisions/observability.md): one dashboard per stage, of what
+// integrators feel (payments accepted, settlement time, failures by error code, webhooks delivered, the
+// channel pool) beside what causes it (queue ages, dead letters, function errors), and alarms on those
+// symptoms through the stage's alarm topic, named like its other alarms. The business metrics are the
+// embedded metric format lines of lib/metrics.ts; each alarm's runbook is in docs/production.md.
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
