@@ -1,12 +1,12 @@
-// X-Ray annotations without the X-Ray SDK (issue #25 §2). With active tracing, Lambda opens a segment
-// per invocation and hands its trace header to the function in `_X_AMZN_TRACE_ID`; the AWS SDK already
-// forwards that header on every call it makes (its recursion-detection middleware), so a payment's
-// trace follows it into DynamoDB, SQS and the functions its messages reach. What Lambda's segment cannot
-// carry is our ids: for those a unit of work (an API operation, one queue or stream message) is a
-// subsegment of it, annotated with the record and the request it serves, and sent on its end as one
-// UDP datagram to the X-Ray daemon, the same document the Powertools Tracer sends. Powertools' Tracer
-// bundles the X-Ray SDK (124 KiB minified), which would take the API functions past their cold-start
-// target (docs/bench.md); this is node:dgram and a JSON line.
+// X-Ray annotations without the X-Ray SDK (docs/decisions/observability.md). With active tracing, Lambda
+// opens a segment per invocation and hands its trace header to the function in `_X_AMZN_TRACE_ID`; the AWS
+// SDK already forwards that header on every call it makes (its recursion-detection middleware), so a
+// payment's trace follows it into DynamoDB, SQS and the functions its messages reach. What Lambda's segment
+// cannot carry is our ids: for those a unit of work (an API operation, one queue or stream message) is a
+// subsegment of it, annotated with the record and the request it serves, and sent on its end as one UDP
+// datagram to the X-Ray daemon, the same document the Powertools Tracer sends. Powertools' Tracer bundles the
+// X-Ray SDK (124 KiB minified), which would take the API functions past their cold-start target
+// (docs/bench.md); this is node:dgram and a JSON line.
 //
 // Outside Lambda, or when the invocation is not sampled, nothing is sent and `annotate` is a no-op.
 import { AsyncLocalStorage } from 'node:async_hooks';

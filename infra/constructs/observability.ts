@@ -1,4 +1,4 @@
-// What an on-call engineer looks at (issue #25): one dashboard per stage, of what integrators feel
+// What an on-call engineer looks at (docs/decisions/observability.md): one dashboard per stage, of what integrators feel
 // (payments accepted, settlement time, failures by error code, webhooks delivered, the channel pool)
 // beside what causes it (queue ages, dead letters, function errors), and alarms on those symptoms
 // through the stage's alarm topic, named like its other alarms. The business metrics are the embedded

@@ -1,8 +1,8 @@
-// Provider on-ramp receipts held for platform operations (issue #22 §3): a customer paid into a reference
-// that was unknown or inactive (or the receipt could not be paid: another currency, nothing left after
-// the fee). Held receipts are listed per connector and resolved once, one of two ways: paid to an active
-// reference the operator names (the reference's own tenant and wallet: as a receipt on it would be), or
-// recorded as returned to the customer by the provider (nothing moves on the ledger).
+// Provider on-ramp receipts held for platform operations (docs/decisions/provider-onramp-receipts.md): a
+// customer paid into a reference that was unknown or inactive (or the receipt could not be paid: another
+// currency, nothing left after the fee). Held receipts are listed per connector and resolved once, one of two
+// ways: paid to an active reference the operator names (the reference's own tenant and wallet: as a receipt
+// on it would be), or recorded as returned to the customer by the provider (nothing moves on the ledger).
 import { findConnector } from '../connectors/repo.ts';
 import {
   connectorReceipts,

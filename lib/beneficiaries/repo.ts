@@ -6,7 +6,14 @@ import { holds } from '../db/conditions.ts';
 import { entity, recordOf } from '../db/entity.ts';
 import { createIfAbsent, getRecord, putIf, readAllPages, updateIf, type Written } from '../db/items.ts';
 import { beneficiaryKeys, tenantOf, tenantScope } from '../db/keys.ts';
-import { listPartition, type PageRequest, positionOn, queryPage, underPrefix } from '../db/paginate.ts';
+import {
+  listPartition,
+  type PageRequest,
+  positionOn,
+  queryPage,
+  tenantRecordPage,
+  underPrefix,
+} from '../db/paginate.ts';
 import type { Environment, Tenant } from '../tenant.ts';
 import type { Address, Business, Individual, Tag } from './schema.ts';
 
@@ -116,11 +123,11 @@ export const replaceBeneficiary = (record: BeneficiaryRecord, expectedVersion: n
   putIf(beneficiaryEntity, record, unchangedSince(expectedVersion));
 
 export const listBeneficiaryPage = (tenant: Tenant, page: Omit<PageRequest, 'binding'>) =>
-  queryPage(
+  tenantRecordPage<BeneficiaryRecord>(
+    tenant,
     underPrefix(tenantScope(tenant), beneficiaryKeys.beneficiaryPrefix),
-    { ...page, binding: { scope: tenantScope(tenant), query: 'beneficiaries' } },
-    (item) => ({ pk: item.pk, sk: item.sk }),
-    (item) => recordOf<BeneficiaryRecord>(item),
+    'beneficiaries',
+    page,
   );
 
 // ── payment destinations ───────────────────────────────────────────────────────────────────────

@@ -1,5 +1,5 @@
-// Beneficiary and payment destination requests (spec §2.3, §2.4, §4.4). Shape errors are 400s here;
-// whether a country, currency, asset or network exists, and whether a mobile number belongs to the
+// Beneficiary and payment destination requests (docs/decisions/request-validation.md). Shape errors are 400s
+// here; whether a country, currency, asset or network exists, and whether a mobile number belongs to the
 // destination's country, is checked by the service (422): a well-formed value can still name nothing.
 import { assetCodeParam } from '../assets/schema.ts';
 import { pageQueryShape } from '../http/pagination.ts';

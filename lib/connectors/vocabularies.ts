@@ -1,4 +1,4 @@
-// The compliance vocabularies (spec §2.11) as data: `GET /payments/enums` returns them as they stand,
+// The contract's compliance vocabularies as data: `GET /payments/enums` returns them as they stand,
 // connector requirements name them (`vocabulary`), and payment submissions will accept only their codes.
 // idTypes are the codes wallets' FICA metadata and beneficiaries already take.
 

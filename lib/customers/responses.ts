@@ -1,5 +1,5 @@
-// What the customer routes answer (issue #22 §1): a registration as the caller reads it, and what the
-// Customer_Verified / Customer_Rejected events carry in `data`.
+// What the customer routes answer (docs/decisions/bespoke-customers.md): a registration as the caller reads
+// it, and what the Customer_Verified / Customer_Rejected events carry in `data`.
 import { businessResource, individualResource } from '../beneficiaries/responses.ts';
 import * as z from '../zod.ts';
 import type { CustomerRecord } from './repo.ts';

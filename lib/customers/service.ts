@@ -1,7 +1,7 @@
-// Customers of bespoke connectors (spec §4.10, issue #22 §1): the caller registers one of its customers
-// with a BESPOKE connector's provider, which reviews the identity and decides, later, by a signed
-// notification (lib/operations/providers.ts, applied by standing.ts); the decision emits
-// Customer_Verified or Customer_Rejected (lib/outbox.ts).
+// Customers of bespoke connectors (docs/decisions/bespoke-customers.md): the caller registers one of its
+// customers with a BESPOKE connector's provider, which reviews the identity and decides, later, by a signed
+// notification (lib/operations/providers.ts, applied by standing.ts); the decision emits Customer_Verified or
+// Customer_Rejected (lib/outbox.ts).
 //
 // PUT is idempotent on the body: the same kind and identity again answers the registration as it stands
 // (200); another body while the review is pending is a 409; another body after a decision starts the

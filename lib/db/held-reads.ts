@@ -1,8 +1,8 @@
-// Reads an execution environment keeps for a bounded time (issue #40): what every request reads and
-// almost never changes (an API key, a bearer token's client, a registry asset, the funding account), kept
-// for REFERENCE_MAX_AGE_SECONDS (at most a minute) from the read, so a warm function asks the table once
-// a minute per key rather than once a request. The bound is the staleness: a revoked key or client is
-// refused, a registry change seen, within it. A miss is never kept (a key created a moment ago works at
+// Reads an execution environment keeps for a bounded time (docs/decisions/held-reads.md): what every request
+// reads and almost never changes (an API key, a bearer token's client, a registry asset, the funding
+// account), kept for REFERENCE_MAX_AGE_SECONDS (at most a minute) from the read, so a warm function asks the
+// table once a minute per key rather than once a request. The bound is the staleness: a revoked key or client
+// is refused, a registry change seen, within it. A miss is never kept (a key created a moment ago works at
 // once), and at most MAX_HELD keys are kept, the oldest read dropped first.
 import { config } from '../config.ts';
 import { tableName } from './client.ts';

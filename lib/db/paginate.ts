@@ -7,11 +7,12 @@
 // stopped.
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../http/pagination.ts';
+import type { Tenant } from '../tenant.ts';
 import { db, tableName } from './client.ts';
 import { type CursorBinding, decodeCursor, encodeCursor } from './cursor.ts';
 import { recordOf } from './entity.ts';
 import { filterInput, type ListFilters } from './filters.ts';
-import type { ListIndex } from './keys.ts';
+import { type ListIndex, tenantScope } from './keys.ts';
 
 export interface PageRequest {
   limit: number;
@@ -133,4 +134,23 @@ export const newestFirstPage = <R>(pk: string, page: PageRequest) =>
     page,
     (item) => ({ pk: item.pk, sk: item.sk }),
     (item) => recordOf<R>(item),
+  );
+
+/**
+ * A page of the tenant's own records, read on the table's keys: the cursor is bound to the tenant and to
+ * `listed` (the list's name and what it filters on), so it resumes nothing else.
+ */
+export const tenantRecordPage = <T>(
+  tenant: Tenant,
+  query: QueryShape,
+  listed: string,
+  page: Omit<PageRequest, 'binding'>,
+  resolve?: Resolve,
+): Promise<Page<T>> =>
+  queryPage(
+    query,
+    { ...page, binding: { scope: tenantScope(tenant), query: listed } },
+    positionOn(),
+    (item) => recordOf<T>(item),
+    resolve,
   );

@@ -2,8 +2,9 @@
 import { PENDING_INDEX } from './keys.ts';
 
 /**
- * The list indexes (issue #28): overloaded, sparse, each keyed by one list filter's partition and the
- * list's order (lib/db/keys.ts names what each entity writes), so a filtered page reads O(page) items.
+ * The list indexes (docs/decisions/list-indexes.md): overloaded, sparse, each keyed by one list filter's
+ * partition and the list's order (lib/db/keys.ts names what each entity writes), so a filtered page reads
+ * O(page) items.
  */
 const listIndexes = (['list1', 'list2', 'list3', 'list4'] as const).map((indexName) => ({
   indexName,

@@ -1,8 +1,8 @@
-// Channel accounts (issue #9 §3, as Stellar's Disbursement Platform runs them): platform accounts whose
-// only job is to be the source account, and so the sequence number, of the transactions the gateway
-// submits. The wallet (or the funding account) is the source of the operations and signs them; the
-// funding account pays the fee with a fee bump. Transactions of different wallets then never wait on one
-// sequence number, and one wallet can be in several payments of the same ledger. The pool size is
+// Channel accounts (docs/decisions/channel-accounts.md, as Stellar's Disbursement Platform runs them):
+// platform accounts whose only job is to be the source account, and so the sequence number, of the
+// transactions the gateway submits. The wallet (or the funding account) is the source of the operations and
+// signs them; the funding account pays the fee with a fee bump. Transactions of different wallets then never
+// wait on one sequence number, and one wallet can be in several payments of the same ledger. The pool size is
 // configuration (LEDGER_CHANNELS); the local seed and `admin channels` create the accounts.
 //
 // A channel is leased to one intent at a time by a conditional write on its item: free → held by the
@@ -14,7 +14,7 @@
 // An intent stays on its channel for same-sequence replacements (renewLease); it moves only when every
 // envelope it built is proven dead (expired or superseded, proofs.ts): the expiry proof covers the move.
 //
-// A lease costs the same whatever the pool's size (issue #24): it reads at most LEASE_PROBES slots (the
+// A lease costs the same whatever the pool's size: it reads at most LEASE_PROBES slots (the
 // intent's home slot, a hash of its id, then random ones) in one batch and claims the first free one, so
 // a pool of hundreds is never read whole. Renewing and freeing go straight to the channel's item by its
 // account (a CHANNELKEY item, written with the channel, gives its number): one conditional write each.
@@ -67,8 +67,8 @@ export interface LandedSequence {
 /**
  * The sequence number to build on: the ledger's, unless a read lagging behind the ledger (a Horizon
  * replica a few ledgers behind) shows one the channel's last holder already saw consumed. Building on
- * that stale number is what once let two intents build the same envelope (issue #18 §0): it can only
- * fail with tx_bad_seq, and an envelope identical to the one that landed would be taken for it.
+ * that stale number is what once let two intents build the same envelope (docs/decisions/ledger-outcomes.md):
+ * it can only fail with tx_bad_seq, and an envelope identical to the one that landed would be taken for it.
  */
 export function sequenceToBuildOn(
   onLedger: string,

@@ -24,7 +24,7 @@ export async function platformLedgerAccount(
 /**
  * A wallet the gateway recorded as opened, as Horizon has it. Not found, the read lags behind the ledger
  * (a Horizon replica a few ledgers behind): thrown as unavailable, so the intent waits and retries, and
- * is never failed on one read (issue #18 §2).
+ * is never failed on one read (docs/decisions/ledger-outcomes.md).
  */
 export async function openedAccount(
   environment: Environment,

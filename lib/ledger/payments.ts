@@ -8,11 +8,12 @@
 // its own per wallet and asset (trustlineIntentId): its ChangeTrust, with the reserve topped up by the
 // funding account when the wallet lacks it. However many payments into that wallet arrive at once, and
 // however late the ledger reads they build from, they share that one intent, so the platform pays the
-// reserve once (issue #18 §1); the payment waits for it (pending, re-queued) and is built once it landed.
+// reserve once (docs/decisions/ledger-outcomes.md); the payment waits for it (pending, re-queued) and is
+// built once it landed.
 //
 // Every wallet a payment names was recorded as opened before the payment runs (execution.ts waits for
 // activation): not found on the ledger, it is a read lagging behind the ledger, waited for, never the
-// payment's failure (§2). `failed` comes only from what the ledger decided.
+// payment's failure. `failed` comes only from what the ledger decided.
 import { type Asset, type Horizon, Memo, Operation, StrKey } from '@stellar/stellar-sdk';
 import type * as xdr from '@stellar/stellar-sdk/xdr';
 import BigNumber from 'bignumber.js';

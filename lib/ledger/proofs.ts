@@ -1,5 +1,5 @@
 // What the ledger can prove about an intent's envelopes, each proof from answers that cannot disagree
-// with one another (design convention 9; issue #7's review of submit.ts):
+// with one another (design convention 9; docs/decisions/ledger-outcomes.md):
 //
 // - found: a transaction with one of the intent's hashes (outer or inner, of any envelope ever built) is
 //   in a closed ledger. Its result is the intent's outcome.

@@ -1,8 +1,8 @@
-// A customer the provider rejects is paid nothing more (issue #35 §4): the rejection deactivates every
-// on-ramp reference of the customer (lib/customers/standing.ts applies the decision, then this), so
-// receipts on them are held for platform operations (receipts.ts, which also holds a receipt for a
-// rejected customer on a reference this has not reached yet). The tenant can activate one again only
-// once the customer is VERIFIED (service.ts activateReferences).
+// A customer the provider rejects is paid nothing more (docs/decisions/provider-onramp-receipts.md): the
+// rejection deactivates every on-ramp reference of the customer (lib/customers/standing.ts applies the
+// decision, then this), so receipts on them are held for platform operations (receipts.ts, which also holds a
+// receipt for a rejected customer on a reference this has not reached yet). The tenant can activate one again
+// only once the customer is VERIFIED (service.ts activateReferences).
 
 import { logger } from '../log.ts';
 import type { Tenant } from '../tenant.ts';

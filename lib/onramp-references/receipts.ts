@@ -1,10 +1,10 @@
-// Provider on-ramp receipts (issue #22 §3): the provider's signed `receipt` notification says a customer
-// paid into a reference. The signature and the receipt id decide, never a guess: the reference's binding
-// (written when the provider issued it for one tenant) names the tenant, the tenant's reference names the
-// wallet, and the receipt id names the one record and the one ledger payment. A receipt on an unknown
-// or inactive reference, for a customer the provider rejected, or one that cannot be paid (another
-// currency, nothing left after the fee, outside the connector's limits: issue #35 §4) is held for
-// platform operations (lib/admin/receipts.ts), never lost and never paid elsewhere.
+// Provider on-ramp receipts (docs/decisions/provider-onramp-receipts.md): the provider's signed `receipt`
+// notification says a customer paid into a reference. The signature and the receipt id decide, never a guess:
+// the reference's binding (written when the provider issued it for one tenant) names the tenant, the tenant's
+// reference names the wallet, and the receipt id names the one record and the one ledger payment. A receipt
+// on an unknown or inactive reference, for a customer the provider rejected, or one that cannot be paid
+// (another currency, nothing left after the fee, outside the connector's limits) is held for platform
+// operations (lib/admin/receipts.ts), never lost and never paid elsewhere.
 import { customerStanding } from '../customers/standing.ts';
 import { logger } from '../log.ts';
 import { providerOnrampRecord, recordReceipt, reserveReceiptUse } from '../payments/ramps/provider-onramp.ts';

@@ -1,4 +1,4 @@
-// What the on-ramp reference routes answer (spec §2.9, §4.10).
+// What the on-ramp reference routes answer (the contract's on-ramp reference resource).
 import * as z from '../zod.ts';
 import type { ReferenceRecord } from './repo.ts';
 

@@ -1,4 +1,4 @@
-// On-ramp reference requests (spec §2.9, §4.10; issue #22 §2). The list is page-numbered, as the
+// On-ramp reference requests (docs/decisions/bespoke-customers.md). The list is page-numbered, as the
 // contract has it: pageNumber ≥ 1 and pageSize 1–100 (bad ones → 400 naming them).
 import { connectorIdParam } from '../connectors/schema.ts';
 import { customerIdField } from '../customers/customer-id.ts';

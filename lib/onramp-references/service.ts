@@ -1,4 +1,4 @@
-// On-ramp references (spec §2.9, §4.10; issue #22 §2): what a verified customer of a BESPOKE ON_RAMP
+// On-ramp references (docs/decisions/bespoke-customers.md): what a verified customer of a BESPOKE ON_RAMP
 // connector pays the provider against, bound to one of the caller's own Verified wallets. The provider
 // issues the reference (for our routeId); the connector's settlement account pays each receipt on it
 // into the bound wallet (receipts.ts). A reference is only ever bound to the caller's own wallets: every

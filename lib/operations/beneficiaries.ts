@@ -17,24 +17,13 @@ import {
   updateBeneficiary,
 } from '../beneficiaries/service.ts';
 import { ok, operation } from '../http/api-function.ts';
+import { createOperation, listOperation, readOperation } from './tenant-shapes.ts';
 
 /** The operations of functions/api/beneficiaries.ts, by the operation names of lib/routes.ts. */
 export const beneficiariesOperations = {
-  listBeneficiaries: operation({
-    query: listBeneficiariesQuery,
-    handle: async ({ tenant, query }) => ok(await listBeneficiaries(tenant, query)),
-  }),
-  createBeneficiary: operation({
-    body: createBeneficiaryBody,
-    handle: async ({ tenant, body, now }) => ({
-      status: 201,
-      body: await createBeneficiary(tenant, body, now),
-    }),
-  }),
-  getBeneficiary: operation({
-    params: beneficiaryIdParams,
-    handle: async ({ tenant, params }) => ok(await getBeneficiary(tenant, params.beneficiaryId)),
-  }),
+  listBeneficiaries: listOperation(listBeneficiariesQuery, listBeneficiaries),
+  createBeneficiary: createOperation(createBeneficiaryBody, createBeneficiary),
+  getBeneficiary: readOperation(beneficiaryIdParams, 'beneficiaryId', getBeneficiary),
   updateBeneficiary: operation({
     params: beneficiaryIdParams,
     body: updateBeneficiaryBody,

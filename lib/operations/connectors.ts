@@ -7,13 +7,11 @@ import {
 import { getConnector, getEnums, getRequirements, listConnectors } from '../connectors/service.ts';
 import { ok, operation } from '../http/api-function.ts';
 import * as z from '../zod.ts';
+import { listOperation } from './tenant-shapes.ts';
 
 /** The operations of functions/api/connectors.ts, by the operation names of lib/routes.ts. */
 export const connectorsOperations = {
-  listConnectors: operation({
-    query: listConnectorsQuery,
-    handle: async ({ tenant, query }) => ok(await listConnectors(tenant, query)),
-  }),
+  listConnectors: listOperation(listConnectorsQuery, listConnectors),
   getConnector: operation({
     params: connectorIdParams,
     query: getConnectorQuery,

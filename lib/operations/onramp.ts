@@ -12,16 +12,11 @@ import {
   listReferences,
   moveReference,
 } from '../onramp-references/service.ts';
+import { createOperation, listOperation } from './tenant-shapes.ts';
 
 /** The operations of functions/api/onramp.ts, by the operation names of lib/routes.ts. */
 export const onrampOperations = {
-  createOnrampReference: operation({
-    body: createReferenceBody,
-    handle: async ({ tenant, body, now }) => ({
-      status: 201,
-      body: await createReference(tenant, body, now),
-    }),
-  }),
+  createOnrampReference: createOperation(createReferenceBody, createReference),
   activateOnrampReferences: operation({
     body: activationBody,
     handle: async ({ tenant, body, now }) => ok(await activateReferences(tenant, body, now)),
@@ -32,8 +27,5 @@ export const onrampOperations = {
     handle: async ({ tenant, params, body, now }) =>
       ok(await moveReference(tenant, params.reference, body.walletId, now)),
   }),
-  listOnrampReferences: operation({
-    query: listReferencesQuery,
-    handle: async ({ tenant, query }) => ok(await listReferences(tenant, query)),
-  }),
+  listOnrampReferences: listOperation(listReferencesQuery, listReferences),
 };

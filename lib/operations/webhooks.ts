@@ -16,21 +16,13 @@ import {
   redeliver,
   sendTestEvent,
 } from '../webhooks/service.ts';
+import { createOperation, listOperation, readOperation } from './tenant-shapes.ts';
 
 /** The operations of functions/api/webhooks.ts, by the operation names of lib/routes.ts. */
 export const webhooksOperations = {
-  createWebhook: operation({
-    body: createWebhookBody,
-    handle: async ({ tenant, body, now }) => ({ status: 201, body: await createWebhook(tenant, body, now) }),
-  }),
-  listWebhooks: operation({
-    query: listWebhooksQuery,
-    handle: async ({ tenant, query }) => ok(await listWebhooks(tenant, query)),
-  }),
-  getWebhook: operation({
-    params: webhookIdParams,
-    handle: async ({ tenant, params }) => ok(await getWebhook(tenant, params.webhookId)),
-  }),
+  createWebhook: createOperation(createWebhookBody, createWebhook),
+  listWebhooks: listOperation(listWebhooksQuery, listWebhooks),
+  getWebhook: readOperation(webhookIdParams, 'webhookId', getWebhook),
   deleteWebhook: operation({
     params: webhookIdParams,
     handle: async ({ tenant, params, now }) => ok(await deleteWebhook(tenant, params.webhookId, now)),

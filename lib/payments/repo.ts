@@ -1,7 +1,7 @@
-// Transaction records (spec §2.8): tenant-owned, one per accepted submission (lib/db/keys.ts
-// transactionKeys). The record is the outbox: its insert, `initiated`, is what asks for the ledger work
-// (lib/outbox.ts), and every later move is conditional on the status the mover read, so a record never
-// moves backwards and never completes twice.
+// Transaction records (docs/decisions/transaction-records.md): tenant-owned, one per accepted submission
+// (lib/db/keys.ts transactionKeys). The record is the outbox: its insert, `initiated`, is what asks for the
+// ledger work (lib/outbox.ts), and every later move is conditional on the status the mover read, so a record
+// never moves backwards and never completes twice.
 import { absent, holds } from '../db/conditions.ts';
 import { entity, recordOf } from '../db/entity.ts';
 import {

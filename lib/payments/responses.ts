@@ -1,7 +1,7 @@
-// What the payment and transaction routes answer (spec §2.7, §2.8): the acceptance of a submission and
-// the transaction record. Every member of the record is present (null when it does not apply), so
-// integrators read one shape whatever the payment type; only `legs` is absent from every record but a
-// multi-transfer's, as §2.8 has it.
+// What the payment and transaction routes answer (docs/decisions/transaction-records.md): the acceptance of a
+// submission and the transaction record. Every member of the record is present (null when it does not apply),
+// so integrators read one shape whatever the payment type; only `legs` is absent from every record but a
+// multi-transfer's, as the contract has it.
 //
 // The figures say what happened: sendAmount is what the payment asked to move, whatever became of it;
 // receiveAmount and exchangeRate are what the ledger delivered, so they are null while the record is

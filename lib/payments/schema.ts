@@ -1,6 +1,6 @@
-// Payment submissions (spec §4.7) and transaction reads (§4.8). Shapes are 400s here: an unknown member
-// (idempotencyKey, externalReference, any pricing member such as fee, rate or destMin, a beneficiary
-// member on an own route) is refused by name, because pricing is never taken from the caller and
+// Payment submissions and transaction reads (docs/decisions/request-validation.md). Shapes are 400s here: an
+// unknown member (idempotencyKey, externalReference, any pricing member such as fee, rate or destMin, a
+// beneficiary member on an own route) is refused by name, because pricing is never taken from the caller and
 // `transactionId` is the only identity. Whether a wallet, beneficiary or asset exists, and the rules that
 // need them, are the service's 404/403/422.
 import BigNumber from 'bignumber.js';
@@ -12,7 +12,7 @@ import { amountField } from '../ledger/amount-field.ts';
 import { MAX_AMOUNT, MEMO_BYTES } from '../ledger/amounts.ts';
 import * as z from '../zod.ts';
 
-/** fromRef / toRef: omitted or null is no reference; anything else must match the pattern (§4.7, §8.2). */
+/** fromRef / toRef: omitted or null is no reference; anything else must match the contract's pattern. */
 const reference = z.optional(
   z.nullable(
     z.string().check(z.regex(/^[A-Za-z0-9-]{1,16}$/, 'must be 1 to 16 letters, digits or hyphens (or null)')),
@@ -106,9 +106,10 @@ const complianceCode = z.optional(
 );
 
 /**
- * Off-ramp (§4.7): amounts, fee and rate come from the quote, so a pricing member (amount, fee, rate,
- * receiveAmount…) is an unknown member, 400. `beneficiarySourceOfFunds` and `senderPhoneNumber` are
- * this service's names for the beneficiary's source of funds and the sender's phone number.
+ * Off-ramp (docs/decisions/ramp-acceptance.md): amounts, fee and rate come from the quote, so a pricing
+ * member (amount, fee, rate, receiveAmount…) is an unknown member, 400. `beneficiarySourceOfFunds` and
+ * `senderPhoneNumber` are this service's names for the beneficiary's source of funds and the sender's phone
+ * number.
  */
 export const offrampBody = z.strictObject({
   transactionId: uuidField,
@@ -130,7 +131,10 @@ export const offrampBody = z.strictObject({
 
 export type Offramp = z.infer<typeof offrampBody>;
 
-/** On-ramp (§4.7's table): the caller's wallet receives; `senderId` is the paying counterparty. */
+/**
+ * On-ramp (docs/decisions/ramp-acceptance.md): the caller's wallet receives; `senderId` is the paying
+ * counterparty.
+ */
 export const onrampBody = z.strictObject({
   transactionId: uuidField,
   walletId: uuidField,
@@ -161,7 +165,7 @@ export type P2pOwnMulti = z.infer<typeof p2pOwnMultiBody>;
 export const transactionIdParams = z.strictObject({ transactionId: uuidField });
 
 /**
- * Every status and type the contract names (§2.8, §3.2) and every one this service records (`p2p_multi`):
+ * Every status and type the contract names and every one this service records (`p2p_multi`):
  * the list filters on each, and one that no record holds yet (a refund, an off-ramp) is an empty page.
  */
 export const transactionStatuses = [

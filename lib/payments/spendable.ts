@@ -1,7 +1,7 @@
-// What a wallet can spend, checked at acceptance (issue #21 §4): a payment that would take more from a
-// wallet than the wallet could spend at that moment (its balances' `spendable`: the XLM reserve and open
-// offers set aside) is refused with 422 on its amount, rather than accepted and then failed by the ledger
-// (LEDGER_OP_UNDERFUNDED). One Horizon read per paying wallet.
+// What a wallet can spend, checked at acceptance (docs/decisions/spendable-at-acceptance.md): a payment that
+// would take more from a wallet than the wallet could spend at that moment (its balances' `spendable`: the
+// XLM reserve and open offers set aside) is refused with 422 on its amount, rather than accepted and then
+// failed by the ledger (LEDGER_OP_UNDERFUNDED). One Horizon read per paying wallet.
 //
 // It is a read at one moment, not a hold: payments accepted together from one wallet may each fit and
 // together not, or money may leave the wallet before this one executes; the ledger still refuses the

@@ -1,6 +1,7 @@
-// Reading transaction records (spec §4.8). The path's id is the transactionRecordId; the caller's own
-// transactionId finds the same record (its id is derived from it, record-ids.ts), so an integrator that
-// lost the 202 can still read the outcome. Another association's record is not found, as a missing one.
+// Reading transaction records (docs/decisions/transaction-records.md). The path's id is the
+// transactionRecordId; the caller's own transactionId finds the same record (its id is derived from it,
+// record-ids.ts), so an integrator that lost the 202 can still read the outcome. Another association's record
+// is not found, as a missing one.
 //
 // The transactionId is looked up first: a caller may send, as a later payment's transactionId, a value
 // that is already an earlier record's id, and that id must then name the payment the caller made with

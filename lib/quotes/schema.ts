@@ -1,5 +1,5 @@
-// Quote requests (spec §2.6, §4.6). Shapes are 400s here; "exactly one of beneficiaryId or
-// transactionType" and everything that needs the connector, beneficiary or destination is the service's
+// Quote requests (docs/decisions/request-validation.md). Shapes are 400s here; "exactly one of beneficiaryId
+// or transactionType" and everything that needs the connector, beneficiary or destination is the service's
 // 422 (or 404), because well-formed values can still break a rule or name nothing.
 import { connectorIdParam } from '../connectors/schema.ts';
 import { transactionTypeParam } from '../connectors/transaction-types.ts';

@@ -213,7 +213,8 @@ export async function createQuote(
   const source = rateSourceFor(tenant.environment);
   const rate = await source.rate(asset, fiat);
   if (!rate) throw serviceUnavailable(`No ${asset}/${fiat} rate is available right now.`);
-  // Business fee rows are off-ramp fees (spec §2.6): the exact row wins, zero included.
+  // Business fee rows are off-ramp fees (docs/decisions/ramp-acceptance.md): the exact row wins, zero
+  // included.
   const row = type === 'offramp' ? await findFeeRow(tenant, connector.id, transactionType) : undefined;
   const schedule: FeeSchedule = row ?? connector.fee;
   const priced = (type === 'offramp' ? priceOffRamp : priceOnRamp)({

@@ -1,8 +1,8 @@
-// Statement lines (spec §2.10) as the ledger gave them, materialised per wallet (lib/db/keys.ts
-// statementKeys), and the wallet's sync item: the Horizon cursor read up to and the balance of each asset
-// there. Lines are written with the sync item's move in one transaction, conditional on the cursor the
-// writer read, so two readers catching the same wallet up write the same lines once and the running
-// balances never fork.
+// Statement lines (docs/decisions/statements.md) as the ledger gave them, materialised per wallet
+// (lib/db/keys.ts statementKeys), and the wallet's sync item: the Horizon cursor read up to and the balance
+// of each asset there. Lines are written with the sync item's move in one transaction, conditional on the
+// cursor the writer read, so two readers catching the same wallet up write the same lines once and the
+// running balances never fork.
 import { absent, holds } from '../db/conditions.ts';
 import { entity } from '../db/entity.ts';
 import { firstRecord, getRecord, transact } from '../db/items.ts';

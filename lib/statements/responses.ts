@@ -1,4 +1,4 @@
-// What the statement route answers (spec §2.10, §4.9): the range's lines for one asset with the
+// What the statement route answers (the contract's statement): the range's lines for one asset with the
 // balance before the range and at its end, in the API's page envelope. `Accept: text/csv` gives the
 // same page as CSV (csv.ts).
 import { pageOf } from '../http/responses.ts';

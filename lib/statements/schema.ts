@@ -1,6 +1,6 @@
-// The statement's query (spec §4.9): all four members required, each missing one named. Dates are
-// `YYYY-MM-DD` (a whole UTC day: from its first instant, to its last for endDate) or ISO 8601 instants
-// with a zone (taken as given, to the second the ledger closes at). The range may not start after it
+// The statement's query (docs/decisions/statements.md): all four members required, each missing one named.
+// Dates are `YYYY-MM-DD` (a whole UTC day: from its first instant, to its last for endDate) or ISO 8601
+// instants with a zone (taken as given, to the second the ledger closes at). The range may not start after it
 // ends, reach past now, or span more than MAX_RANGE_DAYS.
 import { assetCodeParam } from '../assets/schema.ts';
 import { pageQueryShape } from '../http/pagination.ts';

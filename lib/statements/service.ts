@@ -1,6 +1,6 @@
-// A wallet's statement (spec §4.9): its settled lines for one asset over a range, from the ledger. The
-// wallet's lines are first caught up with the ledger (ledger-sync.ts: only what closed since the last
-// read), then one page is read from the table, with the balance before the range and at its end, and
+// A wallet's statement (docs/decisions/statements.md): its settled lines for one asset over a range, from the
+// ledger. The wallet's lines are first caught up with the ledger (ledger-sync.ts: only what closed since the
+// last read), then one page is read from the table, with the balance before the range and at its end, and
 // enriched from the records (describe.ts). Nothing here reads the ledger per line.
 import { findRegistryAsset } from '../assets/service.ts';
 import { tenantScope } from '../db/keys.ts';

@@ -1,5 +1,5 @@
-// Wallet requests (spec §2.1, §4.2). Shape errors are 400s here; whether a country or an asset
-// exists is checked by the service (422), because a well-formed value can still name nothing.
+// Wallet requests (docs/decisions/request-validation.md). Shape errors are 400s here; whether a country or an
+// asset exists is checked by the service (422), because a well-formed value can still name nothing.
 import { assetCodeParam } from '../assets/schema.ts';
 import { pageQueryShape } from '../http/pagination.ts';
 import { uuidField } from '../http/uuid-field.ts';

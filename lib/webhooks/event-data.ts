@@ -51,7 +51,8 @@ export function resourceIdOf(message: EventMessage): string | null {
 
 /**
  * What an event's `metaData` carries beside the environment: a provider on-ramp's payout summary
- * (spec §6.4), `data: {netAmount, totalFees, assetCode, reference}`, on each of its record's events.
+ * (docs/decisions/provider-onramp-receipts.md), `data: {netAmount, totalFees, assetCode, reference}`, on each
+ * of its record's events.
  */
 export function eventMetaDataOf(message: EventMessage): Record<string, unknown> {
   const receipt =

@@ -8,7 +8,7 @@
 // an entry under that resource too, written before it, so the resource's deliveries are one query away.
 import { createHash } from 'node:crypto';
 import { absentOrBelow, absentOrHolds, holds } from '../db/conditions.ts';
-import { entity, recordOf } from '../db/entity.ts';
+import { entity } from '../db/entity.ts';
 import {
   createIfAbsent,
   getItems,
@@ -22,7 +22,7 @@ import {
   type Written,
 } from '../db/items.ts';
 import { tenantOf, tenantScope, webhookKeys } from '../db/keys.ts';
-import { type PageRequest, queryPage, underPrefix } from '../db/paginate.ts';
+import { type PageRequest, tenantRecordPage, underPrefix } from '../db/paginate.ts';
 import type { SealedSecret } from '../secret-box.ts';
 import type { Environment, Tenant } from '../tenant.ts';
 import type { AttemptError } from './attempt-errors.ts';
@@ -238,11 +238,11 @@ export async function deactivateRegistration(
 }
 
 export const listRegistrationPage = (tenant: Tenant, page: Omit<PageRequest, 'binding'>) =>
-  queryPage(
+  tenantRecordPage<WebhookRecord>(
+    tenant,
     underPrefix(tenantScope(tenant), webhookKeys.registrationPrefix),
-    { ...page, binding: { scope: tenantScope(tenant), query: 'webhooks' } },
-    (item) => ({ pk: item.pk, sk: item.sk }),
-    (item) => recordOf<WebhookRecord>(item),
+    'webhooks',
+    page,
   );
 
 /** Every active registration of the tenant (at most the limit, so one short query). */
@@ -357,15 +357,15 @@ export const reopenDelivery = (delivery: DeliveryRecord, now: Date) =>
   );
 
 export const listDeliveryPage = (tenant: Tenant, webhookId: string, page: Omit<PageRequest, 'binding'>) =>
-  queryPage(
+  tenantRecordPage<DeliveryRecord>(
+    tenant,
     {
       ...underPrefix(tenantScope(tenant), webhookKeys.deliveryPrefix(webhookId)),
       // Delivery ids are time-ordered: newest first.
       ScanIndexForward: false,
     },
-    { ...page, binding: { scope: tenantScope(tenant), query: `webhooks/${webhookId}/deliveries` } },
-    (item) => ({ pk: item.pk, sk: item.sk }),
-    (item) => recordOf<DeliveryRecord>(item),
+    `webhooks/${webhookId}/deliveries`,
+    page,
   );
 
 /** The deliveries about a resource, newest first, whichever registration they went to. */
@@ -374,15 +374,15 @@ export const listResourceDeliveryPage = (
   resourceId: string,
   page: Omit<PageRequest, 'binding'>,
 ) =>
-  queryPage(
+  tenantRecordPage<DeliveryRecord>(
+    tenant,
     {
       ...underPrefix(tenantScope(tenant), webhookKeys.resourceDeliveryPrefix(resourceId)),
       // Delivery ids are time-ordered: newest first.
       ScanIndexForward: false,
     },
-    { ...page, binding: { scope: tenantScope(tenant), query: `webhooks/deliveries?${resourceId}` } },
-    (item) => ({ pk: item.pk, sk: item.sk }),
-    (item) => recordOf<DeliveryRecord>(item),
+    `webhooks/deliveries?${resourceId}`,
+    page,
     {
       records: (links) =>
         getItems(

@@ -1,6 +1,6 @@
-// Webhook requests (spec §4.11). Shapes are 400s here; whether an event type exists and whether the URL
-// may be reached are the service's 422s, because a well-formed value can still name nothing or point
-// inside the network.
+// Webhook requests (docs/decisions/request-validation.md). Shapes are 400s here; whether an event type exists
+// and whether the URL may be reached are the service's 422s, because a well-formed value can still name
+// nothing or point inside the network.
 import { pageQueryShape } from '../http/pagination.ts';
 import { uuidField } from '../http/uuid-field.ts';
 import * as z from '../zod.ts';

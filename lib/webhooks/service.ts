@@ -1,4 +1,4 @@
-// Webhook registrations (spec §2.12, §3.4, §4.11) and their deliveries log. A registration is
+// Webhook registrations (docs/decisions/webhook-registrations.md) and their deliveries log. A registration is
 // active until deleted, then deactivated for good (kept for history; deliveries stop at once, retries
 // in flight included: the delivery worker reads the registration before every attempt). A URL has one
 // active registration per tenant: a second would only send every event to it twice (409 names the

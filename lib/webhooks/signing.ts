@@ -1,5 +1,5 @@
 // How a delivery is signed. Two signatures over the same body:
-// - the contract's (§6): `X-Service-Signature` = hex HMAC-SHA256 keyed on the `X-Webhook-Id` value
+// - the contract's: `X-Service-Signature` = hex HMAC-SHA256 keyed on the `X-Webhook-Id` value
 //   (the registration id) over `${X-Webhook-Ts}.${body}`. That key travels in a header beside it, so it
 //   proves nothing about the sender: it only detects corruption. It is kept because the contract has it.
 // - Standard Webhooks (the open scheme with maintained libraries in many languages): `webhook-id` (the

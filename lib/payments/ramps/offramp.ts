@@ -1,12 +1,12 @@
-// Off-ramp acceptance (spec §4.7, issue #19 §2): a wallet pays a beneficiary's BANK, MOBILE_MONEY or
-// cash-pickup destination through a connector, against a quote. Everything priced comes from the quote;
+// Off-ramp acceptance (docs/decisions/ramp-acceptance.md): a wallet pays a beneficiary's BANK, MOBILE_MONEY
+// or cash-pickup destination through a connector, against a quote. Everything priced comes from the quote;
 // the body names who pays whom and the compliance answers. The checks, in order, each a 4xx naming the
-// member: the wallet (404/403), the beneficiary and destination (404, CRYPTO 422), the quote (404 not
-// ours, 422 wrong type, expired or inconsistent with the body), the connector's compliance fields (422,
-// one error per missing field), notify flags, the connector set up to execute (503); then the limits
-// (422 on `amount`), checked and reserved at once (usage.ts), what the wallet can spend (422 on
-// `amount`, spendable.ts), the quote claimed for this record (409 when another record executed it) and
-// the record written (idempotency.ts accept()).
+// member: the wallet (404/403), the beneficiary and destination (404, CRYPTO 422), the quote (404 not ours,
+// 422 wrong type, expired or inconsistent with the body), the connector's compliance fields (422, one error
+// per missing field), notify flags, the connector set up to execute (503); then the limits (422 on `amount`),
+// checked and reserved at once (usage.ts), what the wallet can spend (422 on `amount`, spendable.ts), the
+// quote claimed for this record (409 when another record executed it) and the record written (idempotency.ts
+// accept()).
 import type { BeneficiaryRecord, PaymentDestinationRecord } from '../../beneficiaries/repo.ts';
 import type { ConnectorRecord } from '../../connectors/repo.ts';
 import { shortForm, transactionTypeOf } from '../../connectors/transaction-types.ts';

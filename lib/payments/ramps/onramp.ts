@@ -1,4 +1,4 @@
-// On-ramp acceptance (spec §4.7's table, issue #19 §3): a registered counterparty (`senderId`, a
+// On-ramp acceptance (docs/decisions/ramp-acceptance.md): a registered counterparty (`senderId`, a
 // beneficiary of the association) pays from its MOBILE_MONEY destination, through a connector, into one
 // of the caller's own Verified wallets, against an on-ramp quote. The checks, each naming the member:
 // the wallet (404/403), the counterparty and its destination (404; not mobile money or not the

@@ -1,10 +1,10 @@
-// Provider on-ramps (spec §1.3, §6.4; issue #22 §3): a customer of a bespoke connector paid the provider
-// against an on-ramp reference, and the provider reported the receipt. The caller never submits these:
-// the receipt makes a transaction record of type `provider_onramp`, written `initiated` (its insert asks
-// for the ledger work through the outbox, as every payment's), which the connector's settlement account
+// Provider on-ramps (docs/decisions/provider-onramp-receipts.md): a customer of a bespoke connector paid the
+// provider against an on-ramp reference, and the provider reported the receipt. The caller never submits
+// these: the receipt makes a transaction record of type `provider_onramp`, written `initiated` (its insert
+// asks for the ledger work through the outbox, as every payment's), which the connector's settlement account
 // pays into the reference's wallet (execution.ts), once: the record's id and its ledger intent are both
-// derived from the provider's receipt id, so a receipt reported any number of times is one record and
-// one ledger payment.
+// derived from the provider's receipt id, so a receipt reported any number of times is one record and one
+// ledger payment.
 import BigNumber from 'bignumber.js';
 import { findRegistryAsset } from '../../assets/service.ts';
 import { connectorOrNotFound } from '../../connectors/service.ts';
