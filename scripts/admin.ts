@@ -31,6 +31,10 @@ Commands:
       other association is refused) or to none.
   client revoke --client-id <clientId>
   credentials list --application <applicationId>      Key ids and client ids (never secrets).
+  credentials backfill
+      Once, on a stage holding applications, keys and clients made before the portal's Developers page:
+      gives each its tenant's keys, so its people list them and can make new ones (one scan; idempotent).
+      Prints the count per item type.
   owner add --association <associationId> --email <address> [--environment sandbox|production]
       A tenant's first business-portal owner (docs/portal.md): they sign in with this address and invite
       the rest of their team themselves. Prints {memberId, email, role}.
@@ -339,6 +343,10 @@ async function main(): Promise<void> {
     }
     case 'credentials list':
       return print(await admin.listApplicationCredentials(required('application')));
+    case 'credentials backfill': {
+      const { backfillCredentialKeys } = await import('../lib/admin/credential-backfill.ts');
+      return print(await backfillCredentialKeys());
+    }
     case 'lists backfill': {
       const { backfillListKeys } = await import('../lib/admin/list-backfill.ts');
       return print(await backfillListKeys());

@@ -74,7 +74,7 @@ const tenantKeysOf = (
   return { ...keys.ofTenant(tenant, kind, id), ...keys.credentialListed(tenant, record.createdAt, id) };
 };
 
-const applicationEntity = entity<ApplicationRecord>({
+export const applicationEntity = entity<ApplicationRecord>({
   type: 'application',
   keyOf: (record) => keys.application(record.applicationId),
   indexKeysOf: (record) => keys.ofTenant(tenantOf(record), 'APPLICATION', record.applicationId),
@@ -86,7 +86,7 @@ const associationEntity = entity<AssociationRecord>({
 });
 
 /** API keys are found by their hash; the admin CLI lists an application's keys on the platform index. */
-const apiKeyEntity = entity<ApiKeyRecord>({
+export const apiKeyEntity = entity<ApiKeyRecord>({
   type: 'apiKey',
   keyOf: (record) => keys.apiKey(record.keyHash),
   indexKeysOf: (record) => ({
@@ -95,7 +95,7 @@ const apiKeyEntity = entity<ApiKeyRecord>({
   }),
 });
 
-const clientEntity = entity<ClientRecord>({
+export const clientEntity = entity<ClientRecord>({
   type: 'client',
   keyOf: (record) => keys.client(record.clientId),
   indexKeysOf: (record) => ({

@@ -222,7 +222,9 @@ export async function getItems(
   const found = new Map<string, Record<string, unknown>>();
   const id = (key: { pk?: unknown; sk?: unknown }) => `${key.pk}\u0000${key.sk}`;
   const consistent = options.consistent ? { ConsistentRead: true } : {};
-  let pending: ItemKey[] = keys;
+  // Asked once each: DynamoDB refuses a batch naming an item twice, and two keys may name one item (a
+  // wallet's list entries for one record, one of them written by a replay: lib/payments/repo.ts).
+  let pending: ItemKey[] = [...new Map(keys.map((key) => [id(key), key])).values()];
   while (pending.length) {
     const { Responses, UnprocessedKeys } = await db.send(
       new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ...consistent } } }),

@@ -1,7 +1,9 @@
-// What the wallet routes and the wallet sandbox helpers answer (service.ts toWalletResource; sandbox.ts
+// What the wallet routes and the wallet sandbox helpers answer (toWalletResource below; sandbox.ts
 // fundWallet). Secrets never appear, so every object is closed.
 import { pageOf } from '../http/responses.ts';
+import type { LedgerBalance } from '../ledger/balances.ts';
 import * as z from '../zod.ts';
+import type { WalletRecord } from './repo.ts';
 
 const stellarAccount = z.string().check(z.regex(/^G[A-Z2-7]{55}$/, 'must be a Stellar public key (G…)'));
 const timestamp = z.iso.datetime();
@@ -150,3 +152,29 @@ export const sandboxFundingPendingExample: z.input<typeof sandboxFundingPendingR
   status: 'pending',
   stellarTxHash: null,
 };
+
+/** A wallet as the API answers it: here, apart from the service, so the webhook functions (an event's
+ * wallet) take the shape without the ledger reads. */
+export function toWalletResource(record: WalletRecord, balances: LedgerBalance[] | null) {
+  return {
+    id: record.walletId,
+    walletName: record.walletName,
+    assetCode: record.assetCode,
+    ownAccount: record.ownAccount,
+    status: record.status,
+    accountNumber: record.publicKey,
+    networkName: record.networkName,
+    publicKey: record.publicKey,
+    activationStatus: record.activationStatus,
+    ...(record.activationStatus === 'failed'
+      ? {
+          activationErrorCode: record.activationErrorCode,
+          activationFailureReason: record.activationFailureReason,
+        }
+      : {}),
+    balances,
+    metadata: record.metadata,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  };
+}

@@ -17,6 +17,7 @@ import {
   type WalletRecord,
   type WalletStatus,
 } from './repo.ts';
+import { toWalletResource } from './responses.ts';
 import type { CreateWallet, WalletMetadata } from './schema.ts';
 
 /** Countries arrive as alpha-2 or alpha-3 in any case and are kept as alpha-3; unknown ones are 422s. */
@@ -41,30 +42,6 @@ async function balancesOf(record: WalletRecord): Promise<LedgerBalance[] | null>
     logger.warn('Balance lookup failed', { walletId: record.walletId, error: (error as Error).message });
     return null;
   }
-}
-
-export function toWalletResource(record: WalletRecord, balances: LedgerBalance[] | null) {
-  return {
-    id: record.walletId,
-    walletName: record.walletName,
-    assetCode: record.assetCode,
-    ownAccount: record.ownAccount,
-    status: record.status,
-    accountNumber: record.publicKey,
-    networkName: record.networkName,
-    publicKey: record.publicKey,
-    activationStatus: record.activationStatus,
-    ...(record.activationStatus === 'failed'
-      ? {
-          activationErrorCode: record.activationErrorCode,
-          activationFailureReason: record.activationFailureReason,
-        }
-      : {}),
-    balances,
-    metadata: record.metadata,
-    createdAt: record.createdAt,
-    updatedAt: record.updatedAt,
-  };
 }
 
 export async function createWallet(tenant: Tenant, input: CreateWallet, now: Date) {

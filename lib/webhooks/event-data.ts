@@ -11,7 +11,7 @@ import { exactNumber } from '../http/plain-json.ts';
 import type { TransactionRecord } from '../payments/repo.ts';
 import { toTransactionResource } from '../payments/responses.ts';
 import type { WalletRecord } from '../wallets/repo.ts';
-import { toWalletResource } from '../wallets/service.ts';
+import { toWalletResource } from '../wallets/responses.ts';
 import type { EventMessage } from './event-message.ts';
 
 export function eventDataOf(message: EventMessage): unknown {

@@ -4,7 +4,12 @@
 // changed something and what failed, not a read that succeeded, and only the tenant's own.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, it } from 'vitest';
+import { backfillCredentialKeys } from '../../lib/admin/credential-backfill.ts';
+import { hashCredential } from '../../lib/auth/credentials.ts';
+import { db, tableName } from '../../lib/db/client.ts';
+import { keys } from '../../lib/db/keys.ts';
 import { routeKeyOf, routes } from '../../lib/routes.ts';
 import { as, type Caller, call, newCaller } from '../support/api.ts';
 import { captureLogs } from '../support/logs.ts';
@@ -133,6 +138,43 @@ describe('a tenant’s API keys and clients', () => {
     assert.equal((await tokenWith(theirKey.secret, theirClient.id, theirClient.secret)).status, 200);
     const mine = JSON.stringify((await asPerson(owner, '/credentials?limit=100')).body);
     assert.ok(!mine.includes(theirKey.id) && !mine.includes(theirClient.id));
+  });
+
+  it('lists a tenant’s credentials made before its people could, once the admin CLI backfilled them', async () => {
+    const old = await newCaller();
+    const oldOwner = await newPerson(old.tenant, 'owner');
+    // As an application, key and client were written before the Developers routes: no tenant keys, and a
+    // key without its tenant.
+    const forget = (key: { pk: string; sk: string }, names: string[]) =>
+      db.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: key,
+          UpdateExpression: `REMOVE ${names.map((_, i) => `#n${i}`).join(', ')}`,
+          ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#n${i}`, name])),
+        }),
+      );
+    const indexes = ['gsi1pk', 'gsi1sk', 'list1pk', 'list1sk'];
+    await forget(keys.application(old.tenant.applicationId), ['gsi1pk', 'gsi1sk']);
+    await forget(keys.apiKey(hashCredential(old.tenant.apiKey)), [
+      'associationId',
+      'environment',
+      ...indexes,
+    ]);
+    await forget(keys.client(old.tenant.clientId), ['environment', ...indexes]);
+    assert.deepEqual((await asPerson(oldOwner, '/credentials')).body.data, []);
+    assert.equal((await make(oldOwner, { kind: 'apiKey' })).status, 409);
+
+    const counts = await backfillCredentialKeys();
+    assert.ok(counts.application >= 1 && counts.apiKey >= 1 && counts.client >= 1, JSON.stringify(counts));
+    const listed = (await asPerson(oldOwner, '/credentials')).body.data;
+    assert.deepEqual(listed.map((c: { kind: string }) => c.kind).sort(), ['apiKey', 'client']);
+    assert.equal((await make(oldOwner, { kind: 'apiKey' })).status, 201);
+    // Still the tenant's own key, and it still works.
+    assert.equal(
+      (await tokenWith(old.tenant.apiKey, old.tenant.clientId, old.tenant.clientSecret)).status,
+      200,
+    );
   });
 
   it('never logs a secret it makes', async () => {

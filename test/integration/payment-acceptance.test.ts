@@ -602,6 +602,14 @@ describe('idempotency: the transactionId', () => {
     assert.equal(replay.status, 202, JSON.stringify(replay.body));
     assert.equal(replay.body.isIdempotent, true);
     assert.equal(replay.body.transactionRecordId, id);
+    // The replay's checks passed, and its put found the record: the entries it wrote under each wallet
+    // name the record again, and each wallet's list still shows it once.
+    for (const wallet of [from, to]) {
+      const listed = await as(carol, `/transactions?walletId=${wallet.id}&limit=100`);
+      assert.equal(listed.status, 200, JSON.stringify(listed.body));
+      const ids = listed.body.data.map((r: { transactionRecordId: string }) => r.transactionRecordId);
+      assert.equal(ids.filter((listedId: string) => listedId === id).length, 1);
+    }
     // Anything the replay had set going would be on the ledger once a payment accepted after it settles.
     await completed(carol, [await accepted(carol, 'p2p/own', p2p(0.25))]);
     assert.equal((await paymentsFrom(from)).length, paid + 1);

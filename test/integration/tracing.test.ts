@@ -115,7 +115,16 @@ describe('X-Ray subsegments', () => {
       requestId,
     };
     await submitter(
-      { Records: [{ messageId: randomUUID(), body: JSON.stringify(message) }] } as unknown as SQSEvent,
+      // As SQS delivers it again (its attributes count the deliveries): the stack's own submitter had it first.
+      {
+        Records: [
+          {
+            messageId: randomUUID(),
+            body: JSON.stringify(message),
+            attributes: { ApproximateReceiveCount: '2' },
+          },
+        ],
+      } as unknown as SQSEvent,
       lambdaContext('ledger-submitter'),
     );
     const [submission] = await sent('ledger-submission');
