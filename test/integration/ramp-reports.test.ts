@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import BigNumber from 'bignumber.js';
 import { beforeAll, describe, it } from 'vitest';
 import { findPlatformAccount } from '../../lib/ledger/platform-accounts.ts';
-import { applyProviderState } from '../../lib/payments/ramps/execution.ts';
+import { applyProviderState } from '../../lib/payments/ramps/provider-state.ts';
 import { findTransaction } from '../../lib/payments/repo.ts';
 import { as, type Caller, newCaller } from '../support/api.ts';
 import { compliantIndividual, ONRAMP_CONNECTOR_ID, RAMP_CONNECTOR_ID } from '../support/fixtures.ts';

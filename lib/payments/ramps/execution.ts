@@ -28,11 +28,12 @@ import {
 import { providerFor, recordInstruction } from '../../providers/service.ts';
 import type { Tenant } from '../../tenant.ts';
 import { findWalletRecord } from '../../wallets/lookups.ts';
-import { type Applied, applyEvent, type RecordEvent } from '../lifecycle/apply.ts';
+import { applyEvent, type RecordEvent } from '../lifecycle/apply.ts';
 import { ledgerFactsOf } from '../lifecycle/history.ts';
 import type { EventType } from '../lifecycle/machine.ts';
 import { stateOf } from '../lifecycle/records.ts';
 import type { TransactionRecord } from '../repo.ts';
+import { applyProviderState } from './provider-state.ts';
 
 /** The ledger budget of one step, as for every payment (execution.ts). */
 const RAMP_BUDGET_MS = 6_000;
@@ -47,26 +48,6 @@ export type RampStep = { done: true } | { pending: string; owed?: true };
 
 const ledgerAsset = (asset: TransactionRecord['sendingAsset']) =>
   asset.issuer === null ? ('native' as const) : { code: asset.code, issuer: asset.issuer };
-
-/** The event a provider's report of the record's instruction is. */
-const providerEvent = (state: InstructionState, source: RecordEvent['source']): RecordEvent => ({
-  type: `provider_${state.status}` as EventType,
-  facts: { externalReference: state.providerReference, providerStatus: state.status },
-  reason: state.reason,
-  source,
-});
-
-/**
- * Applies what the provider says of a record's instruction (a notification, its answer to one, or a
- * read), in whatever order and at whatever moment reports come: the table decides.
- */
-export const applyProviderState = (
-  tenant: Tenant,
-  record: TransactionRecord,
-  state: InstructionState,
-  now: Date,
-  source: RecordEvent['source'] = 'notification',
-): Promise<Applied> => applyEvent(tenant, record, providerEvent(state, source), now);
 
 /** A ledger outcome as the record's event; pending (not settled yet) is no event. */
 function ledgerEvent(

@@ -3,7 +3,7 @@
 import type { InstructionState } from '../../providers/contract.ts';
 import type { Tenant } from '../../tenant.ts';
 import { findTransaction } from '../repo.ts';
-import { applyProviderState } from './execution.ts';
+import { applyProviderState } from './provider-state.ts';
 
 export async function applyRampNotification(
   tenant: Tenant,
