@@ -3,9 +3,12 @@
 // Virginia), the lowest tier of each (what a platform of up to a few hundred payments a second pays),
 // no free tier, no Savings Plans or reserved capacity.
 //
-// Written 2026-12-02 from AWS's pricing pages as last read by the author (the figures in force since
-// DynamoDB's on-demand price cut of 2024-11-01); they were not fetched again on that date, so check each
-// page before quoting a figure to anyone outside the team. A price changes here and nowhere else.
+// Written 2026-12-02 (the figures in force since DynamoDB's on-demand price cut of 2024-11-01) and
+// checked that day against the published figures this machine could reach (AWS's own pages are not
+// reachable from it): DynamoDB's 0.625 / 0.125 USD per million write / read request units, Lambda's Arm
+// 0.20 USD per million requests and 0.0000133334 USD per GB-second, and HTTP APIs' 1.00 USD per million
+// agree with restatements of AWS's pricing pages; CloudFront, WAF, SQS, CloudWatch and X-Ray are as
+// last read on AWS's pages and were not checked again. A price changes here and nowhere else.
 
 export interface Price {
   /** US dollars per `per` units. */
