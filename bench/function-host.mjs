@@ -6,7 +6,8 @@
 // Plain JavaScript, not TypeScript: for a .ts file Node would load its type stripper (a WebAssembly module)
 // into the very process whose memory is measured.
 import { subscribe } from 'node:diagnostics_channel';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const MIB = 1024 * 1024;
@@ -53,9 +54,28 @@ subscribe('undici:request:create', ({ request }) => {
 // Stopped with SIGTERM: exiting through process.exit writes a --cpu-prof profile (BENCH_CPU_PROF).
 process.on('SIGTERM', () => process.exit(0));
 
+/**
+ * With BENCH_CPU_PROF, when the import and the first invocation began and ended (the monotonic clock a
+ * V8 profile's timestamps count, in µs), written beside the profile: a cold start's CPU read apart from
+ * the warm invocations' (bench/cold-profile.ts).
+ */
+const profileFolder = process.env.BENCH_CPU_PROF;
+const marks = { bundle: process.argv[2], steps: [] };
+const mark = (step) => {
+  if (profileFolder && marks.steps.length < 4)
+    marks.steps.push({ step, atUs: Number(process.hrtime.bigint() / 1000n) });
+};
+// Written as the profile is, when the host stops: no file written within the spans it marks.
+if (profileFolder)
+  process.on('exit', () =>
+    writeFileSync(join(profileFolder, `marks-${process.pid}.json`), JSON.stringify(marks)),
+  );
+
 const bundle = process.argv[2];
 const loading = process.cpuUsage();
+mark('import');
 const { handler } = bundle ? await import(pathToFileURL(bundle).href) : {};
+mark('imported');
 process.send({ kind: 'loaded', cpuMs: cpuMsSince(loading), ...memory() });
 
 process.on('message', async ({ id, event, context, timeoutMs }) => {
@@ -63,6 +83,7 @@ process.on('message', async ({ id, event, context, timeoutMs }) => {
   const started = process.cpuUsage();
   calls = {};
   const answer = { kind: 'invoked', id };
+  mark('invocation');
   try {
     answer.result = await handler(event, {
       ...context,
@@ -71,5 +92,6 @@ process.on('message', async ({ id, event, context, timeoutMs }) => {
   } catch (error) {
     answer.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
   }
+  mark('invoked');
   process.send({ ...answer, cpuMs: cpuMsSince(started), calls, ...memory() });
 });

@@ -61,7 +61,13 @@ export function hostFunction(
   const child = fork(hostScript, bundleFile ? [bundleFile] : [], {
     execPath: process.execPath,
     execArgv: [],
-    env: { PATH: process.env.PATH ?? '', ...env, NODE_OPTIONS: nodeOptions() },
+    env: {
+      PATH: process.env.PATH ?? '',
+      ...env,
+      NODE_OPTIONS: nodeOptions(),
+      // The host marks its cold start beside the profile (bench/cold-profile.ts reads both).
+      ...(process.env.BENCH_CPU_PROF ? { BENCH_CPU_PROF: process.env.BENCH_CPU_PROF } : {}),
+    },
     // The functions' logs are not the subject here; stderr is kept for a crash's cause.
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });

@@ -4,7 +4,6 @@
 import {
   Asset,
   getLiquidityPoolId,
-  type Horizon,
   LiquidityPoolAsset,
   LiquidityPoolFeeV18,
   Operation,
@@ -15,7 +14,7 @@ import { LEDGER_DECIMALS, ledgerAmount } from './amounts.ts';
 import { minimumBalance } from './balances.ts';
 import { openSecret } from './custody.ts';
 import { horizonGet } from './horizon-json.ts';
-import { findLedgerAccount } from './load-account.ts';
+import { findLedgerAccount, type LedgerAccount } from './load-account.ts';
 import {
   type CustodialAccount,
   feeBumped,
@@ -97,17 +96,13 @@ export async function poolReserves(
 export const isEmpty = (pool: PoolReserves | null): boolean =>
   !pool || pool.reserves.some((reserve) => new BigNumber(reserve.amount).isZero());
 
-const holdsShares = (account: Horizon.AccountResponse, id: string) =>
+const holdsShares = (account: LedgerAccount, id: string) =>
   account.balances.some(
     (line) => line.asset_type === 'liquidity_pool_shares' && line.liquidity_pool_id === id,
   );
 
 /** Each in the pair the provider lacks a trustline for (it issues neither): a ChangeTrust, one subentry. */
-function lackedTrustlines(
-  account: Horizon.AccountResponse | null,
-  provider: string,
-  assets: Asset[],
-): Asset[] {
+function lackedTrustlines(account: LedgerAccount | null, provider: string, assets: Asset[]): Asset[] {
   const lacked = new Map<string, Asset>();
   for (const asset of assets) {
     if (asset.isNative() || asset.getIssuer() === provider) continue;

@@ -1,7 +1,7 @@
 // Which ledger each environment talks to: sandbox → testnet, production → the public network, both
-// overridable by config (the local stack points sandbox at its local ledger). One Horizon client per
-// environment, created on first use and kept for the life of the process.
-import { Horizon } from '@stellar/stellar-sdk';
+// overridable by config (the local stack points sandbox at its local ledger). No Horizon client: every
+// request goes over node:http (horizon-json.ts, horizon-submit.ts), so no bundle loads the SDK's Server,
+// its HTTP client and its event streams (~50 KiB the submitter and the activator parsed at every cold start).
 import { config } from '../config.ts';
 import type { Environment } from '../tenant.ts';
 import { horizonUrlOf } from './horizon-json.ts';
@@ -10,7 +10,6 @@ export interface LedgerNetwork {
   environment: Environment;
   horizonUrl: string;
   networkPassphrase: string;
-  server: Horizon.Server;
 }
 
 const networks = new Map<Environment, LedgerNetwork>();
@@ -23,16 +22,7 @@ function settings(environment: Environment): { horizonUrl: string; networkPassph
 }
 
 function createNetwork(environment: Environment): LedgerNetwork {
-  const { horizonUrl, networkPassphrase } = settings(environment);
-  const server = new Horizon.Server(horizonUrl, { allowHttp: new URL(horizonUrl).protocol === 'http:' });
-  // Every Horizon request is bounded, submissions included (the SDK's own submission timeout is 60 s):
-  // a submission that times out is looked up by hash, never assumed lost.
-  const timeoutMs = config().LEDGER_TIMEOUT_MS;
-  server.httpClient.interceptors.request.use((request) => ({
-    ...request,
-    timeout: request.timeout ? Math.min(request.timeout, timeoutMs) : timeoutMs,
-  }));
-  return { environment, horizonUrl, networkPassphrase, server };
+  return { environment, ...settings(environment) };
 }
 
 export function ledgerNetwork(environment: Environment): LedgerNetwork {

@@ -9,7 +9,6 @@
 import {
   Asset,
   type FeeBumpTransaction,
-  type Horizon,
   type Keypair,
   Memo,
   Operation,
@@ -23,7 +22,12 @@ import { ledgerAmount, MEMO_BYTES } from './amounts.ts';
 import { BASE_RESERVE_XLM, minimumBalance } from './balances.ts';
 import { openSecret, type SealedSecret } from './custody.ts';
 import { LedgerInputError, LedgerRefusal } from './errors.ts';
-import { findLedgerAccount, openedAccount, platformLedgerAccount } from './load-account.ts';
+import {
+  findLedgerAccount,
+  type LedgerAccount,
+  openedAccount,
+  platformLedgerAccount,
+} from './load-account.ts';
 import { platformAccount } from './platform-accounts.ts';
 import {
   type BuildContext,
@@ -72,7 +76,7 @@ export function toAsset(ref: LedgerAssetRef | 'native'): Asset {
   }
 }
 
-export function holdsTrustline(account: Horizon.AccountResponse, asset: Asset): boolean {
+export function holdsTrustline(account: LedgerAccount, asset: Asset): boolean {
   return account.balances.some(
     (line) =>
       (line.asset_type === 'credit_alphanum4' || line.asset_type === 'credit_alphanum12') &&
@@ -82,7 +86,7 @@ export function holdsTrustline(account: Horizon.AccountResponse, asset: Asset): 
 }
 
 /** XLM the account lacks to afford `subentries` more (trustlines) on top of its current reserve. */
-export function reserveShortfall(account: Horizon.AccountResponse, subentries = 1): string {
+export function reserveShortfall(account: LedgerAccount, subentries = 1): string {
   const native = account.balances.find((line) => line.asset_type === 'native');
   const balance = new BigNumber(native?.balance ?? '0');
   const selling = new BigNumber(
@@ -151,10 +155,7 @@ export function assertMemo(memo: string | undefined): void {
  * A paying wallet as the ledger has it. Not on the ledger, it is the intent's failure (a wallet not
  * activated yet), decided before anything is submitted.
  */
-export async function activeSource(
-  environment: Environment,
-  publicKey: string,
-): Promise<Horizon.AccountResponse> {
+export async function activeSource(environment: Environment, publicKey: string): Promise<LedgerAccount> {
   const source = await findLedgerAccount(environment, publicKey);
   if (!source)
     throw new LedgerRefusal('LEDGER_TX_NO_SOURCE_ACCOUNT', 'The source wallet is not active on the ledger.');

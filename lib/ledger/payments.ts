@@ -14,7 +14,7 @@
 // Every wallet a payment names was recorded as opened before the payment runs (execution.ts waits for
 // activation): not found on the ledger, it is a read lagging behind the ledger, waited for, never the
 // payment's failure. `failed` comes only from what the ledger decided.
-import { type Asset, type Horizon, Memo, Operation, StrKey } from '@stellar/stellar-sdk';
+import { type Asset, Memo, Operation, StrKey } from '@stellar/stellar-sdk';
 import type * as xdr from '@stellar/stellar-sdk/xdr';
 import BigNumber from 'bignumber.js';
 import type { Environment } from '../tenant.ts';
@@ -22,7 +22,7 @@ import { LEDGER_DECIMALS, leastReceived, ledgerAmount } from './amounts.ts';
 import { openSecret } from './custody.ts';
 import { LedgerInputError, LedgerRefusal, LedgerUnavailableError } from './errors.ts';
 import { horizonGet } from './horizon-json.ts';
-import { openedAccount } from './load-account.ts';
+import { type LedgerAccount, openedAccount } from './load-account.ts';
 import {
   activateAccount,
   assertAccountId,
@@ -159,7 +159,7 @@ async function currentOpening(environment: Environment, { wallet, asset }: Openi
   }
 }
 
-const lacksTrustline = (account: Horizon.AccountResponse, asset: Asset) =>
+const lacksTrustline = (account: LedgerAccount, asset: Asset) =>
   !asset.isNative() && asset.getIssuer() !== account.accountId() && !holdsTrustline(account, asset);
 
 /** The trustlines the custodial destinations want for what they receive. */
@@ -174,7 +174,7 @@ function wantedBy(legs: CheckedLeg[]): Opening[] {
 }
 
 /** Ledger reads of accounts by id, shared by the steps of one payment that may use the same read. */
-type AccountReads = Map<string, Promise<Horizon.AccountResponse>>;
+type AccountReads = Map<string, Promise<LedgerAccount>>;
 
 /**
  * Of the `wanted` trustlines, those the ledger does not show now. `accounts` holds the reads made (each
@@ -189,7 +189,7 @@ async function lackingOf(
     wanted.map(async (opening) => {
       const key = opening.wallet.publicKey;
       if (!accounts.has(key)) accounts.set(key, openedAccount(environment, key, 'destination wallet'));
-      const account = await (accounts.get(key) as Promise<Horizon.AccountResponse>);
+      const account = await (accounts.get(key) as Promise<LedgerAccount>);
       return lacksTrustline(account, opening.asset) ? [opening] : [];
     }),
   );

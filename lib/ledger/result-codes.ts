@@ -168,9 +168,16 @@ export function operationResultsFromXdr(resultXdr: string): xdr.OperationResult[
   return 'results' in applied ? applied.results : [];
 }
 
-/** The fee a transaction result XDR (base64) says was charged, in stroops (a fee bump's whole fee). */
-export const feeChargedFromXdr = (resultXdr: string): string =>
-  xdr.TransactionResult.fromXdr(resultXdr, 'base64').feeCharged.toString();
+/**
+ * The fee a transaction result XDR (base64) says was charged, in stroops (a fee bump's whole fee). The
+ * result's first field is its fee, an XDR int64 (8 bytes, big-endian): read where it lies, rather than
+ * decoding every operation's result to read one number (on every payment the submitter lands).
+ */
+export function feeChargedFromXdr(resultXdr: string): string {
+  const bytes = Buffer.from(resultXdr, 'base64');
+  if (bytes.length < 8) throw new Error('A transaction result XDR shorter than its fee');
+  return bytes.readBigInt64BE(0).toString();
+}
 
 /** Horizon-style result codes of a transaction result XDR (base64), fee bumps included. */
 export function resultCodesFromXdr(resultXdr: string): ResultCodes {

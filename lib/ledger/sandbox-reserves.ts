@@ -19,7 +19,8 @@ import { readAllPages } from '../db/items.ts';
 import { ledgerKeys } from '../db/keys.ts';
 import { logger } from '../log.ts';
 import { countSandboxReserve } from '../metrics.ts';
-import { findLedgerAccount } from './load-account.ts';
+import { submitEnvelope } from './horizon-submit.ts';
+import { findLedgerAccount, platformLedgerAccount } from './load-account.ts';
 import { ledgerNetwork } from './network.ts';
 import { pay } from './operations.ts';
 import { findPlatformAccount, type PlatformAccount } from './platform-accounts.ts';
@@ -71,7 +72,7 @@ async function friendbotInto(target: string): Promise<void> {
   const opened = await fetch(url, { signal: AbortSignal.timeout(config().LEDGER_TIMEOUT_MS) });
   if (!opened.ok)
     throw new Error(`Friendbot answered ${opened.status}: ${(await opened.text()).slice(0, 200)}`);
-  const source = await network.server.loadAccount(throwaway.publicKey());
+  const source = await platformLedgerAccount('sandbox', throwaway.publicKey(), 'friendbot throwaway');
   const transaction = new TransactionBuilder(source, {
     fee: '1000',
     networkPassphrase: network.networkPassphrase,
@@ -86,7 +87,7 @@ async function friendbotInto(target: string): Promise<void> {
     .setTimeout(60)
     .build();
   transaction.sign(throwaway);
-  await network.server.submitTransaction(transaction);
+  await submitEnvelope('sandbox', transaction.toEnvelope().toXDR('base64'));
 }
 
 async function topUpFunding(levels: ReserveLevels): Promise<ReserveReport[]> {

@@ -23,7 +23,6 @@ import { createHash } from 'node:crypto';
 import {
   Account,
   FeeBumpTransaction,
-  type Horizon,
   type Keypair,
   NetworkError,
   hash as sha256,
@@ -67,7 +66,6 @@ export interface BuildContext {
   environment: Environment;
   /** The intent being built: its envelopes carry its nonce (intentNonce), so no two intents' are alike. */
   intentId: string;
-  server: Horizon.Server;
   networkPassphrase: string;
   now: Date;
   /** 1 for an intent's first envelope, +1 for each replacement. */
@@ -301,7 +299,6 @@ class SubmissionRun {
   readonly build: BuildTransaction;
   readonly useChannel: boolean;
   readonly now: () => Date;
-  readonly server: Horizon.Server;
   readonly networkPassphrase: string;
   /** The network's id (the hash of its passphrase): a channel's landed sequence is kept per network. */
   readonly networkId: string;
@@ -316,7 +313,6 @@ class SubmissionRun {
     this.build = options.build;
     this.useChannel = options.channel === true;
     this.now = options.now ?? (() => new Date());
-    this.server = network.server;
     this.networkPassphrase = network.networkPassphrase;
     this.networkId = hex(sha256(Buffer.from(network.networkPassphrase)));
   }
@@ -462,7 +458,6 @@ class SubmissionRun {
       tx = await this.build({
         environment: this.environment,
         intentId: this.intentId,
-        server: this.server,
         networkPassphrase: this.networkPassphrase,
         now,
         attempt,

@@ -17,6 +17,7 @@ import {
 } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { resetConfig } from '../../lib/config.ts';
+import { platformLedgerAccount } from '../../lib/ledger/load-account.ts';
 import type { BuildTransaction } from '../../lib/ledger/submit.ts';
 import { startLocalLedger } from '../../local/ledger/index.ts';
 import { secretFileName } from '../../local/secrets-manager.ts';
@@ -427,7 +428,7 @@ describe('ledger adapter', () => {
     let calls = 0;
     const build: import('../../lib/ledger/submit.ts').BuildTransaction = async (ctx) => {
       calls += 1;
-      const source = await ctx.server.loadAccount(issuer.publicKey);
+      const source = await platformLedgerAccount(ctx.environment, issuer.publicKey, 'source');
       const tx = new TransactionBuilder(source, {
         fee: '100',
         networkPassphrase: ctx.networkPassphrase,
@@ -552,7 +553,7 @@ describe('ledger adapter', () => {
 
   it('refuses to submit a transaction without maxTime', async () => {
     const build: import('../../lib/ledger/submit.ts').BuildTransaction = async (ctx) => {
-      const source = await ctx.server.loadAccount(issuer.publicKey);
+      const source = await platformLedgerAccount(ctx.environment, issuer.publicKey, 'source');
       const tx = new TransactionBuilder(source, { fee: '100', networkPassphrase: ctx.networkPassphrase })
         .addOperation(Operation.bumpSequence({ bumpTo: '0' }))
         .setTimeout(0)
@@ -649,7 +650,7 @@ describe('ledger adapter', () => {
       intentId,
       build: async (ctx) => {
         builds += 1;
-        const source = await ctx.server.loadAccount(alice.publicKey);
+        const source = await platformLedgerAccount(ctx.environment, alice.publicKey, 'source');
         const inner = new TransactionBuilder(source, {
           fee: '100',
           networkPassphrase: ctx.networkPassphrase,

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { Asset, FeeBumpTransaction, Keypair, Operation, TransactionBuilder } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, beforeEach, describe, it } from 'vitest';
 import { resetConfig } from '../../lib/config.ts';
+import { platformLedgerAccount } from '../../lib/ledger/load-account.ts';
 import type { BuildContext, BuildTransaction } from '../../lib/ledger/submit.ts';
 import { type LocalLedger, startLocalLedger } from '../../local/ledger/index.ts';
 
@@ -72,7 +73,7 @@ describe('submitOnce under the interleavings of a real network', () => {
     const build: BuildTransaction = async (ctx) => {
       builds.push(ctx);
       await options.before?.(ctx);
-      const loaded = await ctx.server.loadAccount(source.publicKey());
+      const loaded = await platformLedgerAccount(ctx.environment, source.publicKey(), 'source');
       const tx = new TransactionBuilder(submit.sourceAccountFor(ctx, loaded), {
         fee: submit.baseFeeFor(ctx.feeLevel),
         networkPassphrase: ctx.networkPassphrase,
@@ -331,7 +332,10 @@ describe('submitOnce under the interleavings of a real network', () => {
     // Signed by a key the payer never authorised: every node refuses it, and it can never land.
     const badAuth: BuildTransaction = async (ctx) => {
       const tx = new TransactionBuilder(
-        submit.sourceAccountFor(ctx, await ctx.server.loadAccount(payer.publicKey())),
+        submit.sourceAccountFor(
+          ctx,
+          await platformLedgerAccount(ctx.environment, payer.publicKey(), 'source'),
+        ),
         {
           fee: '100',
           networkPassphrase: ctx.networkPassphrase,

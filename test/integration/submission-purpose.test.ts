@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { Asset, Keypair, Operation, TransactionBuilder } from '@stellar/stellar-sdk';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { resetConfig } from '../../lib/config.ts';
+import { platformLedgerAccount } from '../../lib/ledger/load-account.ts';
 import type { BuildTransaction } from '../../lib/ledger/submit.ts';
 import { type LocalLedger, startLocalLedger } from '../../local/ledger/index.ts';
 
@@ -31,7 +32,7 @@ describe('submission purposes', () => {
     const build: BuildTransaction = async (ctx) => {
       counted.builds++;
       await before?.();
-      const loaded = await ctx.server.loadAccount(payer.publicKey());
+      const loaded = await platformLedgerAccount(ctx.environment, payer.publicKey(), 'source');
       const tx = new TransactionBuilder(submit.sourceAccountFor(ctx, loaded), {
         fee: submit.baseFeeFor(ctx.feeLevel),
         networkPassphrase: ctx.networkPassphrase,

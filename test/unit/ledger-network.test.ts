@@ -4,7 +4,7 @@ import { describe, it } from 'vitest';
 import { resetConfig } from '../../lib/config.ts';
 
 describe('ledger networks', () => {
-  it('defaults to testnet for sandbox and the public network for production, one server each', async () => {
+  it('defaults to testnet for sandbox and the public network for production, each made once', async () => {
     for (const name of [
       'HORIZON_URL_SANDBOX',
       'HORIZON_URL_PRODUCTION',
@@ -22,7 +22,7 @@ describe('ledger networks', () => {
     assert.equal(sandbox.horizonUrl, 'https://horizon-testnet.stellar.org');
     assert.equal(production.networkPassphrase, Networks.PUBLIC);
     assert.equal(production.horizonUrl, 'https://horizon.stellar.org');
-    assert.equal(ledgerNetwork('sandbox').server, sandbox.server);
-    assert.notEqual(production.server, sandbox.server);
+    assert.equal(ledgerNetwork('sandbox'), sandbox);
+    assert.notEqual(production, sandbox);
   });
 });

@@ -4,6 +4,7 @@ import { describe, it } from 'vitest';
 import {
   classifyResultCodes,
   classifySubmissionError,
+  feeChargedFromXdr,
   operationResultsFromXdr,
   resultCodesFromXdr,
 } from '../../lib/ledger/result-codes.ts';
@@ -205,5 +206,35 @@ describe('ledger result codes', () => {
       ext,
     });
     assert.deepEqual(operationResultsFromXdr(tooLate.toXdr('base64')), []);
+  });
+
+  it('reads the fee charged out of a result XDR as the SDK decodes it, fee bumps and large fees included', () => {
+    const ext = xdr.TransactionResultExt.fromXdrObject({ v: 0 });
+    const results = [
+      xdr.OperationResult.opInner(xdr.OperationResultTr.payment(xdr.PaymentResult.paymentSuccess())),
+    ];
+    const landed = [
+      new xdr.TransactionResult({
+        feeCharged: 200n,
+        result: xdr.TransactionResultResult.txSuccess(results),
+        ext,
+      }),
+      new xdr.TransactionResult({
+        feeCharged: 9_007_199_254_740_993n, // past 2^53: no float on the way
+        result: xdr.TransactionResultResult.txFailed(results),
+        ext,
+      }),
+      feeBumpResult(xdr.InnerTransactionResultResult.txSuccess(results)),
+    ];
+    for (const tx of landed) {
+      const encoded = tx.toXdr('base64');
+      const decoded = xdr.TransactionResult.fromXdr(encoded, 'base64').feeCharged.toString();
+      assert.equal(feeChargedFromXdr(encoded), decoded);
+    }
+    assert.deepEqual(
+      landed.map((tx) => feeChargedFromXdr(tx.toXdr('base64'))),
+      ['200', '9007199254740993', '200'],
+    );
+    assert.throws(() => feeChargedFromXdr('AAAA'), /shorter than its fee/);
   });
 });
