@@ -131,38 +131,46 @@ export async function queryPage<T>(
   const list = keysOnlyList(query.IndexName);
   const resolve = list ? keysOnlyResolve(list, query, resolveEntries) : resolveEntries;
   let startKey = page.cursor ? await decodeCursor(page.cursor, page.binding) : undefined;
-  let budget = readBudget(page.limit);
-  const found: { entry: Record<string, unknown>; item: Record<string, unknown> }[] = [];
+  // An entry to resolve costs a second read, its record's; the look-ahead entry (the one past a full
+  // page) is not resolved: that the index holds it says there is more.
+  let budget = readBudget(page.limit) + (resolve ? 1 : 0);
+  const found: { entry: Record<string, unknown>; item?: Record<string, unknown> }[] = [];
   // Read on until the page (plus one, to know whether there is more) is full, the budget is spent or
-  // the key condition is exhausted. An entry to resolve may cost a second read: it takes two of the budget.
+  // the key condition is exhausted.
   do {
     const wanted = page.limit + 1 - found.length;
     const result = await db.send(
       new QueryCommand({
         ...input,
         TableName: tableName(),
-        Limit: Math.min(wanted, resolve ? Math.floor(budget / 2) : budget),
+        Limit: Math.min(wanted, resolve ? Math.floor((budget + 1) / 2) : budget),
         ExclusiveStartKey: startKey,
       }),
     );
     const entries = result.Items ?? [];
     budget -= result.ScannedCount ?? entries.length;
+    startKey = result.LastEvaluatedKey;
     if (resolve) {
-      const records = await resolve.records(entries);
+      const resolving = entries.slice(0, page.limit - found.length);
+      const records = await resolve.records(resolving);
       budget -= records.filter(Boolean).length;
-      entries.forEach((entry, i) => {
+      resolving.forEach((entry, i) => {
         const record = records[i];
         if (record && resolve.accept(entry, record)) found.push({ entry, item: record });
       });
+      const lookAhead = entries[resolving.length];
+      const lastResolved = resolving.at(-1);
+      if (lookAhead && found.length === page.limit) found.push({ entry: lookAhead });
+      // Entries read past those resolved are read again from the last one resolved.
+      else if (lookAhead && lastResolved) startKey = keyOf(lastResolved);
     } else found.push(...entries.map((entry) => ({ entry, item: entry })));
-    startKey = result.LastEvaluatedKey;
   } while (startKey && found.length <= page.limit && budget >= (resolve ? 2 : 1));
   const items = found.slice(0, page.limit);
   const last = items.at(-1);
   // A full page resumes after its last item; a short one where the read stopped (its budget spent).
   const resumeAt = found.length > page.limit ? last && keyOf(last.entry) : startKey;
   return {
-    data: items.map(({ item }) => toResource(item)),
+    data: items.map(({ item }) => toResource(item as Record<string, unknown>)),
     pagination: {
       nextCursor: resumeAt ? await encodeCursor(page.binding, resumeAt) : null,
       hasMore: Boolean(resumeAt),
