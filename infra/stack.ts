@@ -14,6 +14,7 @@ import type { Construct } from 'constructs';
 import { type BundleEntry, bundleEntries } from '../esbuild.config.ts';
 import type { STAGE_OUTPUT_VARIABLES } from '../lib/admin/stage-outputs.ts';
 import { DEFAULT_LEDGER_TIMEOUT_MS, ledgerChannels } from '../lib/config.ts';
+import { listIndexesReadAtStep } from '../lib/db/table.ts';
 import { outboxItemTypes, outboxStream, REDRIVEN_MESSAGE } from '../lib/outbox.ts';
 import { queueUrlVariable } from '../lib/queue-names.ts';
 import { type QueueDefinition, queues as queueDefinitions } from '../lib/queues.ts';
@@ -75,6 +76,11 @@ export interface PaymentsGatewayStackProps extends StackProps {
   backupVaultLock?: BackupVaultLock;
   /** Beneficiary notices' sending identity and WhatsApp number (infra/constructs/notices.ts). */
   notices?: NoticeSettings;
+  /**
+   * A stage moving its list indexes to keys only: the step it deploys (lib/db/table.ts indexesAtStep);
+   * without one, the final shape.
+   */
+  listIndexStep?: number | undefined;
 }
 
 /**
@@ -122,6 +128,7 @@ export class PaymentsGatewayStack extends Stack {
       backupCopyVaultArn,
       backupVaultLock = 'compliance',
       notices = {},
+      listIndexStep,
       ...stackProps
     } = props;
     const settings = stageSettings(stageName);
@@ -150,7 +157,7 @@ export class PaymentsGatewayStack extends Stack {
       removalPolicy,
     });
 
-    const { table } = new GatewayTable(this, 'Data', { removalPolicy });
+    const { table } = new GatewayTable(this, 'Data', { removalPolicy, listIndexStep });
     const tableBackup = settings.production
       ? new TableBackup(this, 'Backup', {
           table,
@@ -240,6 +247,7 @@ export class PaymentsGatewayStack extends Stack {
         LOG_LEVEL: settings.logLevel,
         // The pool the functions lease from, as the ledger-submitter's maxConcurrency follows it (lib/queues.ts).
         LEDGER_CHANNELS: String(ledgerChannels()),
+        LIST_INDEX_READS: listIndexesReadAtStep(listIndexStep),
         ...settings.ledger,
       };
       for (const name of [...granted.secrets, ...(granted.writes ?? [])])

@@ -20,6 +20,11 @@ export const DEFAULT_ERRORS_BASE = 'https://errors.payments-gateway.dev';
 const schema = z.object({
   STAGE: z._default(nonEmpty(), 'local'),
   TABLE_NAME: nonEmpty(),
+  /**
+   * Which list indexes the lists read (lib/db/table.ts): the keys-only ones (then each page's records by
+   * key), or, on a stage still moving to them, the projected ones they replace. Infra sets it per step.
+   */
+  LIST_INDEX_READS: z._default(z.enum(['KEYS_ONLY', 'ALL']), 'KEYS_ONLY'),
   /** Prefix of the `type` member of problem bodies. */
   ERRORS_BASE: z._default(z.url(), DEFAULT_ERRORS_BASE),
   TOKEN_ISSUER: z._default(nonEmpty(), 'https://auth.payments-gateway.dev'),

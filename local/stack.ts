@@ -11,6 +11,7 @@ import {
   DescribeTableCommand,
   DynamoDBClient,
   ResourceInUseException,
+  UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -150,13 +151,27 @@ function stopLeftovers(dataDir: string): void {
   }
 }
 
-/** Creates the gateway's table in DynamoDB Local (already there is fine). */
+/**
+ * Creates the gateway's table in DynamoDB Local. Already there is fine: a table kept in a data directory
+ * from before an index existed gets it (the list indexes' keys-only ones, lib/db/table.ts).
+ */
 export async function createTable(endpoint: string, tableName: string): Promise<void> {
   const client = new DynamoDBClient({ endpoint });
+  const input = createTableInput(tableName);
   try {
-    await client.send(new CreateTableCommand(createTableInput(tableName)));
+    await client.send(new CreateTableCommand(input));
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+    for (const index of input.GlobalSecondaryIndexes.filter((g) => !present.has(g.IndexName)))
+      await client.send(
+        new UpdateTableCommand({
+          TableName: tableName,
+          AttributeDefinitions: input.AttributeDefinitions,
+          GlobalSecondaryIndexUpdates: [{ Create: index }],
+        }),
+      );
   } finally {
     client.destroy();
   }

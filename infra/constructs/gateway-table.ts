@@ -1,11 +1,26 @@
 // The one DynamoDB table, built from lib/db/table.ts so infra, the local stack and tests agree on keys.
 import type { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import { Construct } from 'constructs';
-import { tableDefinition } from '../../lib/db/table.ts';
+import { Construct, type Node } from 'constructs';
+import { indexesAtStep, LIST_INDEX_STEPS, tableDefinition } from '../../lib/db/table.ts';
+import { SynthRefusal } from '../stage.ts';
 
 export interface GatewayTableProps {
   removalPolicy: RemovalPolicy;
+  /** The step of the list indexes' move to keys only this deploy makes (lib/db/table.ts); none: the final shape. */
+  listIndexStep?: number | undefined;
+}
+
+/** `-c listIndexStep=<1…9>`: a stage created before the keys-only list indexes, one deploy per step. */
+export function listIndexStepFromContext(node: Node): number | undefined {
+  const value: unknown = node.tryGetContext('listIndexStep');
+  if (value === undefined) return undefined;
+  const step = Number(value);
+  if (!Number.isInteger(step) || step < 0 || step > LIST_INDEX_STEPS)
+    throw new SynthRefusal(
+      `"listIndexStep" must be a whole number from 0 to ${LIST_INDEX_STEPS}: ${String(value)}`,
+    );
+  return step;
 }
 
 // Every key attribute is a string, as in createTableInput().
@@ -30,12 +45,12 @@ export class GatewayTable extends Construct {
       // orphans the table.
       removalPolicy: props.removalPolicy,
     });
-    for (const index of tableDefinition.globalSecondaryIndexes) {
+    for (const index of indexesAtStep(props.listIndexStep)) {
       this.table.addGlobalSecondaryIndex({
         indexName: index.indexName,
         partitionKey: key(index.partitionKey),
         sortKey: key(index.sortKey),
-        projectionType: dynamodb.ProjectionType.ALL,
+        projectionType: dynamodb.ProjectionType[index.projection],
       });
     }
   }

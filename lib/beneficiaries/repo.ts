@@ -168,7 +168,10 @@ export function listPaymentDestinationPage(
   // By id, as the beneficiary's own prefix sorts them; a method reads its list index.
   return queryPage(
     method
-      ? listPartition('list1', beneficiaryKeys.byMethod(tenant, beneficiaryId, method))
+      ? {
+          ...listPartition('list1', beneficiaryKeys.byMethod(tenant, beneficiaryId, method)),
+          recordKeyOf: (entry) => ({ pk: tenantScope(tenant), sk: String(entry.sk) }),
+        }
       : underPrefix(tenantScope(tenant), beneficiaryKeys.destinationPrefix(beneficiaryId)),
     {
       ...page,

@@ -60,7 +60,10 @@ export function listConnectorPage(environment: Environment, filters: ConnectorFi
   return queryPage(
     {
       ...(index && filter
-        ? listPartition(index, connectorKeys.byFilter(environment, filter, String(filters[filter])))
+        ? {
+            ...listPartition(index, connectorKeys.byFilter(environment, filter, String(filters[filter]))),
+            recordKeyOf: (entry) => ({ pk: connectorKeys.catalogue(environment), sk: String(entry.sk) }),
+          }
         : {
             KeyConditionExpression: 'pk = :pk',
             ExpressionAttributeValues: { ':pk': connectorKeys.catalogue(environment) },

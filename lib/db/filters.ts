@@ -37,3 +37,17 @@ export function filterInput(filters: ListFilters): FilterInput {
     ExpressionAttributeValues: values,
   };
 }
+
+/** Whether an item passes the filters: the FilterExpression's test, for items read by key. */
+export function matchesFilters(filters: ListFilters, item: Record<string, unknown>): boolean {
+  const equal = Object.entries(filters.equals ?? {}).every(
+    ([attribute, value]) => value === undefined || item[attribute] === value,
+  );
+  const contained = Object.entries(filters.contains ?? {}).every(([attribute, value]) => {
+    const held = item[attribute];
+    if (value === undefined) return true;
+    if (Array.isArray(held)) return held.includes(value);
+    return typeof held === 'string' && typeof value === 'string' && held.includes(value);
+  });
+  return equal && contained;
+}

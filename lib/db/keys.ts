@@ -20,7 +20,8 @@
 // |                    |                          |                                 | list1: <scope>#PAYDEST#<beneficiaryId>#METHOD#<m> / <id> | …?method          |
 // | quote              | T#<env>#<assoc>          | QUOTE#<quoteId>                 |                                         | /quotes (TTL)                      |
 // | feeRow             | T#<env>#<assoc>          | FEE#<connectorId>#<type>        |                                         | /quotes, admin fees                |
-// | transaction        | T#<env>#<assoc>          | TXN#<transactionRecordId>       | gsi1: T#<env>#<assoc> / TXN#<createdAt>#<id> | /payments/…, /transactions     |
+// | transaction        | T#<env>#<assoc>          | TXN#<transactionRecordId>       | list4: <scope>#TXN / <createdAt>#<id>   | /transactions (by creation)        |
+// |                    |                          |                                 | (gsi1: T#<env>#<assoc> / TXN#<createdAt>#<id> while a stage reads the projected list indexes) |
 // |                    |                          |                                 | pending: PENDING#<env>#transaction / <since> | reconciler (initiated)    |
 // |                    |                          |                                 | list1: <scope>#TXN#STATUS#<status> / <createdAt>#<id> | ?status              |
 // |                    |                          |                                 | list2: <scope>#TXN#TYPE#<type> / <createdAt>#<id> | ?type                    |
@@ -382,9 +383,12 @@ export const transactionKeys = {
   /** Bounds of gsi1sk for records created in [from, to): ISO timestamps sort as text. */
   creationPrefix: 'TXN#',
   /**
-   * The list filters' partitions: by status (list1, by creation; list3, by type then creation) and by type
-   * (list2). A status move sets `statusKeys` with the status; the type never changes.
+   * The list filters' partitions: by status (list1, by creation; list3, by type then creation), by type
+   * (list2), and every record by creation (list4, the unfiltered list, which gsi1 served before the list
+   * indexes projected the keys only). A status move sets `statusKeys` with the status; the type never
+   * changes.
    */
+  byCreationList: (tenant: Tenant) => `${tenantScope(tenant)}#TXN`,
   byStatus: (tenant: Tenant, status: string) => `${tenantScope(tenant)}#TXN#STATUS#${status}`,
   byType: (tenant: Tenant, type: string) => `${tenantScope(tenant)}#TXN#TYPE#${type}`,
   statusKeys: (tenant: Tenant, status: string) => ({
@@ -402,6 +406,8 @@ export const transactionKeys = {
       list2pk: transactionKeys.byType(tenant, record.transactionType),
       list2sk: created,
       list3sk: `${record.transactionType}#${created}`,
+      list4pk: transactionKeys.byCreationList(tenant),
+      list4sk: created,
     };
   },
   /**

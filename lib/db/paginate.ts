@@ -6,13 +6,15 @@
 // the budget runs out first the page is short, `hasMore` is true and the cursor resumes where the read
 // stopped.
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config.ts';
 import type { Page } from '../http/pagination.ts';
 import type { Tenant } from '../tenant.ts';
 import { db, tableName } from './client.ts';
 import { type CursorBinding, decodeCursor, encodeCursor } from './cursor.ts';
 import { recordOf } from './entity.ts';
-import { filterInput, type ListFilters } from './filters.ts';
-import { type ListIndex, tenantScope } from './keys.ts';
+import { filterInput, type ListFilters, matchesFilters } from './filters.ts';
+import { getItems } from './items.ts';
+import { type ItemKey, type ListIndex, tenantScope } from './keys.ts';
 
 export interface PageRequest {
   limit: number;
@@ -26,7 +28,15 @@ export const readBudget = (limit: number): number => 2 * limit;
 type QueryShape = Omit<
   QueryCommandInput,
   'TableName' | 'Limit' | 'ExclusiveStartKey' | 'FilterExpression'
-> & { filters?: ListFilters };
+> & {
+  filters?: ListFilters;
+  /**
+   * Where the record an entry of a keys-only list index stands for is read: the tenant's own partition
+   * for tenant-owned records (never a key the index hands back as it is), the catalogue's for platform
+   * data. Without it, the entry's own table key.
+   */
+  recordKeyOf?: (entry: Record<string, unknown>) => ItemKey;
+};
 
 /**
  * When the index holds entries that stand for records (a record found by one of its wallets): reads the
@@ -46,9 +56,39 @@ export const positionOn =
       ['pk', 'sk', ...(index ? [`${index}pk`, `${index}sk`] : [])].map((name) => [name, item[name]]),
     );
 
+/**
+ * The index a list filter's keys are read on (lib/db/table.ts): its keys-only index, or on a stage still
+ * moving to those, the projected one on the same key attributes.
+ */
+export const readsKeysOnly = (): boolean => config().LIST_INDEX_READS === 'KEYS_ONLY';
+export const listIndexName = (index: ListIndex): string =>
+  readsKeysOnly() ? index.replace('list', 'keys') : index;
+
+/** The list (its key attributes `list<n>pk`, `list<n>sk`) a keys-only index serves, if it is one. */
+const keysOnlyList = (indexName: string | undefined): ListIndex | undefined =>
+  indexName?.startsWith('keys') ? (indexName.replace('keys', 'list') as ListIndex) : undefined;
+
+/**
+ * A keys-only index's entries resolved to their records: each read by key, and kept only while the record
+ * still holds the entry's index keys and passes the filters (an index lags its table: a record moved on
+ * since, to another status, is not listed under the one it left; the cursor stays on the index's entry).
+ */
+function keysOnlyResolve(list: ListIndex, query: QueryShape, resolve: Resolve | undefined): Resolve {
+  const recordKeyOf = query.recordKeyOf ?? ((entry) => ({ pk: String(entry.pk), sk: String(entry.sk) }));
+  const [pk, sk] = [`${list}pk`, `${list}sk`];
+  return {
+    records: (entries) => getItems(entries.map(recordKeyOf)),
+    accept: (entry, record) =>
+      record[pk] === entry[pk] &&
+      record[sk] === entry[sk] &&
+      matchesFilters(query.filters ?? {}, record) &&
+      (resolve?.accept(entry, record) ?? true),
+  };
+}
+
 /** One partition of a list index (lib/db/keys.ts), in its sort key's order. */
 export const listPartition = (index: ListIndex, pk: string) => ({
-  IndexName: index,
+  IndexName: listIndexName(index),
   KeyConditionExpression: `${index}pk = :pk`,
   ExpressionAttributeValues: { ':pk': pk },
 });
@@ -64,8 +104,9 @@ export const underPrefix = (pk: string, prefix: string) => ({
 });
 
 function queryInput(query: QueryShape) {
-  const { filters, ...keyCondition } = query;
-  const filter = filterInput(filters ?? {});
+  const { filters, recordKeyOf: _, ...keyCondition } = query;
+  // A keys-only index holds no attribute to filter on: the filters hold on the records read by key.
+  const filter = keysOnlyList(query.IndexName) ? {} : filterInput(filters ?? {});
   const names = { ...keyCondition.ExpressionAttributeNames, ...filter.ExpressionAttributeNames };
   return {
     ...keyCondition,
@@ -84,42 +125,52 @@ export async function queryPage<T>(
   page: PageRequest,
   keyOf: (item: Record<string, unknown>) => Record<string, unknown>,
   toResource: (item: Record<string, unknown>) => T,
-  resolve?: Resolve,
+  resolveEntries?: Resolve,
 ): Promise<Page<T>> {
   const input = queryInput(query);
+  const list = keysOnlyList(query.IndexName);
+  const resolve = list ? keysOnlyResolve(list, query, resolveEntries) : resolveEntries;
   let startKey = page.cursor ? await decodeCursor(page.cursor, page.binding) : undefined;
-  let budget = readBudget(page.limit);
-  const found: { entry: Record<string, unknown>; item: Record<string, unknown> }[] = [];
+  // An entry to resolve costs a second read, its record's; the look-ahead entry (the one past a full
+  // page) is not resolved: that the index holds it says there is more.
+  let budget = readBudget(page.limit) + (resolve ? 1 : 0);
+  const found: { entry: Record<string, unknown>; item?: Record<string, unknown> }[] = [];
   // Read on until the page (plus one, to know whether there is more) is full, the budget is spent or
-  // the key condition is exhausted. An entry to resolve may cost a second read: it takes two of the budget.
+  // the key condition is exhausted.
   do {
     const wanted = page.limit + 1 - found.length;
     const result = await db.send(
       new QueryCommand({
         ...input,
         TableName: tableName(),
-        Limit: Math.min(wanted, resolve ? Math.floor(budget / 2) : budget),
+        Limit: Math.min(wanted, resolve ? Math.floor((budget + 1) / 2) : budget),
         ExclusiveStartKey: startKey,
       }),
     );
     const entries = result.Items ?? [];
     budget -= result.ScannedCount ?? entries.length;
+    startKey = result.LastEvaluatedKey;
     if (resolve) {
-      const records = await resolve.records(entries);
+      const resolving = entries.slice(0, page.limit - found.length);
+      const records = await resolve.records(resolving);
       budget -= records.filter(Boolean).length;
-      entries.forEach((entry, i) => {
+      resolving.forEach((entry, i) => {
         const record = records[i];
         if (record && resolve.accept(entry, record)) found.push({ entry, item: record });
       });
+      const lookAhead = entries[resolving.length];
+      const lastResolved = resolving.at(-1);
+      if (lookAhead && found.length === page.limit) found.push({ entry: lookAhead });
+      // Entries read past those resolved are read again from the last one resolved.
+      else if (lookAhead && lastResolved) startKey = keyOf(lastResolved);
     } else found.push(...entries.map((entry) => ({ entry, item: entry })));
-    startKey = result.LastEvaluatedKey;
   } while (startKey && found.length <= page.limit && budget >= (resolve ? 2 : 1));
   const items = found.slice(0, page.limit);
   const last = items.at(-1);
   // A full page resumes after its last item; a short one where the read stopped (its budget spent).
   const resumeAt = found.length > page.limit ? last && keyOf(last.entry) : startKey;
   return {
-    data: items.map(({ item }) => toResource(item)),
+    data: items.map(({ item }) => toResource(item as Record<string, unknown>)),
     pagination: {
       nextCursor: resumeAt ? await encodeCursor(page.binding, resumeAt) : null,
       hasMore: Boolean(resumeAt),

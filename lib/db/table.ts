@@ -1,16 +1,78 @@
 // The one table, described once: infra builds it from this and the local stack creates it from this.
 import { PENDING_INDEX } from './keys.ts';
 
+export type Projection = 'ALL' | 'KEYS_ONLY';
+
+export interface IndexDefinition {
+  indexName: string;
+  partitionKey: string;
+  sortKey: string;
+  projection: Projection;
+}
+
+const LIST_KEYS = [1, 2, 3, 4] as const;
+
 /**
  * The list indexes (docs/decisions/list-indexes.md): overloaded, sparse, each keyed by one list filter's
  * partition and the list's order (lib/db/keys.ts names what each entity writes), so a filtered page reads
- * O(page) items.
+ * O(page) items. They project the keys only: a record's update that leaves its list keys as they were
+ * writes no index, and a page is the index's keys, then the records by key (lib/db/paginate.ts).
  */
-const listIndexes = (['list1', 'list2', 'list3', 'list4'] as const).map((indexName) => ({
-  indexName,
-  partitionKey: `${indexName}pk`,
-  sortKey: `${indexName}sk`,
+const keysOnlyListIndexes: IndexDefinition[] = LIST_KEYS.map((n) => ({
+  indexName: `keys${n}`,
+  partitionKey: `list${n}pk`,
+  sortKey: `list${n}sk`,
+  projection: 'KEYS_ONLY',
 }));
+
+/**
+ * The list indexes as first deployed, on the same key attributes, projecting every attribute: every write
+ * of a listed record rewrote each of them. A stage created before the keys-only ones holds these until the
+ * migration below removes them.
+ */
+const projectedListIndexes: IndexDefinition[] = LIST_KEYS.map((n) => ({
+  indexName: `list${n}`,
+  partitionKey: `list${n}pk`,
+  sortKey: `list${n}sk`,
+  projection: 'ALL',
+}));
+
+const lookupIndexes: IndexDefinition[] = [
+  /** Tenant-scoped look-ups by another identifier: its partition key is always the tenant scope. */
+  { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', projection: 'ALL' },
+  /** The platform index: look-ups by id alone, for the admin CLI only (lib/db/platform-index.ts). */
+  { indexName: 'platform', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', projection: 'ALL' },
+  /**
+   * Sparse: only records whose outbox work is still owed (a payment `initiated`, a wallet's activation
+   * `pending`) carry its keys, by the time they entered that state; the reconciler reads it
+   * (lib/outbox-reconciler.ts).
+   */
+  { indexName: PENDING_INDEX, partitionKey: 'pendingPk', sortKey: 'pendingSk', projection: 'ALL' },
+];
+
+/**
+ * The move from the projected list indexes to the keys-only ones on a stage that holds them, one deploy
+ * per step (`cdk deploy -c listIndexStep=<n>`; docs/production.md "Moving the list indexes to keys only"):
+ * DynamoDB creates or deletes one global secondary index per table update, and a projection cannot change
+ * in place. Steps 1-4 add keys1…keys4; after step 4 the operator runs `admin lists backfill` (records
+ * written before list4 held a transaction's creation order carry no list4 keys); step 5 switches the
+ * functions' reads to the keys-only indexes and changes no index; steps 6-9 delete list1…list4. Without the
+ * context a stage gets the final shape: what a new stage and the local stack create.
+ */
+export const LIST_INDEX_STEPS = 9;
+/** The first step whose functions read the keys-only indexes. */
+export const KEYS_ONLY_READS_FROM_STEP = 5;
+
+/** The indexes the table has at `step` of the migration (the final shape without one). */
+export function indexesAtStep(step: number = LIST_INDEX_STEPS): IndexDefinition[] {
+  const added = keysOnlyListIndexes.slice(0, Math.min(step, 4));
+  const kept = projectedListIndexes.slice(Math.max(0, step - KEYS_ONLY_READS_FROM_STEP));
+  return [...lookupIndexes, ...kept, ...added];
+}
+
+/** Which list indexes the functions read at `step`: the projected ones until the keys-only ones are whole. */
+export const listIndexesReadAtStep = (step: number = LIST_INDEX_STEPS): Projection =>
+  step >= KEYS_ONLY_READS_FROM_STEP ? 'KEYS_ONLY' : 'ALL';
 
 export const tableDefinition = {
   partitionKey: 'pk',
@@ -22,28 +84,14 @@ export const tableDefinition = {
    * functions/streams/outbox.ts in AWS and by local/stream-poller.ts locally.
    */
   streamViewType: 'NEW_AND_OLD_IMAGES',
-  globalSecondaryIndexes: [
-    /** Tenant-scoped look-ups by another identifier: its partition key is always the tenant scope. */
-    { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
-    /** The platform index: look-ups by id alone, for the admin CLI only (lib/db/platform-index.ts). */
-    { indexName: 'platform', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
-    /**
-     * Sparse: only records whose outbox work is still owed (a payment `initiated`, a wallet's activation
-     * `pending`) carry its keys, by the time they entered that state; the reconciler reads it
-     * (lib/outbox-reconciler.ts).
-     */
-    { indexName: PENDING_INDEX, partitionKey: 'pendingPk', sortKey: 'pendingSk' },
-    ...listIndexes,
-  ],
+  globalSecondaryIndexes: indexesAtStep(),
 } as const;
 
 /** The CreateTable input both the local stack and tests use (infra maps the same fields to CDK). */
-export function createTableInput(tableName: string) {
-  const { partitionKey, sortKey, globalSecondaryIndexes, streamViewType } = tableDefinition;
+export function createTableInput(tableName: string, indexes: IndexDefinition[] = indexesAtStep()) {
+  const { partitionKey, sortKey, streamViewType } = tableDefinition;
   const keyAttributes = [
-    partitionKey,
-    sortKey,
-    ...globalSecondaryIndexes.flatMap((g) => [g.partitionKey, g.sortKey]),
+    ...new Set([partitionKey, sortKey, ...indexes.flatMap((g) => [g.partitionKey, g.sortKey])]),
   ];
   return {
     TableName: tableName,
@@ -54,13 +102,13 @@ export function createTableInput(tableName: string) {
       { AttributeName: sortKey, KeyType: 'RANGE' as const },
     ],
     StreamSpecification: { StreamEnabled: true, StreamViewType: streamViewType },
-    GlobalSecondaryIndexes: globalSecondaryIndexes.map((g) => ({
+    GlobalSecondaryIndexes: indexes.map((g) => ({
       IndexName: g.indexName,
       KeySchema: [
         { AttributeName: g.partitionKey, KeyType: 'HASH' as const },
         { AttributeName: g.sortKey, KeyType: 'RANGE' as const },
       ],
-      Projection: { ProjectionType: 'ALL' as const },
+      Projection: { ProjectionType: g.projection },
     })),
   };
 }

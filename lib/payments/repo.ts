@@ -16,7 +16,7 @@ import {
   type Written,
 } from '../db/items.ts';
 import { type ListIndex, pendingKeys, tenantOf, tenantScope, transactionKeys } from '../db/keys.ts';
-import { type PageRequest, positionOn, queryPage } from '../db/paginate.ts';
+import { listIndexName, type PageRequest, positionOn, queryPage, readsKeysOnly } from '../db/paginate.ts';
 import type { Environment, Tenant } from '../tenant.ts';
 
 /**
@@ -204,7 +204,11 @@ export const transactionEntity = entity<TransactionRecord>({
   type: 'transaction',
   keyOf: (record) => transactionKeys.record(tenantOf(record), record.transactionRecordId),
   indexKeysOf: (record) => ({
-    ...transactionKeys.byCreation(tenantOf(record), record.createdAt, record.transactionRecordId),
+    // Sparse: gsi1 ordered a tenant's records by creation until list4 did; a stage still reading the
+    // projected list indexes reads it (lib/db/table.ts), so its records keep writing it until then.
+    ...(readsKeysOnly()
+      ? {}
+      : transactionKeys.byCreation(tenantOf(record), record.createdAt, record.transactionRecordId)),
     ...transactionKeys.listKeys(tenantOf(record), record),
     // Until a worker moves it on, the reconciler finds it if it waits too long (lib/outbox-reconciler.ts).
     ...(record.status === 'initiated'
@@ -321,7 +325,7 @@ export function listTransactionPage(
     ':to': `${prefix}${filters.createdTo ? new Date(filters.createdTo).toISOString() : '~'}`,
   });
   const read = (pk: [string, string], sk: [string, string], index?: ListIndex | 'gsi1') => ({
-    ...(index ? { IndexName: index } : {}),
+    ...(index ? { IndexName: index === 'gsi1' ? index : listIndexName(index) } : {}),
     // [from, to): BETWEEN is inclusive, and `to` itself sorts before every key created at that instant.
     KeyConditionExpression: `${pk[0]} = :pk AND ${sk[0]} BETWEEN :from AND :to`,
     ScanIndexForward: false,
@@ -350,11 +354,16 @@ export function listTransactionPage(
     if (status && type) return ['list3', transactionKeys.byStatus(tenant, status), `${type}#`];
     if (status) return ['list1', transactionKeys.byStatus(tenant, status), ''];
     if (type) return ['list2', transactionKeys.byType(tenant, type), ''];
+    if (readsKeysOnly()) return ['list4', transactionKeys.byCreationList(tenant), ''];
     return ['gsi1', scope, transactionKeys.creationPrefix];
   })();
   return queryPage(
-    read([`${index}pk`, pk], [`${index}sk`, prefix], index),
-    { ...page, binding },
+    {
+      ...read([`${index}pk`, pk], [`${index}sk`, prefix], index),
+      recordKeyOf: (entry) => ({ pk: scope, sk: String(entry.sk) }),
+    },
+    // A cursor of the creation order read on gsi1 holds gsi1's keys: it is not one of list4's.
+    { ...page, binding: index === 'list4' ? { ...binding, query: `${binding.query}#list4` } : binding },
     positionOn(index),
     toRecord,
   );

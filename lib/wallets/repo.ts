@@ -96,7 +96,12 @@ export function listWalletPage(
     return [undefined, tenantScope(tenant)];
   })();
   return queryPage(
-    index ? listPartition(index, pk) : underPrefix(pk, walletKeys.walletPrefix),
+    index
+      ? {
+          ...listPartition(index, pk),
+          recordKeyOf: (entry) => ({ pk: tenantScope(tenant), sk: String(entry.sk) }),
+        }
+      : underPrefix(pk, walletKeys.walletPrefix),
     { ...page, binding: { scope: tenantScope(tenant), query: `wallets?${JSON.stringify(filters)}` } },
     positionOn(index),
     (item) => recordOf<WalletRecord>(item),

@@ -5,18 +5,19 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { App, Validations } from 'aws-cdk-lib';
+import { App, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks, type IApplyRule, NagRuleCompliance } from 'cdk-nag';
 import { describe, test } from 'vitest';
 import { bundleEntries } from '../../esbuild.config.ts';
 import { alarmSubscribersFromContext } from '../../infra/constructs/alarm-topic.ts';
+import { GatewayTable, listIndexStepFromContext } from '../../infra/constructs/gateway-table.ts';
 import { nagChecks } from '../../infra/nag.ts';
 import { PaymentsGatewayStack, type PaymentsGatewayStackProps } from '../../infra/stack.ts';
 import { stageSettings } from '../../infra/stage.ts';
 import { STAGE_OUTPUT_VARIABLES } from '../../lib/admin/stage-outputs.ts';
 import { DEFAULT_LEDGER_TIMEOUT_MS } from '../../lib/config.ts';
-import { tableDefinition } from '../../lib/db/table.ts';
+import { LIST_INDEX_STEPS, listIndexesReadAtStep, tableDefinition } from '../../lib/db/table.ts';
 import { outboxItemTypes, outboxQueues, outboxStream } from '../../lib/outbox.ts';
 import { physicalDeadLetterQueueName, physicalQueueName, queueUrlVariable } from '../../lib/queue-names.ts';
 import { queues } from '../../lib/queues.ts';
@@ -720,8 +721,21 @@ describe('table', () => {
           { AttributeName: index.partitionKey, KeyType: 'HASH' },
           { AttributeName: index.sortKey, KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: 'ALL' },
+        Projection: { ProjectionType: index.projection },
       })),
+    );
+    // The final shape: the list indexes project their keys only, and the projected ones are gone.
+    assert.deepEqual(
+      tableDefinition.globalSecondaryIndexes.map((index) => `${index.indexName} ${index.projection}`),
+      [
+        'gsi1 ALL',
+        'platform ALL',
+        'pending ALL',
+        'keys1 KEYS_ONLY',
+        'keys2 KEYS_ONLY',
+        'keys3 KEYS_ONLY',
+        'keys4 KEYS_ONLY',
+      ],
     );
     assert.deepEqual(p.TimeToLiveSpecification, {
       AttributeName: tableDefinition.timeToLiveAttribute,
@@ -729,6 +743,64 @@ describe('table', () => {
     });
     // The outbox: as the local stack's table (createTableInput), new and old images.
     assert.deepEqual(p.StreamSpecification, { StreamViewType: tableDefinition.streamViewType });
+  });
+
+  test('the list indexes move to keys only one index per deploy: each step of -c listIndexStep creates or deletes at most one, keeping the key attributes, and the functions read the keys-only ones only once all exist', () => {
+    /** The table's indexes as `listIndexStep` synthesizes them (none: the final shape). */
+    const indexesAt = (step: number | undefined) => {
+      const stepApp = new App({ context: step === undefined ? {} : { listIndexStep: String(step) } });
+      const stack = new Stack(stepApp, `Step${step ?? 'Final'}`);
+      new GatewayTable(stack, 'Data', {
+        removalPolicy: RemovalPolicy.RETAIN,
+        listIndexStep: listIndexStepFromContext(stepApp.node),
+      });
+      const [table] = Object.values(Template.fromStack(stack).findResources('AWS::DynamoDB::Table'));
+      const indexes = (table?.Properties?.GlobalSecondaryIndexes ?? []) as {
+        IndexName: string;
+        KeySchema: { AttributeName: string }[];
+        Projection: { ProjectionType: string };
+      }[];
+      return new Map(
+        indexes.map((index) => [
+          index.IndexName,
+          `${index.KeySchema.map((k) => k.AttributeName).join('/')} ${index.Projection.ProjectionType}`,
+        ]),
+      );
+    };
+    const steps = Array.from({ length: LIST_INDEX_STEPS + 1 }, (_, step) => indexesAt(step));
+    // Step 0 is the shape a stage deployed before the move has: the projected list indexes only.
+    assert.deepEqual(
+      [...(steps[0] as Map<string, string>).entries()].filter(([name]) => /^(list|keys)/.test(name)),
+      [1, 2, 3, 4].map((n) => [`list${n}`, `list${n}pk/list${n}sk ALL`]),
+    );
+    for (let step = 1; step < steps.length; step++) {
+      const before = steps[step - 1] as Map<string, string>;
+      const after = steps[step] as Map<string, string>;
+      const created = [...after.keys()].filter((name) => !before.has(name));
+      const deleted = [...before.keys()].filter((name) => !after.has(name));
+      assert.ok(created.length + deleted.length <= 1, `step ${step}: +${created} -${deleted}`);
+      // An index kept is kept as it was: no projection or key changes in place.
+      for (const [name, shape] of after) if (before.has(name)) assert.equal(before.get(name), shape, name);
+      // Reads move to the keys-only indexes once all four exist, and before any projected one goes.
+      if (listIndexesReadAtStep(step) === 'KEYS_ONLY')
+        for (const n of [1, 2, 3, 4]) assert.ok(after.has(`keys${n}`), `step ${step} reads keys${n}`);
+      else for (const n of [1, 2, 3, 4]) assert.ok(after.has(`list${n}`), `step ${step} reads list${n}`);
+    }
+    for (let n = 1; n <= 4; n++)
+      assert.equal(steps[LIST_INDEX_STEPS]?.get(`keys${n}`), `list${n}pk/list${n}sk KEYS_ONLY`);
+    assert.deepEqual(steps[LIST_INDEX_STEPS], indexesAt(undefined));
+    assert.deepEqual(
+      steps.map((_, step) => listIndexesReadAtStep(step)),
+      ['ALL', 'ALL', 'ALL', 'ALL', 'ALL', 'KEYS_ONLY', 'KEYS_ONLY', 'KEYS_ONLY', 'KEYS_ONLY', 'KEYS_ONLY'],
+    );
+    assert.throws(() => indexesAt(LIST_INDEX_STEPS + 1), /listIndexStep/);
+    // Every function of a stage without the context (the final shape) reads the keys-only indexes.
+    for (const functionId of functionIds)
+      assert.equal(
+        (props(functionId).Environment as { Variables: Record<string, unknown> }).Variables.LIST_INDEX_READS,
+        'KEYS_ONLY',
+        functionId,
+      );
   });
 
   test('on demand, point-in-time recovery, KMS encryption', () => {
