@@ -9,11 +9,20 @@ import assert from 'node:assert/strict';
 import { Keypair } from '@stellar/stellar-sdk';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { as, type Caller, call, newCaller } from '../support/api.ts';
-import { consoleErrors, newBrowser, seriousViolations } from '../support/browser.ts';
-import { accepted, ownWallet } from '../support/payments.ts';
+import { as, type Caller, call } from '../support/api.ts';
+import { seriousViolations, withBrowser } from '../support/browser.ts';
+import { bankDestination } from '../support/fixtures.ts';
 import { addPerson } from '../support/people.ts';
-import { open, screenshots, signIn, signInHere, visit } from '../support/portal-pages.ts';
+import {
+  asSignedIn,
+  open,
+  portalTenant,
+  screenshots,
+  signedInBrowser,
+  signIn,
+  signInHere,
+  visit,
+} from '../support/portal-pages.ts';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
 
 /** Console errors but the browser's own line for an answer the test provoked on purpose (a 400 shown by its field). */
@@ -41,27 +50,8 @@ describe('the portal’s Developers page, beneficiaries and phone width in Chrom
   let receiver: Receiver;
 
   beforeAll(async () => {
-    caller = await newCaller({ name: 'Acme Trading (sandbox)' });
-    owner = await addPerson(caller.tenant, 'owner');
-    const [from, to] = await Promise.all([
-      ownWallet(caller, 'USDC', 100, 'Treasury'),
-      ownWallet(caller, 'USDC', undefined, 'Payroll'),
-    ]);
-    wallet = from.id;
-    payment = await accepted(caller, 'p2p/own', {
-      transactionId: crypto.randomUUID(),
-      walletId: from.id,
-      destinationWalletId: to.id,
-      sendingAssetCode: 'USDC',
-      amount: 12.5,
-    });
     receiver = await startReceiver();
-    const webhook = await as(caller, '/webhooks', {
-      method: 'POST',
-      body: { url: receiver.url, events: ['payment.completed'] },
-    });
-    assert.equal(webhook.status, 201, JSON.stringify(webhook.body));
-    webhookId = webhook.body.id;
+    ({ caller, owner, wallet, payment, webhookId } = await portalTenant(receiver, 100, 12.5));
     const beneficiary = await as(caller, '/beneficiaries', {
       method: 'POST',
       body: { individual: { firstName: 'Thandi', lastName: 'Nkosi' } },
@@ -69,21 +59,12 @@ describe('the portal’s Developers page, beneficiaries and phone width in Chrom
     beneficiaryId = beneficiary.body.id;
     const destination = await as(caller, `/beneficiaries/${beneficiaryId}/payment-destinations`, {
       method: 'POST',
-      body: {
-        method: 'BANK',
-        countryIsoCode2: 'ZA',
-        currencyIsoCode3: 'ZAR',
-        accountNumber: '123456789',
-        bankCode: '250655',
-        accountHolderName: 'Thandi Nkosi',
-      },
+      body: bankDestination,
     });
     destinationId = destination.body.id;
-    browser = await newBrowser();
-    await browser.grantPermissions(['clipboard-read', 'clipboard-write']);
-    page = await browser.newPage();
-    await signIn(page, owner.email);
-    errors = consoleErrors(page);
+    ({ browser, page, errors } = await signedInBrowser(owner.email, {
+      permissions: ['clipboard-read', 'clipboard-write'],
+    }));
   });
 
   afterAll(async () => {
@@ -195,8 +176,7 @@ describe('the portal’s Developers page, beneficiaries and phone width in Chrom
 
   it('keeps what was typed when the session ends mid-form, across signing in again', async () => {
     const person = await addPerson(caller.tenant, 'developer');
-    const context = await newBrowser();
-    try {
+    await withBrowser(async (context) => {
       // The page's clock is the test's to move: its token is then stale and minted again at the submit.
       await context.clock.install();
       const tab = await context.newPage();
@@ -226,48 +206,44 @@ describe('the portal’s Developers page, beneficiaries and phone width in Chrom
       await tab.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
       const saved = await as(caller, `/beneficiaries/${beneficiaryId}`);
       assert.equal(saved.body.individual.lastName, 'Nkosi-Dlamini');
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   // Each page's axe-core check is made at 1280 px (here and in portal.test.ts): at 390 px, its layout.
   it('is usable at a phone’s width: no page scrolls sideways', { timeout: 120_000 }, async () => {
-    const phone = await newBrowser({ width: 390, height: 844 });
-    try {
-      const tab = await phone.newPage();
-      await signIn(tab, owner.email);
-      const phoneErrors = consoleErrors(tab);
-      const pages: [string, string | RegExp, string][] = [
-        ['#/home', 'Home', 'home'],
-        ['#/payments', 'Payments', 'payments'],
-        [`#/payments/${payment}`, 'Payment', 'payment'],
-        ['#/wallets', 'Wallets', 'wallets'],
-        [`#/wallets/${wallet}`, 'Wallet: Treasury', 'wallet-statement'],
-        ['#/beneficiaries', 'Beneficiaries', 'beneficiaries'],
-        [`#/beneficiaries/${beneficiaryId}`, /^Beneficiary: Thandi/, 'beneficiary'],
-        [
-          `#/beneficiaries/${beneficiaryId}/destinations/${destinationId}`,
-          'Payment destination',
-          'destination',
-        ],
-        ['#/webhooks', 'Webhooks', 'webhooks'],
-        [`#/webhooks/${webhookId}`, 'Webhook endpoint', 'webhook-deliveries'],
-        ['#/developers', 'Developers', 'developers'],
-        ['#/team', 'Team & audit', 'team'],
-      ];
-      for (const [hash, heading, shot] of pages) {
-        await open(tab, hash, heading);
-        const overflow = await tab.evaluate(`({
+    await asSignedIn(
+      owner.email,
+      async ({ page: tab, errors: phoneErrors }) => {
+        const pages: [string, string | RegExp, string][] = [
+          ['#/home', 'Home', 'home'],
+          ['#/payments', 'Payments', 'payments'],
+          [`#/payments/${payment}`, 'Payment', 'payment'],
+          ['#/wallets', 'Wallets', 'wallets'],
+          [`#/wallets/${wallet}`, 'Wallet: Treasury', 'wallet-statement'],
+          ['#/beneficiaries', 'Beneficiaries', 'beneficiaries'],
+          [`#/beneficiaries/${beneficiaryId}`, /^Beneficiary: Thandi/, 'beneficiary'],
+          [
+            `#/beneficiaries/${beneficiaryId}/destinations/${destinationId}`,
+            'Payment destination',
+            'destination',
+          ],
+          ['#/webhooks', 'Webhooks', 'webhooks'],
+          [`#/webhooks/${webhookId}`, 'Webhook endpoint', 'webhook-deliveries'],
+          ['#/developers', 'Developers', 'developers'],
+          ['#/team', 'Team & audit', 'team'],
+        ];
+        for (const [hash, heading, shot] of pages) {
+          await open(tab, hash, heading);
+          const overflow = await tab.evaluate(`({
           body: document.body.scrollWidth - document.body.clientWidth,
           page: document.documentElement.scrollWidth - window.innerWidth,
         })`);
-        assert.deepEqual(overflow, { body: 0, page: 0 }, `${hash} scrolls sideways`);
-        await tab.screenshot({ path: `${screenshots}phone/${shot}.png` });
-      }
-      assert.deepEqual(phoneErrors, []);
-    } finally {
-      await phone.close();
-    }
+          assert.deepEqual(overflow, { body: 0, page: 0 }, `${hash} scrolls sideways`);
+          await tab.screenshot({ path: `${screenshots}phone/${shot}.png` });
+        }
+        assert.deepEqual(phoneErrors, []);
+      },
+      { width: 390, height: 844 },
+    );
   });
 });

@@ -10,10 +10,19 @@ import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { as, type Caller, newCaller } from '../support/api.ts';
-import { consoleErrors, newBrowser, seriousViolations } from '../support/browser.ts';
-import { accepted, ownWallet, recordWhen, settled } from '../support/payments.ts';
+import { seriousViolations, withBrowser } from '../support/browser.ts';
+import { recordWhen, settled } from '../support/payments.ts';
 import { addPerson } from '../support/people.ts';
-import { portalUrl, screenshots, signIn, visit } from '../support/portal-pages.ts';
+import {
+  asSignedIn,
+  bodySentShows,
+  failedThenDelivered,
+  portalTenant,
+  portalUrl,
+  screenshots,
+  signedInBrowser,
+  visit,
+} from '../support/portal-pages.ts';
 import { heldOfframp } from '../support/ramps.ts';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
 
@@ -30,13 +39,6 @@ describe('the business portal in Chromium', () => {
   let webhookId: string;
 
   beforeAll(async () => {
-    caller = await newCaller({ name: 'Acme Trading (sandbox)' });
-    owner = await addPerson(caller.tenant, 'owner');
-    const [from, to] = await Promise.all([
-      ownWallet(caller, 'USDC', 250, 'Treasury'),
-      ownWallet(caller, 'USDC', undefined, 'Payroll'),
-    ]);
-    wallet = from.id;
     receiver = await startReceiver();
     // The first attempt of each event fails, every later one succeeds.
     const seen = new Set<string>();
@@ -46,21 +48,10 @@ describe('the business portal in Chromium', () => {
       seen.add(id);
       return { status: 500, body: 'not yet' };
     };
-    const webhook = await as(caller, '/webhooks', {
-      method: 'POST',
-      body: { url: receiver.url, events: ['payment.completed'] },
-    });
-    webhookId = webhook.body.id;
-    payment = await accepted(caller, 'p2p/own', {
-      transactionId: crypto.randomUUID(),
-      walletId: from.id,
-      destinationWalletId: to.id,
-      sendingAssetCode: 'USDC',
-      amount: 42.5,
-    });
+    ({ caller, owner, wallet, payment, webhookId } = await portalTenant(receiver, 250, 42.5));
     await settled(caller, payment);
     // A payout through the API, held at the provider until the sandbox completes it.
-    ({ id: payout } = await heldOfframp(caller, from.id, 'HOLD-PORTAL'));
+    ({ id: payout } = await heldOfframp(caller, wallet, 'HOLD-PORTAL'));
     const completed = await as(caller, `/sandbox/transactions/${payout}/complete`, { method: 'POST' });
     assert.equal(completed.status, 202, JSON.stringify(completed.body));
     await recordWhen(caller, payout, (r) => r.status === 'completed');
@@ -70,10 +61,7 @@ describe('the business portal in Chromium', () => {
     });
     // Each payment's payment.completed, failed once and then delivered.
     await receiver.until(4);
-    browser = await newBrowser();
-    page = await browser.newPage();
-    await signIn(page, owner.email);
-    errors = consoleErrors(page);
+    ({ browser, page, errors } = await signedInBrowser(owner.email));
   });
 
   afterAll(async () => {
@@ -125,16 +113,8 @@ describe('the business portal in Chromium', () => {
     await page.getByText(record.quoteId).first().waitFor();
     // The payment.completed delivery about it: failed once, then delivered, with the body it sent.
     const row = page.getByRole('row').filter({ hasText: 'payment.completed' });
-    await row
-      .getByRole('listitem')
-      .filter({ hasText: /^#1: 500, \d+ ms/ })
-      .waitFor();
-    await row
-      .getByRole('listitem')
-      .filter({ hasText: /^#2: 204, \d+ ms/ })
-      .waitFor();
-    await row.getByText('Body sent').click();
-    await row.getByText(`"transactionRecordId": "${payout}"`).waitFor();
+    await failedThenDelivered(row);
+    await bodySentShows(row, `"transactionRecordId": "${payout}"`);
     assert.deepEqual(await seriousViolations(page), []);
     await page.screenshot({ path: `${screenshots}payment.png`, fullPage: true });
     assert.deepEqual(errors, []);
@@ -162,16 +142,7 @@ describe('the business portal in Chromium', () => {
 
   it('shows a delivery that failed and then succeeded, attempt by attempt, and resends it', async () => {
     await visit(page, `#/webhooks/${webhookId}`, 'Webhook endpoint');
-    await page
-      .getByRole('listitem')
-      .filter({ hasText: /^#1: 500, \d+ ms/ })
-      .first()
-      .waitFor();
-    await page
-      .getByRole('listitem')
-      .filter({ hasText: /^#2: 204, \d+ ms/ })
-      .first()
-      .waitFor();
+    await failedThenDelivered(page);
     const before = receiver.received.length;
     await page.getByRole('button', { name: 'Resend' }).first().click();
     await page.getByRole('status').filter({ hasText: 'Queued again.' }).waitFor();
@@ -191,16 +162,8 @@ describe('the business portal in Chromium', () => {
     await page.getByRole('heading', { level: 1, name: 'Webhook endpoint' }).waitFor();
     // The page reads again while a delivery is pending: the attempt shows without a reload.
     const row = page.getByRole('row').filter({ hasText: 'webhook.test' });
-    await row
-      .getByRole('listitem')
-      .filter({ hasText: /^#1: 500, \d+ ms/ })
-      .waitFor();
-    await row
-      .getByRole('listitem')
-      .filter({ hasText: /^#2: 204, \d+ ms/ })
-      .waitFor();
-    await row.getByText('Body sent').click();
-    await row.getByText('"type": "webhook.test"').waitFor();
+    await failedThenDelivered(row);
+    await bodySentShows(row, '"type": "webhook.test"');
     assert.deepEqual(await seriousViolations(page), []);
     await page.screenshot({ path: `${screenshots}webhook-deliveries.png`, fullPage: true });
     assert.deepEqual(errors, []);
@@ -208,10 +171,7 @@ describe('the business portal in Chromium', () => {
 
   it('a viewer is refused by the server, not by a hidden button', async () => {
     const { email } = await addPerson(caller.tenant, 'viewer');
-    const viewerBrowser = await newBrowser();
-    try {
-      const viewer = await viewerBrowser.newPage();
-      await signIn(viewer, email);
+    await asSignedIn(email, async ({ page: viewer }) => {
       await visit(viewer, `#/wallets/${wallet}`, 'Wallet: Treasury');
       await viewer.getByRole('button', { name: /Fund 100 USDC/ }).click();
       await viewer
@@ -221,38 +181,31 @@ describe('the business portal in Chromium', () => {
       await visit(viewer, '#/team', 'Team & audit', 'viewer-refused', 'expected');
       await viewer.getByRole('alert').first().waitFor();
       assert.equal(await viewer.getByRole('cell', { name: owner.email }).count(), 0);
-    } finally {
-      await viewerBrowser.close();
-    }
+    });
   });
 
   it('a signed-out browser sees the sign-in page and nothing of the tenant', async () => {
-    const stranger = await newBrowser({ width: 390, height: 844 });
-    try {
-      const visitor = await stranger.newPage();
-      await visitor.goto(`${portalUrl()}#/payments/${payment}`);
-      await visitor.getByRole('heading', { name: 'Sign in to the business portal' }).waitFor();
-      assert.deepEqual(await seriousViolations(visitor), []);
-      await visitor.screenshot({ path: `${screenshots}sign-in-phone.png` });
-      assert.equal(await visitor.getByText(payment).count(), 0);
-    } finally {
-      await stranger.close();
-    }
+    await withBrowser(
+      async (stranger) => {
+        const visitor = await stranger.newPage();
+        await visitor.goto(`${portalUrl()}#/payments/${payment}`);
+        await visitor.getByRole('heading', { name: 'Sign in to the business portal' }).waitFor();
+        assert.deepEqual(await seriousViolations(visitor), []);
+        await visitor.screenshot({ path: `${screenshots}sign-in-phone.png` });
+        assert.equal(await visitor.getByText(payment).count(), 0);
+      },
+      { width: 390, height: 844 },
+    );
   });
 
   it('another tenant’s person sees nothing of this tenant', async () => {
     const other = await newCaller();
     const { email } = await addPerson(other.tenant, 'owner');
-    const otherBrowser = await newBrowser();
-    try {
-      const outsider = await otherBrowser.newPage();
-      await signIn(outsider, email);
+    await asSignedIn(email, async ({ page: outsider }) => {
       await outsider.goto(`${portalUrl()}#/payments/${payment}`);
       await outsider.getByRole('alert').filter({ hasText: 'Not Found' }).waitFor();
       await visit(outsider, '#/wallets', 'Wallets');
       assert.equal(await outsider.getByText('Treasury').count(), 0);
-    } finally {
-      await otherBrowser.close();
-    }
+    });
   });
 });

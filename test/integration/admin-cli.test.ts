@@ -15,6 +15,7 @@ import { secretIdVariable } from '../../lib/secret-names.ts';
 import { declaredStages, stageTargetOf } from '../../lib/stage-targets.ts';
 import { freePort } from '../../local/ports.ts';
 import { startLocalSecretsManager } from '../../local/secrets-manager.ts';
+import { adminRuns } from '../support/admin-batch.ts';
 import { call, horizon, testJwks, testSigningKeyRing, tokenFor } from '../support/api.ts';
 import {
   type CloudFormationSimulator,
@@ -137,20 +138,20 @@ describe('admin CLI', () => {
       admin('tenant', 'create', '--name', 'Other Co', '--environment', 'sandbox'),
       admin('tenant', 'create', '--name', 'Prod Co', '--environment', 'production'),
     ]);
-    for (const association of [other.associationId, production.associationId, crypto.randomUUID()]) {
-      const failed = await run(process.execPath, [
-        'scripts/admin.ts',
+    const associations = [other.associationId, production.associationId, crypto.randomUUID()];
+    const answers = await adminRuns(
+      associations.map((association) => [
         'client',
         'add',
         '--application',
         own.applicationId,
         '--association',
         association,
-      ]).then(
-        () => assert.fail(`bound a client to ${association}`),
-        (error: { code: number; stdout: string; stderr: string }) => error,
-      );
-      assert.equal(failed.code, 1);
+      ]),
+    );
+    for (const [index, failed] of answers.entries()) {
+      const association = associations[index];
+      assert.equal(failed.code, 1, `bound a client to ${association}`);
       assert.equal(failed.stdout, '', 'no client printed');
       assert.equal(
         failed.stderr,
@@ -348,12 +349,8 @@ describe('admin CLI: every ordinary mistake in one line', () => {
       ['ledger', 'sandbox-liquidity', '--stage', 'nowhere'],
       ['wallets', 'list'],
     ];
-    // Four at a time: each is a Node process of its own, and they are independent.
-    for (let i = 0; i < mistakes.length; i += 4) {
-      const group = mistakes.slice(i, i + 4);
-      const answers = await Promise.all(group.map(async (args) => [args, await failing(...args)] as const));
-      for (const [args, answer] of answers) assertOneLine(answer, args.join(' '));
-    }
+    // They are independent: one process runs them all, each as its own process would have answered.
+    for (const answer of await adminRuns(mistakes)) assertOneLine(answer, answer.args.join(' '));
 
     // Already decided: a wallet reviewed twice, a destination approved twice.
     const { tenant, token, created: wallet } = await thirdPartyWallet('Twice Co');
@@ -556,15 +553,15 @@ describe('admin CLI: local stack not running', () => {
       AWS_ENDPOINT_URL_SQS: closed,
       AWS_ENDPOINT_URL_SECRETS_MANAGER: closed,
     };
-    for (const args of [
-      ['credentials', 'list', '--application', 'app-1'],
-      ['keys', 'rotate'],
-    ]) {
-      const failed = await run(process.execPath, ['scripts/admin.ts', ...args], { env }).then(
-        () => assert.fail(`${args.join(' ')} succeeded`),
-        (error: { code: number; stdout: string; stderr: string }) => error,
-      );
-      assert.equal(failed.code, 1);
+    const answers = await adminRuns(
+      [
+        ['credentials', 'list', '--application', 'app-1'],
+        ['keys', 'rotate'],
+      ],
+      env,
+    );
+    for (const failed of answers) {
+      assert.equal(failed.code, 1, `${failed.args.join(' ')} succeeded`);
       assert.equal(
         failed.stderr,
         'The local stack is not running: start it with `npm start` (or pass --stage for a deployed stage).\n',

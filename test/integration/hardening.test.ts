@@ -55,6 +55,18 @@ const BODY_ROUTES = allRoutes().filter(
   ({ route }) => operationFor(route).body !== undefined && route.auth !== 'providerSignature',
 );
 
+/**
+ * The fixture every describe below shares: each sends it only requests that must be refused, and each
+ * check of what was written looks at its own part (a wallet's balance, the quotes, the partition around
+ * one request). The partition checks (invalid UTF-8) come before the cases that write on purpose (a
+ * funded wallet, a wallet named with a surrogate pair). The control of the query cases spends its
+ * fixture's valid requests, so it has one of its own.
+ */
+let f: Fixture;
+beforeAll(async () => {
+  f = await newFixture();
+});
+
 describe('hardening: malformed percent-escapes in the path', () => {
   const paths = [
     '/assets/%FF',
@@ -87,11 +99,6 @@ describe('hardening: malformed percent-escapes in the path', () => {
 });
 
 describe('hardening: JSON nesting depth (at most 32 levels; `{}` is 1 level, `{"a":[]}` is 2)', () => {
-  let f: Fixture;
-  beforeAll(async () => {
-    f = await newFixture();
-  });
-
   for (const { key, route } of BODY_ROUTES) {
     for (const kind of ['array', 'object'] as const) {
       it(`${key}: a body nested 33 levels (${kind}s in its first member) is a 400 naming body`, async () => {
@@ -139,6 +146,58 @@ describe('hardening: JSON nesting depth (at most 32 levels; `{}` is 1 level, `{"
   });
 });
 
+describe('hardening: invalid UTF-8 and lone surrogates in JSON bodies', () => {
+  /** The routes and the string member each one is tried with. */
+  const targets = [
+    { key: 'POST /v1/wallets', member: ['walletName'] },
+    { key: 'POST /v1/beneficiaries', member: ['individual', 'firstName'] },
+    { key: 'POST /v1/beneficiaries/{beneficiaryId}/payment-destinations', member: ['accountHolderName'] },
+  ];
+  const invalidUtf8: [string, number[]][] = [
+    ['FF', [0xff]],
+    ['C0 AF (overlong /)', [0xc0, 0xaf]],
+    ['ED A0 80 (an encoded surrogate)', [0xed, 0xa0, 0x80]],
+    ['E2 82 (truncated)', [0xe2, 0x82]],
+  ];
+
+  /** Runs `request` and asserts the tenant's partition holds exactly what it held before. */
+  async function writesNothing(request: () => Promise<void>) {
+    const before = await partitionItems(f.caller);
+    await request();
+    assert.deepEqual(await partitionItems(f.caller), before, 'nothing stored');
+  }
+
+  for (const { key, member } of targets) {
+    for (const [name, bytes] of invalidUtf8) {
+      it(`${key}: bytes ${name} inside ${member.join('.')} are a 400 naming body, nothing stored`, async () => {
+        const spec = validRequest(routeNamed(key), f);
+        await writesNothing(async () => {
+          const raw = Buffer.concat([Buffer.from('"T'), Buffer.from(bytes), Buffer.from('"')]);
+          assertRefused(await sendAs(f, spec, bodyWith(spec.body, member, raw)), 'body');
+        });
+      });
+    }
+    for (const surrogate of ['\\ud800', '\\udc00', 'a\\udfffb']) {
+      it(`${key}: the lone surrogate "${surrogate}" in ${member.join('.')} is a 400 naming it, nothing stored`, async () => {
+        const spec = validRequest(routeNamed(key), f);
+        await writesNothing(async () => {
+          assertRefused(
+            await sendAs(f, spec, bodyWith(spec.body, member, `"${surrogate}"`)),
+            member.join('.'),
+          );
+        });
+      });
+    }
+  }
+
+  it('still takes a well-formed surrogate pair (😀) and other non-ASCII text', async () => {
+    const spec = validRequest(routeNamed('POST /v1/wallets'), f);
+    const response = await sendAs(f, spec, bodyWith(spec.body, ['walletName'], '"Zoë \\ud83d\\ude00 Ngũgĩ"'));
+    assert.equal(response.status, 201, JSON.stringify(response.body));
+    assert.equal(response.body.walletName, 'Zoë 😀 Ngũgĩ');
+  });
+});
+
 describe('hardening: amounts', () => {
   // Raw JSON number texts: JSON.stringify of a JS number could not even write most of them.
   const refused = [
@@ -155,11 +214,9 @@ describe('hardening: amounts', () => {
   ];
   /** Numbers a double cannot hold exactly are malformed input (400), not a rule a value breaks (422). */
   const inexact = new Set(['9007199254740993', '0.10000000000000001']);
-  let f: Fixture;
   /** What the fixture left in its wallet, before any refused funding. */
   let before: string;
   beforeAll(async () => {
-    f = await newFixture();
     before = await usdcBalance(f.wallet);
   });
 
@@ -234,69 +291,7 @@ describe('hardening: amounts', () => {
   });
 });
 
-describe('hardening: invalid UTF-8 and lone surrogates in JSON bodies', () => {
-  let f: Fixture;
-  beforeAll(async () => {
-    f = await newFixture();
-  });
-
-  /** The routes and the string member each one is tried with. */
-  const targets = [
-    { key: 'POST /v1/wallets', member: ['walletName'] },
-    { key: 'POST /v1/beneficiaries', member: ['individual', 'firstName'] },
-    { key: 'POST /v1/beneficiaries/{beneficiaryId}/payment-destinations', member: ['accountHolderName'] },
-  ];
-  const invalidUtf8: [string, number[]][] = [
-    ['FF', [0xff]],
-    ['C0 AF (overlong /)', [0xc0, 0xaf]],
-    ['ED A0 80 (an encoded surrogate)', [0xed, 0xa0, 0x80]],
-    ['E2 82 (truncated)', [0xe2, 0x82]],
-  ];
-
-  /** Runs `request` and asserts the tenant's partition holds exactly what it held before. */
-  async function writesNothing(request: () => Promise<void>) {
-    const before = await partitionItems(f.caller);
-    await request();
-    assert.deepEqual(await partitionItems(f.caller), before, 'nothing stored');
-  }
-
-  for (const { key, member } of targets) {
-    for (const [name, bytes] of invalidUtf8) {
-      it(`${key}: bytes ${name} inside ${member.join('.')} are a 400 naming body, nothing stored`, async () => {
-        const spec = validRequest(routeNamed(key), f);
-        await writesNothing(async () => {
-          const raw = Buffer.concat([Buffer.from('"T'), Buffer.from(bytes), Buffer.from('"')]);
-          assertRefused(await sendAs(f, spec, bodyWith(spec.body, member, raw)), 'body');
-        });
-      });
-    }
-    for (const surrogate of ['\\ud800', '\\udc00', 'a\\udfffb']) {
-      it(`${key}: the lone surrogate "${surrogate}" in ${member.join('.')} is a 400 naming it, nothing stored`, async () => {
-        const spec = validRequest(routeNamed(key), f);
-        await writesNothing(async () => {
-          assertRefused(
-            await sendAs(f, spec, bodyWith(spec.body, member, `"${surrogate}"`)),
-            member.join('.'),
-          );
-        });
-      });
-    }
-  }
-
-  it('still takes a well-formed surrogate pair (😀) and other non-ASCII text', async () => {
-    const spec = validRequest(routeNamed('POST /v1/wallets'), f);
-    const response = await sendAs(f, spec, bodyWith(spec.body, ['walletName'], '"Zoë \\ud83d\\ude00 Ngũgĩ"'));
-    assert.equal(response.status, 201, JSON.stringify(response.body));
-    assert.equal(response.body.walletName, 'Zoë 😀 Ngũgĩ');
-  });
-});
-
 describe('hardening: query members no route takes', () => {
-  let f: Fixture;
-  beforeAll(async () => {
-    f = await newFixture();
-  });
-
   it('every route’s request is valid without them (the control for the tests below)', async () => {
     const control = await newFixture();
     for (const { key, route } of allRoutes()) {
@@ -340,20 +335,14 @@ describe('hardening: query members no route takes', () => {
   });
 
   it('POST /v1/sandbox/wallets/{id}/kyc?limit=1e309 writes nothing: the wallet stays Pending', async () => {
-    const own = await newFixture();
-    const spec = validRequest(routeNamed('POST /v1/sandbox/wallets/{walletId}/kyc'), own);
-    assertRefused(await sendAs(own, { ...spec, path: withQuery(spec.path, 'limit=1e309') }), 'limit');
-    const wallet = await as(own.caller, `/wallets/${own.pendingWallet}`);
+    const spec = validRequest(routeNamed('POST /v1/sandbox/wallets/{walletId}/kyc'), f);
+    assertRefused(await sendAs(f, { ...spec, path: withQuery(spec.path, 'limit=1e309') }), 'limit');
+    const wallet = await as(f.caller, `/wallets/${f.pendingWallet}`);
     assert.equal(wallet.body.status, 'Pending');
   });
 });
 
 describe('hardening: nothing unsigned is read on the provider route', () => {
-  let f: Fixture;
-  beforeAll(async () => {
-    f = await newFixture();
-  });
-
   it('answers an unsigned, forged or stale body, whatever it holds, with one fixed 401 of under 300 bytes, before reading it', async () => {
     const spec = validRequest(routeNamed('POST /v1/provider-notifications/{environment}/{connectorId}'), f);
     const signed = JSON.stringify(spec.body);
@@ -429,7 +418,6 @@ describe('hardening: nothing unsigned is read on the provider route', () => {
 
 describe('hardening: a problem lists at most 20 field errors', () => {
   it('answers a body with 3,000 faults with the first 20 and how many more, in a few KiB', async () => {
-    const f = await newFixture();
     const spec = validRequest(routeNamed('POST /v1/wallets'), f);
     const members = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`m${i}`, i]));
     const response = await sendAs(f, spec, JSON.stringify({ ...(spec.body as object), ...members }));

@@ -32,6 +32,19 @@ export async function newBrowser(viewport = { width: 1280, height: 800 }): Promi
   });
 }
 
+/** Runs `use` with a browser context of its own, closed afterwards whatever happens. */
+export async function withBrowser<T>(
+  use: (browser: BrowserContext) => Promise<T>,
+  viewport?: { width: number; height: number },
+): Promise<T> {
+  const browser = await newBrowser(viewport);
+  try {
+    return await use(browser);
+  } finally {
+    await browser.close();
+  }
+}
+
 /** Console errors and uncaught exceptions of a page, from now on. */
 export function consoleErrors(page: Page): string[] {
   const errors: string[] = [];
