@@ -1,16 +1,16 @@
 // The local gateway's API reference, outside /v1 like /healthz: GET /openapi.json (the generated
 // document) and GET /docs (Swagger UI, its files served from node_modules): the files the build writes
-// (lib/openapi/write.ts), served from memory. Not part of the API, so no authentication and no problem
+// (openapi/write.ts), served from memory. Not part of the API, so no authentication and no problem
 // bodies: anything else falls through to the gateway's routing.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { DocsPageOptions } from '../lib/openapi/docs-page.ts';
+import type { DocsPageOptions } from '../openapi/docs-page.ts';
 
 const page: DocsPageOptions = { specUrl: '/openapi.json', assetBase: '/docs/' };
 
 let documentJson: Promise<string> | undefined;
 
 /** Loaded on the first request for it: the generator loads every operation, which the gateway otherwise loads lazily. */
-const writer = () => import('../lib/openapi/write.ts');
+const writer = () => import('../openapi/write.ts');
 
 /** Answers the request when it is for the API reference; false when it is not. */
 export async function serveApiReference(req: IncomingMessage, res: ServerResponse): Promise<boolean> {

@@ -112,7 +112,7 @@ const readOnlyShape = Object.fromEntries(
       z.superRefine((value, ctx) => {
         if (value !== undefined) ctx.addIssue({ code: 'custom', message: 'is read-only' });
       }),
-      // Documentation only (lib/openapi): JSON Schema's readOnly says "do not send this member".
+      // Documentation only (openapi): JSON Schema's readOnly says "do not send this member".
       z.meta({ readOnly: true, description: 'Read-only: a request that sends it is refused (400).' }),
     ),
   ]),

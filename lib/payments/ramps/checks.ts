@@ -134,7 +134,7 @@ export function instructionParties(beneficiary: BeneficiaryRecord, destination: 
 /**
  * The connector's ledger settlement account, with its provider configured: without either, nothing
  * could execute, so nothing is accepted (503). The only way a ramp submission meets the provider: it
- * is never called at acceptance, so its trouble never answers a submission (lib/openapi/payment-docs.ts).
+ * is never called at acceptance, so its trouble never answers a submission (openapi/payment-docs.ts).
  */
 export async function settlementOf(tenant: Tenant, connector: ConnectorRecord) {
   const [account, configured] = await Promise.all([

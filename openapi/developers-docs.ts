@@ -6,9 +6,9 @@ import {
   credentialExample,
   credentialPage,
   credentialResource,
-} from '../auth/responses.ts';
-import { requestLogEntryExample, requestLogPage } from '../request-log/responses.ts';
-import { REQUEST_LOG_DAYS } from '../request-log/service.ts';
+} from '../lib/auth/responses.ts';
+import { requestLogEntryExample, requestLogPage } from '../lib/request-log/responses.ts';
+import { REQUEST_LOG_DAYS } from '../lib/request-log/service.ts';
 import { lastPageExample } from './page-example.ts';
 
 export const developersDocs = {

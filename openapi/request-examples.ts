@@ -1,7 +1,7 @@
 // Request body examples, by operation: at least one for every route that takes a body. A unit test
 // parses each with the operation's own body schema, so an example that stops being accepted fails.
-import { beneficiaryExample, individualExample } from '../beneficiaries/responses.ts';
-import { customerExample } from '../customers/responses.ts';
+import { beneficiaryExample, individualExample } from '../lib/beneficiaries/responses.ts';
+import { customerExample } from '../lib/customers/responses.ts';
 import type { OperationName } from './operation-docs.ts';
 
 export interface Example {

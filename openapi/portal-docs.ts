@@ -11,8 +11,8 @@ import {
   portalTokenResource,
   signedOut,
   signInAccepted,
-} from '../people/responses.ts';
-import { PERSON_TOKEN_TTL_SECONDS, SESSION_TTL_SECONDS } from '../people/service.ts';
+} from '../lib/people/responses.ts';
+import { PERSON_TOKEN_TTL_SECONDS, SESSION_TTL_SECONDS } from '../lib/people/service.ts';
 import { lastPageExample } from './page-example.ts';
 
 const CROSS_SITE = 'A request another site’s page made (`Sec-Fetch-Site` other than `same-origin`).';

@@ -14,7 +14,7 @@ import {
 } from './docs-page.ts';
 import { openApiDocument } from './document.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
 const distDir = join(root, 'dist');
 const docsDir = join(distDir, 'docs');
 
