@@ -102,14 +102,33 @@ function changedTo<I, K extends keyof I>(change: Change<I>, member: K): I[K] | n
   return value === change.oldImage[member] ? null : value;
 }
 
+/** A change of `member` to a value `announced` admits makes the event `<prefix>.<value in lower case>`. */
+const statusEvent =
+  <I>(member: keyof I, prefix: string, announced: (status: string) => boolean) =>
+  (change: Change<I>): string | null => {
+    const status = changedTo(change, member) as string | null;
+    return status && announced(status) ? `${prefix}.${status.toLowerCase()}` : null;
+  };
+
+/** Which tenant's item and the members that name it: what every work message starts with. */
+function itemNamed<I extends { environment: string; associationId: string }, K extends keyof I>(
+  item: I,
+  ...members: K[]
+): Pick<I, 'environment' | 'associationId' | K> {
+  const named = { environment: item.environment, associationId: item.associationId } as Pick<
+    I,
+    'environment' | 'associationId' | K
+  >;
+  for (const member of members) named[member] = item[member];
+  return named;
+}
+
 /** The record's ledger work (lib/payments/execution.ts): which record; the record says what is next. */
 const paymentMessageOf = ({ newImage }: Change<TransactionRecord>): PaymentMessage => {
   const record = newImage as TransactionRecord;
   return {
     kind: 'payment',
-    environment: record.environment,
-    associationId: record.associationId,
-    transactionRecordId: record.transactionRecordId,
+    ...itemNamed(record, 'transactionRecordId'),
     requestedAt: record.createdAt,
     ...(record.requestId ? { requestId: record.requestId } : {}),
   };
@@ -117,13 +136,7 @@ const paymentMessageOf = ({ newImage }: Change<TransactionRecord>): PaymentMessa
 
 /** A delivery asks for an attempt when it is written pending, and again when a redelivery makes it pending. */
 const deliveryMessageOf = ({ newImage }: Change<DeliveryRecord>): DeliveryMessage => {
-  const delivery = newImage as DeliveryRecord;
-  return {
-    environment: delivery.environment,
-    associationId: delivery.associationId,
-    webhookId: delivery.webhookId,
-    deliveryId: delivery.deliveryId,
-  };
+  return itemNamed(newImage as DeliveryRecord, 'webhookId', 'deliveryId');
 };
 
 export const outboxRows: readonly OutboxRow<never>[] = [
@@ -134,12 +147,7 @@ export const outboxRows: readonly OutboxRow<never>[] = [
     queue: 'wallet-activations',
     message: ({ newImage }): ActivationMessage => {
       const wallet = newImage as WalletRecord;
-      return {
-        environment: wallet.environment,
-        associationId: wallet.associationId,
-        walletId: wallet.walletId,
-        requestedAt: wallet.createdAt,
-      };
+      return { ...itemNamed(wallet, 'walletId'), requestedAt: wallet.createdAt };
     },
   }),
   // An accepted payment: its record is written 'initiated', and its insert asks for the ledger work.
@@ -170,9 +178,7 @@ export const outboxRows: readonly OutboxRow<never>[] = [
     message: ({ newImage }): NoticeMessage => {
       const record = newImage as TransactionRecord;
       return {
-        environment: record.environment,
-        associationId: record.associationId,
-        transactionRecordId: record.transactionRecordId,
+        ...itemNamed(record, 'transactionRecordId'),
         eventId: eventIdOf('transaction', record, record.transactionRecordId, 'payment.completed'),
       };
     },
@@ -193,21 +199,17 @@ export const outboxRows: readonly OutboxRow<never>[] = [
     itemType: 'wallet',
     source: 'wallets',
     idOf: (wallet) => wallet.walletId,
-    typeOf: (change) => {
-      const status = changedTo(change, 'status');
-      return status && status !== 'Pending' ? `wallet.${status.toLowerCase()}` : null;
-    },
+    typeOf: statusEvent('status', 'wallet', (status) => status !== 'Pending'),
   }),
   eventRow<PaymentDestinationRecord>({
     itemType: 'paymentDestination',
     source: 'payment-destinations',
     idOf: (destination) => destination.destinationId,
-    typeOf: (change) => {
-      const status = changedTo(change, 'verificationStatus');
-      return status === 'APPROVED' || status === 'REJECTED'
-        ? `payment_destination.${status.toLowerCase()}`
-        : null;
-    },
+    typeOf: statusEvent(
+      'verificationStatus',
+      'payment_destination',
+      (status) => status === 'APPROVED' || status === 'REJECTED',
+    ),
   }),
   // A provider's decision on a customer's review (written decided, or moved there from PENDING); each
   // review decides once, so the review's number is in the event's id.

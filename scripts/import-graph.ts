@@ -143,8 +143,8 @@ export const LAYERS: { name: string; rule: string; members: string[] }[] = [
   },
   {
     name: 'tools',
-    rule: 'what reads the operations without serving a route: the OpenAPI document, the admin CLI',
-    members: ['openapi', 'admin'],
+    rule: "the admin CLI's work and the ledger admin function's (functions/admin/ledger-accounts.ts bundles it)",
+    members: ['admin'],
   },
 ];
 

@@ -444,7 +444,7 @@ function printTestTotals(reportFile) {
 /** dist/openapi.json and the dist/docs/ site, then the typed client's types generated from that document. */
 function clientTypeSteps(nodeBin) {
   return [
-    ['write the OpenAPI document and the docs site', nodeBin, ['lib/openapi/write.ts']], // dist/openapi.json, dist/docs/
+    ['write the OpenAPI document and the docs site', nodeBin, ['openapi/write.ts']], // dist/openapi.json, dist/docs/
     ['generate the client types', nodeBin, ['scripts/client-types.ts', 'dist/openapi.json', CLIENT_TYPES]],
   ];
 }

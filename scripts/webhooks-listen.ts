@@ -162,7 +162,7 @@ function api(credentials: Credentials) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Verification, as a receiver does it (the Webhooks tag, lib/openapi/webhook-docs.ts): both schemes, constant-time comparisons.
+// Verification, as a receiver does it (the Webhooks tag, openapi/webhook-docs.ts): both schemes, constant-time comparisons.
 
 const header = (req: IncomingMessage, name: string): string | undefined => {
   const value = req.headers[name];

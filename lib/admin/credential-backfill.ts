@@ -4,7 +4,6 @@
 // their entities write them now. Without it, such a tenant's Developers page lists none of its own
 // credentials and cannot make one (409: no application in its scope). Idempotent: run again, it writes the
 // same keys. A client made without an association belongs to no tenant and is left as it is.
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import {
   type ApiKeyRecord,
   type ApplicationRecord,
@@ -13,30 +12,13 @@ import {
   type ClientRecord,
   clientEntity,
 } from '../auth/repo.ts';
-import { db, tableName } from '../db/client.ts';
 import { exists } from '../db/conditions.ts';
 import type { Entity } from '../db/entity.ts';
 import { updateIf } from '../db/items.ts';
 import type { ItemKey } from '../db/keys.ts';
+import { scanByType } from '../db/scan-by-type.ts';
 
 type Credential = ApiKeyRecord | ClientRecord;
-
-async function* itemsOf(types: string[]): AsyncGenerator<Record<string, unknown>> {
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new ScanCommand({
-        TableName: tableName(),
-        FilterExpression: `#type IN (${types.map((_, i) => `:t${i}`).join(', ')})`,
-        ExpressionAttributeNames: { '#type': 'type' },
-        ExpressionAttributeValues: Object.fromEntries(types.map((type, i) => [`:t${i}`, type])),
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    yield* page.Items ?? [];
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-}
 
 /** Sets `set` and the index keys its entity gives the record with it; only on an item that still exists. */
 async function rewrite<R>(definition: Entity<R>, item: Record<string, unknown>, set: Partial<R>) {
@@ -56,13 +38,13 @@ export async function backfillCredentialKeys(): Promise<{
 }> {
   const counts = { application: 0, apiKey: 0, client: 0 };
   const applications = new Map<string, ApplicationRecord>();
-  for await (const item of itemsOf([applicationEntity.type])) {
+  for await (const item of scanByType([applicationEntity.type])) {
     const application = item as unknown as ApplicationRecord;
     applications.set(application.applicationId, application);
     await rewrite(applicationEntity, item, {});
     counts.application += 1;
   }
-  for await (const item of itemsOf([apiKeyEntity.type, clientEntity.type])) {
+  for await (const item of scanByType([apiKeyEntity.type, clientEntity.type])) {
     const credential = item as unknown as Credential & { type: 'apiKey' | 'client' };
     const application = applications.get(credential.applicationId);
     // A client registered without an association stays without one: its tokens are refused (403).

@@ -1,16 +1,15 @@
-// Issue #28's backfill, for a stage that holds records written before the list indexes: one pass over
+// The list indexes' backfill, for a stage that holds records written before the list indexes: one pass over
 // the table that gives each transaction, wallet, payment destination and connector its list index keys
 // (as its entity writes them now) and each transaction its wallet entries. Idempotent: run it again and
 // it writes the same keys. A record moved meanwhile keeps the keys its move set (the update holds only
 // while the record's status is the one it was read with).
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { paymentDestinationEntity } from '../beneficiaries/repo.ts';
 import { connectorEntity } from '../connectors/repo.ts';
-import { db, tableName } from '../db/client.ts';
 import { holds } from '../db/conditions.ts';
 import type { Entity } from '../db/entity.ts';
 import { putAll, updateIf } from '../db/items.ts';
 import type { ItemKey } from '../db/keys.ts';
+import { scanByType } from '../db/scan-by-type.ts';
 import {
   type TransactionRecord,
   transactionEntity,
@@ -30,33 +29,20 @@ const listed: Entity<never>[] = [
 export async function backfillListKeys(extra: Entity<never>[] = []): Promise<Record<string, number>> {
   const kinds = [...listed, ...extra];
   const counts: Record<string, number> = {};
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new ScanCommand({
-        TableName: tableName(),
-        FilterExpression: `#type IN (${kinds.map((_, i) => `:t${i}`).join(', ')})`,
-        ExpressionAttributeNames: { '#type': 'type' },
-        ExpressionAttributeValues: Object.fromEntries(kinds.map((e, i) => [`:t${i}`, e.type])),
-        ExclusiveStartKey: startKey,
-      }),
+  for await (const item of scanByType(kinds.map((e) => e.type))) {
+    const definition = kinds.find((e) => e.type === item.type) as Entity<Record<string, unknown>>;
+    const keys = Object.fromEntries(
+      Object.entries(definition.indexKeysOf?.(item) ?? {}).filter(([name]) => name.startsWith('list')),
     );
-    for (const item of page.Items ?? []) {
-      const definition = kinds.find((e) => e.type === item.type) as Entity<Record<string, unknown>>;
-      const keys = Object.fromEntries(
-        Object.entries(definition.indexKeysOf?.(item) ?? {}).filter(([name]) => name.startsWith('list')),
-      );
-      const transaction = (definition.keyOf as unknown) === transactionEntity.keyOf;
-      if (transaction)
-        await putAll(transactionWalletEntity, walletEntriesOf(item as unknown as TransactionRecord));
-      await updateIf(
-        { pk: item.pk, sk: item.sk } as ItemKey,
-        { set: keys },
-        holds(transaction ? { status: item.status } : {}),
-      );
-      counts[String(item.type)] = (counts[String(item.type)] ?? 0) + 1;
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+    const transaction = (definition.keyOf as unknown) === transactionEntity.keyOf;
+    if (transaction)
+      await putAll(transactionWalletEntity, walletEntriesOf(item as unknown as TransactionRecord));
+    await updateIf(
+      { pk: item.pk, sk: item.sk } as ItemKey,
+      { set: keys },
+      holds(transaction ? { status: item.status } : {}),
+    );
+    counts[String(item.type)] = (counts[String(item.type)] ?? 0) + 1;
+  }
   return counts;
 }

@@ -33,6 +33,15 @@ const labelsOf = (label: CredentialLabel) => ({
 export const apiKeyPrefix = (environment: Environment) => `pgw_${environment}_`;
 const CLIENT_SECRET_PREFIX = 'pgwcs_';
 
+/** What a key or a client records of its application and its secret (the last four; never the rest). */
+const issuedBy = (application: ApplicationRecord, secret: string, label: CredentialLabel, now: Date) => ({
+  applicationId: application.applicationId,
+  environment: application.environment,
+  last4: secret.slice(-4),
+  ...labelsOf(label),
+  createdAt: now.toISOString(),
+});
+
 /** A new API key of `application`: the record (hash, last four) and the key, which is never stored. */
 export async function makeApiKey(application: ApplicationRecord, label: CredentialLabel, now: Date) {
   const apiKey = newApiKey(application.environment);
@@ -40,12 +49,8 @@ export async function makeApiKey(application: ApplicationRecord, label: Credenti
   const record: ApiKeyRecord = {
     keyId: keyIdOf(keyHash),
     keyHash,
-    applicationId: application.applicationId,
-    environment: application.environment,
     associationId: application.associationId,
-    last4: apiKey.slice(-4),
-    ...labelsOf(label),
-    createdAt: now.toISOString(),
+    ...issuedBy(application, apiKey, label, now),
   };
   await putApiKey(record);
   return { record, apiKey };
@@ -62,12 +67,8 @@ export async function makeClient(
   const record: ClientRecord = {
     clientId: newClientId(),
     secretHash: hashCredential(clientSecret),
-    applicationId: application.applicationId,
     ...(associationId ? { associationId } : {}),
-    environment: application.environment,
-    last4: clientSecret.slice(-4),
-    ...labelsOf(label),
-    createdAt: now.toISOString(),
+    ...issuedBy(application, clientSecret, label, now),
   };
   await putClient(record);
   return { record, clientSecret };

@@ -133,18 +133,21 @@ export const paymentDestinationExample: z.input<typeof paymentDestinationResourc
   ...stamps,
 };
 
+/** The examples' person: the beneficiary's and the creation request's. */
+export const individualExample = {
+  firstName: 'Thandi',
+  lastName: 'Nkosi',
+  dateOfBirth: '1990-04-12',
+  idType: 'NATIONAL_ID',
+  idNumber: '9004120123087',
+  idCountryIsoCode2: 'ZA',
+  mobile: '+27821234567',
+} as const;
+
 export const beneficiaryExample: z.input<typeof beneficiaryResource> = {
   id: beneficiaryId,
   kind: 'individual',
-  individual: {
-    firstName: 'Thandi',
-    lastName: 'Nkosi',
-    dateOfBirth: '1990-04-12',
-    idType: 'NATIONAL_ID',
-    idNumber: '9004120123087',
-    idCountryIsoCode2: 'ZA',
-    mobile: '+27821234567',
-  },
+  individual: individualExample,
   addresses: [{ line1: '12 Long Street', city: 'Cape Town', postalCode: '8001', countryIsoCode2: 'ZA' }],
   tags: [{ key: 'crm.id', value: 'C-1042' }],
   classification: 'Unverified',

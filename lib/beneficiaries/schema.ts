@@ -3,7 +3,7 @@
 // destination's country, is checked by the service (422): a well-formed value can still name nothing.
 import { assetCodeParam } from '../assets/schema.ts';
 import { pageQueryShape } from '../http/pagination.ts';
-import { uuidField } from '../http/uuid-field.ts';
+import { uuidParams } from '../http/uuid-field.ts';
 import { isAccountAddress, isMuxedAccountAddress } from '../ledger/account-address.ts';
 import { isValidPhoneNumber } from '../reference/phone-numbers.ts';
 import * as z from '../zod.ts';
@@ -37,6 +37,9 @@ export const email = z.email('must be an email address').check(z.maxLength(254))
 
 export const ID_TYPES = ['NATIONAL_ID', 'PASSPORT', 'DRIVERS_LICENSE'] as const;
 
+/** How a person or a business is reached: both optional, a notice needs one. */
+const contactShape = { email: z.optional(email), mobile: z.optional(e164) };
+
 export const individual = z.strictObject({
   firstName: text(100),
   lastName: text(100),
@@ -44,8 +47,7 @@ export const individual = z.strictObject({
   idType: z.optional(z.enum(ID_TYPES)),
   idNumber: z.optional(text(50)),
   idCountryIsoCode2: z.optional(countryCode2),
-  email: z.optional(email),
-  mobile: z.optional(e164),
+  ...contactShape,
 });
 export type Individual = z.infer<typeof individual>;
 
@@ -53,8 +55,7 @@ export const business = z.strictObject({
   registeredName: text(200),
   registrationNumber: z.optional(text(50)),
   countryIsoCode2: z.optional(countryCode2),
-  email: z.optional(email),
-  mobile: z.optional(e164),
+  ...contactShape,
 });
 export type Business = z.infer<typeof business>;
 
@@ -111,7 +112,7 @@ const readOnlyShape = Object.fromEntries(
       z.superRefine((value, ctx) => {
         if (value !== undefined) ctx.addIssue({ code: 'custom', message: 'is read-only' });
       }),
-      // Documentation only (lib/openapi): JSON Schema's readOnly says "do not send this member".
+      // Documentation only (openapi): JSON Schema's readOnly says "do not send this member".
       z.meta({ readOnly: true, description: 'Read-only: a request that sends it is refused (400).' }),
     ),
   ]),
@@ -181,11 +182,8 @@ export const updateBeneficiaryBody = jsonObject(
 );
 export type BeneficiaryPatch = z.infer<typeof updateBeneficiaryBody>;
 
-export const beneficiaryIdParams = z.strictObject({ beneficiaryId: uuidField });
-export const destinationIdParams = z.strictObject({
-  beneficiaryId: uuidField,
-  destinationId: uuidField,
-});
+export const beneficiaryIdParams = uuidParams('beneficiaryId');
+export const destinationIdParams = uuidParams('beneficiaryId', 'destinationId');
 export const listBeneficiariesQuery = z.strictObject(pageQueryShape);
 
 // ── payment destinations ───────────────────────────────────────────────────────────────────────

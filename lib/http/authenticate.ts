@@ -20,8 +20,11 @@ export interface Authenticator {
   application(apiKey: string | undefined): Promise<Caller>;
   /** The tenant a bearer token speaks for, or a 401/403 problem. */
   bearer(authorization: string | undefined, application: Caller): Promise<Tenant>;
-  /** A portal person's bearer token: their tenant and their role now, or a 401 problem. */
-  person(authorization: string | undefined): Promise<Caller>;
+  /**
+   * A portal person's bearer token: their tenant and their role now, or a 401 problem; `peopleOnly`, the
+   * route takes no application's credentials at all, and the problem says so.
+   */
+  person(authorization: string | undefined, peopleOnly: boolean): Promise<Caller>;
   /**
    * A provider's signed request: the connector whose secret signed it, or the one fixed 401 problem.
    * Only the chain of the function serving the provider route has it (lib/provider-api.ts).
@@ -83,7 +86,7 @@ export function authenticate(
     const personal =
       route.auth === 'person' || (route.auth === 'token' && headers['x-service-auth'] === undefined);
     if (personal) {
-      const caller = await authenticator.person(headers.authorization);
+      const caller = await authenticator.person(headers.authorization, route.auth === 'person');
       // Set before the role is checked: the audit log records the refusal with who was refused.
       request.context.caller = caller;
       if (isSandboxHelper(route) && caller.environment !== 'sandbox') throw noSuchRoute(request.event);

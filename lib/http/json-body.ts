@@ -9,7 +9,7 @@ import { MAX_JSON_DEPTH, malformedStrings, scanJsonText } from './json-text.ts';
 import { badRequest, Problem } from './problem.ts';
 import type { ApiContext, ApiEvent, ApiResult } from './types.ts';
 
-/** Largest accepted body; documented in the OpenAPI introduction (lib/openapi/description.ts). API Gateway's own limit (10 MB) is far above. */
+/** Largest accepted body; documented in the OpenAPI introduction (openapi/description.ts). API Gateway's own limit (10 MB) is far above. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

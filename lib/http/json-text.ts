@@ -3,7 +3,7 @@
 // cannot hold exactly (9007199254740993 would silently become ...992). This is a scan, not a parser:
 // malformed text is left for the parser to refuse.
 
-/** The deepest nesting of objects and arrays any request body may have; documented in the OpenAPI introduction (lib/openapi/description.ts). */
+/** The deepest nesting of objects and arrays any request body may have; documented in the OpenAPI introduction (openapi/description.ts). */
 export const MAX_JSON_DEPTH = 32;
 
 export interface JsonTextFindings {

@@ -5,3 +5,7 @@
 import * as z from '../zod.ts';
 
 export const uuidField = z.uuid('must be a UUID').check(z.toLowerCase());
+
+/** Path parameters that are all ids: `{beneficiaryId}/…/{destinationId}` is `uuidParams('beneficiaryId', 'destinationId')`. */
+export const uuidParams = <K extends string>(...names: K[]) =>
+  z.strictObject(Object.fromEntries(names.map((name) => [name, uuidField])) as Record<K, typeof uuidField>);

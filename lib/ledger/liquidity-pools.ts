@@ -12,19 +12,11 @@ import BigNumber from 'bignumber.js';
 import type { Environment } from '../tenant.ts';
 import { LEDGER_DECIMALS, ledgerAmount } from './amounts.ts';
 import { minimumBalance } from './balances.ts';
-import { openSecret } from './custody.ts';
+import { fundedEnvelope, onChannel } from './envelopes.ts';
 import { horizonGet } from './horizon-json.ts';
 import { findLedgerAccount, type LedgerAccount } from './load-account.ts';
-import {
-  type CustodialAccount,
-  feeBumped,
-  holdsTrustline,
-  type LedgerAssetRef,
-  onChannel,
-  type SubmitTuning,
-  signed,
-  toAsset,
-} from './operations.ts';
+import type { CustodialAccount, LedgerAssetRef, SubmitTuning } from './operations.ts';
+import { holdsTrustline, toAsset } from './operations.ts';
 import { platformAccount } from './platform-accounts.ts';
 import { type BuildContext, type SubmissionOutcome, submitOnce } from './submit.ts';
 
@@ -221,8 +213,7 @@ export async function fillEmptyPools(
     }
     // Only accounts with an operation sign: an extra signature is tx_bad_auth_extra.
     const acting = [...(!account || needed.gt(0) ? [funding] : []), provider, ...paying.values()];
-    const fundingKeys = await openSecret(environment, funding.publicKey, funding.sealedSecret);
-    return feeBumped(await signed(builder.build(), ctx, acting), fundingKeys, ctx);
+    return fundedEnvelope(builder, ctx, acting, funding);
   };
 
   return submitOnce({ environment, intentId, build, channel: true, ...tuning });

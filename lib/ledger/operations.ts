@@ -6,21 +6,13 @@
 // source of each operation and signs it. The platform `funding` account fee-bumps every transaction and
 // opens each wallet with exactly the ledger reserve the wallet needs: 1 XLM for the account (2 base
 // reserves of 0.5) + 0.5 XLM per trustline. Wallets hold only their reserves in XLM and never pay fees.
-import {
-  Asset,
-  type FeeBumpTransaction,
-  type Keypair,
-  Memo,
-  Operation,
-  StrKey,
-  type Transaction,
-  TransactionBuilder,
-} from '@stellar/stellar-sdk';
+import { Asset, Memo, Operation, StrKey, TransactionBuilder } from '@stellar/stellar-sdk';
 import BigNumber from 'bignumber.js';
 import type { Environment } from '../tenant.ts';
 import { ledgerAmount, MEMO_BYTES } from './amounts.ts';
 import { BASE_RESERVE_XLM, minimumBalance } from './balances.ts';
 import { openSecret, type SealedSecret } from './custody.ts';
+import { fundedEnvelope, onChannel } from './envelopes.ts';
 import { LedgerInputError, LedgerRefusal } from './errors.ts';
 import {
   findLedgerAccount,
@@ -32,11 +24,8 @@ import { platformAccount } from './platform-accounts.ts';
 import {
   type BuildContext,
   baseFeeFor,
-  intentNonce,
-  notedInner,
   type SubmissionOutcome,
   type SubmitOptions,
-  signOnce,
   sourceAccountFor,
   submitOnce,
   timeBoundsFor,
@@ -97,53 +86,6 @@ export function reserveShortfall(account: LedgerAccount, subentries = 1): string
   return shortfall.gt(0) ? shortfall.toFixed(7) : '0';
 }
 
-/** The leased channel submitOnce hands every builder of this module (they all ask for one). */
-function channelOf(ctx: BuildContext): NonNullable<BuildContext['channel']> {
-  if (!ctx.channel) throw new Error('Built without a channel account');
-  return ctx.channel;
-}
-
-/**
- * A transaction on the intent's channel account, with the fee and time bounds of this attempt; its
- * minTime is the intent's nonce, so it is the intent's alone (intentNonce).
- */
-export function onChannel(ctx: BuildContext): TransactionBuilder {
-  return new TransactionBuilder(sourceAccountFor(ctx, channelOf(ctx).account), {
-    fee: baseFeeFor(ctx.feeLevel),
-    networkPassphrase: ctx.networkPassphrase,
-    timebounds: { ...timeBoundsFor(ctx.now), minTime: intentNonce(ctx.intentId) },
-  });
-}
-
-/** Signs with the channel (the transaction's source) and each account an operation acts for. */
-export async function signed(
-  inner: Transaction,
-  ctx: BuildContext,
-  signers: CustodialAccount[],
-): Promise<Transaction> {
-  const { signer } = channelOf(ctx);
-  const keys = await Promise.all(
-    [signer, ...signers].map((account) =>
-      openSecret(ctx.environment, account.publicKey, account.sealedSecret),
-    ),
-  );
-  // The transaction is hashed (encoded to XDR) once for every signature, and for its envelope after.
-  signOnce(inner, ...keys);
-  return inner;
-}
-
-/** Wraps a signed transaction in a fee bump paid (and signed) by the funding account. */
-export function feeBumped(inner: Transaction, fundingKeys: Keypair, ctx: BuildContext): FeeBumpTransaction {
-  const bump = TransactionBuilder.buildFeeBumpTransaction(
-    fundingKeys,
-    baseFeeFor(ctx.feeLevel),
-    inner,
-    ctx.networkPassphrase,
-  );
-  signOnce(bump, fundingKeys);
-  return notedInner(bump, inner);
-}
-
 /** A text memo fits the ledger's 28 bytes. */
 export function assertMemo(memo: string | undefined): void {
   if (memo !== undefined && Buffer.byteLength(memo, 'utf8') > MEMO_BYTES) {
@@ -191,7 +133,6 @@ export async function activateAccount(
       ? await openedAccount(environment, account.publicKey, 'wallet')
       : await findLedgerAccount(environment, account.publicKey);
     if (existing && (!asset || holdsTrustline(existing, asset))) return null;
-    const fundingKeys = await openSecret(environment, funding.publicKey, funding.sealedSecret);
     const builder = onChannel(ctx);
     // Open without the trustline, the account may lack the reserve for one more subentry.
     const topUp = existing ? reserveShortfall(existing) : '0';
@@ -216,7 +157,7 @@ export async function activateAccount(
     if (asset) builder.addOperation(Operation.changeTrust({ asset, source: account.publicKey }));
     // Only accounts with an operation sign: an extra signature is tx_bad_auth_extra.
     const acting = [...(!existing || topUp !== '0' ? [funding] : []), ...(asset ? [account] : [])];
-    return feeBumped(await signed(builder.build(), ctx, acting), fundingKeys, ctx);
+    return fundedEnvelope(builder, ctx, acting, funding);
   };
 
   return submitOnce({ environment, intentId, build, channel: true, ...tuning });
@@ -264,8 +205,7 @@ export async function pay(
       Operation.payment({ source: from.publicKey, destination: to, asset, amount }),
     );
     if (memo) builder.addMemo(Memo.text(memo));
-    const inner = await signed(builder.build(), ctx, [from]);
-    return feeBumped(inner, await openSecret(environment, funding.publicKey, funding.sealedSecret), ctx);
+    return fundedEnvelope(builder, ctx, [from], funding);
   };
 
   return submitOnce({ environment, intentId, purpose, build, channel: true, ...tuning });

@@ -19,7 +19,7 @@ import type * as xdr from '@stellar/stellar-sdk/xdr';
 import BigNumber from 'bignumber.js';
 import type { Environment } from '../tenant.ts';
 import { LEDGER_DECIMALS, leastReceived, ledgerAmount } from './amounts.ts';
-import { openSecret } from './custody.ts';
+import { fundedEnvelope, onChannel } from './envelopes.ts';
 import { LedgerInputError, LedgerRefusal, LedgerUnavailableError } from './errors.ts';
 import { horizonGet } from './horizon-json.ts';
 import { type LedgerAccount, openedAccount } from './load-account.ts';
@@ -28,12 +28,9 @@ import {
   assertAccountId,
   assertMemo,
   type CustodialAccount,
-  feeBumped,
   holdsTrustline,
   type LedgerAssetRef,
-  onChannel,
   type SubmitTuning,
-  signed,
   toAsset,
 } from './operations.ts';
 import { MAX_PAYMENT_LEGS, MAX_PAYMENT_WALLETS } from './payment-limits.ts';
@@ -367,8 +364,7 @@ export async function executePayment(input: ExecutePaymentInput): Promise<Submis
     if (transactionMemo) builder.addMemo(transactionMemo);
     // Only accounts with an operation sign: an extra signature is tx_bad_auth_extra.
     const acting = new Map(legs.map(({ leg }) => [leg.from.publicKey, leg.from]));
-    const inner = await signed(builder.build(), ctx, [...acting.values()]);
-    return feeBumped(inner, await openSecret(environment, funding.publicKey, funding.sealedSecret), ctx);
+    return fundedEnvelope(builder, ctx, [...acting.values()], funding);
   };
 
   // An intent with an envelope resumes from it; the openings come before its first one.

@@ -1,5 +1,5 @@
 // Every API function's operations, by function name. They live apart from functions/api/<fn>.ts so that
-// the OpenAPI generator (lib/openapi) reads the very schemas that validate requests without building a
+// the OpenAPI generator (openapi) reads the very schemas that validate requests without building a
 // handler, whose cold start validates the Lambda configuration.
 import type { Operation } from '../http/api-function.ts';
 import type { FunctionName, OperationOf, Route } from '../routes.ts';

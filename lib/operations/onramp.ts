@@ -12,15 +12,12 @@ import {
   listReferences,
   moveReference,
 } from '../onramp-references/service.ts';
-import { createOperation, listOperation } from './tenant-shapes.ts';
+import { actionOperation, createOperation, listOperation } from './tenant-shapes.ts';
 
 /** The operations of functions/api/onramp.ts, by the operation names of lib/routes.ts. */
 export const onrampOperations = {
   createOnrampReference: createOperation(createReferenceBody, createReference),
-  activateOnrampReferences: operation({
-    body: activationBody,
-    handle: async ({ tenant, body, now }) => ok(await activateReferences(tenant, body, now)),
-  }),
+  activateOnrampReferences: actionOperation(activationBody, activateReferences),
   moveOnrampReference: operation({
     params: referenceParams,
     body: moveBody,

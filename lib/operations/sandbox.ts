@@ -12,6 +12,7 @@ import { assertSandbox, fundWallet, settleDestinationVerification, settleKyc } f
 import { countSandboxMoney } from '../wallets/sandbox-limits.ts';
 import { fundWalletBody, kycDecisionBody, walletIdParams } from '../wallets/schema.ts';
 import * as z from '../zod.ts';
+import { actionOperation } from './tenant-shapes.ts';
 
 const rampOutcomeParams = z.strictObject({
   transactionRecordId: uuidField,
@@ -63,10 +64,7 @@ export const sandboxOperations = {
       return sent ? accepted(recipient) : ok(recipient);
     },
   }),
-  confirmRecipient: operation({
-    body: recipientCodeBody,
-    handle: async ({ tenant, body, now }) => ok(await confirmRecipient(tenant, body, now)),
-  }),
+  confirmRecipient: actionOperation(recipientCodeBody, confirmRecipient),
   verifyPaymentDestination: operation({
     params: sandboxDestinationParams,
     body: verificationDecisionBody,

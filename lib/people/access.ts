@@ -18,13 +18,24 @@ const epoch = (date: Date) => Math.floor(date.getTime() / 1000);
  * membership is read again now, so a removed person or a changed role counts at once, not when the
  * token expires (the chain then holds the role to the route's: lib/http/authenticate.ts).
  */
-export async function authenticatePerson(authorization: string | undefined): Promise<Caller> {
+export async function authenticatePerson(
+  authorization: string | undefined,
+  peopleOnly = false,
+): Promise<Caller> {
+  // An application's key or token is no credential here: a 401 (nothing acceptable was given) that says
+  // what is, rather than a 403 that would first have to check the key it is not going to accept.
+  const refused = () =>
+    unauthorized(
+      peopleOnly
+        ? 'This route takes a person’s sign-in token (Authorization: Bearer, from POST /portal/token), not an application’s API key or token.'
+        : 'The x-service-auth header is required.',
+    );
   const token = /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(authorization ?? '')?.[1];
-  if (!token) throw unauthorized('The x-service-auth header is required.');
+  if (!token) throw refused();
   const claims = await verifyAccessToken(token);
   const person = claims.person;
   if (claims.app !== PORTAL_APP || !person || (person.env !== 'sandbox' && person.env !== 'production'))
-    throw unauthorized('The x-service-auth header is required.');
+    throw refused();
   const tenant: Tenant = { environment: person.env, associationId: person.assoc };
   const member = await findMember(claims.sub, tenant);
   if (!member) throw unauthorized('The bearer token is invalid or expired.');

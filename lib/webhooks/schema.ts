@@ -2,7 +2,7 @@
 // and whether the URL may be reached are the service's 422s, because a well-formed value can still name
 // nothing or point inside the network.
 import { pageQueryShape } from '../http/pagination.ts';
-import { uuidField } from '../http/uuid-field.ts';
+import { uuidField, uuidParams } from '../http/uuid-field.ts';
 import * as z from '../zod.ts';
 
 export const createWebhookBody = z.strictObject({
@@ -14,12 +14,9 @@ export const createWebhookBody = z.strictObject({
 });
 export type CreateWebhook = z.infer<typeof createWebhookBody>;
 
-export const webhookIdParams = z.strictObject({ webhookId: uuidField });
+export const webhookIdParams = uuidParams('webhookId');
 
-export const deliveryIdParams = z.strictObject({
-  webhookId: uuidField,
-  deliveryId: uuidField,
-});
+export const deliveryIdParams = uuidParams('webhookId', 'deliveryId');
 
 export const listWebhooksQuery = z.strictObject(pageQueryShape);
 

@@ -50,6 +50,22 @@ export function useDraft<T>(name: string, initial: T | (() => T)): [T, (values: 
   return [values, setValues];
 }
 
+/** What a form control needs of one of its form's values: the value, and the handler that changes it. */
+export interface Binding {
+  value: string;
+  onInput(e: Event): void;
+}
+
+/** A form's values kept as a draft (useDraft), and `bind(member)`: a control's binding to one of them. */
+export function useForm<T extends Record<string, string>>(name: string, initial: T | (() => T)) {
+  const [form, setForm] = useDraft<T>(name, initial);
+  const bind = (member: keyof T & string): Binding => ({
+    value: form[member] ?? '',
+    onInput: (e: Event) => setForm({ ...form, [member]: (e.target as HTMLInputElement).value }),
+  });
+  return { form, setForm, bind };
+}
+
 const endedSession = (error: unknown) => error instanceof ApiProblem && error.status === 401;
 
 export type Load<T> = { data?: T; problem?: ApiProblem | Error; loading: boolean; reload(): void };
@@ -192,6 +208,37 @@ export function useAction(after?: () => void) {
     </>
   );
   return { problem, run, outcome };
+}
+
+/** A labelled input (or a select, given options) whose problem, the API's for `field`, is shown next to it. */
+export function Field(props: {
+  label: string;
+  field: string;
+  problem: Error | undefined;
+  bind: Binding;
+  children?: ComponentChildren;
+  date?: boolean;
+  maxLength?: number;
+}) {
+  const { label, field, problem, bind, children, date, maxLength } = props;
+  const { value, onInput } = bind;
+  const control = children ? (
+    <select value={value} onChange={onInput}>
+      {children}
+    </select>
+  ) : date ? (
+    <input type="date" value={value} onInput={onInput} />
+  ) : (
+    <input value={value} onInput={onInput} maxLength={maxLength} />
+  );
+  return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: the control is an input or a select, chosen above.
+    <label>
+      {label}
+      {control}
+      <FieldError problem={problem} field={field} />
+    </label>
+  );
 }
 
 export const ACTIONS: Column = { label: 'Actions', hidden: true };

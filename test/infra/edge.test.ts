@@ -16,8 +16,8 @@ import { PaymentsGatewayStack } from '../../infra/stack.ts';
 import { stageSettings, type Throttles } from '../../infra/stage.ts';
 import { MAX_BODY_BYTES } from '../../lib/http/json-body.ts';
 import { ORIGIN_VERIFY_HEADER } from '../../lib/http/origin-verify.ts';
-import { openApiDocument } from '../../lib/openapi/document.ts';
 import { API_PREFIX, routeKeyOf, routes } from '../../lib/routes.ts';
+import { openApiDocument } from '../../openapi/document.ts';
 import { PORTAL_CSP } from '../../portal/headers.ts';
 import { Contract } from '../support/contract.ts';
 import {

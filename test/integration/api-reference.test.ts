@@ -2,7 +2,7 @@
 // page needs, and nothing from another host (the page works offline).
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
-import { openApiDocument } from '../../lib/openapi/document.ts';
+import { openApiDocument } from '../../openapi/document.ts';
 import { baseUrl } from '../support/api.ts';
 
 const origin = () => new URL(baseUrl()).origin;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, it } from 'vitest';
-import { openApiDocument } from '../../lib/openapi/document.ts';
+import { openApiDocument } from '../../openapi/document.ts';
 import { baseUrl } from '../support/api.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -119,6 +119,23 @@ describe('a tenant’s API keys and clients', () => {
     );
   });
 
+  it('tells an application that the route takes a person’s sign-in token, however it calls', async () => {
+    const refusals = [
+      await call('/credentials', { apiKey: caller.tenant.apiKey }),
+      await as(caller, '/credentials'),
+      await as(caller, '/credentials', { method: 'POST', body: { kind: 'apiKey' } }),
+    ];
+    for (const refused of refusals) {
+      assert.equal(refused.status, 401, JSON.stringify(refused.body));
+      assert.match(refused.body.detail, /takes a person’s sign-in token .*POST \/portal\/token/);
+      assert.doesNotMatch(refused.body.detail, /x-service-auth header is required/);
+    }
+    // A token route called without a key still asks for the key.
+    const keyless = await call('/wallets', {});
+    assert.equal(keyless.status, 401);
+    assert.match(keyless.body.detail, /x-service-auth header is required/);
+  });
+
   it('names the field at fault', async () => {
     const wrong = await make(owner, { kind: 'password', name: '' });
     assert.equal(wrong.status, 400);

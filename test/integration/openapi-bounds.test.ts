@@ -12,9 +12,9 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, it } from 'vitest';
 import { MAX_AMOUNT } from '../../lib/ledger/amounts.ts';
-import { openApiDocument } from '../../lib/openapi/document.ts';
-import { requestExamples } from '../../lib/openapi/request-examples.ts';
 import { routes } from '../../lib/routes.ts';
+import { openApiDocument } from '../../openapi/document.ts';
+import { requestExamples } from '../../openapi/request-examples.ts';
 import { as, type Caller, newCaller } from '../support/api.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON Schema keywords are read one by one.

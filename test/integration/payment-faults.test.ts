@@ -30,8 +30,7 @@ import { recordWallet } from '../support/wallet-records.ts';
 
 type Payments = typeof import('../../lib/ledger/payments.ts');
 type Submit = typeof import('../../lib/ledger/submit.ts');
-type Operations = typeof import('../../lib/ledger/operations.ts');
-type Custody = typeof import('../../lib/ledger/custody.ts');
+type Envelopes = typeof import('../../lib/ledger/envelopes.ts');
 type Repo = typeof import('../../lib/payments/repo.ts');
 type Service = typeof import('../../lib/payments/transfers.ts');
 type Schema = typeof import('../../lib/payments/schema.ts');
@@ -69,8 +68,7 @@ describe('payment execution under faults', () => {
   let pairs: Record<Case, Pair>;
   let payments: Payments;
   let submit: Submit;
-  let operations: Operations;
-  let custody: Custody;
+  let envelopes: Envelopes;
   let repo: Repo;
   let service: Service;
   let schema: Schema;
@@ -97,7 +95,6 @@ describe('payment execution under faults', () => {
     const platform = await import('../../lib/ledger/platform-accounts.ts');
     const { seedRegistries } = await import('../../lib/assets/registry-seed.ts');
     const { putAsset } = await import('../../lib/assets/repo.ts');
-    custody = await import('../../lib/ledger/custody.ts');
 
     const admin = await newTenant();
     tenant = { environment: 'sandbox', associationId: admin.associationId };
@@ -164,7 +161,7 @@ describe('payment execution under faults', () => {
 
     payments = await import('../../lib/ledger/payments.ts');
     submit = await import('../../lib/ledger/submit.ts');
-    operations = await import('../../lib/ledger/operations.ts');
+    envelopes = await import('../../lib/ledger/envelopes.ts');
     repo = await import('../../lib/payments/repo.ts');
     service = await import('../../lib/payments/transfers.ts');
     schema = await import('../../lib/payments/schema.ts');
@@ -350,8 +347,8 @@ describe('payment execution under faults', () => {
 
   /** The payment as executePayment builds it: on the leased channel, fee-bumped by funding. */
   const paymentBuild =
-    (pair: Pair, record: TransactionRecord) => async (ctx: Parameters<typeof operations.onChannel>[0]) => {
-      const builder = operations.onChannel(ctx).addOperation(
+    (pair: Pair, record: TransactionRecord) => async (ctx: Parameters<typeof envelopes.onChannel>[0]) => {
+      const builder = envelopes.onChannel(ctx).addOperation(
         Operation.payment({
           source: pair.from.publicKey,
           destination: pair.to.publicKey,
@@ -359,14 +356,8 @@ describe('payment execution under faults', () => {
           amount: record.sendAmount,
         }),
       );
-      const inner = await operations.signed(builder.build(), ctx, [
-        { publicKey: pair.from.publicKey, sealedSecret: pair.from.sealedSecret },
-      ]);
-      return operations.feeBumped(
-        inner,
-        await custody.openSecret('sandbox', funding.publicKey, funding.sealedSecret),
-        ctx,
-      );
+      const signers = [{ publicKey: pair.from.publicKey, sealedSecret: pair.from.sealedSecret }];
+      return envelopes.fundedEnvelope(builder, ctx, signers, funding);
     };
 
   /** A dead worker's first half (submit.ts prepareSubmission): the envelope persisted, never sent. */

@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import type { OpenApiDocument } from '../../lib/openapi/document.ts';
-import type { OpenApiResponse } from '../../lib/openapi/types.ts';
 import { matchRoute } from '../../lib/routes.ts';
+import type { OpenApiDocument } from '../../openapi/document.ts';
+import type { OpenApiResponse } from '../../openapi/types.ts';
 
 export interface ReceivedResponse {
   status: number;

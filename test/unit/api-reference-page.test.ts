@@ -3,7 +3,7 @@
 // after them. And it says what an integrator sees, never how the service is built.
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
-import { openApiDocument } from '../../lib/openapi/document.ts';
+import { openApiDocument } from '../../openapi/document.ts';
 
 const document = openApiDocument();
 const RULES = ['Authentication', 'Errors', 'Requests', 'Rate limits', 'Retries', 'Pagination', 'Request ids'];

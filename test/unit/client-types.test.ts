@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, it } from 'vitest';
-import { openApiDocument } from '../../lib/openapi/document.ts';
+import { openApiDocument } from '../../openapi/document.ts';
 import { clientTypes } from '../../scripts/client-types.ts';
 
 const tsc = new URL('../../node_modules/.bin/tsc', import.meta.url).pathname;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, it } from 'vitest';
-import { openApiDocument } from '../../lib/openapi/document.ts';
+import { openApiDocument } from '../../openapi/document.ts';
 
 const run = promisify(execFile);
 const redocly = new URL('../../node_modules/.bin/redocly', import.meta.url).pathname;

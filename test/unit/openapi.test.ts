@@ -3,11 +3,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'vitest';
 import type { ProblemStatus } from '../../lib/http/problem.ts';
-import { openApiDocument } from '../../lib/openapi/document.ts';
-import { operationDocs } from '../../lib/openapi/operation-docs.ts';
-import type { OpenApiResponse } from '../../lib/openapi/types.ts';
 import { operationFor } from '../../lib/operations/index.ts';
 import { routes } from '../../lib/routes.ts';
+import { openApiDocument } from '../../openapi/document.ts';
+import { operationDocs } from '../../openapi/operation-docs.ts';
+import type { OpenApiResponse } from '../../openapi/types.ts';
 import { Contract } from '../support/contract.ts';
 
 const document = openApiDocument();

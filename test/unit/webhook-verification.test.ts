@@ -9,8 +9,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'vitest';
-import { openApiDocument } from '../../lib/openapi/document.ts';
 import { deliveryHeaders, newWebhookSecret, serviceSignature } from '../../lib/webhooks/signing.ts';
+import { openApiDocument } from '../../openapi/document.ts';
 import { assertTool, skipWithout } from '../support/tools.ts';
 
 const hasPython = spawnSync('python3', ['--version'], { stdio: 'ignore' }).status === 0;

@@ -15,7 +15,6 @@ import { providerConfigured } from '../../providers/service.ts';
 import { claimQuote, findQuote, isQuoteExpired, type QuoteRecord } from '../../quotes/service.ts';
 import type { Tenant } from '../../tenant.ts';
 import { transactionRecordIdOf } from '../record-ids.ts';
-import type { RampOnRecord, TransactionRecord } from '../repo.ts';
 import { usableWallet } from '../shared-checks.ts';
 
 /** The value at a member path (`individual.idNumber`) of an object, or undefined. */
@@ -133,65 +132,9 @@ export function instructionParties(beneficiary: BeneficiaryRecord, destination: 
 }
 
 /**
- * The ramp members of a record: the connector, its quote, the fiat side and the counterparty, the
- * caller's references, and the members no ramp has (a swap's bound, a memo, legs).
- */
-export function rampOf(
-  connector: ConnectorRecord,
-  quote: QuoteRecord,
-  fiat: { amount: string; currency: string },
-  party: BeneficiaryRecord,
-  destination: PaymentDestinationRecord,
-  refs: { fromRef?: string | null; toRef?: string | null },
-): Pick<
-  TransactionRecord,
-  | 'slippage'
-  | 'minReceiveAmount'
-  | 'paymentDestinationId'
-  | 'fromRef'
-  | 'toRef'
-  | 'memo'
-  | 'legs'
-  | 'ramp'
-  | 'externalReference'
-  | 'providerStatus'
-  | 'refundTxHash'
-  | 'beneficiaryFirstName'
-  | 'beneficiaryLastName'
-> {
-  const person = party.individual;
-  const ramp: RampOnRecord = {
-    connectorId: connector.id,
-    connectorName: connector.name,
-    method: connector.method,
-    destinationCountryIso: connector.region.iso,
-    quoteId: quote.quoteId,
-    rate: quote.rate,
-    fiatAmount: fiat.amount,
-    fiatCurrency: fiat.currency,
-    ...instructionParties(party, destination),
-  };
-  return {
-    slippage: null,
-    minReceiveAmount: null,
-    paymentDestinationId: destination.destinationId,
-    fromRef: refs.fromRef ?? null,
-    toRef: refs.toRef ?? null,
-    memo: null,
-    legs: null,
-    ramp,
-    externalReference: null,
-    providerStatus: null,
-    refundTxHash: null,
-    beneficiaryFirstName: person ? person.firstName : (party.business?.registeredName ?? null),
-    beneficiaryLastName: person ? person.lastName : null,
-  };
-}
-
-/**
  * The connector's ledger settlement account, with its provider configured: without either, nothing
  * could execute, so nothing is accepted (503). The only way a ramp submission meets the provider: it
- * is never called at acceptance, so its trouble never answers a submission (lib/openapi/payment-docs.ts).
+ * is never called at acceptance, so its trouble never answers a submission (openapi/payment-docs.ts).
  */
 export async function settlementOf(tenant: Tenant, connector: ConnectorRecord) {
   const [account, configured] = await Promise.all([

@@ -15,7 +15,7 @@ export type DestinationState = 'NOT_REQUIRED' | 'PENDING' | 'APPROVED' | 'REJECT
 
 /**
  * This service's caps per transaction and per rolling day, by destination state and beneficiary
- * standing (documented with POST /payments/offramp, lib/openapi/payment-docs.ts). null: no cap beyond the connector's.
+ * standing (documented with POST /payments/offramp, openapi/payment-docs.ts). null: no cap beyond the connector's.
  */
 export const RAMP_CAPS: Record<
   DestinationState,

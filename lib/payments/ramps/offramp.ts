@@ -23,12 +23,12 @@ import {
   claimOrConflict,
   complianceErrors,
   quotedConnector,
-  rampOf,
   rampParties,
   settlementOf,
   unclaimedOrConflict,
   vocabularyErrors,
 } from './checks.ts';
+import { rampDraft } from './draft.ts';
 import { limitsFor, type Standing } from './limits.ts';
 import { reserveRampUseFor } from './usage.ts';
 
@@ -63,15 +63,12 @@ const standingOf = (beneficiary: BeneficiaryRecord): Standing =>
   beneficiary.classification === 'Me' ? 'Me' : (beneficiary.unverifiedTier ?? 'TIER_0');
 
 async function offrampDraft(tenant: Tenant, body: Offramp, now: Date): Promise<Draft> {
-  const {
-    wallet,
-    counterparty: beneficiary,
-    destination,
-  } = await rampParties(tenant, body, {
+  const parties = await rampParties(tenant, body, {
     id: body.beneficiaryId,
     field: 'beneficiaryId',
     noun: 'beneficiary',
   });
+  const { wallet, counterparty: beneficiary, destination } = parties;
   if (destination.method === 'CRYPTO')
     throw unprocessable('Off-ramps pay fiat destinations.', [
       {
@@ -130,32 +127,7 @@ async function offrampDraft(tenant: Tenant, body: Offramp, now: Date): Promise<D
       await claimOrConflict(tenant, quote.quoteId, body.transactionId);
     },
   );
-  return {
-    transactionType: 'offramp',
-    sendAmount: quote.sendAmount,
-    // What leaves the wallet: the amount and the fee on top (the quote's total).
-    originalSendAmount: quote.total,
-    fee: quote.fee,
-    receiveAmount: quote.receiveAmount,
-    exchangeRate: quote.rate,
-    sendingAsset: onRecord(sending),
-    receivingAsset: { code: quote.receiveCurrency, issuer: null },
-    walletId: wallet.walletId,
-    walletPublicKey: wallet.publicKey,
-    destinationWalletId: null,
-    destinationStellarAddress: settlement.publicKey,
-    beneficiaryId: beneficiary.beneficiaryId,
-    notify,
-    walletIds: [wallet.walletId],
-    ...rampOf(
-      connector,
-      quote,
-      { amount: quote.receiveAmount, currency: quote.receiveCurrency },
-      beneficiary,
-      destination,
-      body,
-    ),
-  };
+  return rampDraft('offramp', parties, { quote, connector, settlement, notify }, onRecord(sending), body);
 }
 
 export const payOfframp = (tenant: Tenant, body: Offramp, now: Date, requestId?: string) =>

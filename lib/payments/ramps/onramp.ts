@@ -20,11 +20,11 @@ import {
   claimOrConflict,
   complianceErrors,
   quotedConnector,
-  rampOf,
   rampParties,
   settlementOf,
   vocabularyErrors,
 } from './checks.ts';
+import { rampDraft } from './draft.ts';
 import { connectorLimits } from './limits.ts';
 import { reserveRampUseFor } from './usage.ts';
 
@@ -37,11 +37,12 @@ const BODY_MEMBERS = new Set([
 ]);
 
 async function onrampDraft(tenant: Tenant, body: Onramp, now: Date): Promise<Draft> {
-  const {
-    wallet,
-    counterparty: sender,
-    destination,
-  } = await rampParties(tenant, body, { id: body.senderId, field: 'senderId', noun: 'counterparty' });
+  const parties = await rampParties(tenant, body, {
+    id: body.senderId,
+    field: 'senderId',
+    noun: 'counterparty',
+  });
+  const { counterparty: sender, destination } = parties;
   if (destination.method !== 'MOBILE_MONEY')
     throw unprocessable('On-ramps collect from mobile money.', [
       { field: 'paymentDestinationId', message: `is a ${destination.method} destination, not MOBILE_MONEY` },
@@ -113,32 +114,7 @@ async function onrampDraft(tenant: Tenant, body: Onramp, now: Date): Promise<Dra
     },
     () => claimOrConflict(tenant, quote.quoteId, body.transactionId),
   );
-  return {
-    transactionType: 'onramp',
-    // What the counterparty pays, in the connector's fiat; the fee comes out of it.
-    sendAmount: quote.sendAmount,
-    originalSendAmount: quote.sendAmount,
-    fee: quote.fee,
-    receiveAmount: quote.receiveAmount,
-    exchangeRate: quote.rate,
-    sendingAsset: { code: quote.sendCurrency, issuer: null },
-    receivingAsset: onRecord(receiving),
-    walletId: wallet.walletId,
-    walletPublicKey: settlement.publicKey,
-    destinationWalletId: wallet.walletId,
-    destinationStellarAddress: wallet.publicKey,
-    beneficiaryId: sender.beneficiaryId,
-    notify,
-    walletIds: [wallet.walletId],
-    ...rampOf(
-      connector,
-      quote,
-      { amount: quote.sendAmount, currency: quote.sendCurrency },
-      sender,
-      destination,
-      body,
-    ),
-  };
+  return rampDraft('onramp', parties, { quote, connector, settlement, notify }, onRecord(receiving), body);
 }
 
 export const payOnramp = (tenant: Tenant, body: Onramp, now: Date, requestId?: string) =>

@@ -1,56 +1,11 @@
-import type { ComponentChildren } from 'preact';
 import { api, ok, type Schemas } from '../gateway.ts';
-import {
-  Back,
-  FieldError,
-  Loading,
-  Page,
-  Status,
-  Table,
-  useAction,
-  useDraft,
-  useLoad,
-  when,
-} from '../ui.tsx';
+import { Back, Field, Loading, Page, Status, Table, useAction, useForm, useLoad, when } from '../ui.tsx';
 
 type Beneficiary = Schemas['BeneficiaryWithDestinations'];
 type Destination = Schemas['PaymentDestination'];
 type Form = Record<string, string>;
 
 const blank = { firstName: '', lastName: '', email: '' };
-
-/** A labelled input (or a select, given options) whose problem, the API's for `field`, is shown next to it. */
-function Field(props: {
-  label: string;
-  field: string;
-  problem: Error | undefined;
-  form: Form;
-  name: string;
-  set(form: Form): void;
-  children?: ComponentChildren;
-  date?: boolean;
-}) {
-  const { label, field, problem, form, name, set, children, date } = props;
-  const value = form[name] ?? '';
-  const onInput = (e: Event) => set({ ...form, [name]: (e.target as HTMLInputElement).value });
-  const control = children ? (
-    <select value={value} onChange={onInput}>
-      {children}
-    </select>
-  ) : date ? (
-    <input type="date" value={value} onInput={onInput} />
-  ) : (
-    <input value={value} onInput={onInput} />
-  );
-  return (
-    // biome-ignore lint/a11y/noLabelWithoutControl: the control is an input or a select, chosen above.
-    <label>
-      {label}
-      {control}
-      <FieldError problem={problem} field={field} />
-    </label>
-  );
-}
 
 const nameOf = (b: Schemas['Beneficiary'] | Beneficiary) =>
   'individual' in b && b.individual
@@ -65,7 +20,7 @@ export function Beneficiaries() {
     async () => ok(await api().GET('/beneficiaries', { params: { query: { limit: 100 } } })),
     [],
   );
-  const [form, setForm] = useDraft<Form>('new-beneficiary', blank);
+  const { form, setForm, bind } = useForm<Form>('new-beneficiary', blank);
   const action = useAction(load.reload);
   const create = (e: Event) => {
     e.preventDefault();
@@ -80,14 +35,7 @@ export function Beneficiaries() {
     }, 'Added.');
   };
   const field = (name: string, label: string) => (
-    <Field
-      label={label}
-      field={`individual.${name}`}
-      problem={action.problem}
-      form={form}
-      name={name}
-      set={setForm}
-    />
+    <Field label={label} field={`individual.${name}`} problem={action.problem} bind={bind(name)} />
   );
   return (
     <Page title="Beneficiaries">
@@ -153,7 +101,7 @@ function formOf(b: Beneficiary): Form {
 /** Edits a beneficiary as a merge patch of what changed ('' removes a member): the API's rules decide. */
 function EditBeneficiary({ beneficiary, onSaved }: { beneficiary: Beneficiary; onSaved(): void }) {
   const kind = beneficiary.kind;
-  const [form, setForm] = useDraft<Form>('edit', () => formOf(beneficiary));
+  const { form, bind } = useForm<Form>('edit', () => formOf(beneficiary));
   const action = useAction(onSaved);
   const save = (e: Event) => {
     e.preventDefault();
@@ -184,9 +132,7 @@ function EditBeneficiary({ beneficiary, onSaved }: { beneficiary: Beneficiary; o
             label={label}
             field={`${kind}.${name}`}
             problem={action.problem}
-            form={form}
-            name={name}
-            set={setForm}
+            bind={bind(name)}
             date={name === 'dateOfBirth'}
           >
             {name === 'idType' && [
@@ -226,7 +172,7 @@ const newDestination: Form = { method: 'CRYPTO', countryIsoCode2: '', currencyIs
 
 /** A new payment destination of the beneficiary (BANK, MOBILE_MONEY or CRYPTO), by the API's rules. */
 function AddDestination({ beneficiaryId, onAdded }: { beneficiaryId: string; onAdded(): void }) {
-  const [form, setForm] = useDraft<Form>('new-destination', newDestination);
+  const { form, setForm, bind } = useForm<Form>('new-destination', newDestination);
   const action = useAction(onAdded);
   const method = (form.method ?? 'CRYPTO') as Method;
   const add = (e: Event) => {
@@ -246,21 +192,13 @@ function AddDestination({ beneficiaryId, onAdded }: { beneficiaryId: string; onA
     }, 'Destination added.');
   };
   const field = (name: string, label: string) => (
-    <Field
-      key={name}
-      label={label}
-      field={name}
-      problem={action.problem}
-      form={form}
-      name={name}
-      set={setForm}
-    />
+    <Field key={name} label={label} field={name} problem={action.problem} bind={bind(name)} />
   );
   return (
     <div class="card">
       <h2>Add a payment destination</h2>
       <form class="inline" onSubmit={add}>
-        <Field label="Method" field="method" problem={action.problem} form={form} name="method" set={setForm}>
+        <Field label="Method" field="method" problem={action.problem} bind={bind('method')}>
           {Object.keys(METHOD_FIELDS).map((m) => (
             <option key={m}>{m}</option>
           ))}

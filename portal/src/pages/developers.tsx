@@ -2,14 +2,14 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ok } from '../gateway.ts';
 import {
   ACTIONS,
-  FieldError,
+  Field,
   Loading,
   Page,
   Pager,
   Status,
   Table,
   useAction,
-  useDraft,
+  useForm,
   useLoad,
   when,
 } from '../ui.tsx';
@@ -56,7 +56,7 @@ function Credentials({ onChange }: { onChange(): void }) {
     async () => ok(await api().GET('/credentials', { params: { query: { limit: 100 } } })),
     [],
   );
-  const [form, setForm] = useDraft<{ kind: Kind; name: string }>('new-credential', {
+  const { form, setForm, bind } = useForm<{ kind: Kind; name: string }>('new-credential', {
     kind: 'apiKey',
     name: '',
   });
@@ -87,26 +87,17 @@ function Credentials({ onChange }: { onChange(): void }) {
     <section aria-labelledby="credentials-title">
       <h2 id="credentials-title">API keys and clients</h2>
       <form class="inline" onSubmit={make}>
-        <label>
-          Kind
-          <select
-            value={form.kind}
-            onChange={(e) => setForm({ ...form, kind: (e.target as HTMLSelectElement).value as Kind })}
-          >
-            <option value="apiKey">API key (x-service-auth)</option>
-            <option value="client">Client (POST /auth/token)</option>
-          </select>
-          <FieldError problem={action.problem} field="kind" />
-        </label>
-        <label>
-          Name (optional)
-          <input
-            value={form.name}
-            maxLength={64}
-            onInput={(e) => setForm({ ...form, name: (e.target as HTMLInputElement).value })}
-          />
-          <FieldError problem={action.problem} field="name" />
-        </label>
+        <Field label="Kind" field="kind" problem={action.problem} bind={bind('kind')}>
+          <option value="apiKey">API key (x-service-auth)</option>
+          <option value="client">Client (POST /auth/token)</option>
+        </Field>
+        <Field
+          label="Name (optional)"
+          field="name"
+          problem={action.problem}
+          bind={bind('name')}
+          maxLength={64}
+        />
         <button type="submit">Make it</button>
       </form>
       {action.outcome}

@@ -1,11 +1,11 @@
 // Which problem statuses a route can answer, and the reusable OpenAPI responses that document them.
 // The statuses every route shares come from the one Middy chain (lib/http/api-function.ts), so they
-// are listed once here; each operation adds its own (lib/openapi/operation-docs.ts).
-import { type ProblemStatus, problemKinds } from '../http/problem.ts';
-import { problemBodyOf } from '../http/responses.ts';
-import { DEFAULT_LIMITS, limitGroupOf, policyInWords } from '../limits/policies.ts';
-import type { Route } from '../routes.ts';
-import * as z from '../zod.ts';
+// are listed once here; each operation adds its own (openapi/operation-docs.ts).
+import { type ProblemStatus, problemKinds } from '../lib/http/problem.ts';
+import { problemBodyOf } from '../lib/http/responses.ts';
+import { DEFAULT_LIMITS, limitGroupOf, policyInWords } from '../lib/limits/policies.ts';
+import type { Route } from '../lib/routes.ts';
+import * as z from '../lib/zod.ts';
 import { allowHeader } from './fixed-components.ts';
 import { type OperationName, operationDocs } from './operation-docs.ts';
 import type { JsonSchema, OpenApiResponse } from './types.ts';

@@ -6,11 +6,10 @@ import {
   credentialExample,
   credentialPage,
   credentialResource,
-} from '../auth/responses.ts';
-import { requestLogEntryExample, requestLogPage } from '../request-log/responses.ts';
-import { REQUEST_LOG_DAYS } from '../request-log/service.ts';
-
-const pageExample = <T>(item: T) => ({ data: [item], pagination: { nextCursor: null, hasMore: false } });
+} from '../lib/auth/responses.ts';
+import { requestLogEntryExample, requestLogPage } from '../lib/request-log/responses.ts';
+import { REQUEST_LOG_DAYS } from '../lib/request-log/service.ts';
+import { lastPageExample } from './page-example.ts';
 
 export const developersDocs = {
   listCredentials: {
@@ -22,7 +21,7 @@ export const developersDocs = {
       status: 200,
       description: 'A page of keys and clients.',
       schema: credentialPage,
-      example: pageExample(credentialExample),
+      example: lastPageExample(credentialExample),
     },
   },
   createCredential: {
@@ -59,7 +58,7 @@ export const developersDocs = {
       status: 200,
       description: 'A page of entries.',
       schema: requestLogPage,
-      example: pageExample(requestLogEntryExample),
+      example: lastPageExample(requestLogEntryExample),
     },
   },
 } as const;

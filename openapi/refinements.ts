@@ -3,15 +3,15 @@
 // generated client or a request validator refuses what the server refuses. The server stays the
 // authority: test/integration/openapi-bounds.test.ts probes every stated bound against it.
 
-import { type BankRule, bankRules, defaultBankRule } from '../beneficiaries/bank-rules.ts';
-import { bankAccountNumber, bankCodeField } from '../beneficiaries/schema.ts';
-import { LARGEST_LIMIT } from '../http/pagination.ts';
-import { amountField } from '../ledger/amount-field.ts';
-import { LEDGER_DECIMALS, MAX_AMOUNT, MEMO_BYTES } from '../ledger/amounts.ts';
-import { MAX_SANDBOX_RECEIPT, receiptAmount } from '../onramp-references/schema.ts';
-import { memoText } from '../payments/schema.ts';
-import { createWalletBody } from '../wallets/schema.ts';
-import type * as z from '../zod.ts';
+import { type BankRule, bankRules, defaultBankRule } from '../lib/beneficiaries/bank-rules.ts';
+import { bankAccountNumber, bankCodeField } from '../lib/beneficiaries/schema.ts';
+import { LARGEST_LIMIT } from '../lib/http/pagination.ts';
+import { amountField } from '../lib/ledger/amount-field.ts';
+import { LEDGER_DECIMALS, MAX_AMOUNT, MEMO_BYTES } from '../lib/ledger/amounts.ts';
+import { MAX_SANDBOX_RECEIPT, receiptAmount } from '../lib/onramp-references/schema.ts';
+import { memoText } from '../lib/payments/schema.ts';
+import { createWalletBody } from '../lib/wallets/schema.ts';
+import type * as z from '../lib/zod.ts';
 import type { JsonSchema } from './types.ts';
 
 /** A BANK member's per-country format, which JSON Schema would say only as one if/then per country. */

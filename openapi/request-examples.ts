@@ -1,6 +1,7 @@
 // Request body examples, by operation: at least one for every route that takes a body. A unit test
 // parses each with the operation's own body schema, so an example that stops being accepted fails.
-import { customerExample } from '../customers/responses.ts';
+import { beneficiaryExample, individualExample } from '../lib/beneficiaries/responses.ts';
+import { customerExample } from '../lib/customers/responses.ts';
 import type { OperationName } from './operation-docs.ts';
 
 export interface Example {
@@ -84,19 +85,10 @@ export const requestExamples: Partial<Record<OperationName, Record<string, Examp
     individual: {
       summary: 'An individual',
       value: {
-        individual: {
-          firstName: 'Thandi',
-          lastName: 'Nkosi',
-          dateOfBirth: '1990-04-12',
-          idType: 'NATIONAL_ID',
-          idNumber: '9004120123087',
-          idCountryIsoCode2: 'za',
-          mobile: '+27821234567',
-        },
-        addresses: [
-          { line1: '12 Long Street', city: 'Cape Town', postalCode: '8001', countryIsoCode2: 'ZA' },
-        ],
-        tags: [{ key: 'crm.id', value: 'C-1042' }],
+        // The response example's person, its ID country in lower case as a caller may send it.
+        individual: { ...individualExample, idCountryIsoCode2: 'za' },
+        addresses: beneficiaryExample.addresses,
+        tags: beneficiaryExample.tags,
       },
     },
     business: {

@@ -11,12 +11,12 @@ import {
   portalTokenResource,
   signedOut,
   signInAccepted,
-} from '../people/responses.ts';
-import { PERSON_TOKEN_TTL_SECONDS, SESSION_TTL_SECONDS } from '../people/service.ts';
+} from '../lib/people/responses.ts';
+import { PERSON_TOKEN_TTL_SECONDS, SESSION_TTL_SECONDS } from '../lib/people/service.ts';
+import { lastPageExample } from './page-example.ts';
 
 const CROSS_SITE = 'A request another site’s page made (`Sec-Fetch-Site` other than `same-origin`).';
 const NO_SESSION = 'No session cookie, or its session has ended or was signed out.';
-const pageExample = <T>(item: T) => ({ data: [item], pagination: { nextCursor: null, hasMore: false } });
 
 export const portalDocs = {
   requestSignInCode: {
@@ -123,7 +123,7 @@ export const portalDocs = {
       status: 200,
       description: 'A page of entries.',
       schema: auditPage,
-      example: pageExample(auditEntryExample),
+      example: lastPageExample(auditEntryExample),
     },
   },
 } as const;

@@ -1,9 +1,9 @@
 // What the OpenAPI document says about each operation of lib/routes.ts beyond its request schemas
 // (which come from lib/operations): its words, its success response, and the problem statuses it adds
-// to the ones every route shares (lib/openapi/problems.ts). What a whole group of routes shares is in its
-// tag's description (lib/openapi/tag-docs.ts), what every route shares in the introduction (description.ts).
-import { assetExample, assetPage, assetResource } from '../assets/responses.ts';
-import { tokenExample, tokenResponse } from '../auth/responses.ts';
+// to the ones every route shares (openapi/problems.ts). What a whole group of routes shares is in its
+// tag's description (openapi/tag-docs.ts), what every route shares in the introduction (description.ts).
+import { assetExample, assetPage, assetResource } from '../lib/assets/responses.ts';
+import { tokenExample, tokenResponse } from '../lib/auth/responses.ts';
 import {
   beneficiaryExample,
   beneficiaryPage,
@@ -13,7 +13,7 @@ import {
   paymentDestinationExample,
   paymentDestinationPage,
   paymentDestinationResource,
-} from '../beneficiaries/responses.ts';
+} from '../lib/beneficiaries/responses.ts';
 import {
   connectorExample,
   connectorPage,
@@ -23,17 +23,17 @@ import {
   enumsResource,
   requirementsExample,
   requirementsResource,
-} from '../connectors/responses.ts';
-import { customerDecisionResource, customerExample, customerResource } from '../customers/responses.ts';
-import type { ProblemStatus } from '../http/problem.ts';
-import { recipientResource } from '../notifications/schema.ts';
+} from '../lib/connectors/responses.ts';
+import { customerDecisionResource, customerExample, customerResource } from '../lib/customers/responses.ts';
+import type { ProblemStatus } from '../lib/http/problem.ts';
+import { recipientResource } from '../lib/notifications/schema.ts';
 import {
   referenceExample,
   referenceList,
   referencePage,
   referenceResource,
   sandboxReceiptResource,
-} from '../onramp-references/responses.ts';
+} from '../lib/onramp-references/responses.ts';
 import {
   acceptanceExample,
   paymentAcceptance,
@@ -43,11 +43,11 @@ import {
   transactionExample,
   transactionPage,
   transactionResource,
-} from '../payments/responses.ts';
-import { providerNotificationReceipt } from '../providers/responses.ts';
-import { quoteExample, quoteResource } from '../quotes/responses.ts';
-import type { RouteEntry } from '../routes.ts';
-import { statementExample, statementResource } from '../statements/responses.ts';
+} from '../lib/payments/responses.ts';
+import { providerNotificationReceipt } from '../lib/providers/responses.ts';
+import { quoteExample, quoteResource } from '../lib/quotes/responses.ts';
+import type { RouteEntry } from '../lib/routes.ts';
+import { statementExample, statementResource } from '../lib/statements/responses.ts';
 import {
   sandboxFundingExample,
   sandboxFundingPendingExample,
@@ -56,7 +56,7 @@ import {
   walletExample,
   walletPage,
   walletResource,
-} from '../wallets/responses.ts';
+} from '../lib/wallets/responses.ts';
 import {
   createdWebhookResource,
   deliveryExample,
@@ -65,8 +65,8 @@ import {
   webhookExample,
   webhookPage,
   webhookResource,
-} from '../webhooks/responses.ts';
-import type * as z from '../zod.ts';
+} from '../lib/webhooks/responses.ts';
+import type * as z from '../lib/zod.ts';
 import { developersDocs } from './developers-docs.ts';
 import { md } from './markdown.ts';
 import { OFFRAMP_LIMITS, PAYMENT_RULES, RAMP_RULES } from './payment-docs.ts';

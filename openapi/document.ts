@@ -1,10 +1,11 @@
 // The OpenAPI 3.1 document, generated: paths from lib/routes.ts, request schemas from each operation's
 // own zod schemas (lib/operations, the ones that validate requests), responses from
-// lib/openapi/operation-docs.ts and the shared problem statuses (lib/openapi/problems.ts).
-import packageJson from '../../package.json' with { type: 'json' };
-import { operationFor } from '../operations/index.ts';
-import { type Route, routes } from '../routes.ts';
-import type * as z from '../zod.ts';
+// openapi/operation-docs.ts and the shared problem statuses (openapi/problems.ts).
+
+import { operationFor } from '../lib/operations/index.ts';
+import { type Route, routes } from '../lib/routes.ts';
+import type * as z from '../lib/zod.ts';
+import packageJson from '../package.json' with { type: 'json' };
 import { apiDescription, ruleTags } from './description.ts';
 import { headers, securitySchemes } from './fixed-components.ts';
 import { type OperationName, operationDocs } from './operation-docs.ts';
@@ -139,7 +140,7 @@ export function openApiDocument(options: DocumentOptions = {}): OpenApiDocument 
         .sort((a, b) => Number(PORTAL_TAGS.includes(a)) - Number(PORTAL_TAGS.includes(b)))
         .map((name) => {
           const description = tagDescriptions[name];
-          if (!description) throw new Error(`Tag ${name} has no description in lib/openapi/tag-docs.ts`);
+          if (!description) throw new Error(`Tag ${name} has no description in openapi/tag-docs.ts`);
           return { name, description };
         }),
       // After the resources: the page opens on the quick start and the first operation.

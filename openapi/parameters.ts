@@ -1,11 +1,11 @@
 // Path and query parameters, from the operation's own `params` and `query` schemas (input side: what
 // a caller writes). The pagination members are the same zod schemas on every list, so they are one
 // shared parameter each.
-import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyHeader } from '../http/idempotency-key.ts';
-import { cursorParam, DEFAULT_LIMIT, LARGEST_LIMIT, limitParam, MAX_LIMIT } from '../http/pagination.ts';
-import { SAFE_REQUEST_ID } from '../http/request-id.ts';
-import type { AnyOperation } from '../operations/index.ts';
-import * as z from '../zod.ts';
+import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyHeader } from '../lib/http/idempotency-key.ts';
+import { cursorParam, DEFAULT_LIMIT, LARGEST_LIMIT, limitParam, MAX_LIMIT } from '../lib/http/pagination.ts';
+import { SAFE_REQUEST_ID } from '../lib/http/request-id.ts';
+import type { AnyOperation } from '../lib/operations/index.ts';
+import * as z from '../lib/zod.ts';
 import { limitSchema, stateRefinements } from './refinements.ts';
 import type { JsonSchema } from './types.ts';
 
@@ -82,7 +82,7 @@ const pathParameterDescriptions: Record<string, string> = {
   connectorId: 'The connector’s id, a slug matched in any case.',
 };
 
-/** `queryDescriptions`: what the operation's own query members mean (lib/openapi/operation-docs.ts). */
+/** `queryDescriptions`: what the operation's own query members mean (openapi/operation-docs.ts). */
 export function parametersOf(op: AnyOperation, queryDescriptions: Record<string, string> = {}): unknown[] {
   const described = (description: string | undefined) => (description ? { description } : {});
   const path = membersOf(op.params).map(({ name, json }) => ({

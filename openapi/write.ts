@@ -14,12 +14,32 @@ import {
 } from './docs-page.ts';
 import { openApiDocument } from './document.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
 const distDir = join(root, 'dist');
 const docsDir = join(distDir, 'docs');
 
+/** The document as the site serves it. */
+export const documentJson = (serverUrl?: string) =>
+  `${JSON.stringify(openApiDocument({ serverUrl }), null, 2)}\n`;
+
+/** The site's files by name, each with its type: the page, its script and Swagger UI's files. */
+export function siteFiles(
+  page: DocsPageOptions,
+): Record<string, { type: string; content: () => string | Buffer }> {
+  return {
+    'index.html': { type: 'text/html; charset=utf-8', content: () => docsPageHtml(page) },
+    [INIT_SCRIPT]: { type: 'text/javascript; charset=utf-8', content: () => docsInitScript(page) },
+    ...Object.fromEntries(
+      Object.entries(SWAGGER_UI_FILES).map(([name, type]) => [
+        name,
+        { type, content: () => readSwaggerUiFile(name) },
+      ]),
+    ),
+  };
+}
+
 export function writeApiReference(serverUrl = process.env.OPENAPI_SERVER_URL || undefined): string[] {
-  const json = `${JSON.stringify(openApiDocument({ serverUrl }), null, 2)}\n`;
+  const json = documentJson(serverUrl);
   // The site is self-contained: the page, its document and its files sit side by side.
   const page: DocsPageOptions = { specUrl: './openapi.json', assetBase: './' };
   rmSync(docsDir, { recursive: true, force: true });
@@ -27,11 +47,9 @@ export function writeApiReference(serverUrl = process.env.OPENAPI_SERVER_URL || 
   const files: [string, string | Buffer][] = [
     [join(distDir, 'openapi.json'), json],
     [join(docsDir, 'openapi.json'), json],
-    [join(docsDir, 'index.html'), docsPageHtml(page)],
-    [join(docsDir, INIT_SCRIPT), docsInitScript(page)],
-    ...Object.keys(SWAGGER_UI_FILES).map((name): [string, Buffer] => [
+    ...Object.entries(siteFiles(page)).map(([name, file]): [string, string | Buffer] => [
       join(docsDir, name),
-      readSwaggerUiFile(name),
+      file.content(),
     ]),
   ];
   for (const [file, content] of files) writeFileSync(file, content);

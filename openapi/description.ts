@@ -3,10 +3,10 @@
 // operations, listed after the resources' tags), so the first operation is on the first screen. The page
 // says what an integrator sees, never how the service is built. The error table is built from
 // lib/http/problem.ts, so it cannot disagree with the bodies the API sends.
-import { MAX_BODY_BYTES } from '../http/json-body.ts';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../http/pagination.ts';
-import { type ProblemStatus, problemKinds } from '../http/problem.ts';
-import { DEFAULT_LIMITS, LIMIT_GROUPS, MAX_WINDOW_SECONDS, policyInWords } from '../limits/policies.ts';
+import { MAX_BODY_BYTES } from '../lib/http/json-body.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../lib/http/pagination.ts';
+import { type ProblemStatus, problemKinds } from '../lib/http/problem.ts';
+import { DEFAULT_LIMITS, LIMIT_GROUPS, MAX_WINDOW_SECONDS, policyInWords } from '../lib/limits/policies.ts';
 import { md } from './markdown.ts';
 import { problemDescriptions } from './problems.ts';
 

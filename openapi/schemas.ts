@@ -2,42 +2,42 @@
 // body (input side: what a caller may send, before defaults and transforms). A schema registered here
 // is referenced wherever it appears, so nested resources (destinations in a beneficiary) read as $refs.
 
-import { assetPage, assetResource } from '../assets/responses.ts';
+import { assetPage, assetResource } from '../lib/assets/responses.ts';
 import {
   createdCredentialResource,
   credentialPage,
   credentialResource,
   tokenResponse,
-} from '../auth/responses.ts';
+} from '../lib/auth/responses.ts';
 import {
   beneficiaryPage,
   beneficiaryResource,
   beneficiaryWithDestinationsResource,
   paymentDestinationPage,
   paymentDestinationResource,
-} from '../beneficiaries/responses.ts';
+} from '../lib/beneficiaries/responses.ts';
 import {
   connectorPage,
   connectorResource,
   connectorWithExecutionResource,
   enumsResource,
   requirementsResource,
-} from '../connectors/responses.ts';
-import { customerDecisionResource, customerResource } from '../customers/responses.ts';
-import { recipientResource } from '../notifications/schema.ts';
+} from '../lib/connectors/responses.ts';
+import { customerDecisionResource, customerResource } from '../lib/customers/responses.ts';
+import { recipientResource } from '../lib/notifications/schema.ts';
 import {
   referenceList,
   referencePage,
   referenceResource,
   sandboxReceiptResource,
-} from '../onramp-references/responses.ts';
+} from '../lib/onramp-references/responses.ts';
 import {
   paymentAcceptance,
   rampOutcomeResource,
   transactionPage,
   transactionResource,
-} from '../payments/responses.ts';
-import { timelineStep } from '../payments/timeline.ts';
+} from '../lib/payments/responses.ts';
+import { timelineStep } from '../lib/payments/timeline.ts';
 import {
   auditPage,
   memberPage,
@@ -46,26 +46,26 @@ import {
   portalTokenResource,
   signedOut,
   signInAccepted,
-} from '../people/responses.ts';
-import { providerNotificationReceipt } from '../providers/responses.ts';
-import { quoteResource } from '../quotes/responses.ts';
-import { requestLogPage } from '../request-log/responses.ts';
-import { statementLine, statementResource } from '../statements/responses.ts';
+} from '../lib/people/responses.ts';
+import { providerNotificationReceipt } from '../lib/providers/responses.ts';
+import { quoteResource } from '../lib/quotes/responses.ts';
+import { requestLogPage } from '../lib/request-log/responses.ts';
+import { statementLine, statementResource } from '../lib/statements/responses.ts';
 import {
   balanceResource,
   sandboxFundingPendingResource,
   sandboxFundingResource,
   walletPage,
   walletResource,
-} from '../wallets/responses.ts';
+} from '../lib/wallets/responses.ts';
 import {
   createdWebhookResource,
   deliveryPage,
   deliveryResource,
   webhookPage,
   webhookResource,
-} from '../webhooks/responses.ts';
-import * as z from '../zod.ts';
+} from '../lib/webhooks/responses.ts';
+import * as z from '../lib/zod.ts';
 import { stateRefinements } from './refinements.ts';
 import type { JsonSchema } from './types.ts';
 
@@ -176,7 +176,7 @@ export function schemaComponents(requestBodies: Record<string, z.core.$ZodType>)
     schemas,
     responseRef(schema) {
       const id = responses.get(schema)?.id;
-      if (!id) throw new Error('A success response schema is not registered in lib/openapi/schemas.ts');
+      if (!id) throw new Error('A success response schema is not registered in openapi/schemas.ts');
       return { $ref: `${SCHEMA_REF_PREFIX}${id}` };
     },
   };
