@@ -15,6 +15,7 @@ import { recordOf } from './entity.ts';
 import { filterInput, type ListFilters, matchesFilters } from './filters.ts';
 import { getItems } from './items.ts';
 import { type ItemKey, type ListIndex, tenantScope } from './keys.ts';
+import { KEYS_ONLY_INDEX_OF } from './table.ts';
 
 export interface PageRequest {
   limit: number;
@@ -62,11 +63,11 @@ export const positionOn =
  */
 export const readsKeysOnly = (): boolean => config().LIST_INDEX_READS === 'KEYS_ONLY';
 export const listIndexName = (index: ListIndex): string =>
-  readsKeysOnly() ? index.replace('list', 'keys') : index;
+  readsKeysOnly() ? KEYS_ONLY_INDEX_OF[index] : index;
 
-/** The list (its key attributes `list<n>pk`, `list<n>sk`) a keys-only index serves, if it is one. */
+/** The list a keys-only index serves, if it is one. */
 const keysOnlyList = (indexName: string | undefined): ListIndex | undefined =>
-  indexName?.startsWith('keys') ? (indexName.replace('keys', 'list') as ListIndex) : undefined;
+  (Object.entries(KEYS_ONLY_INDEX_OF) as [ListIndex, string][]).find(([, name]) => name === indexName)?.[0];
 
 /**
  * A keys-only index's entries resolved to their records: each read by key, and kept only while the record

@@ -1,5 +1,5 @@
 // The one table, described once: infra builds it from this and the local stack creates it from this.
-import { PENDING_INDEX } from './keys.ts';
+import { type ListIndex, PENDING_INDEX } from './keys.ts';
 
 export type Projection = 'ALL' | 'KEYS_ONLY';
 
@@ -10,7 +10,14 @@ export interface IndexDefinition {
   projection: Projection;
 }
 
-const LIST_KEYS = [1, 2, 3, 4] as const;
+/** Each list (its key attributes `<list>pk`, `<list>sk`; lib/db/keys.ts) and the keys-only index that serves it. */
+export const KEYS_ONLY_INDEX_OF: Record<ListIndex, string> = {
+  list1: 'keys1',
+  list2: 'keys2',
+  list3: 'keys3',
+  list4: 'keys4',
+};
+const LISTS = Object.keys(KEYS_ONLY_INDEX_OF) as ListIndex[];
 
 /**
  * The list indexes (docs/decisions/list-indexes.md): overloaded, sparse, each keyed by one list filter's
@@ -18,10 +25,10 @@ const LIST_KEYS = [1, 2, 3, 4] as const;
  * O(page) items. They project the keys only: a record's update that leaves its list keys as they were
  * writes no index, and a page is the index's keys, then the records by key (lib/db/paginate.ts).
  */
-const keysOnlyListIndexes: IndexDefinition[] = LIST_KEYS.map((n) => ({
-  indexName: `keys${n}`,
-  partitionKey: `list${n}pk`,
-  sortKey: `list${n}sk`,
+const keysOnlyListIndexes: IndexDefinition[] = LISTS.map((list) => ({
+  indexName: KEYS_ONLY_INDEX_OF[list],
+  partitionKey: `${list}pk`,
+  sortKey: `${list}sk`,
   projection: 'KEYS_ONLY',
 }));
 
@@ -30,10 +37,10 @@ const keysOnlyListIndexes: IndexDefinition[] = LIST_KEYS.map((n) => ({
  * of a listed record rewrote each of them. A stage created before the keys-only ones holds these until the
  * migration below removes them.
  */
-const projectedListIndexes: IndexDefinition[] = LIST_KEYS.map((n) => ({
-  indexName: `list${n}`,
-  partitionKey: `list${n}pk`,
-  sortKey: `list${n}sk`,
+const projectedListIndexes: IndexDefinition[] = LISTS.map((list) => ({
+  indexName: list,
+  partitionKey: `${list}pk`,
+  sortKey: `${list}sk`,
   projection: 'ALL',
 }));
 
