@@ -4,6 +4,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LocalStack } from '../local/stack.ts';
+import { liftBenchLimits } from './lifted-limits.ts';
 
 /** True when `moduleUrl` is the script node was asked to run. */
 export const isMain = (moduleUrl: string): boolean =>
@@ -12,6 +13,7 @@ export const isMain = (moduleUrl: string): boolean =>
 export async function runAlone(name: string, capMs: number, measure: (stack: LocalStack) => Promise<void>) {
   const root = fileURLToPath(new URL('..', import.meta.url));
   const workDir = join(root, '.local', `bench-${name}-${process.pid}`);
+  liftBenchLimits();
   const { startStack } = await import('../local/stack.ts');
   const stack = await startStack({
     port: 0,

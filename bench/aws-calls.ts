@@ -10,6 +10,7 @@
 // and the DynamoDB units each call consumed (lib/db/consumed-capacity.ts) are summed the same way.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { ClientRequest } from 'node:http';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { CONSUMED_CAPACITY_CHANNEL, type ConsumedUnits } from '../lib/db/consumed-capacity.ts';
 
 export type CallCounts = Record<string, number>;
@@ -135,4 +136,20 @@ export const OUTSIDE = 'event sources';
 export function addCounts(into: CallCounts, from: CallCounts | undefined): CallCounts {
   for (const [name, n] of Object.entries(from ?? {})) into[name] = (into[name] ?? 0) + n;
   return into;
+}
+
+/**
+ * The calls `db` sends from now on, by name as `countCalls` names them: the bench's own reads, which a
+ * count of what the stack did takes off.
+ */
+export function countedSends(db: DynamoDBDocumentClient): CallCounts {
+  const sent: CallCounts = {};
+  db.middlewareStack.add(
+    (next, context) => (args) => {
+      add(sent, `DynamoDB.${(context.commandName ?? '').replace(/Command$/, '')}`, 1);
+      return next(args);
+    },
+    { step: 'initialize', name: 'countedSends' },
+  );
+  return sent;
 }

@@ -124,6 +124,47 @@ export function floorOf(measured: PaymentCounts): PaymentCounts {
   };
 }
 
+/**
+ * The floor of an off-ramp with one webhook: the P2P floor's path (bench/cost-model.ts floorOf) and what
+ * an off-ramp cannot do without beside it. Its quote through the gateway (one put, an item under 1 KB);
+ * the acceptance reads the quote and claims it in the same conditional put as the record (a transaction
+ * of two, 2 units each); the submitter reads the record, persists the envelope, lands the ledger leg and
+ * instructs the payout (the provider's API, not AWS's), moving the record to processing (table and index);
+ * the provider's notification through the gateway moves it to completed (one conditional update, table
+ * and index); that change sends the webhook's message (send, receive, delete). How many notifications a
+ * provider sends is its protocol's, not ours: the floor takes the measured requests and provider-route
+ * invocations as they are.
+ */
+export function offrampFloorOf(measured: PaymentCounts): PaymentCounts {
+  const ms = (fn: string) => measured.functions[fn]?.meanMs ?? 0;
+  return {
+    calls: {
+      'DynamoDB.PutItem': 2,
+      'DynamoDB.TransactWriteItems': 1,
+      'DynamoDB.UpdateItem': 2,
+      'DynamoDB.GetItem': 2,
+      'SQS.SendMessage': 2,
+      'SQS.ReceiveMessage': 2,
+      'SQS.DeleteMessageBatch': 2,
+    },
+    writeUnits: 1 + 4 + 1 + 2 + 2,
+    readUnits: 2,
+    functions: {
+      'api/quotes': { invocations: 1, meanMs: ms('api/quotes') },
+      'api/payments': { invocations: 1, meanMs: ms('api/payments') },
+      'api/providers': {
+        invocations: measured.functions['api/providers']?.invocations ?? 1,
+        meanMs: ms('api/providers'),
+      },
+      'streams/outbox': { invocations: 3 / 25, meanMs: ms('streams/outbox') },
+      'workers/ledger-submitter': { invocations: 1, meanMs: ms('workers/ledger-submitter') },
+      'workers/webhook-deliverer': { invocations: 1, meanMs: ms('workers/webhook-deliverer') },
+    },
+    apiRequests: Math.max(3, measured.apiRequests),
+    logBytes: 0,
+  };
+}
+
 /** The calls a payment makes that AWS bills (DynamoDB, SQS, Secrets Manager…; not DynamoDB Streams' reads). */
 export const billedCalls = (counts: PaymentCounts): number =>
   Object.entries(counts.calls)

@@ -37,6 +37,7 @@ import {
   runLoad,
   tokenHeaders,
 } from './latency.ts';
+import { measureOfframpCost, OFFRAMP_COST_CAP_MS } from './offramp-cost.ts';
 import { type FundedWallet, fundedWallet } from './payment-api.ts';
 import { recordReader } from './payment-records.ts';
 import { fixed, ROUTE_VS_FLOOR_COLUMNS, routeVsFloorRow, table } from './stats.ts';
@@ -55,7 +56,10 @@ const SETTLE_PAYMENTS = 10;
 const PER_PAYMENT_MS = 20_000;
 /** The most this section can take (bench/run.ts adds it to its hard cap). */
 export const OFFRAMP_SECTION_CAP_MS =
-  SETUP_CAP_MS + CASES.length * (2 * CASE_CAP_MS + DRAIN_CAP_MS + 30_000) + SETTLE_PAYMENTS * PER_PAYMENT_MS;
+  SETUP_CAP_MS +
+  CASES.length * (2 * CASE_CAP_MS + DRAIN_CAP_MS + 30_000) +
+  SETTLE_PAYMENTS * PER_PAYMENT_MS +
+  OFFRAMP_COST_CAP_MS;
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const ms = (value: number) => fixed(value, 0);
@@ -375,6 +379,20 @@ export async function measureOfframps(stack: LocalStack, accessToken: string): P
           ],
         ),
     );
+    await measureOfframpCost(stack, {
+      register: async (registration) => (await post('/webhooks', registration, 201)).id,
+      deactivate: async (webhookId) => {
+        await expectStatus(
+          setup.send(`${stack.baseUrl}/webhooks/${webhookId}`, {
+            method: 'DELETE',
+            headers: tokenHeaders(stack, accessToken),
+          }),
+          200,
+        );
+      },
+      offramp: async () =>
+        (await post('/payments/offramp', body((await quotes(1))[0] as string), 202)).transactionRecordId,
+    });
   } finally {
     setup.close();
     db.destroy();

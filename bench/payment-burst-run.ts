@@ -16,9 +16,10 @@ import { config } from '../lib/config.ts';
 import { functionOutputPath } from '../local/function-output.ts';
 import { INVOCATION_CHANNEL, invokedFunction } from '../local/invocation.ts';
 import { type LocalStack, startStack } from '../local/stack.ts';
-import { type CallCounts, type CallTally, countCalls, OUTSIDE } from './aws-calls.ts';
+import { type CallCounts, type CallTally, countCalls, countedSends, OUTSIDE } from './aws-calls.ts';
 import { ledgerPaymentsByMemo } from './burst-census.ts';
 import { tableAccess } from './floor.ts';
+import { type FunctionLogs, fileSize, logsOver } from './function-logs.ts';
 import { expectStatus, httpClient, issueAccessToken, tokenHeaders } from './latency.ts';
 import { type Acceptance, type FundedWallet, fundedWallet, p2pPayer } from './payment-api.ts';
 import { type AcceptedPayment, type PaymentCensus, paymentCensus } from './payment-census.ts';
@@ -107,7 +108,7 @@ export interface PaymentBurstFigures extends PaymentCensus {
    * would: every line at INFO and above, the metrics' EMF lines included): bytes, and the metric series
    * (name and dimensions) the EMF lines named.
    */
-  logs: { bytes: number; metricSeries: number };
+  logs: FunctionLogs;
   /** The load average (1 min) as the burst started and as it ended. */
   load: [number, number];
   firstError: string | undefined;
@@ -151,31 +152,6 @@ process.on('SIGTERM', () => void stop(143));
 process.on('SIGINT', () => void stop(130));
 // The parent went away (its own cap, a signal): nothing will read the figures.
 process.on('disconnect', () => void stop(1));
-
-const fileSize = (path: string) => {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
-  }
-};
-
-/** The bytes a log file grew by since `from`, and the metric series its EMF lines named meanwhile. */
-function logsOver(path: string, from: number): PaymentBurstFigures['logs'] {
-  const text = readFileSync(path).subarray(from).toString('utf8');
-  const series = new Set<string>();
-  for (const line of text.split('\n')) {
-    if (!line.includes('"_aws"')) continue;
-    const emf = JSON.parse(line) as {
-      _aws: { CloudWatchMetrics: { Dimensions: string[][]; Metrics: { Name: string }[] }[] };
-    } & Record<string, unknown>;
-    for (const directive of emf._aws.CloudWatchMetrics)
-      for (const dimensions of directive.Dimensions)
-        for (const metric of directive.Metrics)
-          series.add(`${metric.Name}|${dimensions.map((d) => `${d}=${emf[d]}`).join(',')}`);
-  }
-  return { bytes: Buffer.byteLength(text), metricSeries: series.size };
-}
 
 /** CPU ms a process has used (utime + stime of /proc/<pid>/stat, at 100 ticks a second); 0 when unreadable. */
 function processCpuMs(pid: number | undefined): number {
@@ -291,15 +267,7 @@ async function burst(running: LocalStack, stackMs: number): Promise<PaymentBurst
 
   const { db, TableName } = tableAccess(running);
   // The bench's own reads of the records are not the payments' calls: counted here, taken off below.
-  const ownReads: CallCounts = {};
-  db.middlewareStack.add(
-    (next, context) => (args) => {
-      const name = `DynamoDB.${(context.commandName ?? '').replace(/Command$/, '')}`;
-      ownReads[name] = (ownReads[name] ?? 0) + 1;
-      return next(args);
-    },
-    { step: 'initialize', name: 'countOwnReads' },
-  );
+  const ownReads = countedSends(db);
   const reader = recordReader(db, TableName, running.seededTenant);
   try {
     const ids = accepted.map((p) => p.transactionRecordId);

@@ -61,8 +61,22 @@ export const modelledMs = (fn: string, calls: CallCounts): number =>
 const perPayment = (counts: CallCounts, settled: number) =>
   Object.fromEntries(Object.entries(counts).map(([name, n]) => [name, n / settled]));
 
+/**
+ * What a run counted, as the cost model takes it: its calls and DynamoDB units by function, what its
+ * functions printed, the records it settled and the requests it made through the gateway.
+ */
+export type CountedRun = Pick<PaymentBurstFigures, 'calls' | 'tally' | 'logs' | 'completed' | 'failed'> & {
+  apiRequests: number;
+};
+
+/** A burst's run as the cost model takes it: its gateway requests are the payments themselves (one POST each), not the bench's reads of the records. */
+export const countedBurst = (f: PaymentBurstFigures): CountedRun => ({
+  ...f,
+  apiRequests: f.accepted + f.refused,
+});
+
 /** One run's (or several runs' summed) counts as the cost model takes them, per settled payment. */
-export function paymentCountsOf(runs: PaymentBurstFigures[]): PaymentCounts {
+export function paymentCountsOf(runs: CountedRun[]): PaymentCounts {
   const settled = runs.reduce((sum, f) => sum + f.completed + f.failed, 0);
   const calls: CallCounts = {};
   const functions: PaymentCounts['functions'] = {};
@@ -87,8 +101,7 @@ export function paymentCountsOf(runs: PaymentBurstFigures[]): PaymentCounts {
     }
   }
   for (const held of Object.values(functions)) held.invocations /= settled;
-  // The gateway's requests: the payments themselves (one POST each), not the bench's reads of the records.
-  const apiRequests = runs.reduce((sum, f) => sum + f.accepted + f.refused, 0) / settled;
+  const apiRequests = runs.reduce((sum, f) => sum + f.apiRequests, 0) / settled;
   return {
     calls: perPayment(calls, settled),
     writeUnits: writeUnits / settled,
@@ -126,7 +139,7 @@ export function paymentCostLines(
   ];
   const rows = runs.map(({ spec, f }) => {
     const settled = f.completed + f.failed;
-    const counts = paymentCountsOf([f]);
+    const counts = paymentCountsOf([countedBurst(f)]);
     const calls = billedCalls(counts);
     return [
       spec.closeIntervalMs > 0 ? `every ${spec.closeIntervalMs} ms` : 'at once',
@@ -169,10 +182,23 @@ export function paymentCostLines(
   }
   const immediate = runs.filter(({ spec }) => spec.closeIntervalMs === 0).map(({ f }) => f);
   const chosen = immediate.length ? immediate : runs.map(({ f }) => f);
-  const settled = chosen.reduce((sum, f) => sum + f.completed + f.failed, 0);
   lines.push(
     `By function, per settled payment (${immediate.length ? 'the immediate runs' : 'every run'} together):`,
+    ...costByFunctionLines(chosen.map(countedBurst), floorOf, 'P2P payments'),
   );
+  return lines;
+}
+
+/**
+ * What the runs counted by function (invocations, calls, units), then in US dollars per million of `what`
+ * beside the floor `floorOf` makes of them.
+ */
+export function costByFunctionLines(
+  chosen: CountedRun[],
+  floorOfCounts: (measured: PaymentCounts) => PaymentCounts,
+  what: string,
+): string[] {
+  const settled = chosen.reduce((sum, f) => sum + f.completed + f.failed, 0);
   const byFunction = new Map<
     string,
     { counts: CallCounts; write: number; read: number; invocations: number; ms: number }
@@ -187,7 +213,12 @@ export function paymentCostLines(
       held.ms += of.invocationMs;
       byFunction.set(bundleOf(name), held);
     }
-  lines.push(
+  const counts = paymentCountsOf(chosen);
+  const memory = (fn: string) => memoryOf(fn, functionMemory);
+  const measured = paymentCost(counts, memory);
+  const floor = paymentCost(floorOfCounts(counts), memory);
+  const metricSeries = Math.max(0, ...chosen.map((f) => f.logs.metricSeries));
+  return [
     table(
       [
         'function',
@@ -216,19 +247,9 @@ export function paymentCostLines(
         ];
       }),
     ),
-  );
-  const counts = paymentCountsOf(chosen);
-  const memory = (fn: string) => memoryOf(fn, functionMemory);
-  const measured = paymentCost(counts, memory);
-  const floor = paymentCost(floorOf(counts), memory);
-  lines.push(
-    `US dollars per million P2P payments (bench/cost-model.ts, prices of bench/aws-prices.ts), beside the floor (bench/cost-model.ts floorOf):`,
+    `US dollars per million ${what} (bench/cost-model.ts, prices of bench/aws-prices.ts), beside the floor (bench/cost-model.ts):`,
     table(COST_COLUMNS, costRows(measured, floor)),
     `Lambda's duration is each invocation's modelled time (its CPU and its calls' answers, bench/payment-cost.ts) at the function's memory`,
-    `in infra/function-memory.ts; the submitter's includes half a 5 s ledger close per submission. Metric series the functions named: ${Math.max(
-      0,
-      ...chosen.map((f) => f.logs.metricSeries),
-    )} in a run, ${fixed(metricsPerMonth(Math.max(0, ...chosen.map((f) => f.logs.metricSeries))), 2)} USD a month whatever the traffic.`,
-  );
-  return lines;
+    `in infra/function-memory.ts; the submitter's includes half a 5 s ledger close per submission. Metric series the functions named: ${metricSeries} in a run, ${fixed(metricsPerMonth(metricSeries), 2)} USD a month whatever the traffic.`,
+  ];
 }

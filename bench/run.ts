@@ -29,6 +29,7 @@ import {
   tokenRoute,
   walletRoute,
 } from './latency.ts';
+import { liftBenchLimits, TOKEN_RATE_LIMIT } from './lifted-limits.ts';
 import { BENCH_LISTS, LISTS_SECTION_CAP_MS, measureLists } from './lists.ts';
 import { measureOfframps, OFFRAMP_SECTION_CAP_MS } from './offramp.ts';
 import { measurePaymentBurst, PAYMENT_BURST_CAP_MS } from './payment-burst.ts';
@@ -40,16 +41,7 @@ import { fixed, ROUTE_VS_FLOOR_COLUMNS, routeVsFloorRow, table } from './stats.t
 import { BURST_SECTION_CAP_MS, measureSubmissionBurst } from './submission-burst.ts';
 import { measureWebhooks, WEBHOOK_SECTION_CAP_MS } from './webhooks.ts';
 
-// Read by lib/config.ts when the functions load, so it must be set before the stack starts.
-const TOKEN_RATE_LIMIT = 1_000_000;
-process.env.TOKEN_RATE_LIMIT = String(TOKEN_RATE_LIMIT);
-// The bench's one tenant creates some hundreds of wallets in its hour, near the 1,000 an association may.
-process.env.WALLET_CREATE_LIMIT = String(TOKEN_RATE_LIMIT);
-// And funds them all through the sandbox helper, past the 100,000 a day an association may take.
-process.env.SANDBOX_FUND_DAILY_LIMIT = String(TOKEN_RATE_LIMIT * 100);
-// And sends hundreds of requests a second: its default request limits (lib/limits) lifted as well. Section
-// 13 sets its two tenants' limits as their own (never scaled).
-process.env.RATE_LIMIT_SCALE = String(TOKEN_RATE_LIMIT);
+liftBenchLimits();
 // The ramp soak's tenants pay into their on-ramp references many times (section 14).
 raiseRampSoakCaps();
 

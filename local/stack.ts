@@ -75,6 +75,8 @@ export interface LocalStack {
   seededTenant: NewTenant;
   /** DynamoDB Local's process (the bench reads its memory). */
   dynamoDbPid: number;
+  /** Where the stack keeps its data, the functions' output among it (local/function-output.ts). */
+  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -456,6 +458,7 @@ async function startPieces(options: StackOptions, up: Up): Promise<LocalStack> {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     horizonUrl: env.HORIZON_URL_SANDBOX as string,
     dynamoDbPid: dynamo.pid,
+    dataDir: options.dataDir,
     friendbotUrl: `${env.HORIZON_URL_SANDBOX}/friendbot`,
     providerUrl: `http://127.0.0.1:${providerPort}`,
     sesUrl: ses.endpoint,

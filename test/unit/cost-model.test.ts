@@ -7,6 +7,7 @@ import {
   billedCalls,
   floorOf,
   monthlyAt,
+  offrampFloorOf,
   type PaymentCounts,
   PLATFORM_LOG_BYTES_PER_INVOCATION,
   paymentCost,
@@ -92,6 +93,16 @@ describe('the cost model', () => {
     assert.equal(billedCalls(floor), 11);
     assert.equal(floor.writeUnits, 5);
     assert.equal(floor.functions['api/payments']?.meanMs, 10);
+  });
+
+  it('gives the floor of an off-ramp with one webhook: 16 calls and 10 write units, the provider’s notifications as measured', () => {
+    const floor = offrampFloorOf({ ...none, functions: { 'api/providers': { invocations: 2, meanMs: 7 } } });
+    // 13 AWS calls and the quote, the off-ramp and one notification through the gateway.
+    assert.equal(billedCalls(floor), 16);
+    assert.equal(floor.writeUnits, 10);
+    assert.deepEqual(floor.functions['api/providers'], { invocations: 2, meanMs: 7 });
+    // Two notifications measured: both are requests the gateway is billed for.
+    assert.equal(offrampFloorOf({ ...none, apiRequests: 4 }).apiRequests, 4);
   });
 
   it('turns dollars per million into a month at a steady rate', () => {
