@@ -83,11 +83,15 @@ export async function measureOfframpCost(stack: LocalStack, run: OfframpCostRun)
       failed,
       apiRequests,
     };
+    // At least once: a delivery may come twice; how many off-ramps had theirs says whether one is missing.
+    const webhooked = new Set(
+      receiver.arrivals.map((a) => a.data.transactionRecordId).filter((id) => ids.includes(id as string)),
+    ).size;
     console.log(
       [
         `\n== 10c. Cost per settled off-ramp (issue #40), end to end: ${OFFRAMP_COST_COUNT} off-ramps of the bench's payee, ${CONCURRENCY} at a time,`,
         `each its quote and its POST, the ledger leg and payout, the provider's notification, one webhook (payment.completed).`,
-        `${completed} completed, ${failed} failed${capped ? ' (the count stopped at its cap)' : ''}; webhooks ${receiver.arrivals.length}; gateway requests ${fixed(apiRequests / (completed + failed), 1)} an off-ramp.`,
+        `${completed} completed, ${failed} failed${capped ? ' (the count stopped at its cap)' : ''}; webhooks ${receiver.arrivals.length} (for ${webhooked} of the off-ramps); gateway requests ${fixed(apiRequests / (completed + failed), 1)} an off-ramp.`,
         ...costByFunctionLines([counted], offrampFloorOf, 'off-ramps'),
       ].join('\n'),
     );
