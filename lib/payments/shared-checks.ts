@@ -37,6 +37,7 @@ function checkedWallet(wallet: WalletRecord | undefined, walletId: string, field
   return wallet;
 }
 
+/** One wallet of the caller, read on its own (an on-ramp reference's, an off-ramp's) and checked. */
 export const usableWallet = async (tenant: Tenant, walletId: string, field: string): Promise<WalletRecord> =>
   checkedWallet(await findWalletRecord(tenant, walletId), walletId, field);
 
