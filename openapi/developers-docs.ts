@@ -41,7 +41,7 @@ export const developersDocs = {
     tag: 'Developers',
     summary: 'Revoke an API key or a client',
     description:
-      'At once: the next request with a revoked key is a 401, whatever it carries; a revoked client gets no token (401) and every token it holds is refused (401). Revoking twice answers it as it is (its first `revokedAt`). Owners only.',
+      'Within a minute (each server keeps a key or client it has read for at most a minute): from then on a request with a revoked key is a 401, whatever it carries; a revoked client gets no token (401) and every token it holds is refused (401). Revoking twice answers it as it is (its first `revokedAt`). Owners only.',
     success: {
       status: 200,
       description: 'The key or client, revoked.',

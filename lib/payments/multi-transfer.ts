@@ -9,7 +9,7 @@ import type { Draft } from './hand-off.ts';
 import { accept } from './idempotency.ts';
 import type { LegRecord } from './repo.ts';
 import type { P2pOwnMulti } from './schema.ts';
-import { decimal, onRecord, registryAsset, usableWallet } from './shared-checks.ts';
+import { decimal, onRecord, registryAsset, usableWallets } from './shared-checks.ts';
 import { assertSpendable } from './spendable.ts';
 
 async function multiDraft(tenant: Tenant, body: P2pOwnMulti): Promise<Draft> {
@@ -39,8 +39,12 @@ async function multiDraft(tenant: Tenant, body: P2pOwnMulti): Promise<Draft> {
     throw unprocessable('Too many wallets for one ledger transaction.', [
       { field: 'transfers', message: `must involve at most ${MAX_PAYMENT_WALLETS} distinct wallets` },
     ]);
-  const wallets = new Map<string, WalletRecord>();
-  for (const [walletId, field] of fieldOf) wallets.set(walletId, await usableWallet(tenant, walletId, field));
+  const wallets = new Map(
+    (await usableWallets(tenant, [...fieldOf])).map((wallet): [string, WalletRecord] => [
+      wallet.walletId,
+      wallet,
+    ]),
+  );
   const sending = await registryAsset(tenant, assetCode, 'transfers.0.sendingAssetCode');
   const legs: LegRecord[] = transfers.map((leg, legIndex) => {
     const from = wallets.get(leg.walletId) as WalletRecord;

@@ -6,7 +6,7 @@ import { findRegistryAsset } from '../assets/service.ts';
 import type { Payee } from '../beneficiaries/payees.ts';
 import { type FieldError, forbidden, notFound, Problem, unprocessable } from '../http/problem.ts';
 import type { Tenant } from '../tenant.ts';
-import { findWalletRecord, type WalletRecord } from '../wallets/lookups.ts';
+import { findWalletRecord, findWalletRecordsNow, type WalletRecord } from '../wallets/lookups.ts';
 import type { Draft } from './hand-off.ts';
 import type { AssetOnRecord } from './repo.ts';
 import type { P2pBeneficiary } from './schema.ts';
@@ -20,8 +20,7 @@ export const onRecord = (asset: Asset): AssetOnRecord => ({
 });
 
 /** A wallet of the caller that may take part in a payment: 404 unknown, 403 not Verified, 409 unopenable. */
-export async function usableWallet(tenant: Tenant, walletId: string, field: string): Promise<WalletRecord> {
-  const wallet = await findWalletRecord(tenant, walletId);
+function checkedWallet(wallet: WalletRecord | undefined, walletId: string, field: string): WalletRecord {
   if (!wallet) throw notFound(`No wallet ${walletId}.`, [{ field, message: 'is not a wallet of yours' }]);
   if (wallet.status !== 'Verified') {
     throw forbidden(`Wallet ${walletId} is ${wallet.status}: only Verified wallets can transact.`, [
@@ -36,6 +35,21 @@ export async function usableWallet(tenant: Tenant, walletId: string, field: stri
     });
   }
   return wallet;
+}
+
+/** One wallet of the caller, read on its own (an on-ramp reference's, an off-ramp's) and checked. */
+export const usableWallet = async (tenant: Tenant, walletId: string, field: string): Promise<WalletRecord> =>
+  checkedWallet(await findWalletRecord(tenant, walletId), walletId, field);
+
+/**
+ * Several of the caller's wallets, `[walletId, field]` each, checked as usableWallet checks one: read in
+ * one strongly consistent call (a payment between two wallets asked the table twice), the first
+ * refusal in the order given.
+ */
+export async function usableWallets(tenant: Tenant, wanted: [string, string][]): Promise<WalletRecord[]> {
+  const ids = [...new Set(wanted.map(([walletId]) => walletId))];
+  const found = new Map((await findWalletRecordsNow(tenant, ids)).map((w) => [w.walletId, w]));
+  return wanted.map(([walletId, field]) => checkedWallet(found.get(walletId), walletId, field));
 }
 
 export async function registryAsset(tenant: Tenant, assetCode: string, field: string): Promise<Asset> {

@@ -14,7 +14,7 @@ import type { WalletRecord } from '../wallets/lookups.ts';
 import type { Draft } from './hand-off.ts';
 import { accept } from './idempotency.ts';
 import type { P2pBeneficiary, P2pOwn, SwapBeneficiary, SwapOwn } from './schema.ts';
-import { decimal, notifyTarget, onRecord, registryAsset, usableWallet } from './shared-checks.ts';
+import { decimal, notifyTarget, onRecord, registryAsset, usableWallets } from './shared-checks.ts';
 import { assertSpendable } from './spendable.ts';
 
 /** Swaps: a second registry asset, another one, reachable from the first on the ledger now. */
@@ -144,8 +144,13 @@ type RecipientMembers = Pick<
 
 /** What differs between paying one's own wallet and a beneficiary's CRYPTO destination. */
 interface Recipient<B, Found> {
-  /** Looked up beside the paying wallet (a check made before any read throws first). */
-  find(tenant: Tenant, body: B, receiving: Receiving): Promise<Found>;
+  /** The caller's wallets it is, `[walletId, field]`: read in one call with the paying wallet. */
+  ownWallets(body: B, receiving: Receiving): [string, string][];
+  /**
+   * Looked up beside the paying wallet, given that read (the paying wallet first, then `ownWallets`);
+   * a check made before any read throws first.
+   */
+  find(tenant: Tenant, body: B, wallets: Promise<WalletRecord[]>): Promise<Found>;
   /** Once both are found: a 422 when it cannot take this payment, else the members naming it. */
   members(found: Found, body: B, receiving: Receiving): RecipientMembers;
 }
@@ -158,10 +163,11 @@ const NO_BENEFICIARY = {
 } as const;
 
 const ownWallet: Recipient<P2pOwn, WalletRecord> = {
-  find: async (tenant, body, receiving) => {
+  ownWallets: (body, receiving) => {
     if (!receiving) distinctOwn(body.walletId, body.destinationWalletId, 'destinationWalletId');
-    return usableWallet(tenant, body.destinationWalletId, 'destinationWalletId');
+    return [[body.destinationWalletId, 'destinationWalletId']];
   },
+  find: async (_tenant, _body, wallets) => (await wallets)[1] as WalletRecord,
   members: (destination, body) => ({
     destinationWalletId: destination.walletId,
     destinationStellarAddress: destination.publicKey,
@@ -172,6 +178,7 @@ const ownWallet: Recipient<P2pOwn, WalletRecord> = {
 };
 
 const beneficiaryDestination: Recipient<P2pBeneficiary, Payee> = {
+  ownWallets: () => [],
   find: (tenant, body) => cryptoPayee(tenant, body),
   members: (payee, body, receiving) => {
     const notify = notifyTarget(payee, body);
@@ -203,10 +210,12 @@ async function transferDraft<B extends P2pOwn | P2pBeneficiary, Found>(
   recipient: Recipient<B, Found>,
   receiving?: Receiving,
 ): Promise<Draft> {
-  const [source, found] = await Promise.all([
-    usableWallet(tenant, body.walletId, 'walletId'),
-    recipient.find(tenant, body, receiving),
+  const wallets = usableWallets(tenant, [
+    [body.walletId, 'walletId'],
+    ...recipient.ownWallets(body, receiving),
   ]);
+  const [read, found] = await Promise.all([wallets, recipient.find(tenant, body, wallets)]);
+  const source = read[0] as WalletRecord;
   const to = recipient.members(found, body, receiving);
   const money = await singleTransfer(tenant, body, receiving);
   await assertSpendable([

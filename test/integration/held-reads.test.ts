@@ -5,14 +5,13 @@
 // 1 s (the test stack's own is 0: its other tests revoke and expect 401 at once). The reads are counted
 // as they leave the process; nothing is timed, the wait only lets the bound pass.
 import assert from 'node:assert/strict';
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import type { ClientRequest } from 'node:http';
 import { afterEach, beforeAll, describe, it } from 'vitest';
 import type { Asset } from '../../lib/assets/schema.ts';
 import { resetConfig } from '../../lib/config.ts';
 import type { Problem } from '../../lib/http/problem.ts';
 import { useOwnTable } from '../../local/stack.ts';
 import { newTenant, tokenFor } from '../support/api.ts';
+import { dynamoDbCallsDuring } from '../support/dynamodb-calls.ts';
 
 type Auth = typeof import('../../lib/auth/service.ts');
 type Admin = typeof import('../../lib/admin/tenants.ts');
@@ -24,20 +23,8 @@ const BOUND_SECONDS = 1;
 const pastTheBound = () => new Promise((resolve) => setTimeout(resolve, BOUND_SECONDS * 1000 + 200));
 
 /** GetItem requests this process sends while `work` runs. */
-async function getItemsDuring(work: () => Promise<unknown>): Promise<number> {
-  let n = 0;
-  const onRequest = (message: unknown) => {
-    const target = (message as { request: ClientRequest }).request.getHeader('x-amz-target');
-    if (target === 'DynamoDB_20120810.GetItem') n += 1;
-  };
-  subscribe('http.client.request.start', onRequest);
-  try {
-    await work();
-  } finally {
-    unsubscribe('http.client.request.start', onRequest);
-  }
-  return n;
-}
+const getItemsDuring = async (work: () => Promise<unknown>): Promise<number> =>
+  (await dynamoDbCallsDuring(work)).GetItem ?? 0;
 
 const refusedWith = async (work: () => Promise<unknown>, status: number) => {
   const error = await work().then(
