@@ -2,7 +2,8 @@
 // strict-send path payment) in ONE transaction, so that they all land or none does: a leg that cannot be
 // paid fails the whole payment and moves nothing. Like every wallet operation (operations.ts) it is one
 // crash-safe submission on a leased channel, fee-bumped by the funding account, and `build` reads the
-// ledger afresh for each envelope: the trustlines a destination lacks and the conversion paths.
+// ledger afresh for each envelope: the conversion paths, and the wallets' accounts and trustlines no read
+// has shown yet (once shown, they stay so: seen-on-ledger.ts).
 //
 // A custodial destination that lacks a trustline for what it receives gets it first, through an intent of
 // its own per wallet and asset (trustlineIntentId): its ChangeTrust, with the reserve topped up by the
@@ -37,6 +38,7 @@ import { MAX_PAYMENT_LEGS, MAX_PAYMENT_WALLETS } from './payment-limits.ts';
 import { platformAccount } from './platform-accounts.ts';
 import { strictSendPaths } from './reads.ts';
 import { operationResultsFromXdr } from './result-codes.ts';
+import { noteSeen, seenOpen, seenTrustline } from './seen-on-ledger.ts';
 import { findSubmission } from './submissions.ts';
 import { type BuildContext, type SubmissionOutcome, submitOnce, unavailableVerdict } from './submit.ts';
 
@@ -156,8 +158,17 @@ async function currentOpening(environment: Environment, { wallet, asset }: Openi
   }
 }
 
+/** Whether the account needs a trustline to receive `asset`: not for lumens, nor for its own asset. */
+const needsTrustline = (accountId: string, asset: Asset) =>
+  !asset.isNative() && asset.getIssuer() !== accountId;
+
 const lacksTrustline = (account: LedgerAccount, asset: Asset) =>
-  !asset.isNative() && asset.getIssuer() !== account.accountId() && !holdsTrustline(account, asset);
+  needsTrustline(account.accountId(), asset) && !holdsTrustline(account, asset);
+
+/** A read showed the account open and able to receive `asset`: nothing to read again (seen-on-ledger.ts). */
+const seenReceiving = (environment: Environment, accountId: string, asset: Asset) =>
+  seenOpen(environment, accountId) &&
+  (!needsTrustline(accountId, asset) || seenTrustline(environment, accountId, asset));
 
 /** The trustlines the custodial destinations want for what they receive. */
 function wantedBy(legs: CheckedLeg[]): Opening[] {
@@ -168,6 +179,17 @@ function wantedBy(legs: CheckedLeg[]): Opening[] {
     wanted.set(trustlineIntentId(leg.to, asset), { wallet: leg.custodialDestination, asset });
   }
   return [...wanted.values()];
+}
+
+/** A wallet's account read (openedAccount), what it shows kept (seen-on-ledger.ts). */
+async function seenAccount(
+  environment: Environment,
+  publicKey: string,
+  role: string,
+): Promise<LedgerAccount> {
+  const account = await openedAccount(environment, publicKey, role);
+  noteSeen(environment, account);
+  return account;
 }
 
 /** Ledger reads of accounts by id, shared by the steps of one payment that may use the same read. */
@@ -185,7 +207,8 @@ async function lackingOf(
   const lacking = await Promise.all(
     wanted.map(async (opening) => {
       const key = opening.wallet.publicKey;
-      if (!accounts.has(key)) accounts.set(key, openedAccount(environment, key, 'destination wallet'));
+      if (seenReceiving(environment, key, opening.asset)) return [];
+      if (!accounts.has(key)) accounts.set(key, seenAccount(environment, key, 'destination wallet'));
       const account = await (accounts.get(key) as Promise<LedgerAccount>);
       return lacksTrustline(account, opening.asset) ? [opening] : [];
     }),
@@ -354,7 +377,8 @@ export async function executePayment(input: ExecutePaymentInput): Promise<Submis
     const accounts = opened;
     opened = new Map();
     const sources = new Set(legs.map(({ leg }) => leg.from.publicKey));
-    await Promise.all([...sources].map((source) => openedAccount(environment, source, 'source wallet')));
+    const unseen = [...sources].filter((source) => !seenOpen(environment, source));
+    await Promise.all(unseen.map((source) => seenAccount(environment, source, 'source wallet')));
     await assertTrustlinesOpen(environment, legs, accounts);
     const conversions = await Promise.all(
       legs.map((leg) => (leg.receive ? conversionOf(environment, leg, leg.receive, slippage) : null)),

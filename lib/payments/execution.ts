@@ -16,7 +16,7 @@ import { executePayment, type PaymentLeg, pathPaymentReceipts } from '../ledger/
 import { logger } from '../log.ts';
 import type { Tenant } from '../tenant.ts';
 import { annotate } from '../trace.ts';
-import { findWalletRecordsNow, type WalletRecord } from '../wallets/lookups.ts';
+import { findSigningWallets, type SigningWallet } from '../wallets/signing-wallets.ts';
 import { applyEvent } from './lifecycle/apply.ts';
 import { type LedgerFacts, ledgerFactsOf } from './lifecycle/history.ts';
 import type { PaymentMessage } from './message.ts';
@@ -40,9 +40,9 @@ export class PaymentNotSettled extends Error {
   override name = 'PaymentNotSettled';
 }
 
-type Readiness = { wallets: Map<string, WalletRecord> } | { pending: string } | { failed: Settlement };
+type Readiness = { wallets: Map<string, SigningWallet> } | { pending: string } | { failed: Settlement };
 
-const custodial = (wallet: WalletRecord): CustodialAccount => ({
+const custodial = (wallet: SigningWallet): CustodialAccount => ({
   publicKey: wallet.publicKey,
   sealedSecret: wallet.sealedSecret,
 });
@@ -56,10 +56,8 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function walletsReady(tenant: Tenant, record: TransactionRecord): Promise<Readiness> {
   const deadline = Date.now() + ACTIVATION_WAIT_MS;
   for (;;) {
-    const wallets = new Map<string, WalletRecord>();
-    const found = new Map(
-      (await findWalletRecordsNow(tenant, [...new Set(record.walletIds)])).map((w) => [w.walletId, w]),
-    );
+    const wallets = new Map<string, SigningWallet>();
+    const found = new Map((await findSigningWallets(tenant, record.walletIds)).map((w) => [w.walletId, w]));
     let opening: string | undefined;
     for (const walletId of record.walletIds) {
       const wallet = found.get(walletId);
@@ -84,7 +82,7 @@ async function walletsReady(tenant: Tenant, record: TransactionRecord): Promise<
   }
 }
 
-function legsOf(record: TransactionRecord, wallets: Map<string, WalletRecord>): PaymentLeg[] {
+function legsOf(record: TransactionRecord, wallets: Map<string, SigningWallet>): PaymentLeg[] {
   const wallet = (walletId: string | null) => {
     const found = walletId ? wallets.get(walletId) : undefined;
     if (!found) throw new Error(`Transaction ${record.transactionRecordId} lacks wallet ${walletId}`);
