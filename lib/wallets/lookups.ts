@@ -10,6 +10,10 @@ export type { WalletRecord };
 export const findWalletRecord = (tenant: Tenant, walletId: string): Promise<WalletRecord | undefined> =>
   findWallet(tenant, walletId, { consistent: true });
 
+/** Wallets by id, strongly consistent, in one read (the wallets a payment is accepted between): missing ones left out. */
+export const findWalletRecordsNow = (tenant: Tenant, walletIds: string[]): Promise<WalletRecord[]> =>
+  findWallets(tenant, walletIds, { consistent: true });
+
 /** Wallets by id, for naming them (statement lines): missing ones are left out. */
 export const findWalletRecords = (tenant: Tenant, walletIds: string[]): Promise<WalletRecord[]> =>
   findWallets(tenant, walletIds);
