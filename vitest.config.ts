@@ -1,6 +1,7 @@
 // One run over the whole suite: the global setup starts the real local stack once; each test file runs
 // in a process of its own (files change process.env and module state), two at a time on two cores.
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/sequencer.ts';
 
 export default defineConfig({
   test: {
@@ -10,6 +11,8 @@ export default defineConfig({
     pool: 'forks',
     isolate: true,
     maxWorkers: 2,
+    // Longest files first (test/durations.json): the run does not end on one long file.
+    sequence: { sequencer: LongestFirst },
     // Real components (DynamoDB Local, the ledger, SQS) answer in milliseconds, but a cold JVM or a
     // ledger close can take seconds; nothing here is timed, these only stop a hung test.
     testTimeout: 60_000,

@@ -132,24 +132,30 @@ export async function seedLocalData(): Promise<{
   /** The connectors the provider simulator serves, with their secrets. */
   simulated: SimulatedConnector[];
 }> {
-  const genesis = {} as Record<Environment, LedgerGenesis>;
-  const simulated: SimulatedConnector[] = [];
-  for (const environment of ['sandbox', 'production'] as const) {
-    const funding = await ensurePlatformAccount(environment, 'funding');
-    const registry = await registryOf(environment);
-    for (const asset of registry) await putAsset(environment, asset);
-    await loadConnectorCatalogue(environment, CONNECTOR_CATALOGUE);
-    const channels = await ensureChannelKeys(environment, config().LEDGER_CHANNELS);
-    const connectors = await connectorAccounts(environment, registry);
-    simulated.push(...connectors.simulated);
-    genesis[environment] = genesisOf(
-      environment,
-      registry,
-      funding.publicKey,
-      channels.map((channel) => channel.publicKey),
-      connectors.settlements,
-    );
-  }
+  // The two environments' items are apart (every key names its environment): seeded side by side.
+  const seeded = await Promise.all(
+    (['sandbox', 'production'] as const).map(async (environment) => {
+      const funding = await ensurePlatformAccount(environment, 'funding');
+      const registry = await registryOf(environment);
+      for (const asset of registry) await putAsset(environment, asset);
+      await loadConnectorCatalogue(environment, CONNECTOR_CATALOGUE);
+      const channels = await ensureChannelKeys(environment, config().LEDGER_CHANNELS);
+      const connectors = await connectorAccounts(environment, registry);
+      const ledger = genesisOf(
+        environment,
+        registry,
+        funding.publicKey,
+        channels.map((channel) => channel.publicKey),
+        connectors.settlements,
+      );
+      return { environment, ledger, simulated: connectors.simulated };
+    }),
+  );
+  const genesis = Object.fromEntries(seeded.map((s) => [s.environment, s.ledger])) as Record<
+    Environment,
+    LedgerGenesis
+  >;
+  const simulated = seeded.flatMap((s) => s.simulated);
   const tenant = await createTenant({
     name: 'Local Sandbox Business',
     environment: 'sandbox',

@@ -339,10 +339,10 @@ async function startPieces(options: StackOptions, up: Up): Promise<LocalStack> {
       }),
       (l) => l.stop(),
     );
-  const ledgers = [
-    await ledgerOf('sandbox', Networks.TESTNET),
-    await ledgerOf('production', Networks.PUBLIC),
-  ];
+  const ledgers = await Promise.all([
+    ledgerOf('sandbox', Networks.TESTNET),
+    ledgerOf('production', Networks.PUBLIC),
+  ]);
 
   const pollers: Poller[] = [];
   for (const definition of queues) {

@@ -18,6 +18,7 @@ import {
   CreateQueueCommand,
   DeleteMessageBatchCommand,
   DeleteQueueCommand,
+  GetQueueAttributesCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
@@ -143,18 +144,39 @@ describe('webhook workers under faults', () => {
   };
 
   /**
-   * `received` and whatever else the queue has within the next 2 s (the stream poller reads every 150 ms):
-   * exactly `count` in all.
+   * Messages in the queue not received yet, delayed ones included (a deferral's): fauxqs counts them
+   * exactly, not approximately as SQS does.
    */
-  const noMoreThan = async (queueUrl: string, count: number, received: SQSRecord[]): Promise<SQSRecord[]> => {
-    const records = [...received, ...(await receive(queueUrl, 2))];
-    assert.equal(records.length, count, `no more than ${count} messages`);
-    return records;
+  const waiting = async (queueUrl: string): Promise<number> => {
+    const { Attributes = {} } = await sqs.send(
+      new GetQueueAttributesCommand({
+        QueueUrl: queueUrl,
+        AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesDelayed'],
+      }),
+    );
+    return (
+      Number(Attributes.ApproximateNumberOfMessages) + Number(Attributes.ApproximateNumberOfMessagesDelayed)
+    );
   };
 
-  /** Exactly `count` messages from the queue: waits for them, then finds no more. */
-  const exactly = async (queueUrl: string, count: number): Promise<SQSRecord[]> =>
-    noMoreThan(queueUrl, count, await atLeast(queueUrl, count));
+  /**
+   * `received` and whatever else the queue holds once every message the steps so far could cause has been
+   * sent: exactly `count` in all. The workers' own sends end before they return; the outbox's, once it has
+   * handled every change written so far (its marker), not after a quiet window that a slow poll outlasts.
+   */
+  const noMoreThan = async (queueUrl: string, count: number, received: SQSRecord[]): Promise<SQSRecord[]> => {
+    await outbox.settled();
+    assert.equal(received.length + (await waiting(queueUrl)), count, `no more than ${count} messages`);
+    return received;
+  };
+
+  /** Exactly `count` messages from the queue: counts them once all are sent, then receives them. */
+  const exactly = async (queueUrl: string, count: number): Promise<SQSRecord[]> => {
+    await noMoreThan(queueUrl, count, []);
+    const records = count === 0 ? [] : await atLeast(queueUrl, count);
+    assert.equal(records.length, count);
+    return records;
+  };
 
   /** Handled messages deleted, as the event source does with those a batch did not report. */
   const remove = async (queueUrl: string, records: SQSRecord[]) => {
@@ -210,23 +232,17 @@ describe('webhook workers under faults', () => {
 
   /**
    * `count` events fanned out by the dispatcher, each in an invocation of its own: the events (one per
-   * decision) and the deliveries' messages (one per event and registration). The events queue's window
-   * for a copy too many runs while the dispatcher writes and its messages come, beside the deliveries
-   * queue's, not before it: the same two checks, 2 s of waiting where they took 4.
+   * decision) and the deliveries' messages (one per event and registration).
    */
   const fannedOutEvents = async (
     hooks: Registration[],
     count: number,
   ): Promise<{ events: SQSRecord[]; messages: SQSRecord[] }> => {
     const received = await walletsVerified(count);
-    const [events, messages] = await Promise.all([
-      noMoreThan(eventsQueue, count, received),
-      (async () => {
-        for (const event of received)
-          assert.deepEqual(await dispatch({ Records: [event] }), { batchItemFailures: [] });
-        return exactly(deliveriesQueue, hooks.length * count);
-      })(),
-    ]);
+    for (const event of received)
+      assert.deepEqual(await dispatch({ Records: [event] }), { batchItemFailures: [] });
+    const events = await noMoreThan(eventsQueue, count, received);
+    const messages = await exactly(deliveriesQueue, hooks.length * count);
     await remove(eventsQueue, events);
     // A delivery's id is named by its registration and its event (lib/webhooks/dispatch.ts): as many ids
     // as messages is one delivery per event and registration, as when each event's were counted alone.
