@@ -116,7 +116,8 @@ export async function attemptDelivery(
   const tenant: Tenant = { environment: message.environment, associationId: message.associationId };
   logger.appendKeys({ webhookId: message.webhookId, deliveryId: message.deliveryId });
   // The tenant's slot first, before anything is read: a tenant over its share may have hundreds of
-  // messages going round the queue, and each deferral must cost one query and one send, no more.
+  // messages going round the queue, and each deferral must cost one conditional write and one send, no
+  // more (none but the send for a second after this instance last found the tenant full).
   const queue = LANE_QUEUES[lane];
   const slot = await takeSlot(tenant, queue, tenantShareOf(queue), randomUUID(), now());
   if (slot === null) {
