@@ -10,7 +10,7 @@
 // an entry under that resource too, written before it, so the resource's deliveries are one query away.
 import { createHash } from 'node:crypto';
 import { absentOrBelow, absentOrHolds, holds } from '../db/conditions.ts';
-import { entity } from '../db/entity.ts';
+import { entity, recordOf } from '../db/entity.ts';
 import {
   createIfAbsent,
   getItems,
@@ -287,6 +287,25 @@ export const putDelivery = (record: DeliveryRecord): Promise<Written<DeliveryRec
 
 export const findDelivery = (tenant: Tenant, webhookId: string, deliveryId: string) =>
   getRecord<DeliveryRecord>(webhookKeys.delivery(tenant, webhookId, deliveryId), { consistent: true });
+
+/**
+ * A delivery and its registration as they are now (strongly consistent), in one request: what an attempt
+ * reads before it is made.
+ */
+export async function findDeliveryAndRegistration(
+  tenant: Tenant,
+  webhookId: string,
+  deliveryId: string,
+): Promise<{ delivery: DeliveryRecord | undefined; registration: WebhookRecord | undefined }> {
+  const [delivery, registration] = await getItems(
+    [webhookKeys.delivery(tenant, webhookId, deliveryId), webhookKeys.registration(tenant, webhookId)],
+    { consistent: true },
+  );
+  return {
+    delivery: recordOf<DeliveryRecord>(delivery),
+    registration: recordOf<WebhookRecord>(registration),
+  };
+}
 
 /**
  * Records attempt `attempt` and where the delivery stands, if no one recorded it first, `delivery` being
