@@ -285,6 +285,40 @@ describe('webhook workers under faults', () => {
     }
   });
 
+  it('a batch of one tenant’s events reads its registrations once, and the next batch reads them again', async () => {
+    const hooks = await registrations(2);
+    const { tenantScope } = await import('../../lib/db/keys.ts');
+    let reads = 0;
+    db.middlewareStack.add(
+      (next) => async (args) => {
+        const values = (args.input as { ExpressionAttributeValues?: Record<string, unknown> })
+          .ExpressionAttributeValues;
+        if (values?.[':prefix'] === 'WEBHOOK#' && values[':pk'] === tenantScope(tenant)) reads += 1;
+        return next(args);
+      },
+      { step: 'initialize', name: 'webhookFaultsReads' },
+    );
+    try {
+      const events = await walletsVerified(3);
+      assert.deepEqual(await dispatch({ Records: events }), { batchItemFailures: [] });
+      assert.equal(reads, 1, 'one read for the batch’s three events');
+      await remove(deliveriesQueue, await exactly(deliveriesQueue, 3 * hooks.length));
+      await remove(eventsQueue, events);
+
+      // A registration made after that batch has the next batch's event.
+      const [later] = (await registrations(1)) as [Registration];
+      const next = await walletsVerified(1);
+      assert.deepEqual(await dispatch({ Records: next }), { batchItemFailures: [] });
+      assert.equal(reads, 2);
+      const messages = await exactly(deliveriesQueue, hooks.length + 1);
+      messageOf(messages, later);
+      await remove(deliveriesQueue, messages);
+      await remove(eventsQueue, next);
+    } finally {
+      db.middlewareStack.remove('webhookFaultsReads');
+    }
+  });
+
   it('a deliverer that dies after a POST and before recording it: the message comes back, the event is delivered again (at least once), the others not twice', async () => {
     const hooks = await registrations(3);
     const [first, crashed, third] = hooks as [Registration, Registration, Registration];
