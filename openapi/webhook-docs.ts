@@ -83,16 +83,19 @@ const fenced = (language: string, lines: string[]) => md(FENCE + language, ...li
 // Behind these words: the catalogue is lib/webhooks/catalogue.ts (every record status is a
 // `payment.<status>` type, so the ramps' statuses added types, not code). A registration's one active
 // URL is held by an item keyed by the URL's hash, written and deleted in the registration's own
-// transactions. Each attempt is an item of its own, written in one transaction with the delivery's
-// update, which also drops the attempt 20 before it, so no item grows with attempts. The tenant share
-// (lib/webhooks/tenant-share.ts, `tenantShare` in lib/queues.ts) is a conditional write on a slot item:
-// free, or its lease run out → held until now + 15 s (the deliverer's timeout, which no invocation
-// outlives), released when the attempt is done; the slot is taken before anything else is read; a
-// deferred attempt counts its `deferrals` in the message. Each
-// instance remembers for a second that a tenant was full, so a backlog costs a send per message, not a
-// query too; that memory is a hint for the delay only, the slot items are the bound. It needs no queue
-// feature: SQS fair queues (message groups on a standard queue) reorder a shared backlog but bound
-// nothing one tenant's slow attempts hold, and the local stack's fauxqs has no fair queues.
+// transactions. An attempt that delivers is kept on the delivery, in its one conditional update; every
+// other attempt is an item of its own, written in one transaction with that update (which also writes out
+// an attempt kept before a redelivery and drops the attempt 20 before), so no item grows with attempts.
+// The tenant share (lib/webhooks/tenant-share.ts, `tenantShare` in lib/queues.ts) is one item per tenant
+// and lane holding its holders: an attempt takes a slot with one conditional write (fewer holders than
+// the share), each holder's lease 15 s (the deliverer's timeout, which no invocation outlives), and a
+// holder whose lease ran out is dropped by the write that finds the share full; the attempt gives it back
+// with one more write when done; the slot is taken before anything else is read; a deferred attempt
+// counts its `deferrals` in the message. Each instance remembers for a second that a tenant was full, so
+// a backlog costs a send per message, not a write too; that memory is a hint for the delay only, the
+// share's item is the bound. It needs no queue feature: SQS fair queues (message groups on a standard
+// queue) reorder a shared backlog but bound nothing one tenant's slow attempts hold, and the local
+// stack's fauxqs has no fair queues.
 export const webhookTagDescription = md(
   '**Verify every delivery before acting on it.** Store the registration’s `id` and `secret` from the `POST /webhooks` answer (the secret is shown only there), and check both against what you stored, never against a delivery’s own headers:',
   '1. the Standard Webhooks signature, `webhook-signature: v1,<base64 HMAC-SHA256>` keyed on the secret over `<webhook-id>.<webhook-timestamp>.<body>`, with `webhook-timestamp` (Unix seconds) within 5 minutes: the one that proves the gateway sent it (the maintained `standardwebhooks` libraries verify it);',

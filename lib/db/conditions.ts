@@ -57,6 +57,21 @@ export function absentOrBelow(attribute: string, limit: number): Condition {
   };
 }
 
+/**
+ * The map `attribute` has fewer than `limit` entries and holds each of `expected`'s (false where the
+ * item or the map does not exist): a bounded set of holders, entries checked as they were read.
+ */
+export function fewerEntries(attribute: string, limit: number, expected: Record<string, unknown>): Condition {
+  const names: Record<string, string> = { '#cM': attribute };
+  const values: Record<string, unknown> = { ':cLimit': limit };
+  const clauses = Object.entries(expected).map(([key, value], i) => {
+    names[`#cK${i}`] = key;
+    values[`:cV${i}`] = value;
+    return `#cM.#cK${i} = :cV${i}`;
+  });
+  return { expression: ['size(#cM) < :cLimit', ...clauses].join(' AND '), names, values };
+}
+
 /** The item exists and `attribute` is unset or already `value` (a claim that its holder may repeat). */
 export function unclaimedOr(attribute: string, value: unknown): Condition {
   return {

@@ -100,6 +100,10 @@ export interface Changes {
   add?: Record<string, number>;
   /** Lists to append these items to (a list the item has none of yet starts with them). */
   append?: Record<string, unknown[]>;
+  /** Entries of map attributes to set, by map (the map must exist). */
+  setEntries?: Record<string, Record<string, unknown>>;
+  /** Entries of map attributes to remove, by map. */
+  removeEntries?: Record<string, string[]>;
 }
 
 function updateInput(changes: Changes) {
@@ -121,9 +125,17 @@ function updateInput(changes: Changes) {
       values[':none'] = [];
       return `#u${placeholder(a, v)} = list_append(if_not_exists(#u${n}, :none), :u${n})`;
     }),
+    ...Object.entries(changes.setEntries ?? {}).flatMap(([map, entries]) =>
+      Object.entries(entries).map(([k, v]) => `#u${placeholder(map)}.#u${placeholder(k, v)} = :u${n}`),
+    ),
   ];
   const adds = Object.entries(changes.add ?? {}).map(([a, v]) => `#u${placeholder(a, v)} :u${n}`);
-  const removes = (changes.remove ?? []).map((a) => `#u${placeholder(a)}`);
+  const removes = [
+    ...(changes.remove ?? []).map((a) => `#u${placeholder(a)}`),
+    ...Object.entries(changes.removeEntries ?? {}).flatMap(([map, keys]) =>
+      keys.map((k) => `#u${placeholder(map)}.#u${placeholder(k)}`),
+    ),
+  ];
   const expression = [
     sets.length ? `SET ${sets.join(', ')}` : '',
     adds.length ? `ADD ${adds.join(', ')}` : '',

@@ -37,7 +37,7 @@
 // | webhookAttempt     | T#<env>#<assoc>          | WHATTEMPT#<webhookId>#<id>#<nnnn> |                                       | /webhooks/{id}/deliveries, workers |
 // | webhookUrl         | T#<env>#<assoc>          | WHURL#<sha256 of the URL>       |                                         | /webhooks (one active per URL)     |
 // | webhookRedeliver   | T#<env>#<assoc>          | WHREDELIVER#<webhookId>#<epochSeconds> |                                  | …/redeliver (TTL)                  |
-// | webhookSlot        | T#<env>#<assoc>          | WHSLOT#<lane>#<nn>              |                                         | delivery workers (tenant's share)  |
+// | webhookShare       | T#<env>#<assoc>          | WHSHARE#<lane>                  |                                         | delivery workers (tenant's share)  |
 // | customer           | T#<env>#<assoc>          | CUSTOMER#<connectorId>#<customerId> |                                     | /customers/…, provider decisions   |
 // | onrampReference    | T#<env>#<assoc>          | ONRAMPREF#<reference>           |                                         | /onramp/references, receipts       |
 // | onrampReferenceCount | T#<env>#<assoc>        | ONRAMPREFS                      |                                         | /onramp/references (the cap)       |
@@ -500,12 +500,8 @@ export const webhookKeys = {
     pk: tenantScope(tenant),
     sk: `WHREDELIVER#${webhookId}#${windowStart}`,
   }),
-  /** One of the tenant's delivery slots in a lane (lib/webhooks/tenant-share.ts). */
-  slot: (tenant: Tenant, lane: string, index: number): ItemKey => ({
-    pk: tenantScope(tenant),
-    sk: `WHSLOT#${lane}#${String(index).padStart(2, '0')}`,
-  }),
-  slotPrefix: (lane: string): string => `WHSLOT#${lane}#`,
+  /** The tenant's share of a delivery lane: who holds its slots (lib/webhooks/tenant-share.ts). */
+  share: (tenant: Tenant, lane: string): ItemKey => ({ pk: tenantScope(tenant), sk: `WHSHARE#${lane}` }),
 };
 
 /**

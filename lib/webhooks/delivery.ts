@@ -26,14 +26,7 @@ import type { Tenant } from '../tenant.ts';
 import { annotate } from '../trace.ts';
 import type { DeliveryMessage } from './delivery-message.ts';
 import { type PostResult, post, urlPolicyFor } from './destinations.ts';
-import {
-  cancelDelivery,
-  clearSlow,
-  findDelivery,
-  findRegistration,
-  markSlow,
-  recordAttempt,
-} from './repo.ts';
+import { cancelDelivery, clearSlow, findDeliveryAndRegistration, markSlow, recordAttempt } from './repo.ts';
 import { retryDelayMs } from './schedule.ts';
 import { openWebhookSecret } from './service.ts';
 import { deliveryHeaders } from './signing.ts';
@@ -116,7 +109,8 @@ export async function attemptDelivery(
   const tenant: Tenant = { environment: message.environment, associationId: message.associationId };
   logger.appendKeys({ webhookId: message.webhookId, deliveryId: message.deliveryId });
   // The tenant's slot first, before anything is read: a tenant over its share may have hundreds of
-  // messages going round the queue, and each deferral must cost one query and one send, no more.
+  // messages going round the queue, and each deferral must cost one conditional write and one send, no
+  // more (none but the send for a second after this instance last found the tenant full).
   const queue = LANE_QUEUES[lane];
   const slot = await takeSlot(tenant, queue, tenantShareOf(queue), randomUUID(), now());
   if (slot === null) {
@@ -148,14 +142,20 @@ async function attemptHoldingSlot(
   releaseSlot: () => Promise<void>,
 ): Promise<void> {
   const tenant: Tenant = { environment: message.environment, associationId: message.associationId };
-  const delivery = await findDelivery(tenant, message.webhookId, message.deliveryId);
+  // Both as they are now, in one request: the delivery says whether this attempt is still owed (a message
+  // that comes back after its attempt was recorded sends nothing), the registration whether it is still
+  // active (a deactivation stops the very next attempt) and in which lane.
+  const { delivery, registration } = await findDeliveryAndRegistration(
+    tenant,
+    message.webhookId,
+    message.deliveryId,
+  );
   if (delivery?.status === 'failed' && delivery.attemptCount >= delivery.finalAttempt)
     throw new DeliveryFailed(`Delivery ${message.deliveryId} failed after ${delivery.attemptCount} attempts`);
   if (delivery?.status !== 'pending') return;
   const due = Math.max(message.notBefore ?? 0, Date.parse(delivery.nextAttemptAt ?? '') || 0);
   if (due > now().getTime()) return requeue(message, due, now());
 
-  const registration = await findRegistration(tenant, message.webhookId, { consistent: true });
   if (registration?.status !== 'active') {
     await cancelDelivery(delivery, now());
     return;

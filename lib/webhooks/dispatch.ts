@@ -3,7 +3,9 @@
 // the event), pending; its insert asks the delivery worker for the first attempt (through the outbox).
 // A redelivered event finds its deliveries written and adds none. Each delivery's entry under the
 // resource the event is about goes first, all of them in one batch: the resource's page lists them.
+// The registrations are read once per tenant and batch of events (batchRegistrations).
 import { randomUUID } from 'node:crypto';
+import { tenantScope } from '../db/keys.ts';
 import { plainJson } from '../http/plain-json.ts';
 import { timeOrderedNameBasedId } from '../ids.ts';
 import { logger } from '../log.ts';
@@ -65,9 +67,34 @@ function newDelivery(
   };
 }
 
-export async function dispatchEvent(message: EventMessage, now: Date): Promise<number> {
+/** Reads a tenant's active registrations (strongly consistent, as activeRegistrations does). */
+export type RegistrationReader = (tenant: Tenant) => Promise<WebhookRecord[]>;
+
+/**
+ * A reader for one batch of events: each tenant's registrations read once, by the first of its events,
+ * and shared by the others, which are handled side by side with it (a burst of one tenant's payments
+ * comes as batches of its events). Nothing is kept past the batch: the next one reads them again.
+ */
+export function batchRegistrations(): RegistrationReader {
+  const read = new Map<string, Promise<WebhookRecord[]>>();
+  return (tenant) => {
+    const scope = tenantScope(tenant);
+    let registrations = read.get(scope);
+    if (!registrations) {
+      registrations = activeRegistrations(tenant);
+      read.set(scope, registrations);
+    }
+    return registrations;
+  };
+}
+
+export async function dispatchEvent(
+  message: EventMessage,
+  now: Date,
+  registrationsOf: RegistrationReader = activeRegistrations,
+): Promise<number> {
   const tenant: Tenant = { environment: message.environment, associationId: message.associationId };
-  const registrations = (await activeRegistrations(tenant)).filter((r) => subscribes(r.events, message.type));
+  const registrations = (await registrationsOf(tenant)).filter((r) => subscribes(r.events, message.type));
   if (registrations.length === 0) return 0;
   // Amounts in plain decimals (0.0000005, never 5e-7), as the API writes them.
   const payload = plainJson(envelopeOf(message));

@@ -2,13 +2,15 @@
 // moves active → deactivated once, together with the count of active ones and the item that keeps its
 // URL to it (one transaction each way). A delivery is written once per (registration, event), pending,
 // and each attempt updates it conditionally on the attempt it follows, so two workers holding the same
-// message record one attempt. Each attempt is an item of its own, written in that same transaction, which
-// also drops the one KEPT_ATTEMPTS before it: the log keeps a delivery's last attempts, whatever their
-// number, and no item grows with them. A delivery about a resource (a transaction record, a wallet…) has
+// message record one attempt. The attempt that delivers is kept on the delivery itself (`lastAttempt`),
+// in that one conditional update: a delivery that succeeds at once costs one write, not a transaction.
+// Every other attempt is an item of its own, written in one transaction with the update (which also
+// writes out an attempt kept on the delivery before a redelivery, and drops the attempt KEPT_ATTEMPTS
+// before): the log keeps a delivery's last attempts, whatever their number, and no item grows with them. A delivery about a resource (a transaction record, a wallet…) has
 // an entry under that resource too, written before it, so the resource's deliveries are one query away.
 import { createHash } from 'node:crypto';
 import { absentOrBelow, absentOrHolds, holds } from '../db/conditions.ts';
-import { entity } from '../db/entity.ts';
+import { entity, recordOf } from '../db/entity.ts';
 import {
   createIfAbsent,
   getItems,
@@ -81,6 +83,11 @@ export interface DeliveryRecord {
   nextAttemptAt: string | null;
   createdAt: string;
   updatedAt: string;
+  /**
+   * The attempt that delivered it, kept here rather than as an item of its own (recordAttempt); written
+   * out as an item when a redelivery's attempt follows it.
+   */
+  lastAttempt?: DeliveryAttempt;
 }
 
 /** An attempt as stored: an item of its own, under its delivery. */
@@ -282,8 +289,29 @@ export const findDelivery = (tenant: Tenant, webhookId: string, deliveryId: stri
   getRecord<DeliveryRecord>(webhookKeys.delivery(tenant, webhookId, deliveryId), { consistent: true });
 
 /**
- * Records attempt `attempt` (an item of its own, dropping the one KEPT_ATTEMPTS before it) and where the
- * delivery stands, if no one recorded it first.
+ * A delivery and its registration as they are now (strongly consistent), in one request: what an attempt
+ * reads before it is made.
+ */
+export async function findDeliveryAndRegistration(
+  tenant: Tenant,
+  webhookId: string,
+  deliveryId: string,
+): Promise<{ delivery: DeliveryRecord | undefined; registration: WebhookRecord | undefined }> {
+  const [delivery, registration] = await getItems(
+    [webhookKeys.delivery(tenant, webhookId, deliveryId), webhookKeys.registration(tenant, webhookId)],
+    { consistent: true },
+  );
+  return {
+    delivery: recordOf<DeliveryRecord>(delivery),
+    registration: recordOf<WebhookRecord>(registration),
+  };
+}
+
+/**
+ * Records attempt `attempt` and where the delivery stands, if no one recorded it first, `delivery` being
+ * the record as read: an attempt that delivers it is kept on it (one conditional update); any other is an
+ * item of its own, in one transaction with the update, which also writes out the attempt the delivery
+ * kept (it delivered before a redelivery) and drops the one KEPT_ATTEMPTS before.
  */
 export async function recordAttempt(
   delivery: DeliveryRecord,
@@ -292,20 +320,33 @@ export async function recordAttempt(
 ): Promise<{ outcome: 'written' | 'taken' }> {
   const tenant = tenantOf(delivery);
   const { webhookId, deliveryId } = delivery;
-  const dropped = attempt.attempt - KEPT_ATTEMPTS;
-  const written = await transact([
-    {
-      update: {
-        key: webhookKeys.delivery(tenant, webhookId, deliveryId),
-        changes: { set: { ...next, attemptCount: attempt.attempt, updatedAt: attempt.at } },
-        condition: holds({ status: 'pending', attemptCount: attempt.attempt - 1 }),
-      },
+  const key = webhookKeys.delivery(tenant, webhookId, deliveryId);
+  const kept = next.status === 'delivered';
+  const changes = {
+    set: {
+      ...next,
+      attemptCount: attempt.attempt,
+      updatedAt: attempt.at,
+      ...(kept ? { lastAttempt: attempt } : {}),
     },
-    { put: { entity: attemptEntity as never, record: { ...tenant, webhookId, deliveryId, ...attempt } } },
+    ...(!kept && delivery.lastAttempt ? { remove: ['lastAttempt'] } : {}),
+  };
+  const condition = holds({ status: 'pending', attemptCount: attempt.attempt - 1 });
+  const items = [...(delivery.lastAttempt ? [delivery.lastAttempt] : []), ...(kept ? [] : [attempt])];
+  const dropped = attempt.attempt - KEPT_ATTEMPTS;
+  const others: TransactionWrite[] = [
+    ...items.map((one) => ({
+      put: { entity: attemptEntity as never, record: { ...tenant, webhookId, deliveryId, ...one } },
+    })),
     ...(dropped > 0
       ? [{ delete: { key: webhookKeys.attempt(tenant, webhookId, deliveryId, dropped) } }]
       : []),
-  ]);
+  ];
+  if (others.length === 0) {
+    const updated = await updateIf<DeliveryRecord>(key, changes, condition);
+    return { outcome: updated.outcome === 'written' ? 'written' : 'taken' };
+  }
+  const written = await transact([{ update: { key, changes, condition } }, ...others]);
   if (written.outcome === 'written') return { outcome: 'written' };
   if (written.reasons[0]?.code === 'ConditionalCheckFailed') return { outcome: 'taken' };
   throw new Error(
@@ -313,9 +354,9 @@ export async function recordAttempt(
   );
 }
 
-/** The delivery's kept attempts, oldest first. */
-export const attemptsOf = async (delivery: DeliveryRecord): Promise<DeliveryAttempt[]> =>
-  (
+/** The delivery's kept attempts, oldest first: its items, and the one kept on the delivery. */
+export const attemptsOf = async (delivery: DeliveryRecord): Promise<DeliveryAttempt[]> => {
+  const items = (
     await readAllPages<AttemptRecord>({
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
       ExpressionAttributeValues: {
@@ -332,6 +373,9 @@ export const attemptsOf = async (delivery: DeliveryRecord): Promise<DeliveryAtte
     latencyMs,
     responseExcerpt,
   }));
+  const last = delivery.lastAttempt;
+  return last && !items.some((item) => item.attempt === last.attempt) ? [...items, last] : items;
+};
 
 /** Ends a pending delivery without an attempt (its registration was deactivated). */
 export const cancelDelivery = (delivery: DeliveryRecord, now: Date) =>

@@ -8,12 +8,15 @@
 // serves everyone else. It needs nothing of the queue (SQS fair queues would reorder a shared backlog,
 // not bound what one tenant's slow attempts hold), so it runs the same in AWS and on the local stack.
 //
-// A slot is an item taken by a conditional write: free (never written, or released) or its lease run
-// out → held by this attempt until `leaseUntil`. The attempt releases it when done; a worker that dies
-// holding one (killed at its timeout, crashed) leaves a lease that runs out by itself, never a count
-// that leaks: LEASE_MS is the worker's timeout, which no invocation outlives.
-import { absentOrBelow, holds } from '../db/conditions.ts';
-import { readAllPages, updateIf } from '../db/items.ts';
+// The share is one item per tenant and lane, holding its holders: each attempt's id and the end of its
+// lease. An attempt takes a slot with one conditional write (fewer holders than the share → it is one),
+// and gives it back with one more; only when the write finds the share full does it look at the
+// holders the failed write returned, and one whose lease ran out (its worker died holding it: killed at
+// its timeout, crashed) is dropped in the write that takes its place, conditional on its lease being the
+// one seen. A lease, never a count that leaks: LEASE_MS is the worker's timeout, which no invocation
+// outlives.
+import { absent, exists, fewerEntries } from '../db/conditions.ts';
+import { updateIf } from '../db/items.ts';
 import { tenantScope, webhookKeys } from '../db/keys.ts';
 import { queues } from '../queues.ts';
 import type { Tenant } from '../tenant.ts';
@@ -21,12 +24,9 @@ import type { Tenant } from '../tenant.ts';
 /** The deliverers' timeout (a sixth of their queues' 90 s visibility): no holder outlives its lease. */
 export const LEASE_MS = 15_000;
 
-interface Slot {
-  index: number;
-  /** Which attempt holds it; absent when released. */
-  holder?: string;
-  /** Epoch milliseconds: past it the slot is free whoever held it. */
-  leaseUntil?: number;
+/** The tenant's share of a lane: who holds a slot, and until when (epoch ms; past it, the slot is free). */
+interface Share {
+  holders?: Record<string, number>;
 }
 
 /** The slots a tenant has in the lane fed by `queueName`. */
@@ -39,7 +39,7 @@ export function tenantShareOf(queueName: string): number {
 /**
  * What this instance saw of tenants holding their whole share: since when (in a streak of sightings no
  * more than STREAK_MS apart) and when last. Hints only, never the bound: for a second after a sighting
- * the tenant is taken as still full without a query (a backlog going round the queue then costs a send
+ * the tenant is taken as still full without a write (a backlog going round the queue then costs a send
  * per message), and a tenant full for longer than a burst has its attempts put back for longer.
  */
 const fullSightings = new Map<string, { since: number; last: number }>();
@@ -56,9 +56,12 @@ export interface HeldSlot {
   release(): Promise<void>;
 }
 
+/** Writes that may meet another worker's change of the same share before one settles it. */
+const TRIES = 3;
+
 /**
- * Takes one of the tenant's `share` slots in `lane` for `holder` until now + LEASE_MS: a free one, tried
- * from a random place so workers spread; null when every one is held.
+ * Takes one of the tenant's `share` slots in `lane` for `holder` until now + LEASE_MS; null when every
+ * one is held by a lease still running.
  */
 export async function takeSlot(
   tenant: Tenant,
@@ -71,29 +74,37 @@ export async function takeSlot(
   const hint = `${tenantScope(tenant)}/${lane}`;
   const seen = fullSightings.get(hint);
   if (seen && at - seen.last < FULL_HINT_MS) return null;
-  const held = await readAllPages<Slot>({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': tenantScope(tenant), ':prefix': webhookKeys.slotPrefix(lane) },
-    ConsistentRead: true,
-  });
-  const busy = new Set(held.filter((slot) => (slot.leaseUntil ?? 0) > at).map((slot) => slot.index));
-  const start = Math.floor(Math.random() * share);
-  for (let i = 0; i < share; i++) {
-    const index = (start + i) % share;
-    if (busy.has(index)) continue;
-    const key = webhookKeys.slot(tenant, lane, index);
-    const taken = await updateIf<Slot>(
+  const key = webhookKeys.share(tenant, lane);
+  const lease = { [holder]: at + LEASE_MS };
+  // Most takes: fewer holders than the share, one write.
+  let taken = await updateIf<Share>(
+    key,
+    { setEntries: { holders: lease } },
+    fewerEntries('holders', share, {}),
+  );
+  for (let tries = 1; taken.outcome !== 'written' && tries < TRIES; tries++) {
+    if (taken.outcome === 'missing') {
+      // The tenant's first attempt in the lane: the item, with this holder.
+      taken = await updateIf<Share>(key, { set: { type: 'webhookShare', holders: lease } }, absent);
+      continue;
+    }
+    // Full: the holders whose lease ran out make room, each dropped only if its lease is still the one seen.
+    const holders = taken.current.holders ?? {};
+    const lapsed = Object.fromEntries(Object.entries(holders).filter(([, until]) => until <= at));
+    const room = Object.keys(lapsed).length;
+    if (Object.keys(holders).length - room >= share) break;
+    taken = await updateIf<Share>(
       key,
-      { set: { type: 'webhookSlot', index, holder, leaseUntil: at + LEASE_MS } },
-      absentOrBelow('leaseUntil', at + 1),
+      { setEntries: { holders: lease }, removeEntries: { holders: Object.keys(lapsed) } },
+      fewerEntries('holders', share + room, lapsed),
     );
-    if (taken.outcome === 'written')
-      return {
-        release: async () => {
-          await updateIf<Slot>(key, { remove: ['holder', 'leaseUntil'] }, holds({ holder }));
-        },
-      };
   }
+  if (taken.outcome === 'written')
+    return {
+      release: async () => {
+        await updateIf<Share>(key, { removeEntries: { holders: [holder] } }, exists);
+      },
+    };
   fullSightings.set(hint, { since: seen && at - seen.last < STREAK_MS ? seen.since : at, last: at });
   return null;
 }

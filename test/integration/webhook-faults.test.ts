@@ -301,6 +301,40 @@ describe('webhook workers under faults', () => {
     }
   });
 
+  it('a batch of one tenant’s events reads its registrations once, and the next batch reads them again', async () => {
+    const hooks = await registrations(2);
+    const { tenantScope } = await import('../../lib/db/keys.ts');
+    let reads = 0;
+    db.middlewareStack.add(
+      (next) => async (args) => {
+        const values = (args.input as { ExpressionAttributeValues?: Record<string, unknown> })
+          .ExpressionAttributeValues;
+        if (values?.[':prefix'] === 'WEBHOOK#' && values[':pk'] === tenantScope(tenant)) reads += 1;
+        return next(args);
+      },
+      { step: 'initialize', name: 'webhookFaultsReads' },
+    );
+    try {
+      const events = await walletsVerified(3);
+      assert.deepEqual(await dispatch({ Records: events }), { batchItemFailures: [] });
+      assert.equal(reads, 1, 'one read for the batch’s three events');
+      await remove(deliveriesQueue, await exactly(deliveriesQueue, 3 * hooks.length));
+      await remove(eventsQueue, events);
+
+      // A registration made after that batch has the next batch's event.
+      const [later] = (await registrations(1)) as [Registration];
+      const next = await walletsVerified(1);
+      assert.deepEqual(await dispatch({ Records: next }), { batchItemFailures: [] });
+      assert.equal(reads, 2);
+      const messages = await exactly(deliveriesQueue, hooks.length + 1);
+      messageOf(messages, later);
+      await remove(deliveriesQueue, messages);
+      await remove(eventsQueue, next);
+    } finally {
+      db.middlewareStack.remove('webhookFaultsReads');
+    }
+  });
+
   it('a deliverer that dies after a POST and before recording it: the message comes back, the event is delivered again (at least once), the others not twice', async () => {
     const hooks = await registrations(3);
     const [first, crashed, third] = hooks as [Registration, Registration, Registration];
@@ -313,8 +347,10 @@ describe('webhook workers under faults', () => {
     db.middlewareStack.add(
       (next) => async (args) => {
         const input = args.input as Record<string, unknown>;
-        // The attempt's record: one transaction of the delivery's update and the attempt's item.
-        if ('TransactItems' in input && JSON.stringify(input.TransactItems).includes(crashedDelivery)) {
+        // The attempt's record: the delivery's conditional update (alone when the attempt delivered it, in
+        // a transaction with the attempt's item otherwise).
+        const written = 'UpdateExpression' in input ? input.Key : input.TransactItems;
+        if (written && JSON.stringify(written).includes(crashedDelivery)) {
           faults += 1;
           throw new Error('the worker died here');
         }
@@ -516,6 +552,76 @@ describe('webhook workers under faults', () => {
     await delivery.attemptDelivery(JSON.parse(message.body), 'main', later);
     assert.equal(hook.receiver.received.length, 1);
     assert.equal((await deliveryOf(hook)).status, 'delivered');
+  });
+
+  it('takes at once for one tenant get exactly its share: one item holds the holders, and a release frees one', async () => {
+    const share = tenantShare.tenantShareOf('webhook-deliveries');
+    const at = new Date();
+    const takes = await Promise.all(
+      Array.from({ length: 3 * share }, (_, i) =>
+        tenantShare.takeSlot(tenant, 'webhook-deliveries', share, `racer-${i}`, at),
+      ),
+    );
+    const held = takes.filter((slot) => slot !== null);
+    assert.equal(held.length, share, 'no more holders than the share, however the writes met');
+    // Past this instance's hint that the tenant is full (a second): the item decides, and one given back is free.
+    await held[0]?.release();
+    const after = new Date(at.getTime() + 1500);
+    const next = await tenantShare.takeSlot(tenant, 'webhook-deliveries', share, 'next', after);
+    assert.ok(next, 'the slot given back is taken');
+    assert.equal(
+      await tenantShare.takeSlot(
+        tenant,
+        'webhook-deliveries',
+        share,
+        'one-more',
+        new Date(after.getTime() + 1500),
+      ),
+      null,
+      'and the share is full again',
+    );
+  });
+
+  it('an attempt that delivered, kept on its delivery, is written out when a redelivery’s attempt follows: each attempt logged once', async () => {
+    const [hook] = (await registrations(1)) as [Registration];
+    const { messages } = await fannedOut([hook]);
+    const [message] = messages as [SQSRecord];
+    await remove(deliveriesQueue, messages);
+    retriesToSink();
+    await delivery.attemptDelivery(JSON.parse(message.body), 'main');
+    let record = await deliveryOf(hook);
+    assert.equal(record.status, 'delivered');
+    assert.deepEqual(
+      record.attempts.map((a) => [a.attempt, a.statusCode]),
+      [[1, 204]],
+    );
+    const { getRecord } = await import('../../lib/db/items.ts');
+    const { webhookKeys } = await import('../../lib/db/keys.ts');
+    const attemptItem = (n: number) =>
+      getRecord(webhookKeys.attempt(tenant, hook.webhookId, record.deliveryId, n), { consistent: true });
+    assert.equal(
+      await attemptItem(1),
+      undefined,
+      'a first attempt that delivered is one write: the delivery’s',
+    );
+
+    // Redelivered, and the receiver fails: attempt 1 becomes an item of its own beside attempt 2.
+    hook.receiver.answer = () => ({ status: 503 });
+    const { attempts: _, ...delivered } = record;
+    assert.equal((await repo.reopenDelivery(delivered, new Date())).outcome, 'written');
+    // A redelivery is one more attempt: failed, it is the last (its message goes on to the dead-letter queue).
+    await assert.rejects(delivery.attemptDelivery(JSON.parse(message.body), 'main'), delivery.DeliveryFailed);
+    record = await deliveryOf(hook);
+    assert.equal(record.status, 'failed');
+    assert.deepEqual(
+      record.attempts.map((a) => [a.attempt, a.statusCode]),
+      [
+        [1, 204],
+        [2, 503],
+      ],
+    );
+    assert.ok(await attemptItem(1));
+    assert.equal(record.lastAttempt, undefined, 'nothing kept on the delivery once written out');
   });
 
   it('keeps a delivery’s last 20 attempts, each an item of its own: the delivery item does not grow', async () => {
