@@ -10,9 +10,7 @@ import type { FunctionHost } from '../local/function-host.ts';
 import type { LocalStack } from '../local/stack.ts';
 import { buildFunctions } from './bundles.ts';
 import { type HostedFunction, hostFunction } from './hosted-function.ts';
-
-/** As bench/run.ts: the token requests are counted, none refused (the default allows 20 a minute). */
-const TOKEN_RATE_LIMIT = '1000000';
+import { benchLimits } from './lifted-limits.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -48,7 +46,7 @@ export async function startHostedStack(purpose: string): Promise<HostedStack> {
     if (!entry) throw new Error(`No bundle ${name}: the stack asked for a function esbuild did not build`);
     let running = hosted.get(name);
     if (!running) {
-      running = hostFunction(name, entry.outFile, { ...env, TOKEN_RATE_LIMIT });
+      running = hostFunction(name, entry.outFile, { ...env, ...benchLimits() });
       hosted.set(name, running);
     }
     return running.handler;
