@@ -7,7 +7,7 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
-import { PENDING_INDEX, TENANT_KEY_PREFIX } from '../lib/db/keys.ts';
+import { PENDING_INDEX, PENDING_KEYS_INDEX, TENANT_KEY_PREFIX } from '../lib/db/keys.ts';
 import { outboxQueues, reconcilerQueues } from '../lib/outbox.ts';
 import { type SecretName, secretIdVariable } from '../lib/secret-names.ts';
 
@@ -223,6 +223,7 @@ export const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem'];
  * index, nothing else: tenant records only (the records it re-drives, transactions and wallets, are
  * tenant-owned; credentials, platform accounts and submissions are not) and no attribute but the item's
  * and the index's keys, so a bug or a stolen role cannot rewrite a record's status, amounts or sealed keys.
+ * Its BatchGetItem (the records of the keys-only index's entries) is held to the same tenant records.
  */
 export const RECONCILER_UPDATE_CONDITIONS = {
   'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${TENANT_KEY_PREFIX}*`] },
@@ -275,10 +276,12 @@ export function grantAccess(
   }
   if (access.pendingIndex) {
     if (access.table !== 'none') throw new Error('pendingIndex is for a function with table none');
-    // Named ARNs, no wildcard: the table for UpdateItem, the one index for Query.
+    // Named ARNs, no wildcard: the table's tenant items for UpdateItem and for BatchGetItem (a keys-only
+    // entry's record), the pending index for Query: the projected one or the keys-only one, whichever the
+    // stage's step reads (lib/db/table.ts).
     grantee.grantPrincipal.addToPrincipalPolicy(
       new iam.PolicyStatement({
-        actions: ['dynamodb:UpdateItem'],
+        actions: ['dynamodb:UpdateItem', 'dynamodb:BatchGetItem'],
         resources: [targets.table.tableArn],
         conditions: RECONCILER_UPDATE_CONDITIONS,
       }),
@@ -286,7 +289,9 @@ export function grantAccess(
     grantee.grantPrincipal.addToPrincipalPolicy(
       new iam.PolicyStatement({
         actions: ['dynamodb:Query'],
-        resources: [`${targets.table.tableArn}/index/${PENDING_INDEX}`],
+        resources: [PENDING_INDEX, PENDING_KEYS_INDEX].map(
+          (name) => `${targets.table.tableArn}/index/${name}`,
+        ),
       }),
     );
   }

@@ -14,7 +14,7 @@ import type { Construct } from 'constructs';
 import { type BundleEntry, bundleEntries } from '../esbuild.config.ts';
 import type { STAGE_OUTPUT_VARIABLES } from '../lib/admin/stage-outputs.ts';
 import { DEFAULT_LEDGER_TIMEOUT_MS, ledgerChannels } from '../lib/config.ts';
-import { listIndexesReadAtStep } from '../lib/db/table.ts';
+import { listIndexesReadAtStep, pendingIndexReadAtStep, pendingStepOf } from '../lib/db/table.ts';
 import { outboxItemTypes, outboxStream, REDRIVEN_MESSAGE } from '../lib/outbox.ts';
 import { queueUrlVariable } from '../lib/queue-names.ts';
 import { type QueueDefinition, queues as queueDefinitions } from '../lib/queues.ts';
@@ -81,6 +81,8 @@ export interface PaymentsGatewayStackProps extends StackProps {
    * without one, the final shape.
    */
   listIndexStep?: number | undefined;
+  /** A stage moving its pending index to keys only: the step it deploys; without one, the final shape. */
+  pendingIndexStep?: number | undefined;
 }
 
 /**
@@ -129,6 +131,7 @@ export class PaymentsGatewayStack extends Stack {
       backupVaultLock = 'compliance',
       notices = {},
       listIndexStep,
+      pendingIndexStep,
       ...stackProps
     } = props;
     const settings = stageSettings(stageName);
@@ -157,7 +160,7 @@ export class PaymentsGatewayStack extends Stack {
       removalPolicy,
     });
 
-    const { table } = new GatewayTable(this, 'Data', { removalPolicy, listIndexStep });
+    const { table } = new GatewayTable(this, 'Data', { removalPolicy, listIndexStep, pendingIndexStep });
     const tableBackup = settings.production
       ? new TableBackup(this, 'Backup', {
           table,
@@ -248,6 +251,7 @@ export class PaymentsGatewayStack extends Stack {
         // The pool the functions lease from, as the ledger-submitter's maxConcurrency follows it (lib/queues.ts).
         LEDGER_CHANNELS: String(ledgerChannels()),
         LIST_INDEX_READS: listIndexesReadAtStep(listIndexStep),
+        PENDING_INDEX_READS: pendingIndexReadAtStep(pendingStepOf(pendingIndexStep, listIndexStep)),
         ...settings.ledger,
       };
       for (const name of [...granted.secrets, ...(granted.writes ?? [])])

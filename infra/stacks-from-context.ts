@@ -5,7 +5,7 @@
 import type { App } from 'aws-cdk-lib';
 import { alarmSubscribersFromContext } from './constructs/alarm-topic.ts';
 import { domainFromContext } from './constructs/edge.ts';
-import { listIndexStepFromContext } from './constructs/gateway-table.ts';
+import { listIndexStepFromContext, pendingIndexStepFromContext } from './constructs/gateway-table.ts';
 import { breakGlassRoleFromContext } from './constructs/key-guard.ts';
 import { noticesFromContext } from './constructs/notices.ts';
 import { backupCopyVaultFromContext, backupVaultLockFromContext } from './constructs/table-backup.ts';
@@ -23,5 +23,6 @@ export function defineStacks(app: App): PaymentsGatewayStack {
     backupVaultLock: backupVaultLockFromContext(app.node),
     notices: noticesFromContext(app.node),
     listIndexStep: listIndexStepFromContext(app.node),
+    pendingIndexStep: pendingIndexStepFromContext(app.node),
   });
 }

@@ -25,6 +25,8 @@ const schema = z.object({
    * key), or, on a stage still moving to them, the projected ones they replace. Infra sets it per step.
    */
   LIST_INDEX_READS: z._default(z.enum(['KEYS_ONLY', 'ALL']), 'KEYS_ONLY'),
+  /** Which pending index the reconciler reads (lib/db/table.ts): the keys-only one, or the projected one before it exists. */
+  PENDING_INDEX_READS: z._default(z.enum(['KEYS_ONLY', 'ALL']), 'KEYS_ONLY'),
   /** Prefix of the `type` member of problem bodies. */
   ERRORS_BASE: z._default(z.url(), DEFAULT_ERRORS_BASE),
   TOKEN_ISSUER: z._default(nonEmpty(), 'https://auth.payments-gateway.dev'),

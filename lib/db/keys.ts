@@ -138,6 +138,12 @@ export const platformIndexKeys = (kind: string, id: string, sort = kind): IndexK
  * that consume them bound far below a partition's 1,000 writes a second.
  */
 export const PENDING_INDEX = 'pending';
+/**
+ * The same index projecting the keys only (lib/db/table.ts): a record's copy on it is its keys, not the
+ * whole record, so its insert and its settling write 1 unit there each, whatever the record's size; the
+ * reconciler reads the few stuck records by key (lib/db/pending-index.ts).
+ */
+export const PENDING_KEYS_INDEX = 'pendingKeys';
 
 export const pendingKeys = {
   partition: (environment: Environment, itemType: string): string => `PENDING#${environment}#${itemType}`,

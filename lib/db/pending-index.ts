@@ -2,14 +2,46 @@
 // owed, by the time they entered that state. Platform-wide like the platform index: only the outbox
 // reconciler reads it, with a key condition that reaches only records pending since before its bound.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config.ts';
 import type { Environment } from '../tenant.ts';
 import { db, tableName } from './client.ts';
 import { holds } from './conditions.ts';
-import { updateIf, type Written } from './items.ts';
-import { type ItemKey, PENDING_INDEX, pendingKeys } from './keys.ts';
+import { getItems, updateIf, type Written } from './items.ts';
+import { type ItemKey, PENDING_INDEX, PENDING_KEYS_INDEX, pendingKeys } from './keys.ts';
 
 /** An item as the table holds it (keys, `type`, pendingSk included): what the stream's images carry. */
 export type PendingItem = Record<string, unknown> & ItemKey & { type: string; pendingSk: string };
+
+type Entry = ItemKey & { pendingPk: string; pendingSk: string };
+
+/** BatchGetItem's most keys a call. */
+const BATCH_GET_KEYS = 100;
+
+/** The index the stage's step reads (lib/db/table.ts): the keys-only one, or the projected one before it. */
+const readIndex = () => (config().PENDING_INDEX_READS === 'KEYS_ONLY' ? PENDING_KEYS_INDEX : PENDING_INDEX);
+
+/**
+ * The items of a page of entries, in its order. The projected index holds them whole; the keys-only one
+ * holds their keys, so each is read by key (strongly consistent) and kept only while it still holds the
+ * entry's place: an index lags its table, and a record settled or re-driven since has left that place.
+ */
+async function itemsOf(entries: Entry[]): Promise<PendingItem[]> {
+  if (readIndex() === PENDING_INDEX) return entries as unknown as PendingItem[];
+  const items: PendingItem[] = [];
+  for (let from = 0; from < entries.length; from += BATCH_GET_KEYS) {
+    const chunk = entries.slice(from, from + BATCH_GET_KEYS);
+    const found = await getItems(
+      chunk.map(({ pk, sk }) => ({ pk, sk })),
+      { consistent: true },
+    );
+    chunk.forEach((entry, i) => {
+      const item = found[i];
+      if (item?.pendingPk === entry.pendingPk && item.pendingSk === entry.pendingSk)
+        items.push(item as PendingItem);
+    });
+  }
+  return items;
+}
 
 /** The oldest `limit` items of `itemType` pending since before `before`, oldest first. */
 export async function pendingBefore(
@@ -21,13 +53,13 @@ export async function pendingBefore(
   const { Items = [] } = await db.send(
     new QueryCommand({
       TableName: tableName(),
-      IndexName: PENDING_INDEX,
+      IndexName: readIndex(),
       KeyConditionExpression: 'pendingPk = :pk AND pendingSk < :before',
       ExpressionAttributeValues: { ':pk': pendingKeys.partition(environment, itemType), ':before': before },
       Limit: limit,
     }),
   );
-  return Items as PendingItem[];
+  return itemsOf(Items as Entry[]);
 }
 
 /**
@@ -45,13 +77,13 @@ export async function pendingAll(environment: Environment, itemType: string): Pr
     const page = await db.send(
       new QueryCommand({
         TableName: tableName(),
-        IndexName: PENDING_INDEX,
+        IndexName: readIndex(),
         KeyConditionExpression: 'pendingPk = :pk',
         ExpressionAttributeValues: { ':pk': pendingKeys.partition(environment, itemType) },
         ...(start ? { ExclusiveStartKey: start } : {}),
       }),
     );
-    items.push(...((page.Items ?? []) as PendingItem[]));
+    items.push(...(await itemsOf((page.Items ?? []) as Entry[])));
     start = page.LastEvaluatedKey;
   } while (start);
   return items;

@@ -1,5 +1,5 @@
 // The one table, described once: infra builds it from this and the local stack creates it from this.
-import { type ListIndex, PENDING_INDEX } from './keys.ts';
+import { type ListIndex, PENDING_INDEX, PENDING_KEYS_INDEX } from './keys.ts';
 
 export type Projection = 'ALL' | 'KEYS_ONLY';
 
@@ -49,12 +49,46 @@ const lookupIndexes: IndexDefinition[] = [
   { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', projection: 'ALL' },
   /** The platform index: look-ups by id alone, for the admin CLI only (lib/db/platform-index.ts). */
   { indexName: 'platform', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', projection: 'ALL' },
-  /**
-   * Sparse: only records whose outbox work is still owed (a payment `initiated`, a wallet's activation
-   * `pending`) carry its keys, by the time they entered that state; the reconciler reads it
-   * (lib/outbox-reconciler.ts).
-   */
-  { indexName: PENDING_INDEX, partitionKey: 'pendingPk', sortKey: 'pendingSk', projection: 'ALL' },
+];
+
+/**
+ * Sparse: only records whose outbox work is still owed (a payment `initiated`, a wallet's activation
+ * `pending`) carry its keys, by the time they entered that state; the reconciler reads it
+ * (lib/outbox-reconciler.ts). It projects the keys only: every payment is on it for its first seconds, and
+ * a projected copy cost the record's size in write units twice (its insert, its settling), for a reader
+ * that finds a stuck record a few times a day. As first deployed it projected every attribute (`pending`);
+ * a stage created before holds that one until the move below.
+ */
+const pendingIndexOf = (projection: Projection): IndexDefinition => ({
+  indexName: projection === 'ALL' ? PENDING_INDEX : PENDING_KEYS_INDEX,
+  partitionKey: 'pendingPk',
+  sortKey: 'pendingSk',
+  projection,
+});
+
+/**
+ * The move from the projected pending index to the keys-only one (`cdk deploy -c pendingIndexStep=<n>`;
+ * docs/production.md "Moving the pending index to keys only"), one index per deploy, after the list
+ * indexes' move: step 1 adds pendingKeys, step 2 switches the reconciler's reads to it, step 3 deletes
+ * pending. A stage still moving its list indexes (a step below LIST_INDEX_STEPS) keeps the projected
+ * pending index (step 0): one move at a time.
+ */
+export const PENDING_INDEX_STEPS = 3;
+
+/** Which pending index the reconciler reads at `step`: the keys-only one once it is whole. */
+export const pendingIndexReadAtStep = (step: number = PENDING_INDEX_STEPS): Projection =>
+  step >= 2 ? 'KEYS_ONLY' : 'ALL';
+
+/**
+ * The pending index's step a deploy makes: the one given, else 0 for a stage that gives a list indexes' step
+ * (it predates both moves), else the final shape.
+ */
+export const pendingStepOf = (pendingStep: number | undefined, listStep: number | undefined): number =>
+  pendingStep ?? (listStep === undefined ? PENDING_INDEX_STEPS : 0);
+
+const pendingIndexesAtStep = (step: number): IndexDefinition[] => [
+  ...(step < PENDING_INDEX_STEPS ? [pendingIndexOf('ALL')] : []),
+  ...(step >= 1 ? [pendingIndexOf('KEYS_ONLY')] : []),
 ];
 
 /**
@@ -70,11 +104,15 @@ export const LIST_INDEX_STEPS = 9;
 /** The first step whose functions read the keys-only indexes. */
 export const KEYS_ONLY_READS_FROM_STEP = 5;
 
-/** The indexes the table has at `step` of the migration (the final shape without one). */
-export function indexesAtStep(step: number = LIST_INDEX_STEPS): IndexDefinition[] {
+/** The indexes the table has at `step` of the list indexes' move and `pendingStep` of the pending index's (the final shape without them). */
+export function indexesAtStep(
+  listStep: number | undefined = undefined,
+  pendingStep: number | undefined = undefined,
+): IndexDefinition[] {
+  const step = listStep ?? LIST_INDEX_STEPS;
   const added = keysOnlyListIndexes.slice(0, Math.min(step, 4));
   const kept = projectedListIndexes.slice(Math.max(0, step - KEYS_ONLY_READS_FROM_STEP));
-  return [...lookupIndexes, ...kept, ...added];
+  return [...lookupIndexes, ...pendingIndexesAtStep(pendingStepOf(pendingStep, listStep)), ...kept, ...added];
 }
 
 /** Which list indexes the functions read at `step`: the projected ones until the keys-only ones are whole. */

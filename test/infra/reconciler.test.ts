@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
 import { RECONCILER_DEAD_LETTERS_QUEUE } from '../../infra/constructs/function-schedule.ts';
 import { stageSettings } from '../../infra/stage.ts';
-import { PENDING_INDEX } from '../../lib/db/keys.ts';
+import { PENDING_INDEX, PENDING_KEYS_INDEX } from '../../lib/db/keys.ts';
 import { REDRIVEN_MESSAGE, reconcilerQueues } from '../../lib/outbox.ts';
 import { physicalQueueName } from '../../lib/queue-names.ts';
 import { asArray, ofType, onlyOfType, referencedId, stageResources, statementsOfRole } from './support.ts';
@@ -30,11 +30,19 @@ const queueIdNamed = (name: string) => {
 };
 
 describe('outbox reconciler', () => {
-  test('the table has the sparse pending index: pendingPk / pendingSk, strings', () => {
+  test('the table has the sparse pending index, keys only: pendingPk / pendingSk, strings', () => {
     const table = resources[tableId]?.Properties ?? {};
-    const index = (table.GlobalSecondaryIndexes as { IndexName: string; KeySchema: unknown }[]).find(
-      (g) => g.IndexName === PENDING_INDEX,
+    const indexes = table.GlobalSecondaryIndexes as {
+      IndexName: string;
+      KeySchema: unknown;
+      Projection: unknown;
+    }[];
+    const index = indexes.find((g) => g.IndexName === PENDING_KEYS_INDEX);
+    assert.ok(
+      !indexes.some((g) => g.IndexName === PENDING_INDEX),
+      'the projected one is gone in the final shape',
     );
+    assert.deepEqual(index?.Projection, { ProjectionType: 'KEYS_ONLY' });
     assert.deepEqual(index?.KeySchema, [
       { AttributeName: 'pendingPk', KeyType: 'HASH' },
       { AttributeName: 'pendingSk', KeyType: 'RANGE' },
@@ -96,7 +104,9 @@ describe('outbox reconciler', () => {
       }
     }
     assert.deepEqual(dynamodb.sort(), [
+      ['dynamodb:BatchGetItem', tableArn],
       ['dynamodb:Query', { 'Fn::Join': ['', [tableArn, `/index/${PENDING_INDEX}`]] }],
+      ['dynamodb:Query', { 'Fn::Join': ['', [tableArn, `/index/${PENDING_KEYS_INDEX}`]] }],
       ['dynamodb:UpdateItem', tableArn],
     ]);
     assert.deepEqual(
@@ -107,14 +117,14 @@ describe('outbox reconciler', () => {
     assert.deepEqual(sqsSends, new Set(reconcilerQueues.map(queueIdNamed)));
   });
 
-  test('its UpdateItem reaches tenant records only', () => {
-    const updates = statementsOfRole(resources, roleId).filter((statement) =>
-      asArray(statement.Action).includes('dynamodb:UpdateItem'),
+  test('its UpdateItem and BatchGetItem reach tenant records only', () => {
+    const statements = statementsOfRole(resources, roleId).filter((statement) =>
+      asArray(statement.Action).some((a) => a === 'dynamodb:UpdateItem' || a === 'dynamodb:BatchGetItem'),
     );
-    assert.equal(updates.length, 1);
-    assert.deepEqual(asArray(updates[0]?.Action), ['dynamodb:UpdateItem'], 'alone in its statement');
-    // Without it it could rewrite any item: an application's credentials, a platform account, a submission.
-    assert.deepEqual(updates[0]?.Condition, {
+    assert.equal(statements.length, 1);
+    assert.deepEqual(asArray(statements[0]?.Action).sort(), ['dynamodb:BatchGetItem', 'dynamodb:UpdateItem']);
+    // Without it it could rewrite or read any item: an application's credentials, a platform account, a submission.
+    assert.deepEqual(statements[0]?.Condition, {
       'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['T#*'] },
     });
   });

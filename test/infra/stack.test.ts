@@ -11,7 +11,11 @@ import { AwsSolutionsChecks, type IApplyRule, NagRuleCompliance } from 'cdk-nag'
 import { describe, test } from 'vitest';
 import { bundleEntries } from '../../esbuild.config.ts';
 import { alarmSubscribersFromContext } from '../../infra/constructs/alarm-topic.ts';
-import { GatewayTable, listIndexStepFromContext } from '../../infra/constructs/gateway-table.ts';
+import {
+  GatewayTable,
+  listIndexStepFromContext,
+  pendingIndexStepFromContext,
+} from '../../infra/constructs/gateway-table.ts';
 import { nagChecks } from '../../infra/nag.ts';
 import { PaymentsGatewayStack, type PaymentsGatewayStackProps } from '../../infra/stack.ts';
 import { stageSettings } from '../../infra/stage.ts';
@@ -730,7 +734,7 @@ describe('table', () => {
       [
         'gsi1 ALL',
         'platform ALL',
-        'pending ALL',
+        'pendingKeys KEYS_ONLY',
         'keys1 KEYS_ONLY',
         'keys2 KEYS_ONLY',
         'keys3 KEYS_ONLY',
@@ -788,7 +792,10 @@ describe('table', () => {
     }
     for (let n = 1; n <= 4; n++)
       assert.equal(steps[LIST_INDEX_STEPS]?.get(`keys${n}`), `list${n}pk/list${n}sk KEYS_ONLY`);
-    assert.deepEqual(steps[LIST_INDEX_STEPS], indexesAt(undefined));
+    // The last step is the final shape but for the pending index, whose own move comes after (below).
+    const lists = (indexes: Map<string, string> | undefined) =>
+      [...(indexes ?? [])].filter(([name]) => !name.startsWith('pending'));
+    assert.deepEqual(lists(steps[LIST_INDEX_STEPS]), lists(indexesAt(undefined)));
     assert.deepEqual(
       steps.map((_, step) => listIndexesReadAtStep(step)),
       ['ALL', 'ALL', 'ALL', 'ALL', 'ALL', 'KEYS_ONLY', 'KEYS_ONLY', 'KEYS_ONLY', 'KEYS_ONLY', 'KEYS_ONLY'],
@@ -801,6 +808,48 @@ describe('table', () => {
         'KEYS_ONLY',
         functionId,
       );
+  });
+
+  test('the pending index moves to keys only after the list indexes, one index per deploy: -c pendingIndexStep adds pendingKeys, the reconciler reads it, then pending goes', () => {
+    const shapeAt = (context: Record<string, string>) => {
+      const stepApp = newApp();
+      for (const [name, value] of Object.entries(context)) stepApp.node.setContext(name, value);
+      const stack = new PaymentsGatewayStack(stepApp, 'PendingStep', {
+        stage: 'dev',
+        listIndexStep: listIndexStepFromContext(stepApp.node),
+        pendingIndexStep: pendingIndexStepFromContext(stepApp.node),
+      });
+      const resources = Template.fromStack(stack).toJSON().Resources as Resources;
+      const table = resources[onlyOfType(resources, 'AWS::DynamoDB::Table')]?.Properties ?? {};
+      const indexes = (
+        table.GlobalSecondaryIndexes as { IndexName: string; Projection: { ProjectionType: string } }[]
+      )
+        .filter((g) => g.IndexName.startsWith('pending'))
+        .map((g) => `${g.IndexName} ${g.Projection.ProjectionType}`);
+      type Variables = { Variables?: Record<string, unknown> } | undefined;
+      const reads = new Set(
+        ofType(resources, 'AWS::Lambda::Function').map(
+          ([, r]) => (r.Properties?.Environment as Variables)?.Variables?.PENDING_INDEX_READS,
+        ),
+      );
+      return { indexes, reads: [...reads] };
+    };
+    // A stage moving its list indexes predates the pending move too: it keeps the projected one.
+    assert.deepEqual(shapeAt({ listIndexStep: '9' }), { indexes: ['pending ALL'], reads: ['ALL'] });
+    assert.deepEqual(
+      [1, 2, 3].map((step) => shapeAt({ listIndexStep: '9', pendingIndexStep: String(step) })),
+      [
+        { indexes: ['pending ALL', 'pendingKeys KEYS_ONLY'], reads: ['ALL'] },
+        { indexes: ['pending ALL', 'pendingKeys KEYS_ONLY'], reads: ['KEYS_ONLY'] },
+        { indexes: ['pendingKeys KEYS_ONLY'], reads: ['KEYS_ONLY'] },
+      ],
+    );
+    assert.deepEqual(shapeAt({}), { indexes: ['pendingKeys KEYS_ONLY'], reads: ['KEYS_ONLY'] });
+    assert.throws(
+      () => shapeAt({ listIndexStep: '4', pendingIndexStep: '1' }),
+      /finish "listIndexStep" first/,
+    );
+    assert.throws(() => shapeAt({ pendingIndexStep: '4' }), /pendingIndexStep/);
   });
 
   test('on demand, point-in-time recovery, KMS encryption', () => {
