@@ -35,9 +35,11 @@ export interface CostLine {
 
 /**
  * Lambda's own lines per invocation (START, END, and REPORT with its X-Ray segment ids), which the local
- * stack does not print: about 300 bytes, counted for every invocation.
+ * stack does not print: about 300 bytes an invocation where a stage keeps them (systemLogLevel INFO).
+ * Production's systemLogLevel is WARN (infra/stage.ts), which drops them: the model prices production's
+ * bill, so it counts none.
  */
-export const PLATFORM_LOG_BYTES_PER_INVOCATION = 300;
+export const PLATFORM_LOG_BYTES_PER_INVOCATION = 0;
 /** Lambda bills duration by the millisecond, at least 1 ms. */
 const billedMs = (ms: number) => Math.max(1, Math.ceil(ms));
 

@@ -265,6 +265,8 @@ export class PaymentsGatewayStack extends Stack {
         description: `${SERVICE_NAME} ${stage} ${bundleName}`,
         environment,
         logRetention,
+        logLevel: settings.logLevel,
+        systemLogLevel: settings.systemLogLevel,
         removalPolicy,
         reservedConcurrentExecutions: settings.reservedConcurrency[bundleName],
         memorySize: memoryOf(bundleName, declaredMemory),

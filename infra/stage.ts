@@ -26,6 +26,13 @@ export interface StageSettings {
   throttle: Throttles;
   logLevel: 'DEBUG' | 'INFO';
   /**
+   * Lambda's own lines (START, END, REPORT: the platform's INFO events) are kept at INFO and dropped at
+   * WARN. Production drops them: about 300 bytes an invocation, billed at ingestion, whose figures
+   * (duration, memory, init) Lambda's own metrics and the traces already hold. A disposable stage keeps
+   * them, for sizing memory from REPORT's "Max Memory Used" (infra/function-memory.ts).
+   */
+  systemLogLevel: 'INFO' | 'WARN';
+  /**
    * Ledger settings every function gets beside lib/config.ts's defaults. Only `prod` reaches the public
    * network: every other stage points its production environment at the test network too, so a
    * developer's stage can never move real money.
@@ -104,6 +111,7 @@ export function stageSettings(stage: string): StageSettings {
           tokenPerKeyPer5Minutes: 1_000,
         },
     logLevel: production ? 'INFO' : 'DEBUG',
+    systemLogLevel: production ? 'WARN' : 'INFO',
     ledger: production
       ? {}
       : {

@@ -1,16 +1,18 @@
 // Business metrics: what integrators feel (payments accepted and settled, webhooks delivered, tokens
-// issued), as CloudWatch embedded metric format lines on stdout (Powertools Metrics). CloudWatch Logs
-// turns each line into metric values; no function ever calls the CloudWatch API, so a metric costs the
-// hot path one write to stdout. Each fact is emitted once, where it happens (a service), and published
-// at once as a line of its own: a batch worker handles messages side by side, and a line per fact keeps
-// one message's dimensions off another's.
+// issued), as CloudWatch embedded metric format (EMF) lines on stdout. CloudWatch Logs turns each line
+// into metric values; no function ever calls the CloudWatch API, so a metric costs the hot path one
+// write to stdout. Each fact is emitted once, where it happens (a service), and published at once as a
+// line of its own: a batch worker handles messages side by side, and a line per fact keeps one
+// message's dimensions off another's. A fact with several values (a settlement's count, latency,
+// deliveries and envelopes) is one line with a directive per dimension shape, not a line per value:
+// CloudWatch bills the line's bytes at ingestion, and the record's ids would be repeated in each.
+// Powertools' single-metric lines hold one directive, so the lines are written here.
 //
 // Dimensions are bounded sets (a type, a status, an error code); never a tenant or a record, which
 // would make a metric per tenant. Those go in the same line as properties (EMF metadata), where Logs
 // Insights reads them: docs/queries/*.sql. Every name lives here: the dashboard and the alarms
 // (infra/constructs/observability.ts) and `admin metrics` read them from this module.
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { logger } from './log.ts';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 
 /** Every metric of the service, by fact. */
 export const metricNames = {
@@ -52,51 +54,60 @@ export type DeliveryOutcome = '2xx' | '3xx' | '4xx' | '5xx' | 'timeout' | 'block
 /** Why a token was refused (TokenRefused's `reason`). */
 export type TokenRefusal = 'invalid_credentials' | 'rate_limited';
 
-let root: Metrics | undefined;
-
-/** Built at the first fact, from the function's environment (STAGE, POWERTOOLS_SERVICE_NAME). */
-function rootMetrics(): Metrics {
-  const serviceName = process.env.POWERTOOLS_SERVICE_NAME ?? 'payments-gateway';
-  root ??= new Metrics({
-    serviceName,
-    // A rollup repeats names of its full set, with the same values; Powertools warns of every such
-    // line ("defined as both"), which says nothing here: its notes go to debug.
-    logger: {
-      debug: (message: string) => logger.debug(message),
-      info: (message: string) => logger.info(message),
-      warn: (message: string) => logger.debug(message),
-      error: (message: string) => logger.error(message),
-    },
-    namespace: metricsNamespaceOf(serviceName, process.env.STAGE ?? 'local'),
-  });
-  return root;
-}
-
+type Unit = (typeof MetricUnit)[keyof typeof MetricUnit];
 type Dimensions = Record<string, string>;
 /** The record, tenant and anything else a reader filters by: in the line, never a dimension. */
 type Properties = Record<string, string | number | null | undefined>;
 
 /**
- * One value, published now as its own line: `dimensions` is its full set, and each of `rollups` (a
- * subset of its names) another set of the same value, so an alarm can read a total (alarms take no
- * SEARCH) while the dashboard splits it.
+ * A value of a line: `sets` are the dimension sets it is published under, each a subset of the line's
+ * dimension names (`service` is added to each; [] is `service` alone), so an alarm can read a total
+ * (alarms take no SEARCH) while the dashboard splits it.
  */
-function emit(
+interface Value {
+  name: MetricName;
+  unit: Unit;
+  value: number;
+  sets: readonly (readonly string[])[];
+}
+
+/** One EMF line, published now: a directive per distinct `sets`, every value and name at its root. */
+function publish(values: readonly Value[], dimensions: Dimensions, properties: Properties): void {
+  const service = process.env.POWERTOOLS_SERVICE_NAME ?? 'payments-gateway';
+  const namespace = metricsNamespaceOf(service, process.env.STAGE ?? 'local');
+  const directives = new Map<string, { Namespace: string; Dimensions: string[][]; Metrics: object[] }>();
+  for (const { name, unit, sets } of values) {
+    const unique = [
+      ...new Map(sets.map((names) => [names.join(','), [SERVICE_DIMENSION, ...names]])).values(),
+    ];
+    const key = JSON.stringify(unique);
+    const directive = directives.get(key) ?? { Namespace: namespace, Dimensions: unique, Metrics: [] };
+    directive.Metrics.push({ Name: name, Unit: unit });
+    directives.set(key, directive);
+  }
+  const line: Record<string, unknown> = {
+    _aws: { Timestamp: Date.now(), CloudWatchMetrics: [...directives.values()] },
+  };
+  for (const [key, property] of Object.entries(properties))
+    if (property !== undefined && property !== null) line[key] = String(property);
+  Object.assign(line, { [SERVICE_DIMENSION]: service }, dimensions);
+  for (const { name, value } of values) line[name] = value;
+  process.stdout.write(`${JSON.stringify(line)}\n`);
+}
+
+/** A value published under `service` alone. */
+const alone = (name: MetricName, unit: Unit, value: number): Value => ({ name, unit, value, sets: [[]] });
+
+/** One value as a line of its own: `dimensions` is its full set, each of `rollups` another set of it. */
+const emit = (
   name: MetricName,
-  unit: (typeof MetricUnit)[keyof typeof MetricUnit],
+  unit: Unit,
   value: number,
   dimensions: Dimensions,
   properties: Properties,
   rollups: readonly (readonly string[])[] = [],
-): void {
-  const line = rootMetrics().singleMetric();
-  for (const names of [Object.keys(dimensions), ...rollups])
-    line.addDimensions(Object.fromEntries(names.map((key) => [key, dimensions[key] as string])));
-  for (const [key, property] of Object.entries(properties))
-    if (property !== undefined && property !== null) line.addMetadata(key, String(property));
-  // Last: a single-metric instance publishes when its metric is added.
-  line.addMetric(name, unit, value);
-}
+): void =>
+  publish([{ name, unit, value, sets: [Object.keys(dimensions), ...rollups] }], dimensions, properties);
 
 // ── payments ─────────────────────────────────────────────────────────────────────────────────────
 
@@ -138,26 +149,30 @@ export function countSettled(
   },
   now: Date,
 ): void {
-  const properties = { ...paymentProperties(fact), type: fact.transactionType, status: fact.status };
-  emit(
-    metricNames.paymentSettled,
-    MetricUnit.Count,
-    1,
-    { status: fact.status, type: fact.transactionType, errorCode: fact.errorCode ?? 'none' },
+  const dimensions = { status: fact.status, type: fact.transactionType, errorCode: fact.errorCode ?? 'none' };
+  publish(
+    [
+      {
+        name: metricNames.paymentSettled,
+        unit: MetricUnit.Count,
+        value: 1,
+        sets: [Object.keys(dimensions), ['status']],
+      },
+      alone(
+        metricNames.settlementLatency,
+        MetricUnit.Milliseconds,
+        now.getTime() - Date.parse(fact.createdAt),
+      ),
+      ...(fact.deliveries !== null
+        ? [alone(metricNames.paymentDeliveries, MetricUnit.Count, fact.deliveries)]
+        : []),
+      ...(fact.envelopes !== null
+        ? [alone(metricNames.paymentEnvelopes, MetricUnit.Count, fact.envelopes)]
+        : []),
+    ],
+    dimensions,
     { ...paymentProperties(fact), environment: fact.environment },
-    [['status']],
   );
-  emit(
-    metricNames.settlementLatency,
-    MetricUnit.Milliseconds,
-    now.getTime() - Date.parse(fact.createdAt),
-    {},
-    properties,
-  );
-  if (fact.deliveries !== null)
-    emit(metricNames.paymentDeliveries, MetricUnit.Count, fact.deliveries, {}, properties);
-  if (fact.envelopes !== null)
-    emit(metricNames.paymentEnvelopes, MetricUnit.Count, fact.envelopes, {}, properties);
 }
 
 /**
@@ -184,14 +199,28 @@ export const countTransitionRefused = (
  * the reconciler's run: how many records, and the age of the oldest in seconds (its alarm pages).
  */
 export function countOwed(environment: string, owed: number, oldestAgeSeconds: number): void {
-  emit(metricNames.owedPayments, MetricUnit.Count, owed, { environment }, {}, [[]]);
-  emit(metricNames.owedOldestAge, MetricUnit.Seconds, oldestAgeSeconds, { environment }, {}, [[]]);
+  const sets = [['environment'], []];
+  publish(
+    [
+      { name: metricNames.owedPayments, unit: MetricUnit.Count, value: owed, sets },
+      { name: metricNames.owedOldestAge, unit: MetricUnit.Seconds, value: oldestAgeSeconds, sets },
+    ],
+    { environment },
+    {},
+  );
 }
 
 /** A lease of the channel pool: channels held after it, or a wait (none was free). */
 export function countChannelLease(environment: string, inUse: number, size: number, waited: boolean): void {
-  emit(metricNames.channelsInUse, MetricUnit.Count, inUse, { environment }, { poolSize: size });
-  if (waited) emit(metricNames.channelWaits, MetricUnit.Count, 1, { environment }, { poolSize: size });
+  const sets = [['environment']];
+  publish(
+    [
+      { name: metricNames.channelsInUse, unit: MetricUnit.Count, value: inUse, sets },
+      ...(waited ? [{ name: metricNames.channelWaits, unit: MetricUnit.Count, value: 1, sets }] : []),
+    ],
+    { environment },
+    { poolSize: size },
+  );
 }
 
 // ── webhooks ─────────────────────────────────────────────────────────────────────────────────────
@@ -220,16 +249,23 @@ export function countDelivery(
   fact: DeliveryFact & { outcome: DeliveryOutcome; attempt: number; eventCreatedAt: string },
   now: Date,
 ): void {
-  const properties = { ...deliveryProperties(fact), attempt: fact.attempt };
-  emit(metricNames.webhookDelivery, MetricUnit.Count, 1, { outcome: fact.outcome }, properties, [[]]);
-  if (fact.outcome !== '2xx') return;
-  emit(metricNames.webhookAttemptAtSuccess, MetricUnit.Count, fact.attempt, {}, properties);
-  emit(
-    metricNames.webhookDeliveryLatency,
-    MetricUnit.Milliseconds,
-    now.getTime() - Date.parse(fact.eventCreatedAt),
-    {},
-    properties,
+  const delivered = fact.outcome === '2xx';
+  publish(
+    [
+      { name: metricNames.webhookDelivery, unit: MetricUnit.Count, value: 1, sets: [['outcome'], []] },
+      ...(delivered
+        ? [
+            alone(metricNames.webhookAttemptAtSuccess, MetricUnit.Count, fact.attempt),
+            alone(
+              metricNames.webhookDeliveryLatency,
+              MetricUnit.Milliseconds,
+              now.getTime() - Date.parse(fact.eventCreatedAt),
+            ),
+          ]
+        : []),
+    ],
+    { outcome: fact.outcome },
+    { ...deliveryProperties(fact), attempt: fact.attempt },
   );
 }
 

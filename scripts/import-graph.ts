@@ -87,6 +87,7 @@ export const LAYERS: { name: string; rule: string; members: string[] }[] = [
       'zod.ts',
       'config.ts',
       'log.ts',
+      'log-format.ts',
       'trace.ts',
       'metrics.ts',
       'queue-names.ts',

@@ -1,6 +1,7 @@
 -- A payment's whole life, by its transactionRecordId: every function's log lines and metric lines that
--- name it, in time order (the API's acceptance, the outbox router's sends, the ledger submitter's
--- envelopes and settlement, the webhook dispatcher's fan-out and each delivery attempt).
+-- name it, in time order (the API's acceptance, the ledger submitter's settlement, the webhook
+-- dispatcher's fan-out and each delivery attempt; at DEBUG also the outbox router's sends, the
+-- submitter's envelopes and each lifecycle move).
 -- CloudWatch Logs Insights; log groups: every function of the stage (their names start with its stack name).
 -- Replace the id below.
 fields @timestamp, function_name, level, message, requestId, status, errorCode, attempt, statusCode, @message

@@ -73,18 +73,26 @@ async function send(routed: Routed[]): Promise<void> {
   );
 }
 
-// The records' log keys are each their own: a line per message sent, with the keys of its record.
+// The records' log keys are each their own: a record not sent warns with its keys. A message sent is a
+// DEBUG line with its record's keys (the route's trace subsegment is annotated with them too); at INFO the
+// batch says what it sent by queue in one line, as the next hop's line names each record again.
 export const handler = middy(async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
   const routed: Routed[] = [];
   for (const record of event.Records) routed.push(await route(record));
   await send(routed);
+  const sent: Record<string, number> = {};
   for (const { record, keys, messages, failed } of routed) {
     logger.resetKeys();
     logger.appendKeys({ eventId: record.eventID, sequenceNumber: record.dynamodb?.SequenceNumber, ...keys });
     if (failed) logger.warn('Outbox record not sent: the stream offers it again');
-    else for (const { queue } of messages) logger.info('Outbox message sent', { queue });
+    else
+      for (const { queue } of messages) {
+        logger.debug('Outbox message sent', { queue });
+        sent[queue] = (sent[queue] ?? 0) + 1;
+      }
   }
   logger.resetKeys();
+  if (Object.keys(sent).length > 0) logger.info('Outbox messages sent', { records: routed.length, sent });
   return {
     batchItemFailures: routed
       .filter((r) => r.failed)

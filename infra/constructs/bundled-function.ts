@@ -17,6 +17,10 @@ export interface BundledFunctionProps {
   description: string;
   environment: Record<string, string>;
   logRetention: logs.RetentionDays;
+  /** The application's lines kept (the logger's level; an EMF line, with no level, counts as INFO). */
+  logLevel: 'DEBUG' | 'INFO';
+  /** Lambda's own lines kept: INFO keeps START and REPORT, WARN drops them (infra/stage.ts). */
+  systemLogLevel: 'INFO' | 'WARN';
   removalPolicy: RemovalPolicy;
   /** API functions answer within API Gateway's 30 s; workers follow their queue's visibility timeout. */
   timeout?: Duration | undefined;
@@ -66,6 +70,11 @@ export class BundledFunction extends Construct {
       handler: 'index.handler',
       role: this.role,
       logGroup: this.logGroup,
+      // JSON, so Lambda filters by level: its own lines by systemLogLevel, the function's by their
+      // `level` (Powertools reads AWS_LAMBDA_LOG_LEVEL, which this sets, before LOG_LEVEL).
+      loggingFormat: lambda.LoggingFormat.JSON,
+      applicationLogLevelV2: lambda.ApplicationLogLevel[props.logLevel],
+      systemLogLevelV2: lambda.SystemLogLevel[props.systemLogLevel],
       tracing: lambda.Tracing.ACTIVE,
       memorySize: props.memorySize,
       timeout: props.timeout ?? Duration.seconds(DEFAULT_TIMEOUT_SECONDS),

@@ -44,7 +44,9 @@ export interface LedgerAssetRef {
 }
 
 /** Clock and retry tuning passed through to submitOnce. */
-export type SubmitTuning = Partial<Pick<SubmitOptions, 'now' | 'maxRounds' | 'pauseMs' | 'budgetMs'>>;
+export type SubmitTuning = Partial<
+  Pick<SubmitOptions, 'now' | 'maxRounds' | 'pauseMs' | 'budgetMs' | 'outcomeLogged'>
+>;
 
 /** What a new wallet account starts with: its reserves and nothing more. */
 export const startingBalanceFor = (trustlines: number): string =>

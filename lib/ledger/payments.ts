@@ -394,7 +394,9 @@ export async function executePayment(input: ExecutePaymentInput): Promise<Submis
   // An intent with an envelope resumes from it; the openings come before its first one.
   const known = firstDelivery ? null : ((await findSubmission(environment, intentId)) ?? null);
   if (!known) {
-    const opening = await openTrustlines(environment, intentId, wantedBy(legs), tuning, opened);
+    // An opening is its own intent, whose outcome no caller logs: its line stays INFO.
+    const { outcomeLogged: _, ...openingTuning } = tuning;
+    const opening = await openTrustlines(environment, intentId, wantedBy(legs), openingTuning, opened);
     if (opening) return opening;
   }
   return submitOnce({ environment, intentId, purpose, build, channel: true, known, ...tuning });

@@ -139,6 +139,12 @@ export interface SubmitOptions {
    * write that loses adopts what the other worker left.
    */
   known?: SubmissionRecord | null;
+  /**
+   * The caller logs the intent's outcome in a line of its own (a P2P payment's `Payment completed`), so
+   * the run's `Ledger submission succeeded` is DEBUG, not a second INFO line of the same fact. A failure
+   * stays INFO either way.
+   */
+  outcomeLogged?: boolean;
 }
 
 export type SubmissionOutcome =
@@ -304,6 +310,7 @@ class SubmissionRun {
   readonly networkId: string;
   /** The channel this run leased or renewed (its account), freed with the intent's others. */
   leased: string | undefined;
+  readonly outcomeLogged: boolean;
 
   constructor(options: SubmitOptions) {
     const network = ledgerNetwork(options.environment);
@@ -312,13 +319,19 @@ class SubmissionRun {
     this.purpose = options.purpose;
     this.build = options.build;
     this.useChannel = options.channel === true;
+    this.outcomeLogged = options.outcomeLogged === true;
     this.now = options.now ?? (() => new Date());
     this.networkPassphrase = network.networkPassphrase;
     this.networkId = hex(sha256(Buffer.from(network.networkPassphrase)));
   }
 
-  log(message: string, record: SubmissionRecord | undefined, extra: Record<string, unknown> = {}) {
-    logger.info(message, {
+  log(
+    message: string,
+    record: SubmissionRecord | undefined,
+    extra: Record<string, unknown> = {},
+    level: 'info' | 'debug' = 'info',
+  ) {
+    logger[level](message, {
       intentId: this.intentId,
       environment: this.environment,
       hash: record?.hash,
@@ -527,7 +540,8 @@ class SubmissionRun {
     };
     const written = await replaceSubmission(record, expected);
     if (!written.written) return this.adopt(written);
-    this.log('Ledger envelope persisted', record, { replaces: previous?.hash ?? null, mode });
+    // A step, not an outcome: the outcome's line names the hash that landed.
+    this.log('Ledger envelope persisted', record, { replaces: previous?.hash ?? null, mode }, 'debug');
     return { record };
   }
 
@@ -599,9 +613,12 @@ class SubmissionRun {
     if (!written.written) return this.adopt(written);
     const settled: SubmissionRecord = { ...record, ...settlement, updatedAt: this.now().toISOString() };
     await this.releaseChannels(record, landed && settlement.hash ? settlement.hash : undefined);
-    this.log(`Ledger submission ${settlement.status}`, settled, {
-      ...(settlement.status === 'failed' ? { errorCode: settlement.errorCode } : {}),
-    });
+    this.log(
+      `Ledger submission ${settlement.status}`,
+      settled,
+      settlement.status === 'failed' ? { errorCode: settlement.errorCode } : {},
+      settlement.status === 'succeeded' && this.outcomeLogged ? 'debug' : 'info',
+    );
     return { outcome: outcomeOf(settled) };
   }
 

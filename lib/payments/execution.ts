@@ -159,6 +159,8 @@ async function execute(
       slippage: record.slippage ?? '0',
       budgetMs: PAYMENT_BUDGET_MS,
       firstDelivery,
+      // `Payment completed` (or failed) below is the submitter's line of the payment.
+      outcomeLogged: true,
     });
   } catch (error) {
     // Acceptance checked what the ledger checks here; a refusal means a record that can never execute.

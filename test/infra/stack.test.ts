@@ -481,6 +481,23 @@ describe('timeouts and concurrency', () => {
     assert.deepEqual(submitting.sort(), ['workers/ledger-submitter', 'workers/wallet-activator']);
   });
 
+  test('JSON logs: the stage’s level for the functions’ lines; Lambda’s START and REPORT kept in dev, dropped in prod', () => {
+    for (const functionId of functionIds) {
+      const dev = props(functionId).LoggingConfig as Record<string, unknown>;
+      const prod = prodResources[functionId]?.Properties?.LoggingConfig as Record<string, unknown>;
+      assert.deepEqual(
+        [dev.LogFormat, dev.ApplicationLogLevel, dev.SystemLogLevel],
+        ['JSON', 'DEBUG', 'INFO'],
+        `dev ${functionId}`,
+      );
+      assert.deepEqual(
+        [prod.LogFormat, prod.ApplicationLogLevel, prod.SystemLogLevel],
+        ['JSON', 'INFO', 'WARN'],
+        `prod ${functionId}`,
+      );
+    }
+  });
+
   test('prod reserves concurrency for what moves money and caps the fallback; other stages reserve none', () => {
     const reserved = stageSettings('prod').reservedConcurrency;
     for (const [bundle, functionId] of functionIdByBundle) {

@@ -86,10 +86,10 @@ describe('a payment in the functions’ output', () => {
     await receiver.until(1);
 
     // Each function by a line only it writes (its function_name says the same: each invocation has its
-    // own context, local/invocation.ts).
+    // own context, local/invocation.ts). The outbox router names records only at DEBUG: its INFO line is
+    // the batch's, below.
     const lineOf = {
       payments: 'Payment accepted',
-      'streams/outbox': 'Outbox message sent',
       'ledger-submitter': 'Payment completed',
       'webhook-dispatcher': 'Webhook event fanned out',
       'webhook-deliverer': 'Webhook delivery attempted',
@@ -128,10 +128,16 @@ describe('a payment in the functions’ output', () => {
       ['completed', 'p2p', 'none'],
     );
     assert.equal((await settled(alice, recordId)).status, 'completed');
-    const latency = metricLine(lines, metricNames.settlementLatency);
-    assert.ok(latency && Number(latency[metricNames.settlementLatency]) >= 0, 'a SettlementLatency value');
+    // The settlement's values are one line (a directive per dimension shape), not a line each.
+    assert.ok(Number(settledLine[metricNames.settlementLatency]) >= 0, 'a SettlementLatency value');
+    assert.ok(Number(settledLine[metricNames.paymentDeliveries]) >= 1, 'its deliveries in the line');
+    assert.ok(Number(settledLine[metricNames.paymentEnvelopes]) >= 1, 'its envelopes in the line');
+    assert.deepEqual(settledLine._aws?.CloudWatchMetrics[1]?.Dimensions, [['service']]);
     const delivered = metricLine(lines, metricNames.webhookDelivery);
     assert.equal(delivered?.outcome, '2xx');
+    assert.equal(delivered?.[metricNames.webhookAttemptAtSuccess], 1, 'the success in the delivery line');
+    assert.ok(Number(delivered?.[metricNames.webhookDeliveryLatency]) >= 0);
+    assert.equal(lines.filter((line) => line._aws).length, 3, 'accepted, settled, delivered: a line each');
 
     for (const line of lines.filter((candidate) => candidate._aws))
       for (const dimensions of line._aws?.CloudWatchMetrics[0]?.Dimensions ?? [])
@@ -148,6 +154,21 @@ describe('a payment in the functions’ output', () => {
     assert.equal(settledBy?.requestId, requestId, 'the worker names the creating request');
     const acceptedBy = logged.find((line) => line.message === lineOf.payments);
     assert.equal(acceptedBy?.requestId, requestId);
+    // An INFO line names its invocation and no more of the context (lib/log-format.ts).
+    assert.equal(acceptedBy?.function_name, 'payments');
+    assert.equal(typeof acceptedBy?.function_request_id, 'string');
+    for (const repeated of ['function_arn', 'function_memory_size', 'sampling_rate', 'service'])
+      assert.ok(!(repeated in (acceptedBy ?? {})), `no ${repeated} on an INFO line`);
+
+    const outboxBatches = readFileSync(outputFile(), 'utf8')
+      .split('\n')
+      .filter((text) => text.includes('"Outbox messages sent"'))
+      .map((text) => JSON.parse(text) as Line & { sent: Record<string, number> })
+      .filter((line) => String(line.timestamp) >= String(acceptedBy?.timestamp));
+    assert.ok(
+      outboxBatches.some((line) => (line.sent['ledger-submissions'] ?? 0) >= 1),
+      'the outbox router sent the submission in a batch it logged',
+    );
   });
 
   // Ramps settle in steps and through their provider's notifications (lib/payments/ramps/execution.ts), not in

@@ -13,6 +13,7 @@ import {
   paymentCost,
   totalOf,
 } from '../../bench/cost-model.ts';
+import { stageSettings } from '../../infra/stage.ts';
 
 const none: PaymentCounts = {
   calls: {},
@@ -59,6 +60,12 @@ describe('the cost model', () => {
       ((3 * PLATFORM_LOG_BYTES_PER_INVOCATION) / 1024 ** 3) * 0.5 * 1_000_000,
     );
     close(cost['X-Ray: traces (default sampling)'], 3 * 0.05 * 5);
+  });
+
+  it('counts none of Lambda’s own lines, as production drops them (systemLogLevel WARN)', () => {
+    assert.equal(stageSettings('prod').systemLogLevel, 'WARN');
+    assert.equal(PLATFORM_LOG_BYTES_PER_INVOCATION, 0);
+    assert.equal(stageSettings('dev').systemLogLevel, 'INFO', 'a disposable stage keeps REPORT for sizing');
   });
 
   it('counts every SQS call a request, and each API request at the edge, the web ACL and API Gateway', () => {

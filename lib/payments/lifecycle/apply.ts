@@ -153,7 +153,9 @@ export async function applyEvent(
       current = written.current;
       continue;
     }
-    logger.info('Transaction moved', {
+    // DEBUG: the move is kept in the record's own timeline (its history, written above), a settled one
+    // in its PaymentSettled line, and a P2P payment's in the submitter's `Payment completed`.
+    logger.debug('Transaction moved', {
       transactionRecordId: current.transactionRecordId,
       from,
       to: move.to,
