@@ -6,20 +6,23 @@ import {
   type BatchGetCommandOutput,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
+import { recordOf } from '../lib/db/entity.ts';
 import { type ItemKey, ledgerKeys, transactionKeys } from '../lib/db/keys.ts';
 import type { SubmissionRecord } from '../lib/ledger/submissions.ts';
 import type { TransactionRecord } from '../lib/payments/repo.ts';
+import { restoredOf } from '../lib/payments/stored-record.ts';
 import type { Tenant } from '../lib/tenant.ts';
 
 const BATCH = 100;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Items by key, consistently read; a key with no item is missing from the map. */
+/** Items by key (as `decode` reads them), consistently read; a key with no item is missing from the map. */
 async function batchGet<T>(
   db: DynamoDBDocumentClient,
   TableName: string,
   keys: ItemKey[],
   keyOf: (item: T) => string,
+  decode: (item: Record<string, unknown>) => T = (item) => item as T,
 ): Promise<Map<string, T>> {
   const found = new Map<string, T>();
   for (let i = 0; i < keys.length; i += BATCH) {
@@ -28,7 +31,10 @@ async function batchGet<T>(
       const { Responses, UnprocessedKeys }: BatchGetCommandOutput = await db.send(
         new BatchGetCommand({ RequestItems: { [TableName]: { Keys, ConsistentRead: true } } }),
       );
-      for (const item of Responses?.[TableName] ?? []) found.set(keyOf(item as T), item as T);
+      for (const item of Responses?.[TableName] ?? []) {
+        const record = decode(item);
+        found.set(keyOf(record), record);
+      }
       Keys = UnprocessedKeys?.[TableName]?.Keys;
       if (Keys?.length) await pause(20);
     }
@@ -57,7 +63,9 @@ export function recordReader(db: DynamoDBDocumentClient, TableName: string, tena
       db,
       TableName,
       ids.map((id) => transactionKeys.record(tenant, id)),
-      (item) => item.transactionRecordId,
+      (record) => record.transactionRecordId,
+      // Whole, as the repo reads it: the item leaves out what the rest implies (its intentId among them).
+      (item) => restoredOf(recordOf(item)) as unknown as TransactionRecord,
     );
   const submissions = (intentIds: readonly string[]) =>
     batchGet<SubmissionRecord>(

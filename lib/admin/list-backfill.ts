@@ -11,8 +11,8 @@ import { putAll, updateIf } from '../db/items.ts';
 import type { ItemKey } from '../db/keys.ts';
 import { scanByType } from '../db/scan-by-type.ts';
 import {
-  type TransactionRecord,
   transactionEntity,
+  transactionOf,
   transactionWalletEntity,
   walletEntriesOf,
 } from '../payments/repo.ts';
@@ -35,8 +35,7 @@ export async function backfillListKeys(extra: Entity<never>[] = []): Promise<Rec
       Object.entries(definition.indexKeysOf?.(item) ?? {}).filter(([name]) => name.startsWith('list')),
     );
     const transaction = (definition.keyOf as unknown) === transactionEntity.keyOf;
-    if (transaction)
-      await putAll(transactionWalletEntity, walletEntriesOf(item as unknown as TransactionRecord));
+    if (transaction) await putAll(transactionWalletEntity, walletEntriesOf(transactionOf(item)));
     await updateIf(
       { pk: item.pk, sk: item.sk } as ItemKey,
       { set: keys },

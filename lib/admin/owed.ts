@@ -3,10 +3,10 @@
 // owed). The ledger-submitter pays them until they land, and the reconciler re-drives them; this lists
 // them with their age and last refusal, and re-drives one now (once its cause is cleared, say).
 import { sendToQueue } from '../aws/queues.ts';
-import { pendingAll } from '../db/pending-index.ts';
+import { type PendingItem, pendingAll } from '../db/pending-index.ts';
 import { redriveMessages } from '../outbox.ts';
 import { isOwed, stateOf } from '../payments/lifecycle/records.ts';
-import type { TransactionRecord } from '../payments/repo.ts';
+import { type TransactionRecord, transactionOf } from '../payments/repo.ts';
 import type { Environment } from '../tenant.ts';
 import { AdminRefusal } from './refusal.ts';
 
@@ -41,15 +41,15 @@ const owedOf = (record: TransactionRecord, now: Date): OwedPayment => {
   };
 };
 
-async function owedRecords(environment: Environment): Promise<TransactionRecord[]> {
-  const pending = (await pendingAll(environment, 'transaction')) as unknown as TransactionRecord[];
-  return pending.filter(isOwed);
+/** The items as the index holds them (a re-drive reads their keys and type), each owing money. */
+async function owedItems(environment: Environment): Promise<PendingItem[]> {
+  return (await pendingAll(environment, 'transaction')).filter((item) => isOwed(transactionOf(item)));
 }
 
 /** Everything owed in the environment, oldest first. */
 export async function listOwed(environment: Environment, now = new Date()): Promise<OwedPayment[]> {
-  return (await owedRecords(environment))
-    .map((record) => owedOf(record, now))
+  return (await owedItems(environment))
+    .map((item) => owedOf(transactionOf(item), now))
     .sort((a, b) => (a.owedSince ?? '').localeCompare(b.owedSince ?? ''));
 }
 
@@ -58,12 +58,11 @@ export async function redriveOwed(
   environment: Environment,
   transactionRecordId: string,
 ): Promise<OwedPayment> {
-  const record = (await owedRecords(environment)).find((r) => r.transactionRecordId === transactionRecordId);
-  if (!record)
+  const item = (await owedItems(environment)).find((i) => i.transactionRecordId === transactionRecordId);
+  if (!item)
     throw new AdminRefusal(
       `Nothing is owed on ${transactionRecordId} in ${environment} (paid, or not a record of money owed)`,
     );
-  for (const { queue, message } of redriveMessages(record as unknown as Record<string, unknown>))
-    await sendToQueue(queue, message);
-  return owedOf(record, new Date());
+  for (const { queue, message } of redriveMessages(item)) await sendToQueue(queue, message);
+  return owedOf(transactionOf(item), new Date());
 }

@@ -8,6 +8,12 @@ export interface Entity<R> {
   keyOf(record: R): ItemKey;
   /** Index keys written with the item; tenant-owned items get tenant-scoped ones (lib/db/keys.ts). */
   indexKeysOf?(record: R): IndexKeys;
+  /**
+   * The members its item holds, where that is fewer than the record's (what the rest of the record
+   * implies is not written: an item is paid per started KB at each write), and the record they give back.
+   */
+  storedOf?(record: R): Record<string, unknown>;
+  restoredOf?(stored: Record<string, unknown>): Record<string, unknown>;
 }
 
 export const entity = <R>(definition: Entity<R>): Entity<R> => definition;
@@ -31,7 +37,7 @@ export function itemOf<R>(definition: Entity<R>, record: R): Record<string, unkn
     ...definition.keyOf(record),
     ...definition.indexKeysOf?.(record),
     type: definition.type,
-    ...(record as Record<string, unknown>),
+    ...(definition.storedOf ? definition.storedOf(record) : record),
   };
 }
 
@@ -41,4 +47,13 @@ export function recordOf<R>(item: Record<string, unknown> | undefined): R | unde
 export function recordOf<R>(item: Record<string, unknown> | undefined): R | undefined {
   if (!item) return undefined;
   return Object.fromEntries(Object.entries(item).filter(([name]) => !TABLE_ATTRIBUTES.has(name))) as R;
+}
+
+/** An item of `definition` as its domain record: `recordOf`, restored whole where the entity stores less. */
+export function fromItem<R>(definition: Entity<R>, item: Record<string, unknown>): R;
+export function fromItem<R>(definition: Entity<R>, item: Record<string, unknown> | undefined): R | undefined;
+export function fromItem<R>(definition: Entity<R>, item: Record<string, unknown> | undefined): R | undefined {
+  const record = recordOf<Record<string, unknown>>(item);
+  if (!record || !definition.restoredOf) return record as R | undefined;
+  return definition.restoredOf(record) as R;
 }

@@ -49,5 +49,5 @@ export async function recordNotification(
     sentAt: record.notification?.sentAt ?? null,
     ...change,
   };
-  await noteNotification(tenant, transactionRecordId, notification, now);
+  await noteNotification(tenant, record, notification, now);
 }

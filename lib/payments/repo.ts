@@ -2,9 +2,10 @@
 // (lib/db/keys.ts transactionKeys). The record is the outbox: its insert, `initiated`, is what asks for the
 // ledger work (lib/outbox.ts), and every later move is conditional on the status the mover read, so a record
 // never moves backwards and never completes twice.
-import { absent, holds } from '../db/conditions.ts';
-import { entity, recordOf } from '../db/entity.ts';
+import { absent, type Condition, holds } from '../db/conditions.ts';
+import { entity, fromItem } from '../db/entity.ts';
 import {
+  type Changes,
   createIfAbsent,
   getItems,
   getRecord,
@@ -18,6 +19,7 @@ import {
 import { type ListIndex, pendingKeys, tenantOf, tenantScope, transactionKeys } from '../db/keys.ts';
 import { listIndexName, type PageRequest, positionOn, queryPage, readsKeysOnly } from '../db/paginate.ts';
 import type { Environment, Tenant } from '../tenant.ts';
+import { changesOf, RAMP_UNSET, restoredOf, storedOf } from './stored-record.ts';
 
 /**
  * P2P and swaps go initiated → completed | failed. Ramps pass through `processing` (the ledger leg has
@@ -215,7 +217,48 @@ export const transactionEntity = entity<TransactionRecord>({
       ? pendingKeys.of(record.environment, 'transaction', record.createdAt)
       : {}),
   }),
+  // Not written: what the rest of the record implies (stored-record.ts).
+  storedOf: (record) => storedOf(record as unknown as Record<string, unknown>),
+  restoredOf,
 });
+
+/** The members of R that may hold null. */
+type NullableMembers<R> = { [K in keyof R]-?: null extends R[K] ? K : never }[keyof R];
+
+// Every member that may hold null is one whose null the item leaves out: a member added to the record
+// without its entry there fails to type-check here.
+RAMP_UNSET satisfies Record<NullableMembers<TransactionRecord>, null>;
+
+/** A transaction item (a read, a write's answer, a stream image) as its record: the members it does not hold filled in. */
+export const transactionOf = (item: object): TransactionRecord =>
+  fromItem(transactionEntity, item as Record<string, unknown>);
+
+const writtenOf = (written: Written<object>): Written<TransactionRecord> => {
+  if (written.outcome === 'written') return { outcome: 'written', record: transactionOf(written.record) };
+  if (written.outcome === 'conditionFailed')
+    return { outcome: 'conditionFailed', current: transactionOf(written.current) };
+  return written;
+};
+
+/**
+ * Changes `record` (as it was read) if `condition` holds: the record after, or what holds it back. A member
+ * set to what the record then implies (a null, a payment's state) is removed: its put would not write it.
+ */
+export async function updateTransaction(
+  tenant: Tenant,
+  record: TransactionRecord,
+  changes: Changes,
+  condition: Condition,
+): Promise<Written<TransactionRecord>> {
+  const { set, remove } = changesOf(record as unknown as Record<string, unknown>, changes.set ?? {});
+  return writtenOf(
+    await updateIf<object>(
+      transactionKeys.record(tenant, record.transactionRecordId),
+      { ...changes, set, ...(remove.length ? { remove: [...(changes.remove ?? []), ...remove] } : {}) },
+      condition,
+    ),
+  );
+}
 
 /** A wallet's entry for a record it takes part in: what the walletId filter reads (lib/db/keys.ts). */
 export type TransactionWalletEntry = Pick<
@@ -247,7 +290,7 @@ export const walletEntriesOf = (record: TransactionRecord): TransactionWalletEnt
  */
 export async function putTransaction(record: TransactionRecord): Promise<Written<TransactionRecord>> {
   await putAll(transactionWalletEntity, walletEntriesOf(record));
-  return createIfAbsent(transactionEntity, record);
+  return writtenOf(await createIfAbsent(transactionEntity, record));
 }
 
 /** Writes a new record (its wallet entries first, as putTransaction) with `alongside`, both or neither. */
@@ -263,15 +306,20 @@ export async function putTransactionWith(
   return written.outcome === 'written';
 }
 
-export const findTransaction = (
+export async function findTransaction(
   tenant: Tenant,
   transactionRecordId: string,
   options: { consistent?: boolean } = {},
-) => getRecord<TransactionRecord>(transactionKeys.record(tenant, transactionRecordId), options);
+): Promise<TransactionRecord | undefined> {
+  const item = await getRecord<object>(transactionKeys.record(tenant, transactionRecordId), options);
+  return item && transactionOf(item);
+}
 
 /** The tenant's records among `ids` (missing ones left out), eventually consistent. */
-export const findTransactions = (tenant: Tenant, transactionRecordIds: string[]) =>
-  getRecords<TransactionRecord>(transactionRecordIds.map((id) => transactionKeys.record(tenant, id)));
+export const findTransactions = async (tenant: Tenant, transactionRecordIds: string[]) =>
+  (await getRecords<object>(transactionRecordIds.map((id) => transactionKeys.record(tenant, id)))).map(
+    transactionOf,
+  );
 
 export type Settlement =
   | {
@@ -288,12 +336,13 @@ export type Settlement =
  */
 export const noteNotification = (
   tenant: Tenant,
-  transactionRecordId: string,
+  record: TransactionRecord,
   notification: NotificationOnRecord,
   now: Date,
 ): Promise<Written<TransactionRecord>> =>
-  updateIf<TransactionRecord>(
-    transactionKeys.record(tenant, transactionRecordId),
+  updateTransaction(
+    tenant,
+    record,
     { set: { notification, updatedAt: now.toISOString() } },
     holds({ status: 'completed' }),
   );
@@ -333,7 +382,7 @@ export function listTransactionPage(
   });
   const scope = tenantScope(tenant);
   const binding = { scope, query: `transactions?${JSON.stringify(filters)}` };
-  const toRecord = (item: Record<string, unknown>) => recordOf<TransactionRecord>(item);
+  const toRecord = transactionOf;
   if (walletId)
     return queryPage(
       {

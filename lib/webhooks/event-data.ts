@@ -8,7 +8,7 @@ import type { CustomerRecord } from '../customers/repo.ts';
 import { toCustomerResource } from '../customers/responses.ts';
 import { recordOf } from '../db/entity.ts';
 import { exactNumber } from '../http/plain-json.ts';
-import type { TransactionRecord } from '../payments/repo.ts';
+import { transactionOf } from '../payments/repo.ts';
 import { toTransactionResource } from '../payments/responses.ts';
 import type { WalletRecord } from '../wallets/repo.ts';
 import { toWalletResource } from '../wallets/responses.ts';
@@ -18,7 +18,7 @@ export function eventDataOf(message: EventMessage): unknown {
   const record = recordOf<unknown>(message.item);
   switch (message.itemType) {
     case 'transaction':
-      return toTransactionResource(record as TransactionRecord);
+      return toTransactionResource(transactionOf(message.item));
     case 'wallet':
       // Balances are read from the ledger when asked for; an event reports the KYC decision.
       return toWalletResource(record as WalletRecord, null);
@@ -55,8 +55,7 @@ export function resourceIdOf(message: EventMessage): string | null {
  * of its record's events.
  */
 export function eventMetaDataOf(message: EventMessage): Record<string, unknown> {
-  const receipt =
-    message.itemType === 'transaction' ? recordOf<TransactionRecord>(message.item).receipt : undefined;
+  const receipt = message.itemType === 'transaction' ? transactionOf(message.item).receipt : undefined;
   if (!receipt) return {};
   return {
     data: {

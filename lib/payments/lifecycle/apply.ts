@@ -6,13 +6,12 @@
 // provider state the record holds is a duplicate, dropped without a count (the alarm is for contradictions).
 // Each move appends its entry to the record's history in the same write (history.ts): the timeline.
 import { holdsAtVersion } from '../../db/conditions.ts';
-import { updateIf } from '../../db/items.ts';
 import { pendingKeys, transactionKeys } from '../../db/keys.ts';
 import { logger } from '../../log.ts';
 import * as metrics from '../../metrics.ts';
 import type { Tenant } from '../../tenant.ts';
 import { releaseRampUse } from '../ramps/usage.ts';
-import type { TransactionRecord } from '../repo.ts';
+import { type TransactionRecord, updateTransaction } from '../repo.ts';
 import { entryOf, type LedgerFacts } from './history.ts';
 import { decide, type EventType, type Move } from './machine.ts';
 import { lifecycleOf, stateOf, versionOf } from './records.ts';
@@ -143,8 +142,9 @@ export async function applyEvent(
       metrics.countTransitionRefused(current, from, event.type, event.source);
       return { outcome: 'refused', record: current };
     }
-    const written = await updateIf<TransactionRecord>(
-      transactionKeys.record(tenant, current.transactionRecordId),
+    const written = await updateTransaction(
+      tenant,
+      current,
       changesOf(tenant, current, move, event, now),
       holdsAtVersion({ status: current.status }, 'version', versionOf(current)),
     );
