@@ -13,9 +13,21 @@ export interface DynamoDbLocal {
   stop(): Promise<void>;
 }
 
+/**
+ * The JVM's options: the client compiler only (C1, no C2) and the serial collector. DynamoDB Local's runs
+ * here are short (a test file's, a bench run's: tens of thousands of calls) on 2 cores, where C2's
+ * compilations and G1's concurrent threads cost more CPU than their faster code saves: bench/dynamodb-jvm.ts
+ * measures each choice on the same calls, interleaved (docs/bench.md "DynamoDB Local's JVM").
+ */
+export const DYNAMODB_LOCAL_JVM_OPTIONS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
+
 export async function startDynamoDbLocal(
   installDir: string,
-  { port, dbPath }: { port?: number; dbPath?: string } = {},
+  {
+    port,
+    dbPath,
+    jvmOptions = DYNAMODB_LOCAL_JVM_OPTIONS,
+  }: { port?: number; dbPath?: string; jvmOptions?: string[] } = {},
 ): Promise<DynamoDbLocal> {
   const jar = join(installDir, 'DynamoDBLocal.jar');
   if (!existsSync(jar))
@@ -26,6 +38,7 @@ export async function startDynamoDbLocal(
     [
       `-Djava.library.path=${join(installDir, 'DynamoDBLocal_lib')}`,
       '-Xms64m',
+      ...jvmOptions,
       '-jar',
       jar,
       ...(dbPath === undefined ? ['-inMemory'] : ['-dbPath', dbPath]),
