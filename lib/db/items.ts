@@ -227,6 +227,9 @@ export async function putAll<R>(definition: Entity<R>, records: R[]): Promise<vo
 }
 
 /** The items at `keys` (at most 100), in the keys' order: undefined where there is none. */
+/** BatchGetItem's most keys a call. */
+const BATCH_GET_KEYS = 100;
+
 export async function getItems(
   keys: ItemKey[],
   options: { consistent?: boolean } = {},
@@ -236,13 +239,17 @@ export async function getItems(
   const consistent = options.consistent ? { ConsistentRead: true } : {};
   // Asked once each: DynamoDB refuses a batch naming an item twice, and two keys may name one item (a
   // wallet's list entries for one record, one of them written by a replay: lib/payments/repo.ts).
-  let pending: ItemKey[] = [...new Map(keys.map((key) => [id(key), key])).values()];
-  while (pending.length) {
-    const { Responses, UnprocessedKeys } = await db.send(
-      new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ...consistent } } }),
-    );
-    for (const item of Responses?.[tableName()] ?? []) found.set(id(item), item);
-    pending = (UnprocessedKeys?.[tableName()]?.Keys ?? []) as ItemKey[];
+  const unique: ItemKey[] = [...new Map(keys.map((key) => [id(key), key])).values()];
+  // BatchGetItem takes at most BATCH_GET_KEYS keys a call.
+  for (let from = 0; from < unique.length; from += BATCH_GET_KEYS) {
+    let pending = unique.slice(from, from + BATCH_GET_KEYS);
+    while (pending.length) {
+      const { Responses, UnprocessedKeys } = await db.send(
+        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ...consistent } } }),
+      );
+      for (const item of Responses?.[tableName()] ?? []) found.set(id(item), item);
+      pending = (UnprocessedKeys?.[tableName()]?.Keys ?? []) as ItemKey[];
+    }
   }
   return keys.map((key) => found.get(id(key)));
 }

@@ -14,9 +14,6 @@ export type PendingItem = Record<string, unknown> & ItemKey & { type: string; pe
 
 type Entry = ItemKey & { pendingPk: string; pendingSk: string };
 
-/** BatchGetItem's most keys a call. */
-const BATCH_GET_KEYS = 100;
-
 /** The index the stage's step reads (lib/db/table.ts): the keys-only one, or the projected one before it. */
 const readIndex = () => (config().PENDING_INDEX_READS === 'KEYS_ONLY' ? PENDING_KEYS_INDEX : PENDING_INDEX);
 
@@ -27,20 +24,16 @@ const readIndex = () => (config().PENDING_INDEX_READS === 'KEYS_ONLY' ? PENDING_
  */
 async function itemsOf(entries: Entry[]): Promise<PendingItem[]> {
   if (readIndex() === PENDING_INDEX) return entries as unknown as PendingItem[];
-  const items: PendingItem[] = [];
-  for (let from = 0; from < entries.length; from += BATCH_GET_KEYS) {
-    const chunk = entries.slice(from, from + BATCH_GET_KEYS);
-    const found = await getItems(
-      chunk.map(({ pk, sk }) => ({ pk, sk })),
-      { consistent: true },
-    );
-    chunk.forEach((entry, i) => {
-      const item = found[i];
-      if (item?.pendingPk === entry.pendingPk && item.pendingSk === entry.pendingSk)
-        items.push(item as PendingItem);
-    });
-  }
-  return items;
+  const found = await getItems(
+    entries.map(({ pk, sk }) => ({ pk, sk })),
+    { consistent: true },
+  );
+  return entries.flatMap((entry, i) => {
+    const item = found[i];
+    return item?.pendingPk === entry.pendingPk && item.pendingSk === entry.pendingSk
+      ? [item as PendingItem]
+      : [];
+  });
 }
 
 /** The oldest `limit` items of `itemType` pending since before `before`, oldest first. */
